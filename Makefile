@@ -1,0 +1,38 @@
+# The two commands: `make demo` runs the main job, `make test` runs every check. Both create
+# .venv and install what they need on a fresh machine; `make bench` runs the benchmarks.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint typecheck pytest bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/assay demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy src
+
+# PostgreSQL: scripts/pg installs Debian's server when missing and starts it on loopback.
+pytest: $(STAMP)
+	@url=$$(scripts/pg start | tail -n 1) || url=""; \
+	if [ -z "$$url" ]; then echo "PostgreSQL could not be started; its tests will skip (fail under CI=true)."; fi; \
+	ASSAY_TEST_PG_URL="$$url" $(BIN)/pytest -q $(PYTEST_ARGS); status=$$?; \
+	scripts/pg stop; exit $$status
+
+test: lint typecheck pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m benchmarks $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) .cache .mypy_cache .ruff_cache .pytest_cache

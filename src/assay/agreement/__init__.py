@@ -1,0 +1,3 @@
+"""agreement: not built yet (see the issues)."""
+
+__all__: list[str] = []

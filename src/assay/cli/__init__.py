@@ -1,0 +1,5 @@
+"""CLI: the ``assay`` command."""
+
+from assay.cli._main import main
+
+__all__ = ["main"]

@@ -1,0 +1,91 @@
+"""The ``assay`` command. Commands parse arguments, call the library and print; no logic here.
+
+Expected errors print ``Error: ...`` and exit 1; usage errors exit 2; tracebacks only with
+``--debug``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from assay.errors import AssayError
+from assay.settings import SETTINGS, Settings, load_settings
+
+__all__ = ["main", "settings_options"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def settings_options(*names: str) -> Callable[[F], F]:
+    """Add one flag per named setting, with its help, unit and env var from the table."""
+
+    def decorate(func: F) -> F:
+        for setting in reversed([s for s in SETTINGS if s.name in names]):
+            func = click.option(
+                setting.flag,
+                setting.name,
+                type=setting.type,
+                default=None,
+                help=f"{setting.help} [{setting.unit}; env {setting.env_var}; "
+                f"default {setting.default!r}]",
+            )(func)
+        return func
+
+    return decorate
+
+
+def resolve_settings(kwargs: dict[str, Any]) -> Settings:
+    """Flags over environment over defaults; pops the setting flags from ``kwargs``."""
+    overrides = {s.name: kwargs.pop(s.name) for s in SETTINGS if s.name in kwargs}
+    return load_settings(**overrides)
+
+
+def handle_errors(func: F) -> F:
+    """Turn an ``AssayError`` into ``Error: ...`` on stderr and exit 1."""
+
+    @functools.wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        ctx = click.get_current_context()
+        try:
+            return func(*args, **kwargs)
+        except AssayError as exc:
+            if (ctx.find_root().obj or {}).get("debug"):
+                raise
+            click.echo(f"Error: {exc.message}", err=True)
+            if exc.hint:
+                click.echo(f"Hint: {exc.hint}", err=True)
+            ctx.exit(1)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@click.group()
+@click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
+@click.version_option(package_name="assay")
+@click.pass_context
+def main(ctx: click.Context, debug: bool) -> None:
+    """Assay: a verdict for every machine-written answer to a question about a database."""
+    ctx.obj = {"debug": debug}
+
+
+def echo_json(record: Any) -> None:
+    click.echo(json.dumps(record, sort_keys=True, ensure_ascii=False))
+
+
+def _register() -> None:
+    from assay.cli import _commands
+
+    for command in _commands.COMMANDS:
+        main.add_command(command)
+
+
+_register()
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

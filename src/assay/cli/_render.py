@@ -1,0 +1,61 @@
+"""Plain-text rendering for the terminal: tables of rows, violations, catalogues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from assay.catalog import Catalog
+from assay.guard import GuardReport
+from assay.types import Result, jsonable
+
+__all__ = ["render_catalog", "render_result", "render_violations"]
+
+
+def _cell(value: Any, width: int = 40) -> str:
+    text = "NULL" if value is None else str(jsonable(value))
+    text = text.replace("\n", " ")
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def render_result(result: Result, limit: int = 20) -> str:
+    """An aligned text table of the first ``limit`` rows, with the row count under it."""
+    header = [str(c) for c in result.columns]
+    body = [[_cell(v) for v in row] for row in result.rows[:limit]]
+    widths = [len(h) for h in header]
+    for row in body:
+        widths = [max(w, len(c)) for w, c in zip(widths, row, strict=False)]
+    lines = [" | ".join(h.ljust(w) for h, w in zip(header, widths, strict=False))]
+    lines.append("-+-".join("-" * w for w in widths))
+    lines += [" | ".join(c.ljust(w) for c, w in zip(row, widths, strict=False)) for row in body]
+    shown = min(limit, len(result.rows))
+    total = result.row_count if result.row_count is not None else f"at least {len(result.rows)}"
+    note = f"({shown} of {total} rows"
+    note += ", truncated at the row cap)" if result.truncated else ")"
+    lines.append(note)
+    return "\n".join(lines)
+
+
+def render_violations(report: GuardReport) -> str:
+    lines = []
+    for v in report.violations:
+        where = f" (line {v.line}, column {v.col})" if v.line else ""
+        lines.append(f"  {click.style(v.code, fg='red')}{where}: {v.message}")
+    return "\n".join(lines)
+
+
+def render_catalog(catalog: Catalog) -> str:
+    lines = []
+    for table in catalog.tables:
+        cols = ", ".join(f"{c.name} {c.type}" for c in table.columns)
+        lines.append(f"{click.style(table.name, bold=True)}: {cols}")
+    if catalog.foreign_keys:
+        lines.append("")
+        lines.append("foreign keys:")
+        for fk in catalog.foreign_keys:
+            lines.append(
+                f"  {fk.table}({', '.join(fk.columns)}) -> "
+                f"{fk.ref_table}({', '.join(fk.ref_columns)})"
+            )
+    return "\n".join(lines)

@@ -1,0 +1,274 @@
+"""Warm worker processes that run queries under a wall-clock watchdog and OS limits.
+
+In-engine interrupts are not enough (DuckDB's ``interrupt()`` stopped ``repeat('x',
+2000000000)`` only after 24 s; SQLite's progress handler cannot stop one huge ``printf``), so
+each query runs in a worker process that the parent kills at the time limit plus
+``KILL_GRACE_S``. Workers stay warm with the database open (opening a file per query costs as
+much as a fast query) and are replaced after a kill, a crash, or instance-wide state left
+behind.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import resource
+import signal
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from typing import Any
+
+from assay.catalog import Catalog
+from assay.connectors._drivers import (
+    DUCKDB_ERRORS,
+    SQLITE_ERRORS,
+    classify,
+    postgres_errors,
+    sqlalchemy_errors,
+)
+from assay.connectors._engines import EngineSpec, open_session
+from assay.errors import (
+    ConnectionFailed,
+    ExecutionError,
+    ExecutionTimeout,
+    ResourceLimit,
+    error_for_code,
+)
+
+__all__ = ["KILL_GRACE_S", "WorkerPool"]
+
+# The engine's own deadline fires at the limit; the watchdog kills half a second later, well
+# inside the "limit plus at most one second" promise even with process teardown.
+KILL_GRACE_S = 0.5
+START_TIMEOUT_S = 60.0
+# Address space allowed beyond the engine's memory limit: the interpreter, the driver's own
+# allocations and thread stacks need about 600 MiB virtual here.
+ADDRESS_HEADROOM_MB = 1536
+
+
+def _tables(kind: str) -> list[dict[type[BaseException], str]]:
+    if kind == "duckdb":
+        return [DUCKDB_ERRORS]
+    if kind == "sqlite":
+        return [SQLITE_ERRORS]
+    tables: list[dict[type[BaseException], str]] = []
+    try:
+        tables.append(postgres_errors())
+    except ImportError:
+        pass
+    try:
+        tables.append(sqlalchemy_errors())
+    except ImportError:
+        pass
+    return tables
+
+
+def _set_limits(spec: EngineSpec) -> None:
+    limit = (spec.memory_limit_mb + ADDRESS_HEADROOM_MB) * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _cpu_budget(time_limit_ms: int, threads: int) -> None:
+    """Cap CPU seconds for the next query: used so far plus the limit on every thread."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    used = usage.ru_utime + usage.ru_stime
+    soft = int(used + threads * time_limit_ms / 1000.0) + 2
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def _serve(spec: EngineSpec, conn: Connection) -> None:
+    """The worker's loop: open the engine, then answer requests until told to stop."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    tables = _tables(spec.kind)
+    try:
+        _set_limits(spec)
+        session = open_session(spec)
+    except BaseException as exc:  # report any failure to open, then exit
+        conn.send(("error", "execution.connection_failed", _message(exc), []))
+        return
+    conn.send(("ready", None, None, list(session.sent)))
+    session.sent.clear()
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        op = request[0]
+        try:
+            if op == "execute":
+                _, sql, max_rows, time_limit_ms = request
+                _cpu_budget(time_limit_ms, spec.threads)
+                payload: Any = session.run(sql, max_rows, time_limit_ms)
+            elif op == "catalog":
+                payload = session.catalog()
+            else:
+                return
+            reply: tuple[Any, ...] = ("ok", payload, session.dirty(), list(session.sent))
+        except BaseException as exc:  # every driver error goes back as a code and message
+            reply = ("error", classify(exc, tables), _message(exc), list(session.sent))
+        session.sent.clear()
+        conn.send(reply)
+
+
+def _message(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return text[:500]
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+
+
+class WorkerPool:
+    """A small pool of warm workers for one database.
+
+    ``call`` takes an idle worker, sends one request and waits at most the time limit plus
+    ``KILL_GRACE_S``; a worker that does not answer is killed and replaced.
+    """
+
+    def __init__(self, spec: EngineSpec, n_workers: int = 1):
+        self.spec = spec
+        self.n_workers = max(1, n_workers)
+        self._context = mp.get_context("spawn")
+        self._idle: list[_Worker] = []
+        self._lock = threading.Lock()
+        self._available = threading.Semaphore(self.n_workers)
+        self._closed = False
+        self.startup_sent: list[str] = []
+
+    def start(self) -> None:
+        """Start one worker now, so that a database that cannot be opened fails here."""
+        with self._lock:
+            if not self._idle:
+                self._idle.append(self._spawn())
+
+    def _spawn(self) -> _Worker:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(self.spec, child), daemon=True)
+        process.start()
+        child.close()
+        if not parent.poll(START_TIMEOUT_S):
+            _kill(process)
+            raise ConnectionFailed(
+                f"The database {self.spec.target!r} did not open within {START_TIMEOUT_S:.0f} s.",
+                hint="Check that the file is not locked by a writer.",
+            )
+        try:
+            status, code, message, sent = parent.recv()
+        except EOFError:
+            _kill(process)
+            raise ConnectionFailed(
+                f"The worker for {self.spec.target!r} died while opening it.",
+                hint="Raise --memory-limit-mb if the database needs more memory to open.",
+            ) from None
+        if status != "ready":
+            _kill(process)
+            raise error_for_code(code)(
+                f"Cannot open {self.spec.kind} database {self.spec.target!r}: {message}",
+                hint="Check the path or URL, and that the file is a database of that kind.",
+            )
+        self.startup_sent.extend(sent)
+        return _Worker(process, parent)
+
+    def call(self, request: tuple[Any, ...], time_limit_ms: int) -> tuple[Any, list[str]]:
+        """Send one request; return its payload and the statements the engine was sent."""
+        if self._closed:
+            raise ConnectionFailed("This connector is closed.", hint="Open a new connector.")
+        self._available.acquire()
+        try:
+            with self._lock:
+                worker = self._idle.pop() if self._idle else None
+            if worker is None:
+                worker = self._spawn()
+            reply, keep = self._exchange(worker, request, time_limit_ms)
+            if keep:
+                with self._lock:
+                    self._idle.append(worker)
+            else:
+                _kill(worker.process)
+        finally:
+            self._available.release()
+        status, payload, extra, sent = reply
+        if status == "ok":
+            return payload, sent
+        raise error_for_code(payload)(extra, hint=_hint(payload), details={"sent": sent})
+
+    def _exchange(
+        self, worker: _Worker, request: tuple[Any, ...], time_limit_ms: int
+    ) -> tuple[tuple[Any, ...], bool]:
+        started = time.monotonic()
+        try:
+            worker.conn.send(request)
+            ready = worker.conn.poll(time_limit_ms / 1000.0 + KILL_GRACE_S)
+        except (BrokenPipeError, OSError):
+            ready = False
+        if not ready:
+            elapsed = time.monotonic() - started
+            if worker.process.is_alive():
+                _kill(worker.process)
+                message = (
+                    f"Query exceeded the time limit of {time_limit_ms} ms and was stopped after "
+                    f"{elapsed:.1f} s."
+                )
+                return ("error", ExecutionTimeout.code, message, []), False
+            return self._died(worker), False
+        try:
+            reply = worker.conn.recv()
+        except (EOFError, OSError):
+            return self._died(worker), False
+        status, _payload, extra, _sent = reply
+        # A dirty instance (something attached or a secret created) is not reused.
+        keep = status == "ok" and not extra
+        if status == "error" and reply[1] in {ResourceLimit.code, ExecutionTimeout.code}:
+            keep = False
+        return reply, keep
+
+    def _died(self, worker: _Worker) -> tuple[Any, ...]:
+        worker.process.join(timeout=2)
+        code = worker.process.exitcode
+        if code in (-signal.SIGXCPU, -signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT):
+            name = signal.Signals(-code).name if code is not None and code < 0 else str(code)
+            message = f"The query exceeded the worker's CPU or memory limit ({name})."
+            return ("error", ResourceLimit.code, message, [])
+        return ("error", ExecutionError.code, f"The worker process ended (exit {code}).", [])
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            workers, self._idle = self._idle, []
+        for worker in workers:
+            try:
+                worker.conn.send(("stop",))
+            except (BrokenPipeError, OSError):
+                pass
+            worker.process.join(timeout=1)
+            _kill(worker.process)
+
+    def catalog(self, time_limit_ms: int) -> tuple[Catalog, list[str]]:
+        payload, sent = self.call(("catalog",), time_limit_ms)
+        assert isinstance(payload, Catalog)
+        return payload, sent
+
+
+def _hint(code: str) -> str:
+    if code == ExecutionTimeout.code:
+        return "Raise it with --time-limit-ms or ASSAY_TIME_LIMIT_MS, or simplify the query."
+    if code == ResourceLimit.code:
+        return "Raise --memory-limit-mb (ASSAY_MEMORY_LIMIT_MB) or make the query smaller."
+    if code == ConnectionFailed.code:
+        return "Check that the database exists and can be reached."
+    return "Fix the query and try again."
+
+
+def _kill(process: Any) -> None:
+    if process.is_alive():
+        try:
+            os.kill(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    process.join(timeout=5)

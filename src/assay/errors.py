@@ -1,0 +1,189 @@
+"""Errors Assay raises, one subclass per stage, each with a stable dotted ``code``.
+
+The tree::
+
+    AssayError                      assay.error
+    ├── ConfigError                 config.invalid
+    ├── InputError                  input.invalid
+    ├── GuardError                  guard.rejected
+    ├── ExecutionError              execution.error
+    │   ├── ExecutionFailed         execution.error
+    │   ├── ExecutionTimeout        execution.timeout
+    │   ├── ConnectionFailed        execution.connection_failed
+    │   └── ResourceLimit           execution.resource_limit
+    ├── CatalogError                catalog.error
+    ├── SemanticError               semantic.invalid
+    ├── GenerationError             generation.error
+    │   └── LLMUnavailable          llm.unavailable
+    ├── ScoringError                scoring.error
+    ├── LedgerError                 ledger.error
+    └── BenchError                  bench.error
+
+Every message says what failed, the offending value, the rule and the fix; ``hint`` carries the
+fix on its own so that the CLI and the HTTP error shape can show it apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "AssayError",
+    "BenchError",
+    "CatalogError",
+    "ConfigError",
+    "ConnectionFailed",
+    "ExecutionError",
+    "ExecutionFailed",
+    "ExecutionTimeout",
+    "GenerationError",
+    "GuardError",
+    "InputError",
+    "LLMUnavailable",
+    "LedgerError",
+    "ResourceLimit",
+    "ScoringError",
+    "SemanticError",
+    "error_for_code",
+]
+
+
+class AssayError(Exception):
+    """Root of every error Assay raises on purpose."""
+
+    code: ClassVar[str] = "assay.error"
+
+    def __init__(self, message: str, *, hint: str = "", details: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+        self.details = dict(details or {})
+
+    def __str__(self) -> str:
+        return f"{self.message} {self.hint}".strip() if self.hint else self.message
+
+
+class ConfigError(AssayError):
+    """A setting has a value Assay cannot use."""
+
+    code = "config.invalid"
+
+
+class InputError(AssayError):
+    """A file, argument or record given by the user is malformed."""
+
+    code = "input.invalid"
+
+
+class GuardError(AssayError):
+    """The guard refused a statement (raised only at a boundary, from a ``GuardReport``)."""
+
+    code = "guard.rejected"
+
+
+class ExecutionError(AssayError):
+    """Running a query failed."""
+
+    code = "execution.error"
+
+
+class ExecutionFailed(ExecutionError):
+    """The engine raised an error for the statement (syntax, binder, type, permission)."""
+
+    code = "execution.error"
+
+
+class ExecutionTimeout(ExecutionError):
+    """The statement ran past its time limit and was stopped."""
+
+    code = "execution.timeout"
+
+
+class ConnectionFailed(ExecutionError):
+    """The database could not be opened or reached."""
+
+    code = "execution.connection_failed"
+
+
+class ResourceLimit(ExecutionError):
+    """The statement exceeded a memory, CPU or size limit and was stopped."""
+
+    code = "execution.resource_limit"
+
+
+class CatalogError(AssayError):
+    """Profiling or metadata reconstruction failed."""
+
+    code = "catalog.error"
+
+
+class SemanticError(AssayError):
+    """The semantic layer is invalid or does not match its database."""
+
+    code = "semantic.invalid"
+
+
+class GenerationError(AssayError):
+    """A generator could not produce a candidate."""
+
+    code = "generation.error"
+
+
+class LLMUnavailable(GenerationError):
+    """The model endpoint is down, timed out or answered garbage."""
+
+    code = "llm.unavailable"
+
+
+class ScoringError(AssayError):
+    """A scoring rule or calibrator could not be applied."""
+
+    code = "scoring.error"
+
+
+class LedgerError(AssayError):
+    """Reading or writing stored verdicts failed."""
+
+    code = "ledger.error"
+
+
+class BenchError(AssayError):
+    """An evaluation input (run, labels, tasks) is inconsistent."""
+
+    code = "bench.error"
+
+
+_ALL_ERRORS: tuple[type[AssayError], ...] = (
+    AssayError,
+    ConfigError,
+    InputError,
+    GuardError,
+    ExecutionError,
+    ExecutionFailed,
+    ExecutionTimeout,
+    ConnectionFailed,
+    ResourceLimit,
+    CatalogError,
+    SemanticError,
+    GenerationError,
+    LLMUnavailable,
+    ScoringError,
+    LedgerError,
+    BenchError,
+)
+
+
+def error_for_code(code: str) -> type[AssayError]:
+    """Return the most specific error class whose ``code`` is ``code``.
+
+    Used to re-raise, in the parent process, an error a worker process reported by code.
+
+    Example:
+        >>> error_for_code("execution.timeout").__name__
+        'ExecutionTimeout'
+    """
+    matches = [cls for cls in _ALL_ERRORS if cls.code == code]
+    if not matches:
+        return AssayError
+    # The last listed is the most specific (ExecutionFailed after ExecutionError).
+    return matches[-1]

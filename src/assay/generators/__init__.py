@@ -1,0 +1,3 @@
+"""generators: not built yet (see the issues)."""
+
+__all__: list[str] = []

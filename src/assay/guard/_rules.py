@@ -1,0 +1,542 @@
+"""The guard's rules over a parsed statement: an ordered registry of small functions.
+
+Each rule reads a ``GuardContext`` and returns violations; none raises for bad SQL. Text rules
+run before parsing, tree rules after.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from sqlglot import exp
+
+from assay.guard._allowlists import (
+    ALLOWED_ANONYMOUS,
+    ALLOWED_FUNCTION_TYPES,
+    ALLOWED_NODE_TYPES,
+    BOUNDED_FUNCTIONS,
+    DEFAULT_SCHEMAS,
+    REFUSED_FUNCTIONS,
+)
+from assay.guard._context import GuardContext, did_you_mean, location
+from assay.guard._report import Violation
+
+__all__ = ["TEXT_RULES", "TREE_RULES", "Rule"]
+
+Rule = Callable[[GuardContext], list[Violation]]
+
+MAX_FORMAT_WIDTH = 1_000
+MAX_SERIES_STEPS = 10_000_000
+MAX_RECURSION_BOUND = 100_000
+
+
+def _at(ctx: GuardContext, node: exp.Expr, code: str, message: str) -> Violation:
+    line, col = location(node, ctx.sql)
+    return Violation(code, message, line, col)
+
+
+def size_limit(ctx: GuardContext) -> list[Violation]:
+    size = len(ctx.sql.encode("utf-8", errors="replace"))
+    if size > ctx.max_sql_bytes:
+        return [
+            Violation(
+                "guard.too_large",
+                f"Statement is {size:,} bytes, over the limit of {ctx.max_sql_bytes:,} bytes; "
+                "shorten it or raise --max-sql-bytes (ASSAY_MAX_SQL_BYTES).",
+            )
+        ]
+    if not ctx.sql.strip():
+        return [Violation("guard.empty", "Statement is empty; give one SELECT query.")]
+    return []
+
+
+def no_nul_bytes(ctx: GuardContext) -> list[Violation]:
+    index = ctx.sql.find("\x00")
+    if index < 0:
+        return []
+    line = ctx.sql.count("\n", 0, index) + 1
+    return [
+        Violation(
+            "guard.nul_byte",
+            "Statement contains a NUL byte, which engines treat differently; remove it.",
+            line,
+            index - (ctx.sql.rfind("\n", 0, index) + 1) + 1,
+        )
+    ]
+
+
+def one_query(ctx: GuardContext) -> list[Violation]:
+    if ctx.n_statements != 1:
+        return [
+            Violation(
+                "guard.multiple_statements",
+                f"Found {ctx.n_statements} statements; send exactly one SELECT query.",
+            )
+        ]
+    tree = ctx.tree
+    if not isinstance(tree, (exp.Query, exp.Values)):
+        kind = type(tree).__name__.upper() if tree is not None else "nothing"
+        if isinstance(tree, exp.Command):
+            kind = str(tree.this).upper()
+        return [
+            Violation(
+                "guard.forbidden_statement",
+                f"Only read-only queries may run; this statement is {kind}. "
+                "Rewrite it as a SELECT.",
+            )
+        ]
+    return []
+
+
+def _describe_node(node: exp.Expr) -> str:
+    if isinstance(node, exp.Command):
+        return f"the command {str(node.this).upper()}"
+    if isinstance(node, exp.Into):
+        return "SELECT ... INTO (creates a table)"
+    if isinstance(node, exp.Lock):
+        return "a locking read (FOR UPDATE / FOR SHARE)"
+    if isinstance(node, (exp.Insert, exp.Update, exp.Delete, exp.Merge)):
+        return f"a data change ({type(node).__name__.upper()})"
+    if isinstance(node, (exp.Create, exp.Drop, exp.Alter)):
+        return f"a schema change ({type(node).__name__.upper()})"
+    return f"{type(node).__name__}"
+
+
+def node_allowlist(ctx: GuardContext) -> list[Violation]:
+    found: list[Violation] = []
+    assert ctx.tree is not None
+    for node in ctx.tree.walk():
+        name = type(node).__name__
+        if name in ALLOWED_NODE_TYPES or isinstance(node, exp.Func):
+            continue
+        found.append(
+            _at(
+                ctx,
+                node,
+                "guard.forbidden_node",
+                f"{_describe_node(node)} is not allowed in a read-only query.",
+            )
+        )
+    return found
+
+
+def _function_name(node: exp.Func) -> str:
+    if isinstance(node, exp.Anonymous):
+        return str(node.name).lower()
+    return node.sql_name().lower()
+
+
+def function_allowlist(ctx: GuardContext) -> list[Violation]:
+    found: list[Violation] = []
+    assert ctx.tree is not None
+    allowed = ALLOWED_ANONYMOUS.get(ctx.dialect, frozenset())
+    for node in ctx.tree.find_all(exp.Func):
+        if isinstance(node, exp.Anonymous):
+            name = str(node.name).lower()
+            if name in allowed and name not in REFUSED_FUNCTIONS:
+                continue
+        elif type(node).__name__ in ALLOWED_FUNCTION_TYPES or type(node).__name__ in (
+            ALLOWED_NODE_TYPES
+        ):
+            continue
+        else:
+            name = _function_name(node)
+        reason = REFUSED_FUNCTIONS.get(name, "is not on the list of allowed functions")
+        found.append(
+            _at(
+                ctx,
+                node,
+                "guard.forbidden_function",
+                f"Function {name}() {reason}; it may not run in a read-only query.",
+            )
+        )
+    return found
+
+
+def _int_literal(node: exp.Expr | None) -> int | None:
+    if isinstance(node, exp.Neg):
+        inner = _int_literal(node.this)
+        return None if inner is None else -inner
+    if isinstance(node, exp.Paren):
+        return _int_literal(node.this)
+    if isinstance(node, exp.Literal) and not node.is_string:
+        try:
+            return int(float(node.name))
+        except ValueError:
+            return None
+    return None
+
+
+_PRINTF_SPEC = re.compile(r"%[-+ 0#']*(\*|\d+)?(?:\.(\*|\d+))?")
+_FMT_SPEC = re.compile(r"\{[^{}]*\}")
+
+
+def _format_violation(fmt: exp.Expr | None) -> str | None:
+    if not (isinstance(fmt, exp.Literal) and fmt.is_string):
+        return "its format is not a literal string"
+    text = fmt.name
+    widths: list[str] = []
+    for match in _PRINTF_SPEC.finditer(text):
+        widths.extend(g for g in match.groups() if g)
+    for match in _FMT_SPEC.finditer(text):
+        widths.extend(re.findall(r"\*|\d+", match.group(0)))
+    for width in widths:
+        if width == "*" or int(width) > MAX_FORMAT_WIDTH:
+            return f"its format asks for a width of {width} (at most {MAX_FORMAT_WIDTH})"
+    return None
+
+
+def _series_violation(node: exp.Func) -> str | None:
+    if isinstance(node, exp.Anonymous):
+        args = list(node.expressions)
+        start, end, step = [*args, None, None, None][:3] if len(args) > 1 else (None, *args, None)
+        start = start if start is not None else exp.Literal.number(0)
+    else:
+        start, end, step = node.args.get("start"), node.args.get("end"), node.args.get("step")
+    bounds = [_int_literal(start), _int_literal(end)]
+    if all(isinstance(b, exp.Cast) and isinstance(b.this, exp.Literal) for b in (start, end)):
+        if step is None or isinstance(step, exp.Interval):
+            return None
+    if None in bounds:
+        return "its bounds are not literal numbers"
+    step_value = abs(_int_literal(step) or 1) if step is not None else 1
+    lo, hi = bounds
+    assert lo is not None and hi is not None
+    steps = abs(hi - lo) // max(step_value, 1)
+    if steps > MAX_SERIES_STEPS:
+        return f"it would make {steps:,} rows (at most {MAX_SERIES_STEPS:,})"
+    return None
+
+
+def bounded_functions(ctx: GuardContext) -> list[Violation]:
+    found: list[Violation] = []
+    assert ctx.tree is not None
+    for node in ctx.tree.find_all(exp.Func):
+        name = _function_name(node)
+        problem: str | None = None
+        if isinstance(node, exp.Repeat):
+            problem = _size_problem(node.args.get("times"), BOUNDED_FUNCTIONS["repeat"][1])
+        elif isinstance(node, exp.Pad):
+            problem = _size_problem(node.args.get("expression"), BOUNDED_FUNCTIONS["pad"][1])
+        elif isinstance(node, exp.Anonymous) and name in BOUNDED_FUNCTIONS:
+            index, cap = BOUNDED_FUNCTIONS[name]
+            args = list(node.expressions)
+            problem = _size_problem(args[index] if len(args) > index else None, cap)
+        elif name in {"printf", "format"} or isinstance(node, exp.Format):
+            first = node.this if isinstance(node, exp.Format) else (node.expressions or [None])[0]
+            problem = _format_violation(first)
+        elif isinstance(node, (exp.GenerateSeries, exp.ExplodingGenerateSeries)) or name in {
+            "range",
+            "generate_series",
+        }:
+            problem = _series_violation(node)
+        if problem:
+            found.append(
+                _at(
+                    ctx,
+                    node,
+                    "guard.unbounded_allocation",
+                    f"Function {name}() may allocate without bound: {problem}.",
+                )
+            )
+    return found
+
+
+def _size_problem(arg: exp.Expr | None, cap: int) -> str | None:
+    value = _int_literal(arg)
+    if value is None:
+        return "its size is not a literal number"
+    if value > cap:
+        return f"its size {value:,} is over {cap:,}"
+    return None
+
+
+def bounded_recursion(ctx: GuardContext) -> list[Violation]:
+    found: list[Violation] = []
+    assert ctx.tree is not None
+    for with_ in ctx.tree.find_all(exp.With):
+        if not with_.args.get("recursive"):
+            continue
+        for cte in with_.expressions:
+            body = cte.this
+            if not isinstance(body, exp.Union):
+                continue
+            step = body.expression
+            refers = any(t.name.lower() == cte.alias.lower() for t in step.find_all(exp.Table))
+            if refers and not _has_literal_bound(step):
+                found.append(
+                    _at(
+                        ctx,
+                        cte,
+                        "guard.unbounded_recursion",
+                        f"Recursive CTE {cte.alias} has no literal bound in its recursive step; "
+                        f"add a WHERE condition such as n < 1000 (at most "
+                        f"{MAX_RECURSION_BOUND:,}).",
+                    )
+                )
+    return found
+
+
+def _has_literal_bound(step: exp.Expr) -> bool:
+    where = step.args.get("where") if isinstance(step, exp.Select) else None
+    if where is None:
+        return False
+    for cmp in where.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Between):
+        for side in cmp.iter_expressions():
+            value = _int_literal(side)
+            if value is not None and abs(value) <= MAX_RECURSION_BOUND:
+                return True
+    return False
+
+
+_FILE_LIKE = re.compile(
+    r"[/\\:]|\.(csv|tsv|parquet|json|jsonl|ndjson|txt|db|duckdb|sqlite|xlsx|gz|zst)$", re.I
+)
+
+
+def file_scans(ctx: GuardContext) -> list[Violation]:
+    """Refuse a FROM item that names a file or URL (DuckDB reads ``FROM 'data.csv'``)."""
+    assert ctx.tree is not None
+    found: list[Violation] = []
+    for table in ctx.tree.find_all(exp.Table):
+        if isinstance(table.this, exp.Identifier) and _FILE_LIKE.search(table.name):
+            found.append(
+                _at(
+                    ctx,
+                    table,
+                    "guard.file_scan",
+                    f"{table.name!r} names a file or URL; only the database's tables may be read.",
+                )
+            )
+    return found
+
+
+def known_tables(ctx: GuardContext) -> list[Violation]:
+    if ctx.catalog is None:
+        return []
+    assert ctx.tree is not None
+    found: list[Violation] = []
+    own_schemas = DEFAULT_SCHEMAS.get(ctx.dialect, frozenset()) | {
+        s.lower() for s in ctx.catalog.schemas
+    }
+    for table in ctx.tree.find_all(exp.Table):
+        if not isinstance(table.this, exp.Identifier):
+            continue
+        if ctx.is_catalogue_view(table):
+            continue
+        catalog_name = table.catalog.lower()
+        if (table.db and table.db.lower() not in own_schemas) or (
+            catalog_name and catalog_name != ctx.catalog.database.lower()
+        ):
+            found.append(
+                _at(
+                    ctx,
+                    table,
+                    "guard.qualified_name",
+                    f"Table {table.sql(dialect=ctx.dialect)} is qualified with another catalog "
+                    "or schema; only the connected database's own tables may be read.",
+                )
+            )
+            continue
+        name = ctx.base_table(table)
+        if name is None or ctx.catalog.table(name) is not None or _FILE_LIKE.search(name):
+            continue
+        hint = did_you_mean(name, list(ctx.catalog.table_names) + sorted(ctx.cte_names))
+        suffix = f" Did you mean {hint[0]!r}?" if hint else ""
+        found.append(_at(ctx, table, "guard.unknown_table", f"Unknown table {name!r}.{suffix}"))
+    return found
+
+
+def known_columns(ctx: GuardContext) -> list[Violation]:
+    if ctx.catalog is None:
+        return []
+    found: list[Violation] = []
+    for ref in ctx.column_refs:
+        if ref.status == "ok":
+            continue
+        hint = f" Did you mean {ref.suggestions[0]!r}?" if ref.suggestions else ""
+        if ref.status == "unknown_alias":
+            message = f"Undefined table alias {ref.node.table!r} in {ref.node.sql()}.{hint}"
+            code = "guard.unknown_alias"
+        else:
+            where = f" in table {ref.node.table!r}" if ref.node.table else ""
+            message = f"Unknown column {ref.node.name!r}{where}.{hint}"
+            code = "guard.unknown_column"
+        found.append(_at(ctx, ref.node, code, message))
+    return found
+
+
+def _conjuncts(condition: exp.Expr | None) -> Iterator[exp.Expr]:
+    if condition is None:
+        return
+    if isinstance(condition, exp.And):
+        yield from _conjuncts(condition.left)
+        yield from _conjuncts(condition.right)
+    else:
+        yield condition
+
+
+def no_cartesian_product(ctx: GuardContext) -> list[Violation]:
+    """Refuse a FROM whose base tables are not all connected by a join or WHERE predicate."""
+    found: list[Violation] = []
+    refs_by_scope: dict[int, list[tuple[exp.Column, str | None]]] = {}
+    for ref in ctx.column_refs:
+        refs_by_scope.setdefault(id(ref.scope), []).append((ref.node, ref.table))
+    for scope in ctx.scopes:
+        select = scope.expression
+        if not isinstance(select, exp.Select):
+            continue
+        sources = scope.selected_sources
+        bases = [a for a, (_n, s) in sources.items() if _is_large_source(ctx, s)]
+        if len(bases) < 2:
+            continue
+        components = _Components(list(sources))
+        conditions = [j.args.get("on") for j in select.args.get("joins") or []]
+        conditions += list(_conjuncts(select.args.get("where")))
+        for join in select.args.get("joins") or []:
+            if join.args.get("using"):
+                right = join.this.alias_or_name
+                others = [a for a in sources if a != right]
+                if others:
+                    components.union(others[0], right)
+        for condition in conditions:
+            for cond in _conjuncts(condition):
+                touched = _aliases_in(cond, sources, ctx)
+                for a, b in itertools.pairwise(touched):
+                    components.union(a, b)
+        groups = sorted({components.find(a) for a in bases})
+        if len(groups) > 1:
+            names = ", ".join(sorted(bases))
+            found.append(
+                _at(
+                    ctx,
+                    select,
+                    "guard.cartesian_product",
+                    f"Tables {names} are combined with no join condition between them "
+                    "(a cartesian product); join them on a key.",
+                )
+            )
+    return found
+
+
+class _Components:
+    """Union-find over the FROM items of one SELECT."""
+
+    def __init__(self, names: list[str]):
+        self.parent = {name: name for name in names}
+
+    def find(self, name: str) -> str:
+        while self.parent[name] != name:
+            name = self.parent[name]
+        return name
+
+    def union(self, a: str, b: str) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _is_large_source(ctx: GuardContext, source: object) -> bool:
+    if isinstance(source, exp.Table):
+        if isinstance(source.this, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
+            return True
+        return ctx.base_table(source) is not None
+    return False
+
+
+def _aliases_in(
+    cond: exp.Expr, sources: Mapping[str, tuple[Any, Any]], ctx: GuardContext
+) -> list[str]:
+    touched: list[str] = []
+    lowered = {a.lower(): a for a in sources}
+    for column in cond.find_all(exp.Column):
+        alias: str | None = None
+        if column.table and column.table.lower() in lowered:
+            alias = lowered[column.table.lower()]
+        elif not column.table:
+            owners = [
+                a
+                for a, (_n, s) in sources.items()
+                if isinstance(s, exp.Table) and _table_has(ctx, s, column.name)
+            ]
+            alias = owners[0] if len(owners) == 1 else None
+        if alias is not None and alias not in touched:
+            touched.append(alias)
+    return touched
+
+
+def _table_has(ctx: GuardContext, table: exp.Table, column: str) -> bool:
+    name = ctx.base_table(table)
+    if name is None or ctx.catalog is None:
+        return False
+    info = ctx.catalog.table(name)
+    return info is not None and info.column(column) is not None
+
+
+def retired_columns(ctx: GuardContext) -> list[Violation]:
+    if ctx.semantic is None or not ctx.semantic.retired_columns:
+        return []
+    retired = {(r.table.lower(), r.column.lower()): r for r in ctx.semantic.retired_columns}
+    found: list[Violation] = []
+    for ref in ctx.column_refs:
+        if ref.table is None:
+            continue
+        rule = retired.get((ref.table.lower(), ref.node.name.lower()))
+        if rule is None:
+            continue
+        fix = (
+            f" Use {rule.replacement!r} instead."
+            if rule.replacement
+            else " Nothing replaces it; the quantity is no longer available."
+        )
+        found.append(
+            _at(
+                ctx,
+                ref.node,
+                "guard.retired_column",
+                f"Column {rule.table}.{rule.column} is retired.{fix}",
+            )
+        )
+    return found
+
+
+def forbidden_joins(ctx: GuardContext) -> list[Violation]:
+    if ctx.semantic is None or not ctx.semantic.forbidden_joins:
+        return []
+    found: list[Violation] = []
+    for scope in ctx.scopes:
+        tables = {
+            (ctx.base_table(s) or "").lower()
+            for _a, (_n, s) in scope.selected_sources.items()
+            if isinstance(s, exp.Table)
+        }
+        for rule in ctx.semantic.forbidden_joins:
+            if rule.left.lower() in tables and rule.right.lower() in tables:
+                reason = f" ({rule.reason})" if rule.reason else ""
+                found.append(
+                    _at(
+                        ctx,
+                        scope.expression,
+                        "guard.forbidden_join",
+                        f"Joining {rule.left} with {rule.right} is forbidden by the semantic "
+                        f"layer{reason}; join through the governed path instead.",
+                    )
+                )
+    return found
+
+
+TEXT_RULES: tuple[Rule, ...] = (size_limit, no_nul_bytes)
+TREE_RULES: tuple[Rule, ...] = (
+    one_query,
+    node_allowlist,
+    function_allowlist,
+    bounded_functions,
+    bounded_recursion,
+    file_scans,
+    known_tables,
+    known_columns,
+    no_cartesian_product,
+    retired_columns,
+    forbidden_joins,
+)

@@ -1,0 +1,245 @@
+"""``validate``: the first wall. Parse in the engine's dialect, run every rule, regenerate.
+
+The guard never raises for bad SQL: it returns a ``GuardReport`` listing every violation, and
+only a boundary (the CLI, the pipeline) turns a refusal into an error. Any surprise inside a
+rule is itself a violation (fail closed).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import ErrorLevel, ParseError, TokenError
+from sqlglot.tokenizer_core import TokenType
+
+from assay.catalog import Catalog
+from assay.guard._context import GuardContext
+from assay.guard._report import GuardReport, Violation
+from assay.guard._rules import TEXT_RULES, TREE_RULES
+from assay.semantic import SemanticLayer
+
+__all__ = ["DIALECTS", "validate"]
+
+# Assay dialect name -> sqlglot dialect name.
+DIALECTS: dict[str, str] = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}
+
+DEFAULT_MAX_SQL_BYTES = 100_000
+
+
+class _Quiet(logging.Filter):
+    """sqlglot logs a warning when it falls back to ``exp.Command``; the guard reports it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return "Falling back to parsing as a 'Command'" not in message and (
+            "are not supported" not in message
+        )
+
+
+logging.getLogger("sqlglot").addFilter(_Quiet())
+
+
+def validate(
+    sql: str,
+    *,
+    catalog: Catalog | None,
+    dialect: str,
+    semantic: SemanticLayer | None = None,
+    max_sql_bytes: int = DEFAULT_MAX_SQL_BYTES,
+) -> GuardReport:
+    """Check one statement against every guard rule.
+
+    Args:
+        sql: the statement as written.
+        catalog: the database's tables; ``None`` skips the table and column rules.
+        dialect: ``duckdb``, ``sqlite`` or ``postgres``; parsing uses exactly this dialect.
+        semantic: when given, retired columns and forbidden joins are checked too.
+        max_sql_bytes: the size limit.
+
+    Returns:
+        A report whose ``sql`` is the statement regenerated from the checked tree (comments
+        dropped) when no rule was broken, else ``None``.
+
+    Example:
+        >>> validate("SELECT 1 AS x", catalog=None, dialect="duckdb").sql
+        'SELECT 1 AS x'
+        >>> validate("DROP TABLE t", catalog=None, dialect="duckdb").codes
+        ('guard.forbidden_statement',)
+    """
+    if dialect not in DIALECTS:
+        known = ", ".join(sorted(DIALECTS))
+        violation = Violation(
+            "guard.unknown_dialect", f"Unknown dialect {dialect!r}; use one of {known}."
+        )
+        return GuardReport(sql, dialect, (violation,), None)
+    ctx = GuardContext(sql, dialect, catalog, semantic, max_sql_bytes)
+    violations = _run(TEXT_RULES, ctx)
+    if violations:
+        return GuardReport(sql, dialect, tuple(violations), None)
+    ctx, parse_violations = _parse(ctx)
+    if parse_violations:
+        return GuardReport(sql, dialect, tuple(parse_violations), None)
+    violations = _run(TREE_RULES[:1], ctx)
+    if not violations:
+        violations = _run(TREE_RULES[1:], ctx)
+    if violations:
+        return GuardReport(sql, dialect, tuple(violations), None)
+    regenerated = _regenerate(ctx)
+    engine = _engine_check(sql, regenerated, dialect, ctx.explain)
+    if engine:
+        return GuardReport(sql, dialect, tuple(engine), None)
+    return GuardReport(sql, dialect, (), regenerated)
+
+
+def _run(rules: tuple[object, ...], ctx: GuardContext) -> list[Violation]:
+    found: list[Violation] = []
+    for rule in rules:
+        try:
+            found.extend(rule(ctx))  # type: ignore[operator]
+        except Exception as exc:  # fail closed: a rule that breaks refuses the statement
+            name = getattr(rule, "__name__", "rule")
+            found.append(
+                Violation(
+                    "guard.internal_error",
+                    f"Guard rule {name} could not check this statement ({type(exc).__name__}); "
+                    "it is refused. Simplify the query.",
+                )
+            )
+    return found
+
+
+def _split_explain(sql: str, dialect: str) -> tuple[str, bool, Violation | None]:
+    """Strip a leading plain ``EXPLAIN``; refuse ``EXPLAIN ANALYZE`` and options."""
+    tokenizer = sqlglot.Dialect.get_or_raise(DIALECTS[dialect])
+    try:
+        tokens = tokenizer.tokenize(sql)
+    except TokenError:
+        return sql, False, None
+    if not tokens or tokens[0].text.upper() != "EXPLAIN":
+        return sql, False, None
+    # Some dialects tokenize EXPLAIN as a command and the rest as one string: re-tokenize it.
+    body = sql[tokens[0].end + 1 :]
+    try:
+        rest = tokenizer.tokenize(body)
+    except TokenError:
+        rest = []
+    if not rest:
+        return sql, False, Violation("guard.explain", "EXPLAIN needs a query after it.")
+    nxt = rest[0]
+    if nxt.text.upper() in {"ANALYZE", "ANALYSE", "VERBOSE", "QUERY", "EXPLAIN"} or (
+        nxt.token_type == TokenType.L_PAREN
+        and len(rest) > 1
+        and rest[1].token_type != (TokenType.SELECT)
+    ):
+        return (
+            sql,
+            False,
+            Violation(
+                "guard.explain_analyze",
+                "EXPLAIN ANALYZE and EXPLAIN options execute or change the query; "
+                "use plain EXPLAIN.",
+            ),
+        )
+    return body, True, None
+
+
+def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
+    body, explain, problem = _split_explain(ctx.sql, ctx.dialect)
+    if problem is not None:
+        return ctx, [problem]
+    try:
+        parsed = sqlglot.parse(body, read=DIALECTS[ctx.dialect], error_level=ErrorLevel.RAISE)
+    except ParseError as exc:
+        first = exc.errors[0] if exc.errors else {}
+        description = str(first.get("description") or exc).split("\n")[0]
+        return ctx, [
+            Violation(
+                "guard.parse_error",
+                f"SQL does not parse as {ctx.dialect}: {description}. Fix the syntax.",
+                first.get("line"),
+                first.get("col"),
+            )
+        ]
+    except (TokenError, RecursionError, ValueError) as exc:
+        return ctx, [
+            Violation(
+                "guard.parse_error",
+                f"SQL does not parse as {ctx.dialect}: {type(exc).__name__}. Fix the syntax.",
+            )
+        ]
+    statements = [s for s in parsed if s is not None]
+    tree = statements[0] if len(statements) == 1 else None
+    ctes = frozenset(
+        cte.alias.lower() for s in statements for cte in s.find_all(exp.CTE) if cte.alias
+    )
+    return replace(
+        ctx, tree=tree, explain=explain, n_statements=len(statements), cte_names=ctes
+    ), []
+
+
+def _regenerate(ctx: GuardContext) -> str:
+    assert ctx.tree is not None
+    body = ctx.tree.sql(dialect=DIALECTS[ctx.dialect], comments=False)
+    return f"EXPLAIN {body}" if ctx.explain else body
+
+
+def _engine_check(original: str, regenerated: str, dialect: str, explain: bool) -> list[Violation]:
+    """Cross-check with the engine's own parser, which must see one read-only statement."""
+    if dialect == "duckdb":
+        return _duckdb_check(original, regenerated, explain)
+    if dialect == "postgres":
+        return _postgres_check(original, regenerated, explain)
+    return []
+
+
+def _duckdb_check(original: str, regenerated: str, explain: bool) -> list[Violation]:
+    import duckdb
+
+    wanted = duckdb.StatementType.EXPLAIN if explain else duckdb.StatementType.SELECT
+    for label, text in (("original", original), ("regenerated", regenerated)):
+        try:
+            statements = duckdb.extract_statements(text)
+        except duckdb.Error as exc:
+            if label == "original":
+                continue  # sqlglot accepted a spelling DuckDB does not; the regenerated text runs
+            return [_engine_violation(f"DuckDB cannot parse the checked query: {exc}")]
+        if len(statements) != 1 or statements[0].type != wanted:
+            kinds = ", ".join(str(s.type).split(".")[-1] for s in statements)
+            return [
+                _engine_violation(
+                    f"DuckDB's parser sees {len(statements)} statement(s) ({kinds}) in the "
+                    f"{label} text where the guard saw one query; it is refused."
+                )
+            ]
+    return []
+
+
+def _postgres_check(original: str, regenerated: str, explain: bool) -> list[Violation]:
+    try:
+        import pglast
+    except ImportError:  # optional: the [postgres] extra brings it
+        return []
+    wanted = "ExplainStmt" if explain else "SelectStmt"
+    for label, text in (("original", original), ("regenerated", regenerated)):
+        try:
+            statements = pglast.parse_sql(text)
+        except pglast.parser.ParseError as exc:
+            if label == "original":
+                continue
+            return [_engine_violation(f"PostgreSQL cannot parse the checked query: {exc}")]
+        kinds = [type(s.stmt).__name__ for s in statements]
+        if kinds != [wanted]:
+            return [
+                _engine_violation(
+                    f"PostgreSQL's parser sees {len(kinds)} statement(s) ({', '.join(kinds)}) "
+                    f"in the {label} text where the guard saw one query; it is refused."
+                )
+            ]
+    return []
+
+
+def _engine_violation(message: str) -> Violation:
+    return Violation("guard.engine_disagrees", message)

@@ -1,0 +1,3 @@
+"""scoring: not built yet (see the issues)."""
+
+__all__: list[str] = []

@@ -1,0 +1,156 @@
+"""One table of settings: it drives CLI flags, ``ASSAY_*`` environment variables and the docs.
+
+Precedence, highest first: an explicit argument, a CLI flag, an environment variable, a config
+file, the default. ``Settings`` is a frozen value; nothing here is a module global that changes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from assay.errors import ConfigError
+
+__all__ = [
+    "SETTINGS",
+    "Setting",
+    "Settings",
+    "default_cache_dir",
+    "load_settings",
+    "settings_markdown",
+]
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One documented setting."""
+
+    name: str
+    default: Any
+    type: type
+    unit: str
+    help: str
+
+    @property
+    def env_var(self) -> str:
+        return "ASSAY_" + self.name.upper()
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("time_limit_ms", 10_000, int, "ms", "Wall-clock limit for one query."),
+    Setting("max_rows", 1_000, int, "rows", "Rows kept from one query result (row cap)."),
+    Setting("memory_limit_mb", 2_048, int, "MiB", "Engine memory limit for one worker."),
+    Setting("max_sql_bytes", 100_000, int, "bytes", "Largest SQL statement the guard accepts."),
+    Setting("n_workers", 1, int, "processes", "Warm worker processes per connector."),
+    Setting("cache_dir", "", str, "path", "Where generated warehouses are cached."),
+    Setting("llm_base_url", "", str, "url", "OpenAI-compatible endpoint; empty means no model."),
+    Setting("llm_model", "", str, "name", "Model name sent to the endpoint."),
+    Setting("llm_api_key", "", str, "secret", "Bearer token for the endpoint."),
+    Setting("n_samples", 5, int, "samples", "Samples drawn per question on the model path."),
+)
+
+_BY_NAME = {s.name: s for s in SETTINGS}
+
+
+def default_cache_dir() -> Path:
+    """The cache folder: ``$XDG_CACHE_HOME/assay`` or ``~/.cache/assay``."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "assay"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Resolved settings."""
+
+    values: Mapping[str, Any] = field(default_factory=dict)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in _BY_NAME:
+            return self.values.get(name, _BY_NAME[name].default)
+        raise AttributeError(name)
+
+    @property
+    def cache_path(self) -> Path:
+        raw = self.values.get("cache_dir") or ""
+        return Path(raw) if raw else default_cache_dir()
+
+    def with_values(self, **overrides: Any) -> Settings:
+        merged = dict(self.values)
+        for key, value in overrides.items():
+            if value is not None:
+                merged[key] = _coerce(_setting(key), value, source=f"argument {key}")
+        return replace(self, values=merged)
+
+
+def _setting(name: str) -> Setting:
+    try:
+        return _BY_NAME[name]
+    except KeyError:
+        known = ", ".join(sorted(_BY_NAME))
+        raise ConfigError(f"Unknown setting {name!r}.", hint=f"Known settings: {known}.") from None
+
+
+def _coerce(setting: Setting, raw: Any, *, source: str) -> Any:
+    if setting.type is int:
+        try:
+            value = int(raw)
+        except (TypeError, ValueError):
+            raise ConfigError(
+                f"Setting {setting.name} from {source} must be an integer, got {raw!r}.",
+                hint=f"Set {setting.flag} or {setting.env_var} to a whole number of "
+                f"{setting.unit}.",
+            ) from None
+        if value <= 0:
+            raise ConfigError(
+                f"Setting {setting.name} from {source} must be positive, got {value}.",
+                hint=f"Set {setting.flag} or {setting.env_var} above zero.",
+            )
+        return value
+    return str(raw)
+
+
+def load_settings(
+    env: Mapping[str, str] | None = None,
+    config: Mapping[str, Any] | None = None,
+    **overrides: Any,
+) -> Settings:
+    """Resolve settings: overrides > environment > config mapping > defaults.
+
+    Example:
+        >>> load_settings({"ASSAY_MAX_ROWS": "50"}).max_rows
+        50
+    """
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    for key, raw in (config or {}).items():
+        values[key] = _coerce(_setting(key), raw, source="config file")
+    for setting in SETTINGS:
+        if setting.env_var in env and env[setting.env_var] != "":
+            values[setting.name] = _coerce(setting, env[setting.env_var], source=setting.env_var)
+    return Settings(values).with_values(**overrides)
+
+
+def settings_markdown() -> str:
+    """The settings table as Markdown (``docs/settings.md`` is this, checked by a test)."""
+    lines = [
+        "# Settings",
+        "",
+        "Every setting can be given as a CLI flag or an `ASSAY_*` environment variable.",
+        "Precedence: argument > flag > environment > config file > default.",
+        "",
+        "| setting | flag | environment | default | unit | what it does |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for s in SETTINGS:
+        default = repr(s.default) if s.default != "" else "(empty)"
+        lines.append(
+            f"| `{s.name}` | `{s.flag}` | `{s.env_var}` | {default} | {s.unit} | {s.help} |"
+        )
+    return "\n".join(lines) + "\n"

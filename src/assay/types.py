@@ -1,0 +1,142 @@
+"""Frozen values shared by every stage: results, candidates, findings, verdicts and facts."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import decimal
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+__all__ = [
+    "Action",
+    "Behaviour",
+    "Candidate",
+    "Fact",
+    "Finding",
+    "FindingKind",
+    "Result",
+    "Verdict",
+    "jsonable",
+]
+
+Action = Literal["show", "warn", "withhold"]
+Behaviour = Literal["answer", "clarify", "abstain", "refuse"]
+FindingKind = Literal["veto", "cap", "signal", "note"]
+
+
+@dataclass(frozen=True)
+class Result:
+    """An executed query's columns and (capped) rows.
+
+    ``row_count`` is the true number of rows when it is known cheaply, else ``None`` (a
+    truncated result whose full size was not counted). ``truncated`` says rows were cut at the
+    row cap.
+    """
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[Any, ...], ...]
+    row_count: int | None
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "columns": list(self.columns),
+            "rows": [[jsonable(v) for v in row] for row in self.rows],
+            "row_count": self.row_count,
+            "truncated": self.truncated,
+        }
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One sampled answer: its trace of queries, its final SQL, its result and its text."""
+
+    final_sql: str | None
+    queries: tuple[str, ...] = ()
+    text: str | None = None
+    result: Result | None = None
+    error: str | None = None
+    judge: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One check's outcome, with the evidence a reviewer needs."""
+
+    code: str
+    kind: FindingKind
+    message: str
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "kind": self.kind,
+            "message": self.message,
+            "evidence": {k: jsonable(v) for k, v in sorted(self.evidence.items())},
+        }
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The whole outcome for one question."""
+
+    id: str
+    behaviour: Behaviour
+    action: Action
+    score: float | None
+    rule: str
+    rule_version: str
+    policy: str
+    policy_version: str
+    findings: tuple[Finding, ...] = ()
+    reasons: tuple[str, ...] = ()
+    candidate: Candidate | None = None
+    agreement: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    label: int | None = None
+    failure: dict[str, str] | None = None
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One piece of reconstructed metadata with its evidence, tier and capped confidence."""
+
+    subject: str
+    predicate: str
+    value: Any
+    tier: str
+    confidence: float
+    evidence: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+
+def jsonable(value: Any) -> Any:
+    """Turn an engine value into something ``json.dumps`` writes deterministically.
+
+    Example:
+        >>> jsonable(decimal.Decimal("1.50"))
+        1.5
+        >>> jsonable(_dt.date(2024, 1, 2))
+        '2024-01-02'
+    """
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, decimal.Decimal):
+        return (
+            int(value)
+            if value == value.to_integral_value() and "." not in str(value)
+            else (float(value))
+        )
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        return value.isoformat()
+    if isinstance(value, _dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    return str(value)

@@ -1,0 +1,105 @@
+"""Shared fixtures: the shop database in each engine, and the PostgreSQL server.
+
+PostgreSQL tests need ``ASSAY_TEST_PG_URL`` (``make test`` starts a server with
+``scripts/pg start`` and sets it). In CI (``CI=true``) a missing server fails the run; elsewhere
+those tests skip with a message saying how to enable them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.connectors import PooledConnector, connect
+from tests.fixtures import shop
+
+PG_HOW = (
+    "PostgreSQL tests skipped: start a server with 'scripts/pg start' and set "
+    "ASSAY_TEST_PG_URL to the URL it prints (make test does both)."
+)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-goldens", action="store_true", help="Rewrite golden files from current output."
+    )
+
+
+@pytest.fixture(scope="session")
+def update_goldens(request: pytest.FixtureRequest) -> bool:
+    return bool(request.config.getoption("--update-goldens"))
+
+
+@pytest.fixture(scope="session")
+def shop_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shop.build_duckdb(tmp_path_factory.mktemp("shop") / "shop.duckdb")
+
+
+@pytest.fixture(scope="session")
+def shop_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return shop.build_sqlite(tmp_path_factory.mktemp("shop") / "shop.sqlite")
+
+
+@pytest.fixture(scope="session")
+def pg_admin_url() -> str:
+    url = os.environ.get("ASSAY_TEST_PG_URL", "")
+    if not url:
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI=true but ASSAY_TEST_PG_URL is not set: the PostgreSQL tests must run.")
+        pytest.skip(PG_HOW)
+    return url
+
+
+@pytest.fixture(scope="session")
+def shop_postgres(pg_admin_url: str) -> str:
+    return shop.build_postgres(pg_admin_url, "assay_shop")
+
+
+@pytest.fixture(scope="session")
+def shop_targets(shop_duckdb: Path, shop_sqlite: Path) -> dict[str, str]:
+    return {"duckdb": str(shop_duckdb), "sqlite": str(shop_sqlite)}
+
+
+@pytest.fixture(scope="module")
+def duck(shop_duckdb: Path) -> Iterator[PooledConnector]:
+    with connect(str(shop_duckdb)) as connector:
+        yield connector
+
+
+@pytest.fixture(scope="module")
+def lite(shop_sqlite: Path) -> Iterator[PooledConnector]:
+    with connect(str(shop_sqlite)) as connector:
+        yield connector
+
+
+@pytest.fixture(scope="module")
+def pg(shop_postgres: str) -> Iterator[PooledConnector]:
+    with connect(shop_postgres) as connector:
+        yield connector
+
+
+@pytest.fixture(scope="session")
+def shop_postgres_reader(shop_postgres: str) -> str:
+    """The shop database as the least-privilege role ``assay pg-role`` creates."""
+    import psycopg
+
+    from assay.connectors import pg_role_sql
+
+    role = "assay_reader_test"
+    with psycopg.connect(shop_postgres, autocommit=True) as admin:
+        admin.execute(
+            f"DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '{role}') THEN "
+            f"EXECUTE 'DROP OWNED BY {role}'; EXECUTE 'DROP ROLE {role}'; END IF; END $$"
+        )
+        sql = pg_role_sql(role, database="assay_shop", tables=list(shop.rows()))
+        admin.execute(sql)  # type: ignore[arg-type]
+    return shop_postgres.replace("://postgres@", f"://{role}@")
+
+
+@pytest.fixture(scope="module")
+def pg_reader(shop_postgres_reader: str) -> Iterator[PooledConnector]:
+    with connect(shop_postgres_reader) as connector:
+        yield connector
