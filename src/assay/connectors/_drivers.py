@@ -56,6 +56,7 @@ def postgres_errors() -> dict[type[BaseException], str]:
         psycopg.InterfaceError: CONNECTION,
         psycopg.Error: FAILED,
         psycopg.Warning: FAILED,
+        psycopg.Rollback: FAILED,  # raised only to leave a transaction block early
     }
 
 
@@ -69,7 +70,11 @@ def sqlalchemy_errors() -> dict[type[BaseException], str]:
         exc.InterfaceError: CONNECTION,
         exc.TimeoutError: TIMEOUT,
         exc.SQLAlchemyError: FAILED,
+        exc.EmulatedDBAPIException: FAILED,
         exc.SAWarning: FAILED,
+        exc.SADeprecationWarning: FAILED,
+        exc.SAPendingDeprecationWarning: FAILED,
+        exc.SATestSuiteWarning: FAILED,
     }
 
 
