@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 __all__ = ["Catalog", "ColumnInfo", "ForeignKey", "TableInfo"]
@@ -34,11 +35,18 @@ class TableInfo:
     columns: tuple[ColumnInfo, ...]
 
     def column(self, name: str) -> ColumnInfo | None:
-        low = name.lower()
+        return self._index.get(name.lower())
+
+    @cached_property
+    def _index(self) -> dict[str, ColumnInfo]:
+        index: dict[str, ColumnInfo] = {}
         for col in self.columns:
-            if col.name.lower() == low:
-                return col
-        return None
+            index.setdefault(col.name.lower(), col)
+        return index
+
+    @cached_property
+    def column_names(self) -> list[str]:
+        return [c.name.lower() for c in self.columns]
 
 
 @dataclass(frozen=True)
@@ -52,11 +60,14 @@ class Catalog:
     database: str = ""
 
     def table(self, name: str) -> TableInfo | None:
-        low = name.lower()
+        return self._index.get(name.lower())
+
+    @cached_property
+    def _index(self) -> dict[str, TableInfo]:
+        index: dict[str, TableInfo] = {}
         for table in self.tables:
-            if table.name.lower() == low:
-                return table
-        return None
+            index.setdefault(table.name.lower(), table)
+        return index
 
     @property
     def table_names(self) -> tuple[str, ...]:

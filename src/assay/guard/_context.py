@@ -48,6 +48,14 @@ class GuardContext:
     cte_names: frozenset[str] = field(default_factory=frozenset)
 
     @cached_property
+    def nodes(self) -> list[exp.Expr]:
+        """Every node of the tree, walked once and shared by the rules."""
+        return list(self.tree.walk()) if self.tree is not None else []
+
+    def of_type(self, *types: type[exp.Expr]) -> list[exp.Expr]:
+        return [n for n in self.nodes if isinstance(n, types)]
+
+    @cached_property
     def scopes(self) -> list[Scope]:
         if self.tree is None:
             return []
@@ -88,7 +96,7 @@ class GuardContext:
         known_columns: list[str] = []
         known_aliases: list[str] = []
         while current is not None:
-            select_aliases = _select_aliases(current)
+            select_aliases = self._aliases(current)
             for alias, (_node, source) in current.selected_sources.items():
                 known_aliases.append(alias)
                 if qualifier and alias.lower() != qualifier.lower():
@@ -113,8 +121,22 @@ class GuardContext:
             )
         return ColumnRef(column, scope, None, "unknown_column", did_you_mean(name, known_columns))
 
+    def _aliases(self, scope: Scope) -> set[str]:
+        cache: dict[int, set[str]] = self.__dict__.setdefault("_alias_cache", {})
+        key = id(scope)
+        if key not in cache:
+            cache[key] = _select_aliases(scope)
+        return cache[key]
+
     def _outputs(self, source: exp.Expr | Scope) -> list[str] | None:
         """Lower-case output columns of a source, or ``None`` when they cannot be told."""
+        cache: dict[int, list[str] | None] = self.__dict__.setdefault("_output_cache", {})
+        key = id(source)
+        if key not in cache:
+            cache[key] = self._compute_outputs(source)
+        return cache[key]
+
+    def _compute_outputs(self, source: exp.Expr | Scope) -> list[str] | None:
         if isinstance(source, Scope):
             expression = source.expression
             if isinstance(expression, exp.Query) and not _has_star(expression):
@@ -133,7 +155,7 @@ class GuardContext:
         info = self.catalog.table(name)
         if info is None:
             return None
-        return [c.name.lower() for c in info.columns]
+        return info.column_names
 
 
 def _alias_columns(scope: Scope) -> list[str]:

@@ -108,7 +108,7 @@ def _describe_node(node: exp.Expr) -> str:
 def node_allowlist(ctx: GuardContext) -> list[Violation]:
     found: list[Violation] = []
     assert ctx.tree is not None
-    for node in ctx.tree.walk():
+    for node in ctx.nodes:
         name = type(node).__name__
         if name in ALLOWED_NODE_TYPES or isinstance(node, exp.Func):
             continue
@@ -133,7 +133,8 @@ def function_allowlist(ctx: GuardContext) -> list[Violation]:
     found: list[Violation] = []
     assert ctx.tree is not None
     allowed = ALLOWED_ANONYMOUS.get(ctx.dialect, frozenset())
-    for node in ctx.tree.find_all(exp.Func):
+    for node in ctx.of_type(exp.Func):
+        assert isinstance(node, exp.Func)
         if isinstance(node, exp.Anonymous):
             name = str(node.name).lower()
             if name in allowed and name not in REFUSED_FUNCTIONS:
@@ -214,7 +215,8 @@ def _series_violation(node: exp.Func) -> str | None:
 def bounded_functions(ctx: GuardContext) -> list[Violation]:
     found: list[Violation] = []
     assert ctx.tree is not None
-    for node in ctx.tree.find_all(exp.Func):
+    for node in ctx.of_type(exp.Func):
+        assert isinstance(node, exp.Func)
         name = _function_name(node)
         problem: str | None = None
         if isinstance(node, exp.Repeat):
@@ -257,7 +259,7 @@ def _size_problem(arg: exp.Expr | None, cap: int) -> str | None:
 def bounded_recursion(ctx: GuardContext) -> list[Violation]:
     found: list[Violation] = []
     assert ctx.tree is not None
-    for with_ in ctx.tree.find_all(exp.With):
+    for with_ in ctx.of_type(exp.With):
         if not with_.args.get("recursive"):
             continue
         for cte in with_.expressions:
@@ -301,7 +303,7 @@ def file_scans(ctx: GuardContext) -> list[Violation]:
     """Refuse a FROM item that names a file or URL (DuckDB reads ``FROM 'data.csv'``)."""
     assert ctx.tree is not None
     found: list[Violation] = []
-    for table in ctx.tree.find_all(exp.Table):
+    for table in ctx.of_type(exp.Table):
         if isinstance(table.this, exp.Identifier) and _FILE_LIKE.search(table.name):
             found.append(
                 _at(
@@ -322,7 +324,8 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
     own_schemas = DEFAULT_SCHEMAS.get(ctx.dialect, frozenset()) | {
         s.lower() for s in ctx.catalog.schemas
     }
-    for table in ctx.tree.find_all(exp.Table):
+    for table in ctx.of_type(exp.Table):
+        assert isinstance(table, exp.Table)
         if not isinstance(table.this, exp.Identifier):
             continue
         if ctx.is_catalogue_view(table):
