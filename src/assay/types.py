@@ -97,6 +97,44 @@ class Verdict:
     provenance: dict[str, Any] = field(default_factory=dict)
     label: int | None = None
     failure: dict[str, str] | None = None
+    failures: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def status(self) -> str:
+        return "failed" if self.failure else "ok"
+
+    def to_dict(self, max_rows: int = 20) -> dict[str, Any]:
+        """The verdict record written one per line (``assay score --out``)."""
+        record: dict[str, Any] = {
+            "id": self.id,
+            "status": self.status,
+            "behaviour": self.behaviour,
+            "action": self.action if not self.failure else None,
+            "score": self.score,
+            "rule": {"name": self.rule, "version": self.rule_version},
+            "policy": {"name": self.policy, "version": self.policy_version},
+            "findings": [f.to_dict() for f in self.findings],
+            "reasons": list(self.reasons),
+            "agreement": {k: jsonable(v) for k, v in sorted(self.agreement.items())},
+            "failure": self.failure,
+            "failures": [jsonable(f) for f in self.failures],
+            "provenance": {k: jsonable(v) for k, v in sorted(self.provenance.items())},
+        }
+        if self.label is not None:
+            record["label"] = self.label
+        candidate = self.candidate
+        if candidate is not None:
+            record["sql"] = candidate.final_sql
+            record["text"] = candidate.text
+            if candidate.result is not None:
+                shown = candidate.result
+                record["result"] = {
+                    "columns": list(shown.columns),
+                    "rows": [[jsonable(v) for v in r] for r in shown.rows[:max_rows]],
+                    "row_count": shown.row_count,
+                    "truncated": shown.truncated or len(shown.rows) > max_rows,
+                }
+        return record
 
 
 @dataclass(frozen=True)

@@ -1,3 +1,5 @@
-"""answer: not built yet (see the issues)."""
+"""Answer: written answers from rows, every number cited to a cell."""
 
-__all__: list[str] = []
+from assay.answer._write import format_value, write_answer
+
+__all__ = ["format_value", "write_answer"]

@@ -1,3 +1,28 @@
-"""checks: not built yet (see the issues)."""
+"""Checks: one registry of small pure functions over sample 0, returning findings."""
 
-__all__: list[str] = []
+from assay.checks._checks import CHECKS, JOIN_MIN_OVERLAP, Check, CheckReport, grounded, run_checks
+from assay.checks._context import CheckContext, CheckOutcome, Claim, JudgeIssue, JudgeReport
+from assay.checks._numbers import WrittenNumber, cited_by, extract_numbers, numeric_cells
+from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+
+__all__ = [
+    "CHECKS",
+    "JOIN_MIN_OVERLAP",
+    "Check",
+    "CheckContext",
+    "CheckOutcome",
+    "CheckReport",
+    "Claim",
+    "JudgeIssue",
+    "JudgeReport",
+    "WrittenNumber",
+    "cited_by",
+    "equi_join_pairs",
+    "extract_numbers",
+    "grounded",
+    "numeric_cells",
+    "output_sources",
+    "parse_query",
+    "referenced_tables",
+    "run_checks",
+]

@@ -8,6 +8,7 @@ import click
 
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_catalog, render_result, render_violations
+from assay.cli._score import calibrate_command, score_command
 from assay.connectors import connect, pg_role_sql
 from assay.pipeline import run_sql
 
@@ -80,4 +81,11 @@ def demo_command(as_json: bool, **kwargs: Any) -> None:
     run_demo(settings, as_json=as_json)
 
 
-COMMANDS: tuple[click.Command, ...] = (sql_command, catalog_command, pg_role_command, demo_command)
+COMMANDS: tuple[click.Command, ...] = (
+    sql_command,
+    catalog_command,
+    pg_role_command,
+    demo_command,
+    score_command,
+    calibrate_command,
+)

@@ -10,7 +10,7 @@ from assay.catalog import Catalog
 from assay.guard import GuardReport
 from assay.types import Result, jsonable
 
-__all__ = ["render_catalog", "render_result", "render_violations"]
+__all__ = ["render_catalog", "render_result", "render_verdict", "render_violations"]
 
 
 def _cell(value: Any, width: int = 40) -> str:
@@ -58,4 +58,47 @@ def render_catalog(catalog: Catalog) -> str:
                 f"  {fk.table}({', '.join(fk.columns)}) -> "
                 f"{fk.ref_table}({', '.join(fk.ref_columns)})"
             )
+    return "\n".join(lines)
+
+
+BADGES = {
+    "show": ("SHOW", "green"),
+    "warn": ("WARN", "yellow"),
+    "withhold": ("WITHHOLD", "red"),
+    None: ("FAILED", "magenta"),
+}
+
+
+def render_verdict(record: dict[str, Any]) -> str:
+    """A verdict record for a person: badge, score, reasons, SQL and the first rows."""
+    label, colour = BADGES.get(record.get("action"), ("?", "white"))
+    badge = click.style(f" {label} ", bg=colour, fg="black", bold=True)
+    score = record.get("score")
+    rule = record.get("rule", {})
+    head = f"{badge} {record['id']}"
+    if score is not None:
+        head += f"  score {score:.2f} ({rule.get('name')} {rule.get('version')})"
+    lines = [head]
+    if record.get("failure"):
+        lines.append(f"  failure {record['failure']['code']}: {record['failure']['message']}")
+    for reason in record.get("reasons", []):
+        lines.append(f"  because {click.style(reason, bold=True)}")
+    for finding in record.get("findings", []):
+        if finding["kind"] != "note" or finding["code"] == "note.no_result":
+            lines.append(f"  {finding['code']}: {finding['message']}")
+    if record.get("sql"):
+        lines.append(f"  SQL: {record['sql']}")
+    result = record.get("result")
+    if result:
+        rows = tuple(tuple(r) for r in result["rows"])
+        table = render_result(
+            Result(
+                tuple(result["columns"]),
+                rows,
+                result.get("row_count"),
+                result.get("truncated", False),
+            ),
+            limit=5,
+        )
+        lines.extend("  " + line for line in table.splitlines())
     return "\n".join(lines)

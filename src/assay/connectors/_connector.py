@@ -127,6 +127,9 @@ class QueryCache:
         self.dialect = connector.dialect
         self._seen: dict[tuple[str, int], Result | ExecutionError] = {}
 
+    def catalog(self) -> Catalog:
+        return self.connector.catalog()
+
     def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
         key = (sql, max_rows)
         if key not in self._seen:

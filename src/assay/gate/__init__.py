@@ -1,3 +1,5 @@
-"""gate: not built yet (see the issues)."""
+"""Gate: a frozen, versioned policy turns a score into show, warn or withhold."""
 
-__all__: list[str] = []
+from assay.gate._policy import Decision, GatePolicy, chow_threshold, decide
+
+__all__ = ["Decision", "GatePolicy", "chow_threshold", "decide"]

@@ -1,3 +1,11 @@
-"""generators: not built yet (see the issues)."""
+"""Generators: where candidates come from (a samples file, the planner, a model)."""
 
-__all__: list[str] = []
+from assay.generators._samples import (
+    ResultModel,
+    SampleLine,
+    SampleModel,
+    SampleRecord,
+    read_samples,
+)
+
+__all__ = ["ResultModel", "SampleLine", "SampleModel", "SampleRecord", "read_samples"]

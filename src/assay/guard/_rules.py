@@ -84,7 +84,7 @@ def one_query(ctx: GuardContext) -> list[Violation]:
         return [
             Violation(
                 "guard.forbidden_statement",
-                f"Only read-only queries may run; this statement is {kind}. "
+                f"Only read-only queries may run; this statement is {kind}, not a query. "
                 "Rewrite it as a SELECT.",
             )
         ]

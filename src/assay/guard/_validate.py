@@ -84,6 +84,8 @@ def validate(
     ctx, parse_violations = _parse(ctx)
     if parse_violations:
         return GuardReport(sql, dialect, tuple(parse_violations), None)
+    if dialect == "sqlite":
+        ctx = _sqlite_string_identifiers(ctx)
     violations = _run(TREE_RULES[:1], ctx)
     if not violations:
         violations = _run(TREE_RULES[1:], ctx)
@@ -182,6 +184,22 @@ def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
     return replace(
         ctx, tree=tree, explain=explain, n_statements=len(statements), cte_names=ctes
     ), []
+
+
+def _sqlite_string_identifiers(ctx: GuardContext) -> GuardContext:
+    """SQLite reads a double-quoted name that matches no column as a string ("France"); make
+    the tree say so, as the engine will, so the column rule does not refuse it."""
+    if ctx.tree is None or ctx.catalog is None:
+        return ctx
+    changed = False
+    for ref in ctx.column_refs:
+        node = ref.node
+        if ref.status == "unknown_column" and not node.table and node.this.args.get("quoted"):
+            node.replace(exp.Literal.string(node.name))
+            changed = True
+    if not changed:
+        return ctx
+    return replace(ctx, tree=ctx.tree)  # a new context: cached scopes and columns are stale
 
 
 def _regenerate(ctx: GuardContext) -> str:

@@ -1,3 +1,26 @@
-"""scoring: not built yet (see the issues)."""
+"""Scoring: the rules registry (designed, v2, agreement_first, v3) and calibrators."""
 
-__all__: list[str] = []
+from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic
+from assay.scoring._rules import (
+    HARD_CAP,
+    RULES,
+    SOFT_CAP,
+    WEIGHTS,
+    Rule,
+    RuleScore,
+    ScoreInputs,
+    get_rule,
+)
+
+__all__ = [
+    "HARD_CAP",
+    "RULES",
+    "SOFT_CAP",
+    "WEIGHTS",
+    "IsotonicCalibrator",
+    "Rule",
+    "RuleScore",
+    "ScoreInputs",
+    "fit_isotonic",
+    "get_rule",
+]

@@ -1,0 +1,106 @@
+"""The Spider slice as K sampled answers: six published systems' SQL for each question.
+
+``../shared/data/spider-slice`` holds three Spider dev databases and, for 179 questions, the
+final SQL of six published systems. Taken in a fixed order (DAIL-SQL first, as sample 0) they
+stand in for K = 6 sampled answers; sample 0 is labelled by execution match with the gold SQL.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from assay.agreement import normalise_row
+from assay.connectors import PooledConnector, connect
+from assay.errors import BenchError, ExecutionError
+from assay.generators import SampleModel, SampleRecord
+from assay.types import Result
+
+__all__ = [
+    "SPIDER_SYSTEMS",
+    "default_spider_root",
+    "execution_match",
+    "spider_records",
+]
+
+# Sample 0 first: the answer shown is DAIL-SQL + GPT-4's.
+SPIDER_SYSTEMS = (
+    "dailsql_gpt4",
+    "dinsql_gpt4",
+    "codes_7b",
+    "c3sql_chatgpt",
+    "graphix_t5",
+    "chatgpt_zeroshot",
+)
+
+
+def default_spider_root() -> Path:
+    """``../shared/data/spider-slice`` beside the project (or ``ASSAY_SPIDER_ROOT``)."""
+    import os
+
+    env = os.environ.get("ASSAY_SPIDER_ROOT")
+    if env:
+        return Path(env)
+    here = Path(__file__).resolve()
+    for parent in here.parents:
+        candidate = parent.parent / "shared" / "data" / "spider-slice"
+        if candidate.exists():
+            return candidate
+    return Path.cwd().parent / "shared" / "data" / "spider-slice"
+
+
+def execution_match(gold: Result, predicted: Result, ordered: bool) -> bool:
+    """Spider's execution match: the same rows (in order when the gold SQL orders them)."""
+    a = [normalise_row(r) for r in gold.rows]
+    b = [normalise_row(r) for r in predicted.rows]
+    if len(gold.columns) != len(predicted.columns):
+        return False
+    return a == b if ordered else Counter(a) == Counter(b)
+
+
+def _run(connector: PooledConnector, sql: str) -> Result | None:
+    try:
+        return connector.execute(sql, time_limit_ms=30_000, max_rows=100_000)
+    except ExecutionError:
+        return None
+
+
+def spider_records(root: Path | None = None) -> Iterator[SampleRecord]:
+    """Records with K = 6 samples (SQL only; Assay executes them) and execution-match labels."""
+    root = root or default_spider_root()
+    questions = root / "questions.jsonl"
+    if not questions.exists():
+        raise BenchError(
+            f"The Spider slice is not at {str(root)!r}.",
+            hint="Set ASSAY_SPIDER_ROOT to the spider-slice folder.",
+        )
+    rows = [
+        json.loads(line)
+        for line in questions.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    connectors: dict[str, PooledConnector] = {}
+    try:
+        for row in rows:
+            db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
+            if db not in connectors:
+                connectors[db] = connect(db)
+            yield _record(row, db, connectors[db])
+    finally:
+        for connector in connectors.values():
+            connector.close()
+
+
+def _record(row: dict[str, Any], db: str, connector: PooledConnector) -> SampleRecord:
+    gold = _run(connector, row["gold_sql"])
+    shown_sql = row["predictions"][SPIDER_SYSTEMS[0]]
+    shown = _run(connector, shown_sql)
+    label = None
+    if gold is not None:
+        ordered = "order by" in row["gold_sql"].lower()
+        label = int(shown is not None and execution_match(gold, shown, ordered))
+    samples = [SampleModel(final_sql=row["predictions"][name]) for name in SPIDER_SYSTEMS]
+    return SampleRecord(id=row["id"], db=db, question=row["question"], samples=samples, label=label)

@@ -1,0 +1,321 @@
+"""``CHECKS``: the ordered registry of checks over sample 0, each a small pure function.
+
+Codes are stable: ``veto.missing_table``, ``veto.bad_join``, ``veto.stand_in_returned``,
+``cap.uncited_number``, ``cap.unsupported_claim``, ``cap.incomplete``, ``cap.thin_evidence``,
+``signal.empty_result``, ``note.unsupported_commentary``, ``note.judge_issue``,
+``note.unmeasured``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
+``complete``) feed the designed score; ``thin_evidence`` runs last and reads them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
+from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.errors import ExecutionError
+from assay.types import Finding
+
+__all__ = ["CHECKS", "JOIN_MIN_OVERLAP", "Check", "CheckReport", "run_checks"]
+
+Check = Callable[[CheckContext], CheckOutcome]
+JOIN_MIN_OVERLAP = 0.85
+IGNORED_INTEGERS = frozenset({1.0, 2.0, 3.0, 4.0, 5.0})
+
+
+def _queries(ctx: CheckContext) -> list[str]:
+    queries = list(ctx.candidate.queries)
+    final = ctx.candidate.final_sql
+    if final and final not in queries:
+        queries.append(final)
+    return queries
+
+
+def tables_exist(ctx: CheckContext) -> CheckOutcome:
+    """g_tab: the share of parsed queries whose tables all exist."""
+    if ctx.catalog is None:
+        return CheckOutcome(measures={"g_tab": None})
+    parsed = [(q, parse_query(q, ctx.dialect)) for q in _queries(ctx)]
+    parsed = [(q, t) for q, t in parsed if t is not None]
+    if not parsed:
+        return CheckOutcome(measures={"g_tab": None})
+    findings = []
+    good = 0
+    for index, (query, tree) in enumerate(parsed):
+        assert tree is not None
+        missing = [t for t in referenced_tables(tree) if ctx.catalog.table(t) is None]
+        if not missing:
+            good += 1
+        for table in missing:
+            findings.append(
+                Finding(
+                    "veto.missing_table",
+                    "veto",
+                    f"Table {table!r} does not exist in the database.",
+                    {"table": table, "query_index": index, "query": query},
+                )
+            )
+    return CheckOutcome(tuple(findings), {"g_tab": good / len(parsed)})
+
+
+def join_readiness(ctx: CheckContext) -> CheckOutcome:
+    """g_join: the share of equi-join column pairs whose key overlap rho is at least 0.85."""
+    if ctx.catalog is None or ctx.profiles is None:
+        return CheckOutcome(measures={"g_join": None})
+    pairs = set()
+    for query in _queries(ctx):
+        tree = parse_query(query, ctx.dialect)
+        if tree is not None:
+            pairs.update(equi_join_pairs(tree, ctx.catalog))
+    if not pairs:
+        return CheckOutcome(measures={"g_join": None})
+    findings = []
+    good = 0
+    measured = 0
+    for left, right in sorted(pairs):
+        try:
+            overlap = ctx.profiles.overlap(left, right)
+        except ExecutionError:
+            overlap = None
+        if overlap is None:
+            continue
+        measured += 1
+        if overlap.rho >= JOIN_MIN_OVERLAP:
+            good += 1
+            continue
+        findings.append(
+            Finding(
+                "veto.bad_join",
+                "veto",
+                f"Join {left[0]}.{left[1]} = {right[0]}.{right[1]} has key overlap "
+                f"{overlap.rho:.2f}, below {JOIN_MIN_OVERLAP} in both directions.",
+                {
+                    "left": ".".join(left),
+                    "right": ".".join(right),
+                    "rho": round(overlap.rho, 4),
+                    "n_left": overlap.n_left,
+                    "n_right": overlap.n_right,
+                    "n_both": overlap.n_both,
+                },
+            )
+        )
+    return CheckOutcome(tuple(findings), {"g_join": good / measured if measured else None})
+
+
+def _stand_ins_by_column(ctx: CheckContext) -> dict[int, frozenset[Any]]:
+    codes: dict[int, frozenset[Any]] = {i: frozenset(v) for i, v in ctx.recorded_stand_ins.items()}
+    if ctx.catalog is None or ctx.profiles is None or not ctx.candidate.final_sql:
+        return codes
+    tree = parse_query(ctx.candidate.final_sql, ctx.dialect)
+    if tree is None:
+        return codes
+    for index, source in enumerate(output_sources(tree, ctx.catalog)):
+        if source is None:
+            continue
+        try:
+            profile = ctx.profiles.profile(*source)
+        except ExecutionError:
+            continue
+        if profile is not None and profile.stand_ins:
+            codes[index] = codes.get(index, frozenset()) | profile.stand_in_values
+    return codes
+
+
+def _key(value: Any) -> Any:
+    """Compare codes as numbers when they are numbers (-1 == -1.0 == Decimal('-1'))."""
+    if isinstance(value, bool) or value is None:
+        return value
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return str(value)[:10]  # dates compare on their first ten characters
+
+
+def stand_in_values(ctx: CheckContext) -> CheckOutcome:
+    """g_val: of the returned columns that carry a stand-in code, the share returning none."""
+    result = ctx.candidate.result
+    if result is None:
+        return CheckOutcome(measures={"g_val": None})
+    by_column = _stand_ins_by_column(ctx)
+    if not by_column:
+        return CheckOutcome(measures={"g_val": None})
+    findings = []
+    clean = 0
+    for index, codes in sorted(by_column.items()):
+        wanted = {_key(c) for c in codes}
+        hits = [
+            row[index] for row in result.rows if index < len(row) and _key(row[index]) in wanted
+        ]
+        if not hits:
+            clean += 1
+            continue
+        name = result.columns[index] if index < len(result.columns) else str(index)
+        findings.append(
+            Finding(
+                "veto.stand_in_returned",
+                "veto",
+                f"Column {name!r} returns the stand-in code {hits[0]!r} as if it were a value "
+                f"({len(hits)} of {len(result.rows)} rows).",
+                {"column": name, "code": hits[0], "rows": len(hits)},
+            )
+        )
+    return CheckOutcome(tuple(findings), {"g_val": clean / len(by_column)})
+
+
+def numbers_cited(ctx: CheckContext) -> CheckOutcome:
+    """SCHEMA: every number in the written answer must be a returned cell (or x100, or the row
+    count); 1 when at least one is cited, unmeasured otherwise."""
+    text = ctx.candidate.text
+    if not text:
+        return CheckOutcome(measures={"schema": None})
+    result = ctx.candidate.result
+    cells = numeric_cells(result.rows) if result else []
+    row_count = None
+    if result is not None:
+        row_count = result.row_count if result.row_count is not None else len(result.rows)
+    ignored = {n.value for n in extract_numbers(f"{ctx.question} {ctx.hint}")}
+    # A number copied out of a text cell ("Product 12") is cited by that cell.
+    texts = [v for row in (result.rows if result else ()) for v in row if isinstance(v, str)]
+    cited = 0
+    findings = []
+    for number in extract_numbers(text):
+        if number.value in ignored or (number.decimals == 0 and number.value in IGNORED_INTEGERS):
+            continue
+        if cited_by(number, cells, row_count) or any(number.text in t for t in texts):
+            cited += 1
+            continue
+        findings.append(
+            Finding(
+                "cap.uncited_number",
+                "cap",
+                f"The answer says {number.text}, which no returned cell, cell x 100, or row count "
+                "supports.",
+                {"number": number.text, "position": number.start},
+            )
+        )
+    return CheckOutcome(tuple(findings), {"schema": 1.0 if cited else None})
+
+
+def judge_findings(ctx: CheckContext) -> CheckOutcome:
+    """COMPLETE and unsupported claims, from a judge that never saw a reference answer."""
+    judge = ctx.judge
+    if judge is None:
+        return CheckOutcome(measures={"complete": None})
+    findings = []
+    for claim in judge.claims:
+        if claim.supported:
+            continue
+        if claim.about == "answer":
+            findings.append(
+                Finding(
+                    "cap.unsupported_claim",
+                    "cap",
+                    f"Unsupported claim about the answer: {claim.text}",
+                    {"claim": claim.text, "judge": judge.source},
+                )
+            )
+        else:
+            findings.append(
+                Finding(
+                    "note.unsupported_commentary",
+                    "note",
+                    f"Unsupported claim in commentary: {claim.text}",
+                    {"claim": claim.text, "judge": judge.source},
+                )
+            )
+    for issue in judge.issues:
+        findings.append(
+            Finding(
+                "note.judge_issue",
+                "note",
+                f"Judge: {issue.kind} ({issue.about}). {issue.message}".strip(),
+                {"kind": issue.kind, "about": issue.about},
+            )
+        )
+    if judge.complete is not None and judge.complete < 0.5:
+        findings.append(
+            Finding(
+                "cap.incomplete",
+                "cap",
+                f"The answer covers {judge.complete:.0%} of the question's parts.",
+                {"complete": judge.complete},
+            )
+        )
+    return CheckOutcome(tuple(findings), {"complete": judge.complete})
+
+
+def empty_result(ctx: CheckContext) -> CheckOutcome:
+    """The v3 signal: the final query returned no rows."""
+    result = ctx.candidate.result
+    if result is None or result.rows or result.truncated:
+        return CheckOutcome()
+    return CheckOutcome(
+        (Finding("signal.empty_result", "signal", "The final query returned no rows.", {}),)
+    )
+
+
+def grounded(measures: dict[str, float | None] | Any) -> float | None:
+    parts = [measures.get(k) for k in ("g_tab", "g_join", "g_val")]
+    defined = [p for p in parts if p is not None]
+    return sum(defined) / len(defined) if defined else None
+
+
+def thin_evidence(ctx: CheckContext) -> CheckOutcome:
+    """Evidence is thin when fewer than three of the designed terms are measured, or GROUNDED is
+    not. SAFETY is always measured (its checklist L1 runs on every answer); RETRIEVE never is."""
+    measured = {
+        "GROUNDED": grounded(ctx.measures) is not None,
+        "SCHEMA": ctx.measures.get("schema") is not None,
+        "SAFETY": True,
+        "COMPLETE": ctx.measures.get("complete") is not None,
+    }
+    count = sum(measured.values())
+    if count >= 3 and measured["GROUNDED"]:
+        return CheckOutcome()
+    missing = ", ".join(k for k, v in measured.items() if not v)
+    return CheckOutcome(
+        (
+            Finding(
+                "cap.thin_evidence",
+                "cap",
+                f"Evidence is thin: {count} of the score's terms measured (unmeasured: {missing}).",
+                {"measured": count, "unmeasured": missing},
+            ),
+        )
+    )
+
+
+CHECKS: tuple[Check, ...] = (
+    tables_exist,
+    join_readiness,
+    stand_in_values,
+    numbers_cited,
+    judge_findings,
+    empty_result,
+    thin_evidence,
+)
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    """Every finding in registry order, and every measured share."""
+
+    findings: tuple[Finding, ...]
+    measures: dict[str, float | None]
+
+    def codes(self) -> tuple[str, ...]:
+        return tuple(f.code for f in self.findings)
+
+
+def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckReport:
+    """Run the registry in order, each check seeing the shares measured before it."""
+    findings: list[Finding] = []
+    measures: dict[str, float | None] = {}
+    for check in checks:
+        outcome = check(replace(ctx, measures=dict(measures)))
+        findings.extend(outcome.findings)
+        measures.update(outcome.measures)
+    return CheckReport(tuple(findings), measures)

@@ -1,0 +1,94 @@
+"""Numbers in a written answer, and whether each is cited by a returned cell.
+
+A number written with d decimals is cited if some returned cell, the cell times 100, or the row
+count is within half a unit of its last place: ``|x - c| <= 0.5 * 10**-d``. Numbers that appear
+in the question or hint, and the integers 1 to 5, are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+__all__ = ["WrittenNumber", "cited_by", "extract_numbers", "numeric_cells"]
+
+# 1,234.5 · -3 · 12.50 · 45% · .5 (not a digit run inside a word such as Q3 or ISO8601)
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b")
+_NUMBER = re.compile(r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?![\w])")
+
+
+@dataclass(frozen=True)
+class WrittenNumber:
+    """A number as written: its value, decimals written, and where it starts in the text."""
+
+    text: str
+    value: float
+    decimals: int
+    start: int
+
+    @property
+    def tolerance(self) -> float:
+        return 0.5 * 10.0 ** (-self.decimals)
+
+
+def extract_numbers(text: str) -> list[WrittenNumber]:
+    """Every number written in ``text``.
+
+    Example:
+        >>> [n.value for n in extract_numbers("Revenue was 1,234.5 in 2024, up 12%.")]
+        [1234.5, 2024.0, 12.0]
+    """
+    found = []
+    text = _DATE.sub(lambda m: " " * len(m.group(0)), text)  # dates are not quantities
+    for match in _NUMBER.finditer(text):
+        raw = match.group(0)
+        if not any(ch.isdigit() for ch in raw):
+            continue
+        clean = raw.replace(",", "").replace("−", "-")
+        try:
+            value = float(Decimal(clean))
+        except (InvalidOperation, ValueError):
+            continue
+        decimals = len(clean.split(".", 1)[1]) if "." in clean else 0
+        found.append(WrittenNumber(raw, value, decimals, match.start()))
+    return found
+
+
+def numeric_cells(rows: Iterable[Iterable[Any]]) -> list[float]:
+    """The numeric values among result cells (numeric strings included)."""
+    out: list[float] = []
+    for row in rows:
+        for value in row:
+            if isinstance(value, bool) or value is None:
+                continue
+            if isinstance(value, (int, float, Decimal)):
+                number = float(value)
+            elif isinstance(value, str):
+                try:
+                    number = float(value.strip().replace(",", ""))
+                except ValueError:
+                    continue
+            else:
+                continue
+            if math.isfinite(number):
+                out.append(number)
+    return out
+
+
+def cited_by(number: WrittenNumber, cells: list[float], row_count: int | None) -> bool:
+    """Whether a cell, a cell times 100, or the row count matches the number as written.
+
+    Example:
+        >>> cited_by(extract_numbers("42.1%")[0], [0.4213], None)
+        True
+    """
+    targets = list(cells) + [c * 100 for c in cells]
+    if row_count is not None:
+        targets.append(float(row_count))
+    tolerance = number.tolerance + 1e-9  # float noise in cells such as 0.1 + 0.2
+    # Sign-insensitive: "down 5%" cites a cell of -0.05.
+    return any(abs(abs(number.value) - abs(t)) <= tolerance for t in targets)

@@ -1,0 +1,237 @@
+"""``assay score`` and ``assay calibrate``: verdicts for sample files, and calibrators."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from assay.cli._main import handle_errors, resolve_settings, settings_options
+from assay.cli._render import render_verdict
+from assay.errors import InputError
+from assay.gate import GatePolicy
+from assay.generators import read_samples
+from assay.pipeline import Scorer
+from assay.scoring import RULES, IsotonicCalibrator, fit_isotonic, get_rule
+
+__all__ = ["calibrate_command", "score_command"]
+
+
+def _written_ids(path: Path) -> set[str]:
+    """Ids already in an output file; a last line cut short by a crash is dropped."""
+    ids: set[str] = set()
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    keep: list[str] = []
+    for line in lines:
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError:
+            break
+        ids.add(str(record.get("id")))
+        keep.append(line if line.endswith("\n") else line + "\n")
+    if len(keep) != len(lines) or (lines and not lines[-1].endswith("\n")):
+        path.write_text("".join(keep), encoding="utf-8")
+    return ids
+
+
+def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
+    if (cost is None) != (calibrator is None):
+        raise InputError(
+            "--cost and --calibrator go together (Chow's rule needs both).",
+            hint="Give both, or neither for the 0.80 / 0.60 thresholds.",
+        )
+    if cost is not None and calibrator is not None:
+        return GatePolicy.chow(cost, IsotonicCalibrator.load(calibrator))
+    return GatePolicy()
+
+
+@click.command("score")
+@click.argument("samples", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--rule",
+    type=click.Choice(list(RULES)),
+    default="agreement_first",
+    show_default=True,
+    help="Scoring rule.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write verdicts here, one JSON line each, as they are made.",
+)
+@click.option("--resume", is_flag=True, help="Skip ids already written to --out.")
+@click.option("--show", is_flag=True, help="Print each verdict readably.")
+@click.option(
+    "--matching",
+    type=click.Choice(["relaxed", "strict"]),
+    default="relaxed",
+    show_default=True,
+    help="How results are matched for agreement.",
+)
+@click.option("--cost", type=float, help="Chow's rule: cost lambda of showing a wrong answer.")
+@click.option(
+    "--calibrator",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Calibrator from 'assay calibrate' (with --cost).",
+)
+@settings_options("time_limit_ms", "memory_limit_mb")
+@handle_errors
+def score_command(
+    samples: Path,
+    rule: str,
+    out: Path | None,
+    resume: bool,
+    show: bool,
+    matching: str,
+    cost: float | None,
+    calibrator: Path | None,
+    **kwargs: Any,
+) -> None:
+    """Give every question in a samples file a verdict: show, warn or withhold, and why."""
+    settings = resolve_settings(kwargs)
+    policy = _policy(cost, calibrator)
+    if not samples.exists():
+        raise InputError(
+            f"Samples file {str(samples)!r} does not exist.",
+            hint="Give the path of a JSONL file (see docs/samples.md).",
+        )
+    done: set[str] = set()
+    if out is not None and out.exists():
+        if not resume:
+            raise InputError(
+                f"Output {str(out)!r} already exists.",
+                hint="Pass --resume to continue it, or remove it to start over.",
+            )
+        done = _written_ids(out)
+    sink: TextIO = out.open("a", encoding="utf-8") if out else sys.stdout
+    counts: Counter[str] = Counter()
+    try:
+        with Scorer(
+            get_rule(rule),
+            policy,
+            settings,
+            matching,  # type: ignore[arg-type]
+            base_dir=samples.parent,
+        ) as scorer:
+            for line in read_samples(samples):
+                ident = line.id or f"line-{line.line_no}"
+                if ident in done:
+                    counts["skipped"] += 1
+                    continue
+                if line.record is None:
+                    assert line.error is not None
+                    verdict = scorer.failed(ident, line.error.code, str(line.error))
+                else:
+                    verdict = scorer.score(line.record)
+                record = verdict.to_dict()
+                if out is not None or not show:
+                    sink.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
+                    sink.flush()
+                if show:
+                    click.echo(render_verdict(record))
+                counts["failed" if verdict.failure else verdict.action] += 1
+                counts["sample_failures"] += len(verdict.failures)
+    finally:
+        if out is not None:
+            sink.close()
+    _summary(counts)
+
+
+def _summary(counts: Counter[str]) -> None:
+    scored = sum(counts[a] for a in ("show", "warn", "withhold"))
+    line = (
+        f"Scored {scored} questions: show {counts['show']}, warn {counts['warn']}, "
+        f"withhold {counts['withhold']}"
+    )
+    if counts["skipped"]:
+        line += f"; skipped {counts['skipped']} already written"
+    if counts["failed"] or counts["sample_failures"]:
+        line += (
+            f"; {counts['failed']} lines failed and {counts['sample_failures']} samples' "
+            "SQL failed (named in their records)"
+        )
+    click.echo(line + ".", err=True)
+    if counts["failed"] or counts["sample_failures"]:
+        raise click.exceptions.Exit(1)
+
+
+def read_labels(path: Path) -> dict[str, int]:
+    """Labels as JSONL lines ``{"id", "label"}``; every problem named with its line."""
+    labels: dict[str, int] = {}
+    problems: list[str] = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            ident, label = str(raw["id"]), raw["label"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            problems.append(f'line {n} is not {{"id", "label"}}')
+            continue
+        if label not in (0, 1) or isinstance(label, bool):
+            problems.append(f"line {n} (id {ident!r}) has label {label!r}, not 0 or 1")
+        elif ident in labels:
+            problems.append(f"line {n} repeats id {ident!r}")
+        else:
+            labels[ident] = int(label)
+    if problems:
+        raise InputError(
+            f"Labels file {str(path)!r}: " + "; ".join(problems[:10]) + ".",
+            hint='Write one {"id": ..., "label": 0 or 1} per line, ids unique.',
+        )
+    return labels
+
+
+@click.command("calibrate")
+@click.argument("verdicts", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--labels",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="JSONL {id, label}; default: the verdicts' own labels.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to save the calibrator (JSON).",
+)
+@handle_errors
+def calibrate_command(verdicts: Path, labels: Path | None, out: Path) -> None:
+    """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule."""
+    records = [
+        json.loads(line)
+        for line in verdicts.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    records = [r for r in records if r.get("status") == "ok" and r.get("score") is not None]
+    given = (
+        read_labels(labels)
+        if labels
+        else {str(r["id"]): int(r["label"]) for r in records if r.get("label") in (0, 1)}
+    )
+    missing = [str(r["id"]) for r in records if str(r["id"]) not in given]
+    if missing:
+        raise InputError(
+            f"{len(missing)} verdicts have no label, e.g. {missing[:5]}.",
+            hint="Give a label for every scored verdict.",
+        )
+    rules = {r["rule"]["name"] for r in records}
+    if len(rules) > 1:
+        raise InputError(
+            f"The verdicts mix rules {sorted(rules)}.",
+            hint="Calibrate one rule's verdicts at a time.",
+        )
+    calibrator = fit_isotonic(
+        [float(r["score"]) for r in records],
+        [given[str(r["id"])] for r in records],
+        rule=next(iter(rules), ""),
+    )
+    calibrator.save(out)
+    click.echo(
+        f"Saved an isotonic calibrator fitted on {calibrator.n} verdicts to {out} "
+        f"(digest {calibrator.digest})."
+    )
