@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ["guard", "execution"]
+NAMES = ["guard", "execution", "score"]
 
 
 def main(argv: list[str]) -> int:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from assay.agreement._match import NormalisedResult, relaxed_match, strict_match
-from assay.agreement._normalise import normalise_row
+from assay.agreement._normalise import needs_six_places, normalise_row
 from assay.types import Result
 
 __all__ = ["KEEP_ROWS", "Agreement", "MatchingPolicy", "Prepared", "agreement", "prepare"]
@@ -46,8 +46,11 @@ def prepare(result: Result | None, keep_rows: int = KEEP_ROWS) -> Prepared | Non
     kept = rows[:keep_rows]
     n_cols = len(result.columns) if result.columns else (len(kept[0]) if kept else 0)
     count = result.row_count if result.row_count is not None else (None if truncated else len(rows))
-    matchable = NormalisedResult.of([normalise_row(r, 4) for r in kept], n_cols)
-    six = Counter(normalise_row(r, 6) for r in kept)
+    four = [normalise_row(r, 4) for r in kept]
+    matchable = NormalisedResult.of(four, n_cols)
+    six = Counter(
+        normalise_row(r, 6) if needs_six_places(r) else n for r, n in zip(kept, four, strict=True)
+    )
     signature = (n_cols, count, truncated, frozenset(six.items()))
     return Prepared(matchable, signature, count, truncated)
 

@@ -90,6 +90,13 @@ def relaxed_match(a: NormalisedResult, b: NormalisedResult) -> bool:
         if not found:
             return False
         candidates.append(found)
+    if all(len(c) == 1 for c in candidates):
+        # One candidate per column (the common case): one assignment to verify, no search.
+        chosen = [c[0] for c in candidates]
+        if len(set(chosen)) != len(chosen):
+            return False
+        projected = Counter(tuple(row[i] for i in chosen) for row in wide.rows)
+        return projected == narrow.row_multiset
     order = sorted(range(narrow.n_cols), key=lambda j: len(candidates[j]))
     return _search(narrow, wide, order, candidates)
 

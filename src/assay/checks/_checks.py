@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from types import MappingProxyType
 from typing import Any
 
 from assay.checks._context import CheckContext, CheckOutcome
@@ -314,8 +315,10 @@ def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckRe
     """Run the registry in order, each check seeing the shares measured before it."""
     findings: list[Finding] = []
     measures: dict[str, float | None] = {}
+    # One context for all checks, reading the shares measured so far through a read-only view.
+    ctx = replace(ctx, measures=MappingProxyType(measures))
     for check in checks:
-        outcome = check(replace(ctx, measures=dict(measures)))
+        outcome = check(ctx)
         findings.extend(outcome.findings)
         measures.update(outcome.measures)
-    return CheckReport(tuple(findings), measures)
+    return CheckReport(tuple(findings), dict(measures))

@@ -20,6 +20,18 @@ _DIALECTS = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}
 _CATALOGUE_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_sequence"})
 _CATALOGUE_SCHEMAS = frozenset({"information_schema", "pg_catalog"})
 
+_STATEMENTS = (
+    exp.Query,
+    exp.Values,
+    exp.Insert,
+    exp.Update,
+    exp.Delete,
+    exp.Merge,
+    exp.Create,
+    exp.Drop,
+    exp.Describe,
+)
+
 logging.getLogger("sqlglot").setLevel(logging.ERROR)
 
 
@@ -36,7 +48,9 @@ def parse_query(sql: str, dialect: str) -> exp.Expr | None:
         ]
     except Exception:  # any parse failure means "not a parsed query" for the share
         return None
-    return trees[0] if len(trees) == 1 else None
+    if len(trees) != 1 or not isinstance(trees[0], _STATEMENTS):
+        return None  # a bare expression or sqlglot's Command fallback is not a parsed query
+    return trees[0]
 
 
 def _cte_names(tree: exp.Expr) -> set[str]:

@@ -1,0 +1,46 @@
+"""Planted errors on the Spider slice (Appendix B): the four deterministic checks withhold every
+planted error of their kind, and unplanted controls rescore unchanged."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.bench import (
+    DETERMINISTIC_FAULTS,
+    FAULTS,
+    default_spider_root,
+    run_planted,
+    spider_records,
+)
+from assay.generators import SampleRecord
+from assay.pipeline import Scorer
+
+ROOT = default_spider_root()
+pytestmark = pytest.mark.skipif(
+    not (ROOT / "questions.jsonl").exists(), reason=f"the Spider slice is not at {ROOT}"
+)
+
+
+@pytest.fixture(scope="module")
+def records() -> list[SampleRecord]:
+    return list(spider_records(ROOT))
+
+
+def test_labels(records: list[SampleRecord]) -> None:
+    assert len(records) == 179
+    assert {r.label for r in records} == {0, 1}
+
+
+@pytest.mark.parametrize("rule", ["designed", "agreement_first"])
+def test_deterministic_faults(records: list[SampleRecord], rule: str) -> None:
+    with Scorer.named(rule, write_missing_text=True) as scorer:
+        report = run_planted(records, scorer, DETERMINISTIC_FAULTS)
+    assert report.controls == sum(r.label == 1 for r in records)
+    assert report.controls_identical == report.controls
+    for kind in DETERMINISTIC_FAULTS:
+        row = report.rows[kind]
+        assert row.planted >= 20, kind
+        assert row.check_fired == row.planted, kind
+        assert row.not_shown == row.planted, kind
+        if rule == "designed" or FAULTS[kind].check.startswith("veto."):  # type: ignore[union-attr]
+            assert row.withheld == row.planted, kind
