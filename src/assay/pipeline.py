@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.agreement import Agreement, MatchingPolicy, agreement
+from assay.answer import write_answer
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext, JudgeReport, run_checks
 from assay.connectors import Connector, PooledConnector, QueryCache, connect
@@ -236,6 +237,19 @@ class Scorer:
         return None
 
     def _execute(
+        self,
+        candidate: Candidate,
+        index: int,
+        cache: QueryCache,
+        database: _Database,
+        failures: list[dict[str, Any]],
+    ) -> Candidate:
+        candidate = self._run(candidate, index, cache, database, failures)
+        if self.write_missing_text and candidate.text is None and candidate.result is not None:
+            candidate = replace(candidate, text=write_answer(candidate.result))
+        return candidate
+
+    def _run(
         self,
         candidate: Candidate,
         index: int,
