@@ -2,12 +2,14 @@
 
 from assay.checks._checks import CHECKS, JOIN_MIN_OVERLAP, Check, CheckReport, grounded, run_checks
 from assay.checks._context import CheckContext, CheckOutcome, Claim, JudgeIssue, JudgeReport
+from assay.checks._judge import JUDGE_PROMPT, ModelJudge, parse_judge_reply
 from assay.checks._numbers import WrittenNumber, cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 
 __all__ = [
     "CHECKS",
     "JOIN_MIN_OVERLAP",
+    "JUDGE_PROMPT",
     "Check",
     "CheckContext",
     "CheckOutcome",
@@ -15,6 +17,7 @@ __all__ = [
     "Claim",
     "JudgeIssue",
     "JudgeReport",
+    "ModelJudge",
     "WrittenNumber",
     "cited_by",
     "equi_join_pairs",
@@ -22,6 +25,7 @@ __all__ = [
     "grounded",
     "numeric_cells",
     "output_sources",
+    "parse_judge_reply",
     "parse_query",
     "referenced_tables",
     "run_checks",

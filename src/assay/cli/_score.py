@@ -10,11 +10,12 @@ from typing import Any, TextIO
 
 import click
 
+from assay.checks import ModelJudge
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_verdict
 from assay.errors import InputError
 from assay.gate import GatePolicy
-from assay.generators import read_samples
+from assay.generators import ChatClient, ChatEndpoint, read_samples
 from assay.pipeline import Scorer
 from assay.scoring import RULES, IsotonicCalibrator, fit_isotonic, get_rule
 
@@ -78,7 +79,7 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Calibrator from 'assay calibrate' (with --cost).",
 )
-@settings_options("time_limit_ms", "memory_limit_mb")
+@settings_options("time_limit_ms", "memory_limit_mb", "llm_base_url", "llm_model", "llm_api_key")
 @handle_errors
 def score_command(
     samples: Path,
@@ -89,11 +90,13 @@ def score_command(
     matching: str,
     cost: float | None,
     calibrator: Path | None,
+    judge: bool,
     **kwargs: Any,
 ) -> None:
     """Give every question in a samples file a verdict: show, warn or withhold, and why."""
     settings = resolve_settings(kwargs)
     policy = _policy(cost, calibrator)
+    model_judge = ModelJudge(ChatClient(ChatEndpoint.from_settings(settings))) if judge else None
     if not samples.exists():
         raise InputError(
             f"Samples file {str(samples)!r} does not exist.",
@@ -115,6 +118,7 @@ def score_command(
             policy,
             settings,
             matching,  # type: ignore[arg-type]
+            judge=model_judge,
             base_dir=samples.parent,
         ) as scorer:
             for line in read_samples(samples):

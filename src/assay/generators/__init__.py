@@ -1,5 +1,6 @@
 """Generators: where candidates come from (a samples file, the planner, a model)."""
 
+from assay.generators._llm import ChatClient, ChatEndpoint, ChatReply
 from assay.generators._samples import (
     ResultModel,
     SampleLine,
@@ -8,4 +9,13 @@ from assay.generators._samples import (
     read_samples,
 )
 
-__all__ = ["ResultModel", "SampleLine", "SampleModel", "SampleRecord", "read_samples"]
+__all__ = [
+    "ChatClient",
+    "ChatEndpoint",
+    "ChatReply",
+    "ResultModel",
+    "SampleLine",
+    "SampleModel",
+    "SampleRecord",
+    "read_samples",
+]
