@@ -8,6 +8,7 @@ import click
 
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_catalog, render_result, render_violations
+from assay.cli._report import faults_command, prereg_group, report_command
 from assay.cli._score import calibrate_command, score_command
 from assay.connectors import connect, pg_role_sql
 from assay.pipeline import run_sql
@@ -88,4 +89,7 @@ COMMANDS: tuple[click.Command, ...] = (
     demo_command,
     score_command,
     calibrate_command,
+    report_command,
+    prereg_group,
+    faults_command,
 )

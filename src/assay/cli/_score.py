@@ -10,6 +10,7 @@ from typing import Any, TextIO
 
 import click
 
+from assay.bench import read_labels
 from assay.checks import ModelJudge
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_verdict
@@ -78,6 +79,11 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
     "--calibrator",
     type=click.Path(dir_okay=False, path_type=Path),
     help="Calibrator from 'assay calibrate' (with --cost).",
+)
+@click.option(
+    "--judge",
+    is_flag=True,
+    help="Ask the configured model (ASSAY_LLM_*) for COMPLETE and unsupported claims.",
 )
 @settings_options("time_limit_ms", "memory_limit_mb", "llm_base_url", "llm_model", "llm_api_key")
 @handle_errors
@@ -161,33 +167,6 @@ def _summary(counts: Counter[str]) -> None:
     click.echo(line + ".", err=True)
     if counts["failed"] or counts["sample_failures"]:
         raise click.exceptions.Exit(1)
-
-
-def read_labels(path: Path) -> dict[str, int]:
-    """Labels as JSONL lines ``{"id", "label"}``; every problem named with its line."""
-    labels: dict[str, int] = {}
-    problems: list[str] = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-            ident, label = str(raw["id"]), raw["label"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            problems.append(f'line {n} is not {{"id", "label"}}')
-            continue
-        if label not in (0, 1) or isinstance(label, bool):
-            problems.append(f"line {n} (id {ident!r}) has label {label!r}, not 0 or 1")
-        elif ident in labels:
-            problems.append(f"line {n} repeats id {ident!r}")
-        else:
-            labels[ident] = int(label)
-    if problems:
-        raise InputError(
-            f"Labels file {str(path)!r}: " + "; ".join(problems[:10]) + ".",
-            hint='Write one {"id": ..., "label": 0 or 1} per line, ids unique.',
-        )
-    return labels
 
 
 @click.command("calibrate")

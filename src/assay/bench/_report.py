@@ -1,0 +1,320 @@
+"""``build_report``: every number of an evaluation, from stored verdict records only.
+
+Verdict files (one per rule, on the same answers) and labels go in; a dictionary of every
+number comes out, laid out as the governed-score paper's tables: Table 1 (discrimination and
+calibration per rule), Table 4 (paired comparisons and the hypotheses, pass or fail), Table 6
+(gate quantities) and Table 8 (show / warn / withhold counts by correctness). The same inputs
+give the same report, byte for byte: seeds are fixed and every float is rounded.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from assay.bench._gate_metrics import RS_LAMBDAS, gate_table, reliability_score
+from assay.bench._metrics import (
+    aurc,
+    auroc_interval,
+    brier,
+    ece,
+    paired_auroc_difference,
+    reliability_bins,
+    risk_coverage,
+)
+from assay.bench._prereg import Hypothesis
+from assay.bench._stats import UndefinedStatisticWarning
+from assay.errors import BenchError, InputError
+
+__all__ = [
+    "VerdictSet",
+    "build_report",
+    "load_labels",
+    "load_verdicts",
+    "read_labels",
+    "rounded",
+]
+
+VerdictSet = dict[str, dict[str, Any]]  # id -> verdict record
+
+
+def rounded(value: Any) -> Any:
+    """Floats to six places, NaN to null, recursively: reports are byte-stable."""
+    if isinstance(value, float | np.floating):
+        return None if math.isnan(float(value)) else round(float(value), 6)
+    if isinstance(value, dict):
+        return {str(k): rounded(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [rounded(v) for v in value]
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def load_verdicts(path: Path) -> VerdictSet:
+    """Scored verdicts by id; failed lines are kept out (and counted by the caller)."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise BenchError(
+            f"Cannot read verdicts {str(path)!r}: {exc.strerror}.",
+            hint="Give files written by 'assay score --out'.",
+        ) from exc
+    records: VerdictSet = {}
+    duplicates: list[str] = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+            ident = str(record["id"])
+        except (json.JSONDecodeError, KeyError, TypeError) as exc:
+            raise BenchError(
+                f"Line {n} of {str(path)!r} is not a verdict record.",
+                hint="Give files written by 'assay score --out'.",
+            ) from exc
+        if ident in records:
+            duplicates.append(ident)
+        records[ident] = record
+    if duplicates:
+        raise BenchError(
+            f"{str(path)!r} has duplicate ids: {sorted(set(duplicates))[:10]}.",
+            hint="Score each question once (use --resume to continue a run).",
+        )
+    if not records:
+        raise BenchError(
+            f"{str(path)!r} holds no verdicts.",
+            hint="Score a samples file first: 'assay score samples.jsonl --out'.",
+        )
+    return records
+
+
+def read_labels(path: Path) -> dict[str, int]:
+    """Labels as JSONL lines ``{"id", "label"}``; every problem named with its line."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise InputError(
+            f"Cannot read labels {str(path)!r}: {exc.strerror}.", hint="Check the path."
+        ) from exc
+    labels: dict[str, int] = {}
+    problems: list[str] = []
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+            ident, label = str(raw["id"]), raw["label"]
+        except (json.JSONDecodeError, KeyError, TypeError):
+            problems.append(f'line {n} is not {{"id", "label"}}')
+            continue
+        if label not in (0, 1) or isinstance(label, bool):
+            problems.append(f"line {n} (id {ident!r}) has label {label!r}, not 0 or 1")
+        elif ident in labels:
+            problems.append(f"line {n} repeats id {ident!r}")
+        else:
+            labels[ident] = int(label)
+    if problems:
+        raise InputError(
+            f"Labels file {str(path)!r}: " + "; ".join(problems[:10]) + ".",
+            hint='Write one {"id": ..., "label": 0 or 1} per line, ids unique.',
+        )
+    if not labels:
+        raise InputError(
+            f"Labels file {str(path)!r} is empty.",
+            hint='Write one {"id": ..., "label": 0 or 1} per line.',
+        )
+    return labels
+
+
+def load_labels(path: Path | None, sets: Sequence[VerdictSet]) -> dict[str, int]:
+    """Labels from a JSONL file, or from the verdicts' own ``label``; every id must have one."""
+    if path is not None:
+        return read_labels(path)
+    labels: dict[str, int] = {}
+    for records in sets:
+        for ident, record in records.items():
+            if record.get("label") in (0, 1):
+                labels[ident] = int(record["label"])
+    return labels
+
+
+def _check_ids(sets: dict[str, VerdictSet], labels: dict[str, int]) -> list[str]:
+    names = list(sets)
+    ids = [i for i, r in sets[names[0]].items() if r.get("status", "ok") == "ok"]
+    for name in names[1:]:
+        other = {i for i, r in sets[name].items() if r.get("status", "ok") == "ok"}
+        if other != set(ids):
+            gone = sorted(set(ids) ^ other)[:10]
+            raise BenchError(
+                f"The verdict sets {names[0]} and {name} cover different questions, e.g. {gone}.",
+                hint="Compare rules on the same scored answers.",
+            )
+    missing = sorted(i for i in ids if i not in labels)
+    if missing:
+        raise BenchError(
+            f"{len(missing)} verdicts have no label, e.g. {missing[:10]}.",
+            hint="Give a label for every scored question (--labels, or 'label' in the samples).",
+        )
+    return sorted(ids)
+
+
+def _quietly(func: Callable[[], Any], reasons: list[str]) -> Any:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", UndefinedStatisticWarning)
+        value = func()
+    reasons.extend(str(w.message) for w in caught)
+    return value
+
+
+def _accuracy_by_share(scores: np.ndarray, labels: np.ndarray) -> list[dict[str, float]]:
+    """Figure 4: accuracy of the answers shown against the share shown, threshold lowered."""
+    points = []
+    for threshold in sorted(set(scores.tolist()), reverse=True):
+        shown = scores >= threshold
+        points.append(
+            {
+                "threshold": threshold,
+                "share_shown": float(shown.mean()),
+                "accuracy": float(labels[shown].mean()),
+            }
+        )
+    return points
+
+
+def _rule_section(
+    records: VerdictSet, ids: list[str], labels: dict[str, int], seed: int, n_resamples: int
+) -> dict[str, Any]:
+    scores = np.array([float(records[i]["score"]) for i in ids])
+    y = np.array([labels[i] for i in ids])
+    actions = [records[i]["action"] for i in ids]
+    reasons: list[str] = []
+    first = records[ids[0]] if ids else {}
+    curve = risk_coverage(scores, y)
+    section = {
+        "rule": first.get("rule", {}),
+        "policy": first.get("policy", {}),
+        "n": len(ids),
+        "n_right": int(y.sum()),
+        "auroc": _quietly(
+            lambda: auroc_interval(scores, y, n_resamples=n_resamples, rng=seed), reasons
+        ).to_dict(),
+        "ece": _quietly(lambda: ece(scores, y), reasons),
+        "brier": _quietly(lambda: brier(scores, y), reasons),
+        "aurc": _quietly(lambda: aurc(scores, y), reasons),
+        "gate": _quietly(lambda: gate_table(actions, y.tolist()), reasons),
+        "reliability_score": {
+            f"rs_{lam:g}": reliability_score(
+                [a == "show" for a in actions], [True] * len(ids), (y == 1).tolist(), lam
+            )
+            for lam in RS_LAMBDAS
+        },
+        "reliability_bins": reliability_bins(scores, y),
+        "risk_coverage": {"coverage": curve.coverage.tolist(), "risk": curve.risk.tolist()},
+        "accuracy_by_share": _accuracy_by_share(scores, y),
+        "scores": {"right": scores[y == 1].tolist(), "wrong": scores[y == 0].tolist()},
+        "undefined": sorted(set(reasons)),
+    }
+    return section
+
+
+def _hypothesis(
+    h: Hypothesis, rules: dict[str, Any], comparisons: dict[str, Any]
+) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": h.id,
+        "statement": h.statement,
+        "metric": h.metric,
+        "rule": h.rule,
+        "baseline": h.baseline,
+        "criterion": h.criterion,
+        "threshold": h.threshold,
+    }
+    if h.rule not in rules or (h.baseline and h.baseline not in rules):
+        return {
+            **out,
+            "value": None,
+            "result": "not evaluated",
+            "reason": "the rules it names are not in this report",
+        }
+    if h.metric == "auroc" and h.baseline:
+        diff = comparisons.get(f"{h.rule}-{h.baseline}")
+        value, low = (diff["value"], diff["low"]) if diff else (None, None)
+        passed = low is not None and low > h.threshold if h.criterion == "ci_low_above" else None
+        return {
+            **out,
+            "value": value,
+            "low": low,
+            "high": diff["high"] if diff else None,
+            "result": "pass" if passed else "fail",
+        }
+    value = (
+        rules[h.rule]["gate"].get(h.metric)
+        if h.metric != "auroc"
+        else (rules[h.rule]["auroc"]["value"])
+    )
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return {**out, "value": None, "result": "fail", "reason": "undefined on these data"}
+    passed = value >= h.threshold if h.criterion == "at_least" else value <= h.threshold
+    return {**out, "value": value, "result": "pass" if passed else "fail"}
+
+
+def build_report(
+    sets: dict[str, VerdictSet],
+    labels: dict[str, int],
+    *,
+    hypotheses: Sequence[Hypothesis] = (),
+    seed: int = 0,
+    n_resamples: int = 2_000,
+    inputs: dict[str, str] | None = None,
+    bundle: str = "",
+    manifest: str = "",
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Every number of the report, from verdict sets keyed by rule name."""
+    ids = _check_ids(sets, labels)
+    if not ids:
+        raise BenchError("No scored verdicts to report on.", hint="Score some questions first.")
+    rules: dict[str, Any] = {}
+    for name, records in sets.items():
+        if progress:
+            progress(name)
+        rules[name] = _rule_section(records, ids, labels, seed, n_resamples)
+    y = np.array([labels[i] for i in ids])
+    names = list(sets)
+    comparisons: dict[str, Any] = {}
+    for base in names:
+        for other in names:
+            if other == base:
+                continue
+            a = np.array([float(sets[base][i]["score"]) for i in ids])
+            b = np.array([float(sets[other][i]["score"]) for i in ids])
+            reasons: list[str] = []
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UndefinedStatisticWarning)
+                diff = paired_auroc_difference(a, b, y, n_resamples=n_resamples, rng=seed)
+            reasons.extend(str(w.message) for w in caught)
+            comparisons[f"{other}-{base}"] = diff.to_dict()
+    report = {
+        "kind": "assay.report",
+        "version": 1,
+        "bundle": bundle,
+        "manifest": manifest,
+        "inputs": dict(sorted((inputs or {}).items())),
+        "n_questions": len(ids),
+        "failed_excluded": {
+            n: sum(r.get("status") == "failed" for r in s.values()) for n, s in sets.items()
+        },
+        "seed": seed,
+        "n_resamples": n_resamples,
+        "rules": rules,
+        "comparisons": comparisons,
+        "hypotheses": [_hypothesis(h, rules, comparisons) for h in hypotheses],
+    }
+    return dict(rounded(report))
