@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import math
+import re
 from typing import Any
 
 __all__ = ["NULL", "needs_six_places", "normalise_row", "normalise_value"]
@@ -33,6 +34,7 @@ class _Null:
 
 
 NULL = _Null()
+_DATETIME = re.compile(r"^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}")
 
 
 def _number(value: float, places: int) -> int | float | str:
@@ -70,13 +72,15 @@ def normalise_value(value: Any, places: int = 4) -> Any:
     if isinstance(value, str):
         text = value.strip()
         if text and (text[0].isdigit() or text[0] in "+-."):
+            if _DATETIME.match(text):
+                return text[:10] + "T" + text[11:]  # one spelling of a timestamp
             try:
                 return _number(float(text), places)
             except ValueError:
                 return value
         return value
     if isinstance(value, dt.datetime):
-        return value.isoformat(sep=" ")
+        return value.isoformat()
     if isinstance(value, (dt.date, dt.time)):
         return value.isoformat()
     if isinstance(value, (bytes, bytearray, memoryview)):

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from assay.cli._bench import bench_group
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_catalog, render_result, render_violations
 from assay.cli._report import faults_command, prereg_group, report_command
@@ -92,4 +93,5 @@ COMMANDS: tuple[click.Command, ...] = (
     report_command,
     prereg_group,
     faults_command,
+    bench_group,
 )
