@@ -1,7 +1,17 @@
 """Guard: the first wall. Static SQL validation as an AST allowlist, and question intent."""
 
+from assay.guard._intent import INTENT_RULES, refusal_reasons
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import TEXT_RULES, TREE_RULES
 from assay.guard._validate import DIALECTS, validate
 
-__all__ = ["DIALECTS", "TEXT_RULES", "TREE_RULES", "GuardReport", "Violation", "validate"]
+__all__ = [
+    "DIALECTS",
+    "INTENT_RULES",
+    "TEXT_RULES",
+    "TREE_RULES",
+    "GuardReport",
+    "Violation",
+    "refusal_reasons",
+    "validate",
+]

@@ -178,6 +178,7 @@ def shop(rng: np.random.Generator, scale: float) -> Warehouse:
             {
                 "table": "customers",
                 "column": "segment_legacy",
+                "synonyms": ["legacy segment", "segment legacy"],
                 "replacement": "",
                 "reason": "the old segmentation was withdrawn and has no successor",
             },
@@ -270,13 +271,7 @@ def shop(rng: np.random.Generator, scale: float) -> Warehouse:
                 "value_synonyms": {"web": "W", "app": "A", "store": "S"},
             },
         ],
-        "undefined_concepts": [
-            "profit",
-            "margin",
-            "customer satisfaction",
-            "lifetime value",
-            "inventory",
-        ],
+        "undefined_concepts": ["performance", "engagement", "health"],
     }
     traps = [
         Trap(
@@ -545,6 +540,7 @@ def saas(rng: np.random.Generator, scale: float) -> Warehouse:
             {
                 "table": "accounts",
                 "column": "region",
+                "synonyms": [],
                 "replacement": "accounts.sales_region",
                 "reason": "renamed to sales_region in the 2024 migration",
             },
@@ -602,12 +598,7 @@ def saas(rng: np.random.Generator, scale: float) -> Warehouse:
                 "values": ["enterprise", "mid", "smb"],
             },
         ],
-        "undefined_concepts": [
-            "churn rate",
-            "net revenue retention",
-            "customer acquisition cost",
-            "profit",
-        ],
+        "undefined_concepts": ["performance", "engagement", "health"],
     }
     traps = [
         Trap(

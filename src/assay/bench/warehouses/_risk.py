@@ -101,6 +101,7 @@ def insurance(rng: np.random.Generator, scale: float) -> Warehouse:
             {
                 "table": "claims",
                 "column": "reserve_amount",
+                "synonyms": ["claim reserves", "reserves", "reserve amount"],
                 "replacement": "",
                 "reason": "reserves moved to the actuarial system; the column is stale",
             },
@@ -161,7 +162,7 @@ def insurance(rng: np.random.Generator, scale: float) -> Warehouse:
                 "value_synonyms": {"motor": "MTR", "home": "HOM", "travel": "TRV", "life": "LIF"},
             },
         ],
-        "undefined_concepts": ["loss ratio", "combined ratio", "profit", "customer satisfaction"],
+        "undefined_concepts": ["performance", "engagement", "health"],
     }
     traps = [
         Trap(
@@ -361,6 +362,7 @@ def clinic(rng: np.random.Generator, scale: float) -> Warehouse:
             {
                 "table": "visits",
                 "column": "doctor_name",
+                "synonyms": ["doctor", "doctors", "doctor name"],
                 "replacement": "",
                 "reason": "removed from analytics for privacy; no replacement",
             },
@@ -434,12 +436,7 @@ def clinic(rng: np.random.Generator, scale: float) -> Warehouse:
                 "values": sorted(set(cities)),
             },
         ],
-        "undefined_concepts": [
-            "readmission rate",
-            "patient satisfaction",
-            "waiting time",
-            "profit",
-        ],
+        "undefined_concepts": ["performance", "engagement", "health"],
     }
     traps = [
         Trap(
