@@ -13,20 +13,30 @@ from pathlib import Path
 from typing import Any
 
 from assay.agreement import Agreement, MatchingPolicy, agreement
-from assay.answer import write_answer
+from assay.answer import write_answer, write_governed
 from assay.catalog import Catalog, Profiles
-from assay.checks import CheckContext, JudgeReport, run_checks
+from assay.checks import CheckContext, JudgeReport, VerifyContext, run_checks, verify
 from assay.connectors import Connector, PooledConnector, QueryCache, connect
-from assay.errors import ConnectionFailed, ExecutionError
+from assay.errors import ConnectionFailed, ExecutionError, InputError, SemanticError
 from assay.gate import GatePolicy, decide
-from assay.generators import SampleRecord
-from assay.guard import GuardReport, validate
-from assay.scoring import Rule, ScoreInputs, get_rule
-from assay.semantic import SemanticLayer
+from assay.gate import decide as decide_gate
+from assay.generators import SampleRecord, plan
+from assay.guard import GuardReport, refusal_reasons, validate
+from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
+from assay.semantic import Lexicon, Resolution, SemanticLayer, check_against, resolve
+from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
 from assay.types import Candidate, Finding, Result, Verdict
 
-__all__ = ["EVIDENCE_ROWS", "GuardedRun", "Judge", "Scorer", "run_sql"]
+__all__ = [
+    "EVIDENCE_ROWS",
+    "MAX_QUESTION_CHARS",
+    "Agent",
+    "GuardedRun",
+    "Judge",
+    "Scorer",
+    "run_sql",
+]
 
 # Results are kept up to 100 rows as evidence (the governed-score paper's storage policy).
 EVIDENCE_ROWS = 100
@@ -281,3 +291,183 @@ def _agreement_record(agreed: Agreement, terms: Any) -> dict[str, Any]:
     record = agreed.to_dict()
     record["terms"] = dict(terms)
     return record
+
+
+@dataclass
+class Agent:
+    """Assay's rule-gated agent over one warehouse and its semantic layer (no model needed).
+
+    ``ask`` runs the stages in order: refuse? (question intent), resolve (lexicon), decide
+    (behaviour rules), generate (planner), validate (guard, with the semantic layer), execute
+    (read-only), verify and check, write (every number cited), score, gate.
+    """
+
+    connector: PooledConnector
+    layer: SemanticLayer
+    settings: Settings = field(default_factory=load_settings)
+    policy: GatePolicy = field(default_factory=GatePolicy)
+    confidence: Any = None  # a fitted ConfidenceModel, or None for agreement_first with K = 1
+
+    def __post_init__(self) -> None:
+        self.catalog = self.connector.catalog()
+        problems = check_against(self.layer, self.catalog)
+        if problems:
+            raise SemanticError(
+                f"Semantic layer {self.layer.name!r} does not match its database: "
+                + "; ".join(problems)
+                + ".",
+                hint="Point --semantic at the layer written for this database, or fix the "
+                "names it lists.",
+                details={"problems": problems},
+            )
+        self.lexicon = Lexicon(self.layer)
+        self.profiles = Profiles(self.connector, self.catalog)
+
+    def ask(self, question: str, ident: str = "question") -> Verdict:
+        text = question.strip()
+        if not text or len(text) > MAX_QUESTION_CHARS:
+            raise InputError(
+                f"The question is {'empty' if not text else f'{len(text):,} characters long'}.",
+                hint=f"Ask one question of at most {MAX_QUESTION_CHARS:,} characters.",
+            )
+        refusal = refusal_reasons(text)
+        resolution = resolve(text, self.layer, self.lexicon)
+        decision = decide_behaviour(resolution, self.layer, refusal)
+        base = {
+            "semantic": self.layer.name,
+            "question": text,
+            "message": decision.message,
+            "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
+        }
+        if decision.behaviour != "answer":
+            return Verdict(
+                ident,
+                decision.behaviour,  # type: ignore[arg-type]
+                "withhold",
+                None,
+                "rules",
+                "1.0",
+                self.policy.name,
+                self.policy.version,
+                reasons=(decision.code,),
+                provenance=base,
+            )
+        return self._answer(text, ident, resolution, base)
+
+    def _answer(
+        self, text: str, ident: str, resolution: Resolution, base: dict[str, Any]
+    ) -> Verdict:
+        planned = plan(resolution, self.layer, self.connector.dialect)
+        run = run_sql(
+            planned.sql, self.connector, self.settings, semantic=self.layer, catalog=self.catalog
+        )
+        metric = planned.metric
+        period = resolution.period.label if resolution.period else ""
+        filters = ", ".join(f"{d} = {v}" for d, v in planned.filters)
+        definition = (
+            f"{metric.label} = {metric.expression} over {metric.time_column}"
+            + (
+                f", where {' and '.join(metric.required_filters)}"
+                if metric.required_filters
+                else ""
+            )
+            + (f"; filtered to {filters}" if filters else "")
+        )
+        base.update(
+            metric=metric.name,
+            definition=definition,
+            period=period,
+            group_by=planned.group_by,
+            grain=planned.grain,
+        )
+        if run.result is None:
+            findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            return Verdict(
+                ident,
+                "answer",
+                "withhold",
+                0.0,
+                "rules",
+                "1.0",
+                self.policy.name,
+                self.policy.version,
+                findings,
+                tuple(f.code for f in findings),
+                Candidate(planned.sql),
+                provenance=base,
+            )
+        written = write_governed(
+            run.result,
+            label=metric.label,
+            period=period,
+            group=planned.group_by or planned.grain,
+            definition=definition,
+            top_n=resolution.top_n,
+        )
+        candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
+        findings = verify(
+            VerifyContext(
+                run.report.sql or planned.sql,
+                run.result,
+                metric,
+                resolution.period,
+                self.layer.coverage,
+                self.profiles,
+            )
+        )
+        checked = run_checks(
+            CheckContext(
+                text,
+                candidate,
+                self.connector.dialect,
+                self.catalog,
+                self.profiles,
+                f"{period} {definition}",
+            )
+        )
+        all_findings = tuple(
+            {(f.code, f.message): f for f in (*findings, *checked.findings)}.values()
+        )
+        features = {
+            "join_count": planned.join_count,
+            "sql_length": len(planned.sql),
+            "repair_attempts": 0,
+            "verification_issues": len(findings),
+        }
+        scored, rule = self._score(all_findings, checked.measures, features)
+        decision = decide_gate(self.policy, scored)
+        base.update(citations=[c.__dict__ for c in written.citations], features=features)
+        return Verdict(
+            ident,
+            "answer",
+            decision.action,
+            scored.score,
+            rule.name,
+            rule.version,
+            self.policy.name,
+            self.policy.version,
+            all_findings,
+            decision.reasons,
+            candidate,
+            {},
+            base,
+        )
+
+    def _score(
+        self,
+        findings: tuple[Finding, ...],
+        measures: dict[str, float | None],
+        features: dict[str, int],
+    ) -> tuple[RuleScore, Rule]:
+        rule = get_rule("agreement_first")
+        if self.confidence is not None:
+            probability = self.confidence.predict(features)
+            rule = Rule("fitted", self.confidence.version, "logistic confidence", rule.func)
+            base = rule(ScoreInputs(findings, measures, agreement([RESULT_ONE])))
+            return RuleScore(min(probability, base.score), probability, base.capped_by), rule
+        return rule(ScoreInputs(findings, measures, agreement([RESULT_ONE]))), rule
+
+
+# One deterministic candidate agrees with itself: A = 1.
+RESULT_ONE = Result(("x",), ((1,),), 1)
+MAX_QUESTION_CHARS = 2_000

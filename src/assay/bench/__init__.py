@@ -72,6 +72,7 @@ __all__ = [
     "SPLITS",
     "SYSTEMS",
     "TPC_BENCHMARKS",
+    "AssaySystem",
     "Estimate",
     "Fault",
     "FaultRow",

@@ -25,7 +25,15 @@ from assay.pipeline import run_sql
 from assay.settings import Settings
 from assay.types import Result
 
-__all__ = ["SYSTEMS", "RunContext", "System", "SystemAnswer", "make_system", "run_benchmark"]
+__all__ = [
+    "SYSTEMS",
+    "AssaySystem",
+    "RunContext",
+    "System",
+    "SystemAnswer",
+    "make_system",
+    "run_benchmark",
+]
 
 
 @dataclass(frozen=True)
@@ -220,3 +228,43 @@ def run_benchmark(
             if progress:
                 progress(task)
     return counts
+
+
+class AssaySystem:
+    """Assay's own rule-gated agent: one ``Agent`` per domain, no model.
+
+    A shown or warned answer is an answer; a withheld one is reported as an abstention (the
+    user is shown no number), with the reasons in the message.
+    """
+
+    name = "assay"
+
+    def __init__(self) -> None:
+        self.agents: dict[str, Any] = {}
+
+    def answer(self, task: Task, ctx: RunContext) -> SystemAnswer:
+        from assay.pipeline import Agent
+        from assay.semantic import load_semantic
+
+        if task.domain not in self.agents:
+            layer = load_semantic(ctx.folder / f"{task.domain}.yaml")
+            self.agents[task.domain] = Agent(ctx.connector(task.domain), layer, ctx.settings)
+        verdict = self.agents[task.domain].ask(task.question, ident=task.id)
+        candidate = verdict.candidate
+        if verdict.behaviour == "answer":
+            if verdict.action == "withhold":
+                return SystemAnswer(
+                    "abstain",
+                    candidate.final_sql if candidate else None,
+                    "withheld: " + ", ".join(verdict.reasons),
+                )
+            return SystemAnswer(
+                "answer",
+                candidate.final_sql if candidate else None,
+                candidate.text or "" if candidate else "",
+                candidate.result if candidate else None,
+            )
+        return SystemAnswer(verdict.behaviour, None, str(verdict.provenance.get("message", "")))
+
+
+SYSTEMS["assay"] = AssaySystem

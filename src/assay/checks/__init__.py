@@ -5,11 +5,13 @@ from assay.checks._context import CheckContext, CheckOutcome, Claim, JudgeIssue,
 from assay.checks._judge import JUDGE_PROMPT, ModelJudge, parse_judge_reply
 from assay.checks._numbers import WrittenNumber, cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._verify import VERIFY, VerifyContext, verify
 
 __all__ = [
     "CHECKS",
     "JOIN_MIN_OVERLAP",
     "JUDGE_PROMPT",
+    "VERIFY",
     "Check",
     "CheckContext",
     "CheckOutcome",
@@ -18,6 +20,7 @@ __all__ = [
     "JudgeIssue",
     "JudgeReport",
     "ModelJudge",
+    "VerifyContext",
     "WrittenNumber",
     "cited_by",
     "equi_join_pairs",
@@ -29,4 +32,5 @@ __all__ = [
     "parse_query",
     "referenced_tables",
     "run_checks",
+    "verify",
 ]

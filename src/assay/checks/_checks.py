@@ -158,7 +158,7 @@ def stand_in_values(ctx: CheckContext) -> CheckOutcome:
             Finding(
                 "veto.stand_in_returned",
                 "veto",
-                f"Column {name!r} returns the stand-in code {hits[0]!r} as if it were a value "
+                f"Column {name!r} returns the stand-in code {hits[0]} as if it were a value "
                 f"({len(hits)} of {len(result.rows)} rows).",
                 {"column": name, "code": hits[0], "rows": len(hits)},
             )

@@ -6,6 +6,7 @@ from typing import Any
 
 import click
 
+from assay.cli._ask import ask_command, demo_command
 from assay.cli._bench import bench_group
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_catalog, render_result, render_violations
@@ -71,18 +72,6 @@ def pg_role_command(role: str, database: str, schema: str, tables: tuple[str, ..
     click.echo(pg_role_sql(role, database=database, tables=list(tables), schema=schema), nl=False)
 
 
-@click.command("demo")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON record per step.")
-@settings_options("cache_dir", "time_limit_ms")
-@handle_errors
-def demo_command(as_json: bool, **kwargs: Any) -> None:
-    """Build the demo warehouse and show Assay at work."""
-    from assay.cli._demo import run_demo
-
-    settings = resolve_settings(kwargs)
-    run_demo(settings, as_json=as_json)
-
-
 COMMANDS: tuple[click.Command, ...] = (
     sql_command,
     catalog_command,
@@ -94,4 +83,5 @@ COMMANDS: tuple[click.Command, ...] = (
     prereg_group,
     faults_command,
     bench_group,
+    ask_command,
 )

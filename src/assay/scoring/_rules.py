@@ -52,6 +52,11 @@ class ScoreInputs:
         present = {f.code for f in self.findings}
         return tuple(c for c in codes if c in present)
 
+    def of_kind(self, kind: str) -> tuple[str, ...]:
+        """Codes of every finding of a kind, in order (checks added after the paper, such as
+        post-execution verification, gate through their kind)."""
+        return tuple(dict.fromkeys(f.code for f in self.findings if f.kind == kind))
+
     def answer_issue(self) -> bool:
         return any(
             f.code == "note.judge_issue" and f.evidence.get("about") == "answer"
@@ -134,6 +139,7 @@ def designed(inputs: ScoreInputs) -> RuleScore:
     l2 = inputs.agreement.l2 if inputs.agreement is not None else None
     terms = _terms(inputs, min(l1, l2) if l2 is not None else l1)
     hard = inputs.has(*DETERMINISTIC_TAGS, "cap.unsupported_claim", "note.unsupported_commentary")
+    hard = tuple(dict.fromkeys((*hard, *inputs.of_kind("veto"))))
     return _capped(_weighted(terms), hard, inputs.has("cap.thin_evidence"), terms)
 
 
@@ -151,7 +157,10 @@ def agreement_first(inputs: ScoreInputs) -> RuleScore:
     soft = inputs.has(
         "cap.uncited_number", "cap.unsupported_claim", "cap.incomplete", "cap.thin_evidence"
     )
-    return _capped(inputs.a, inputs.has(*VETOES), soft, {"A": inputs.a})
+    # Checks added after the paper (post-execution verification) gate through their kind.
+    hard = tuple(dict.fromkeys((*inputs.has(*VETOES), *inputs.of_kind("veto"))))
+    soft = tuple(dict.fromkeys((*soft, *inputs.of_kind("cap"))))
+    return _capped(inputs.a, hard, soft, {"A": inputs.a})
 
 
 def v3(inputs: ScoreInputs) -> RuleScore:

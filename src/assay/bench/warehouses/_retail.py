@@ -239,6 +239,24 @@ def shop(rng: np.random.Generator, scale: float) -> Warehouse:
                 "time_column": "orders.order_date",
                 "required_filters": ["orders.status <> 'cancelled'"],
             },
+            {
+                "name": "average_delivery_days",
+                "label": "average delivery days",
+                "synonyms": ["average delivery days", "average days to ship", "delivery time"],
+                "table": "orders",
+                "expression": "AVG(orders.shipped_date - orders.order_date)",
+                "time_column": "orders.order_date",
+                "required_filters": ["orders.status <> 'cancelled'"],
+            },
+            {
+                "name": "latest_ship_date",
+                "label": "latest ship date",
+                "synonyms": ["latest ship date", "last ship date", "latest shipment"],
+                "table": "orders",
+                "expression": "MAX(orders.shipped_date)",
+                "time_column": "orders.order_date",
+                "required_filters": [],
+            },
         ],
         "dimensions": [
             {
