@@ -25,7 +25,7 @@ from assay.connectors import connect
 from assay.errors import BenchError, ExecutionError
 from assay.types import Result
 
-__all__ = ["expected_results", "load_run", "score_run"]
+__all__ = ["compare_runs", "expected_results", "load_run", "score_run"]
 
 
 def load_run(path: Path) -> list[dict[str, Any]]:
@@ -173,3 +173,58 @@ def score_run(
             }
         )
     )
+
+
+def compare_runs(
+    a: dict[str, Any], b: dict[str, Any], tasks: list[Task], *, seed: int = 0
+) -> dict[str, Any]:
+    """Paired differences (b - a) of Business Truth Rate and of the share of tasks given an
+    unwarranted answer, on the same tasks, with task and family-cluster intervals, and
+    McNemar's exact test on task success."""
+    from assay.bench._metrics import mcnemar_exact
+
+    out_a = {t["id"]: t["outcome"] for t in a["tasks"]}
+    out_b = {t["id"]: t["outcome"] for t in b["tasks"]}
+    common = sorted(set(out_a) & set(out_b))
+    if not common:
+        raise BenchError("The two runs share no task.", hint="Compare runs on the same split.")
+    family = {t.id: t.family for t in tasks}
+    right_a = np.array([out_a[i] == "correct" for i in common], dtype=float)
+    right_b = np.array([out_b[i] == "correct" for i in common], dtype=float)
+    unw_a = np.array([out_a[i] == "unwarranted_answer" for i in common], dtype=float)
+    unw_b = np.array([out_b[i] == "unwarranted_answer" for i in common], dtype=float)
+    clusters = [family[i] for i in common]
+    result: dict[str, Any] = {"n_tasks": len(common), "a": a["system"], "b": b["system"]}
+    for name, xa, xb in (
+        ("business_truth_rate", right_a, right_b),
+        ("unwarranted_answer_share", unw_a, unw_b),
+    ):
+        diff = xb - xa
+
+        def mean(w: np.ndarray, d: np.ndarray = diff) -> np.ndarray:
+            out: np.ndarray = (w @ d) / w.sum(axis=1)
+            return out
+
+        point = float(diff.mean())
+        result[name] = {
+            "difference": point,
+            "tasks": estimate(
+                point, mean, len(diff), rng=seed, method="paired percentile bootstrap of tasks"
+            ).to_dict(),
+            "families": estimate(
+                point,
+                mean,
+                len(diff),
+                rng=seed,
+                clusters=clusters,
+                method="paired percentile bootstrap of families",
+            ).to_dict(),
+        }
+    test = mcnemar_exact(right_a.astype(bool).tolist(), right_b.astype(bool).tolist())
+    result["discordant"] = {
+        "a_right_only": test["only_a"],
+        "b_right_only": test["only_b"],
+        "mcnemar_exact_p": test["p_value"],
+    }
+    result["ties"] = int(np.sum(right_a == right_b))
+    return dict(rounded(result))

@@ -9,7 +9,14 @@ from typing import Any
 
 import click
 
-from assay.bench import RunContext, load_run, make_system, run_benchmark, score_run
+from assay.bench import (
+    RunContext,
+    compare_runs,
+    load_run,
+    make_system,
+    run_benchmark,
+    score_run,
+)
 from assay.bench.warehouses import generate_benchmark, load_tasks
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import InputError
@@ -172,3 +179,23 @@ def bench_score(run: Path, folder: Path, as_json: bool) -> None:
         click.echo(json.dumps(report, sort_keys=True))
     else:
         _print(report)
+
+
+@bench_group.command("compare")
+@click.argument("baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("other", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--tasks",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="The folder 'assay bench generate' wrote.",
+)
+@handle_errors
+def bench_compare(baseline: Path, other: Path, folder: Path) -> None:
+    """Paired difference of two runs on the same tasks (other minus baseline), with task and
+    template-family intervals and McNemar's exact test."""
+    tasks, manifest = load_tasks(folder)
+    a = score_run(load_run(baseline), tasks, manifest, folder)
+    b = score_run(load_run(other), tasks, manifest, folder)
+    click.echo(json.dumps(compare_runs(a, b, tasks), indent=2, sort_keys=True))
