@@ -103,3 +103,13 @@ def shop_postgres_reader(shop_postgres: str) -> str:
 def pg_reader(shop_postgres_reader: str) -> Iterator[PooledConnector]:
     with connect(shop_postgres_reader) as connector:
         yield connector
+
+
+@pytest.fixture(scope="session")
+def wrb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The reliability benchmark (seed 0, scale 0.3): warehouses, semantic layers, tasks."""
+    from assay.bench.warehouses import generate_benchmark
+
+    folder = tmp_path_factory.mktemp("wrb-session") / "bench"
+    generate_benchmark(folder, seed=0, scale=0.3)
+    return folder

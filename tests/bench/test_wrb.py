@@ -344,7 +344,7 @@ def test_a_run_on_another_seed_is_refused(bench: Path, tasks: list[Task], tmp_pa
         score_run(load_run(tmp_path / "r.jsonl"), tasks, mine, bench)
     # An edited task file no longer matches its manifest.
     lines = (other / "tasks.jsonl").read_text().splitlines()
-    lines[0] = lines[0].replace("\"ordered\": false", "\"ordered\": true", 1)
+    lines[0] = lines[0].replace('"ordered": false', '"ordered": true', 1)
     (other / "tasks.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(BenchError, match="does not match its manifest"):
         load_tasks(other)
