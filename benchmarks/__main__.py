@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ["guard", "execution", "score", "stats", "spider", "wrb"]
+NAMES = ["guard", "execution", "score", "stats", "spider", "wrb", "ask"]
 
 
 def main(argv: list[str]) -> int:

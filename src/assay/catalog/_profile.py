@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from sqlglot import exp
-
 from assay.types import Result
 
 __all__ = [
@@ -90,6 +88,8 @@ class KeyOverlap:
 
 
 def _q(name: str, dialect: str) -> str:
+    from sqlglot import exp  # imported here: worker processes import the catalog at start
+
     return exp.to_identifier(name, quoted=True).sql(dialect=dialect)
 
 

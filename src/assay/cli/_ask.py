@@ -7,7 +7,6 @@ from typing import Any
 
 import click
 
-from assay.bench.warehouses import build_domain, write_warehouse
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_result
 from assay.connectors import connect
@@ -49,6 +48,9 @@ def demo_warehouse(settings: Settings) -> tuple[Path, Path]:
     folder = settings.cache_path / DEMO_VERSION
     db, yaml_path = folder / "shop.duckdb", folder / "shop.yaml"
     if not (db.exists() and yaml_path.exists()):
+        # Imported here: the benchmark package is heavy, and a warm cache never needs it.
+        from assay.bench.warehouses import build_domain, write_warehouse
+
         write_warehouse(build_domain("shop", seed=0, scale=1.0), folder)
     return db, yaml_path
 

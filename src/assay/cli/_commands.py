@@ -1,4 +1,4 @@
-"""Commands of the foundation: ``sql``, ``catalog``, ``pg-role`` and ``demo``."""
+"""Commands of the foundation: ``sql``, ``catalog`` and ``pg-role``."""
 
 from __future__ import annotations
 
@@ -6,16 +6,12 @@ from typing import Any
 
 import click
 
-from assay.cli._ask import ask_command, demo_command
-from assay.cli._bench import bench_group
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_catalog, render_result, render_violations
-from assay.cli._report import faults_command, prereg_group, report_command
-from assay.cli._score import calibrate_command, score_command
 from assay.connectors import connect, pg_role_sql
 from assay.pipeline import run_sql
 
-__all__ = ["COMMANDS"]
+__all__ = ["catalog_command", "pg_role_command", "sql_command"]
 
 _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...)."
 
@@ -70,18 +66,3 @@ def pg_role_command(role: str, database: str, schema: str, tables: tuple[str, ..
     A read-only transaction is not a security boundary on its own; connect Assay as this role.
     """
     click.echo(pg_role_sql(role, database=database, tables=list(tables), schema=schema), nl=False)
-
-
-COMMANDS: tuple[click.Command, ...] = (
-    sql_command,
-    catalog_command,
-    pg_role_command,
-    demo_command,
-    score_command,
-    calibrate_command,
-    report_command,
-    prereg_group,
-    faults_command,
-    bench_group,
-    ask_command,
-)

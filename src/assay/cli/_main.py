@@ -7,6 +7,7 @@ Expected errors print ``Error: ...`` and exit 1; usage errors exit 2; tracebacks
 from __future__ import annotations
 
 import functools
+import importlib
 import json
 import sys
 from collections.abc import Callable
@@ -17,7 +18,7 @@ import click
 from assay.errors import AssayError
 from assay.settings import SETTINGS, Settings, load_settings
 
-__all__ = ["main", "settings_options"]
+__all__ = ["COMMAND_PATHS", "LazyGroup", "main", "settings_options"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -65,7 +66,39 @@ def handle_errors(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-@click.group()
+# Commands load on first use, so that `assay ask` does not import the benchmark machinery.
+COMMAND_PATHS: dict[str, str] = {
+    "sql": "assay.cli._commands:sql_command",
+    "catalog": "assay.cli._commands:catalog_command",
+    "pg-role": "assay.cli._commands:pg_role_command",
+    "ask": "assay.cli._ask:ask_command",
+    "demo": "assay.cli._ask:demo_command",
+    "score": "assay.cli._score:score_command",
+    "calibrate": "assay.cli._score:calibrate_command",
+    "report": "assay.cli._report:report_command",
+    "prereg": "assay.cli._report:prereg_group",
+    "faults": "assay.cli._report:faults_command",
+    "bench": "assay.cli._bench:bench_group",
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when named (click's documented pattern)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_PATHS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        path = COMMAND_PATHS.get(cmd_name)
+        if path is None:
+            return None
+        module, attr = path.split(":")
+        command = getattr(importlib.import_module(module), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup)
 @click.option("--debug", is_flag=True, help="Show tracebacks for errors.")
 @click.version_option(package_name="assay")
 @click.pass_context
@@ -77,15 +110,6 @@ def main(ctx: click.Context, debug: bool) -> None:
 def echo_json(record: Any) -> None:
     click.echo(json.dumps(record, sort_keys=True, ensure_ascii=False))
 
-
-def _register() -> None:
-    from assay.cli import _commands
-
-    for command in _commands.COMMANDS:
-        main.add_command(command)
-
-
-_register()
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
