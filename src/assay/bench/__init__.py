@@ -36,6 +36,7 @@ from assay.bench._report import (
 )
 from assay.bench._runner import (
     SYSTEMS,
+    AssaySystem,
     RunContext,
     System,
     SystemAnswer,
