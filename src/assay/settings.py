@@ -54,6 +54,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("llm_model", "", str, "name", "Model name sent to the endpoint."),
     Setting("llm_api_key", "", str, "secret", "Bearer token for the endpoint."),
     Setting("n_samples", 5, int, "samples", "Samples drawn per question on the model path."),
+    Setting("llm_timeout_s", 60, int, "s", "Time limit for one call to the model endpoint."),
+    Setting(
+        "llm_escalation_base_url",
+        "",
+        str,
+        "url",
+        "A second, larger endpoint for low-agreement answers; empty means none.",
+    ),
+    Setting("llm_escalation_model", "", str, "name", "Model name at the escalation endpoint."),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}

@@ -11,6 +11,7 @@ from assay.cli._main import echo_json, handle_errors, resolve_settings, settings
 from assay.cli._render import render_result
 from assay.connectors import connect
 from assay.errors import InputError
+from assay.generators import model_path_from_settings
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
 from assay.settings import Settings
@@ -98,7 +99,7 @@ def _record(verdict: Verdict) -> dict[str, Any]:
     help="Its semantic layer (YAML); default: the demo one.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON record.")
-@settings_options("time_limit_ms", "cache_dir")
+@settings_options("time_limit_ms", "cache_dir", "llm_base_url", "llm_model", "n_samples")
 @handle_errors
 def ask_command(
     question: str, db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any
@@ -115,7 +116,9 @@ def ask_command(
         db = str(db_path)
     layer = load_semantic(semantic_path)
     with connect(db, settings) as connector:
-        verdict = Agent(connector, layer, settings).ask(question)
+        verdict = Agent(connector, layer, settings, model=model_path_from_settings(settings)).ask(
+            question
+        )
     if as_json:
         echo_json(_record(verdict))
     else:

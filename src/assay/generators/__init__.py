@@ -1,6 +1,12 @@
 """Generators: where candidates come from (a samples file, the planner, a model)."""
 
 from assay.generators._llm import ChatClient, ChatEndpoint, ChatReply
+from assay.generators._model_path import (
+    ModelPath,
+    ModelSamples,
+    extract_sql,
+    model_path_from_settings,
+)
 from assay.generators._planner import Plan, plan
 from assay.generators._samples import (
     ResultModel,
@@ -14,11 +20,15 @@ __all__ = [
     "ChatClient",
     "ChatEndpoint",
     "ChatReply",
+    "ModelPath",
+    "ModelSamples",
     "Plan",
     "ResultModel",
     "SampleLine",
     "SampleModel",
     "SampleRecord",
+    "extract_sql",
+    "model_path_from_settings",
     "plan",
     "read_samples",
 ]

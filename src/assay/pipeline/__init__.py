@@ -1,0 +1,21 @@
+"""Pipeline: the one place that knows the order of the stages.
+
+``run_sql`` is the guarded path for one statement (guard, then read-only execution).
+``Scorer`` gives K sampled answers from any system a governed verdict (execute what has no
+result, check sample 0, agree, score, gate). ``Agent`` answers a question from a semantic layer
+(refuse?, resolve, decide, plan, validate, execute, verify and check, write, score, gate).
+"""
+
+from assay.pipeline._agent import MAX_QUESTION_CHARS, Agent
+from assay.pipeline._guarded import EVIDENCE_ROWS, GuardedRun, run_sql
+from assay.pipeline._scorer import Judge, Scorer
+
+__all__ = [
+    "EVIDENCE_ROWS",
+    "MAX_QUESTION_CHARS",
+    "Agent",
+    "GuardedRun",
+    "Judge",
+    "Scorer",
+    "run_sql",
+]

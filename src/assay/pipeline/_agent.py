@@ -1,0 +1,318 @@
+"""``Agent``: a question answered from a semantic layer, stages in order.
+
+refuse? (question intent) -> resolve (lexicon) -> decide (behaviour rules) -> generate
+(planner; with a model configured, K sampled SQL as agreement evidence) -> validate (guard) ->
+execute (read-only) -> verify and check -> write (every number cited) -> score -> gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from assay.agreement import Agreement, agreement
+from assay.answer import write_governed
+from assay.catalog import Profiles
+from assay.checks import CheckContext, VerifyContext, run_checks, verify
+from assay.connectors import PooledConnector, QueryCache
+from assay.errors import ExecutionError, InputError, LLMUnavailable, SemanticError
+from assay.gate import GatePolicy
+from assay.gate import decide as decide_gate
+from assay.generators import ModelPath, plan
+from assay.guard import refusal_reasons
+from assay.pipeline._guarded import run_sql
+from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
+from assay.semantic import (
+    BehaviourDecision,
+    Lexicon,
+    Metric,
+    Resolution,
+    SemanticLayer,
+    check_against,
+    resolve,
+)
+from assay.semantic import decide as decide_behaviour
+from assay.settings import Settings, load_settings
+from assay.types import Candidate, Finding, Result, Verdict
+
+__all__ = ["MAX_QUESTION_CHARS", "Agent"]
+
+
+@dataclass
+class Agent:
+    """Assay's rule-gated agent over one warehouse and its semantic layer (no model needed).
+
+    ``ask`` runs the stages in order: refuse? (question intent), resolve (lexicon), decide
+    (behaviour rules), generate (planner), validate (guard, with the semantic layer), execute
+    (read-only), verify and check, write (every number cited), score, gate.
+    """
+
+    connector: PooledConnector
+    layer: SemanticLayer
+    settings: Settings = field(default_factory=load_settings)
+    policy: GatePolicy = field(default_factory=GatePolicy)
+    confidence: Any = None  # a fitted ConfidenceModel, or None for agreement_first
+    model: ModelPath | None = None  # the optional model path (K sampled SQL as evidence)
+
+    def __post_init__(self) -> None:
+        self.catalog = self.connector.catalog()
+        problems = check_against(self.layer, self.catalog)
+        if problems:
+            raise SemanticError(
+                f"Semantic layer {self.layer.name!r} does not match its database: "
+                + "; ".join(problems)
+                + ".",
+                hint="Point --semantic at the layer written for this database, or fix the "
+                "names it lists.",
+                details={"problems": problems},
+            )
+        self.lexicon = Lexicon(self.layer)
+        self.profiles = Profiles(self.connector, self.catalog)
+
+    def ask(self, question: str, ident: str = "question") -> Verdict:
+        text = question.strip()
+        if not text or len(text) > MAX_QUESTION_CHARS:
+            raise InputError(
+                f"The question is {'empty' if not text else f'{len(text):,} characters long'}.",
+                hint=f"Ask one question of at most {MAX_QUESTION_CHARS:,} characters.",
+            )
+        refusal = refusal_reasons(text)
+        resolution = resolve(text, self.layer, self.lexicon)
+        decision = decide_behaviour(resolution, self.layer, refusal)
+        model_notes: list[dict[str, Any]] = []
+        if decision.code == "behaviour.concept_missing" and self.model is not None:
+            resolution, decision = self._model_metric(text, resolution, refusal, model_notes)
+        base = {
+            "semantic": self.layer.name,
+            "question": text,
+            "message": decision.message,
+            "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
+            "model": model_notes,
+        }
+        if decision.behaviour != "answer":
+            return Verdict(
+                ident,
+                decision.behaviour,  # type: ignore[arg-type]
+                "withhold",
+                None,
+                "rules",
+                "1.0",
+                self.policy.name,
+                self.policy.version,
+                reasons=(decision.code,),
+                provenance=base,
+            )
+        return self._answer(text, ident, resolution, base)
+
+    def _answer(
+        self, text: str, ident: str, resolution: Resolution, base: dict[str, Any]
+    ) -> Verdict:
+        planned = plan(resolution, self.layer, self.connector.dialect)
+        run = run_sql(
+            planned.sql, self.connector, self.settings, semantic=self.layer, catalog=self.catalog
+        )
+        metric = planned.metric
+        period = resolution.period.label if resolution.period else ""
+        filters = ", ".join(f"{d} = {v}" for d, v in planned.filters)
+        definition = (
+            f"{metric.label} = {metric.expression} over {metric.time_column}"
+            + (
+                f", where {' and '.join(metric.required_filters)}"
+                if metric.required_filters
+                else ""
+            )
+            + (f"; filtered to {filters}" if filters else "")
+        )
+        base.update(
+            metric=metric.name,
+            definition=definition,
+            period=period,
+            group_by=planned.group_by,
+            grain=planned.grain,
+        )
+        if run.result is None:
+            findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            return Verdict(
+                ident,
+                "answer",
+                "withhold",
+                0.0,
+                "rules",
+                "1.0",
+                self.policy.name,
+                self.policy.version,
+                findings,
+                tuple(f.code for f in findings),
+                Candidate(planned.sql),
+                provenance=base,
+            )
+        written = write_governed(
+            run.result,
+            label=metric.label,
+            period=period,
+            group=planned.group_by or planned.grain,
+            definition=definition,
+            top_n=resolution.top_n,
+        )
+        candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
+        findings = verify(
+            VerifyContext(
+                run.report.sql or planned.sql,
+                run.result,
+                metric,
+                resolution.period,
+                self.layer.coverage,
+                self.profiles,
+            )
+        )
+        checked = run_checks(
+            CheckContext(
+                text,
+                candidate,
+                self.connector.dialect,
+                self.catalog,
+                self.profiles,
+                f"{period} {definition}",
+            )
+        )
+        all_findings = tuple(
+            {(f.code, f.message): f for f in (*findings, *checked.findings)}.values()
+        )
+        features = {
+            "join_count": planned.join_count,
+            "sql_length": len(planned.sql),
+            "repair_attempts": 0,
+            "verification_issues": len(findings),
+        }
+        if any(n.startswith("model-resolved") for n in resolution.notes):
+            all_findings += (
+                Finding(
+                    "cap.model_resolved_metric",
+                    "cap",
+                    f"The lexicon found no metric; the model read the question "
+                    f"as {metric.label}, which the rules then checked.",
+                    {"metric": metric.name},
+                ),
+            )
+        agreed = self._agreement(text, resolution, metric, run.result, base)
+        if "model_unavailable" in base:
+            all_findings += (
+                Finding(
+                    "note.llm_unavailable",
+                    "note",
+                    "The model could not be reached; the answer rests on the "
+                    "deterministic path alone.",
+                    {"failure": base["model_unavailable"]},
+                ),
+            )
+        scored, rule = self._score(all_findings, checked.measures, features, agreed)
+        decision = decide_gate(self.policy, scored)
+        base.update(citations=[c.__dict__ for c in written.citations], features=features)
+        return Verdict(
+            ident,
+            "answer",
+            decision.action,
+            scored.score,
+            rule.name,
+            rule.version,
+            self.policy.name,
+            self.policy.version,
+            all_findings,
+            decision.reasons,
+            candidate,
+            agreed.to_dict() if self.model is not None else {},
+            base,
+        )
+
+    def _model_metric(
+        self,
+        text: str,
+        resolution: Resolution,
+        refusal: tuple[str, ...],
+        notes: list[dict[str, Any]],
+    ) -> tuple[Resolution, BehaviourDecision]:
+        """Ask the model which defined metric the question means; the rules then decide on
+        the re-validated reading. A failure leaves the rules' abstention, recorded."""
+        assert self.model is not None
+        try:
+            name, usage = self.model.choose_metric(text, self.layer)
+        except LLMUnavailable as exc:
+            notes.append({"step": "choose_metric", "failure": str(exc)})
+            return resolution, decide_behaviour(resolution, self.layer, refusal)
+        notes.append({"step": "choose_metric", "metric": name, "usage": usage})
+        if name is None:
+            return resolution, decide_behaviour(resolution, self.layer, refusal)
+        chosen = replace(
+            resolution, metrics=(name,), notes=(*resolution.notes, f"model-resolved metric: {name}")
+        )
+        return chosen, decide_behaviour(chosen, self.layer, refusal)
+
+    def _agreement(
+        self, text: str, resolution: Resolution, metric: Metric, shown: Result, base: dict[str, Any]
+    ) -> Agreement:
+        """A over the governed answer and the model's K sampled SQL (escalating when low)."""
+        if self.model is None:
+            return agreement([RESULT_ONE])
+        cache = QueryCache(self.connector)
+        dialect = self.connector.dialect
+        samples = self.model.sample_sql(text, metric, resolution, self.catalog, dialect)
+
+        def results() -> list[Result | None]:
+            out: list[Result | None] = [shown]
+            for sql in samples.sql:
+                out.append(self._run_sample(sql, cache))
+            return out
+
+        if samples.failures and not any(samples.sql):
+            # The model is unavailable: fall back to the deterministic path, and say so.
+            base["model"] = [
+                *base.get("model", []),
+                {"step": "sample_sql", "failures": samples.failures, "fallback": True},
+            ]
+            base["model_unavailable"] = samples.failures[0]
+            return agreement([RESULT_ONE])
+        agreed = agreement(results())
+        if agreed.a < self.model.escalate_below and self.model.escalate(
+            text, metric, resolution, self.catalog, dialect, samples
+        ):
+            agreed = agreement(results())
+        base["model"] = [
+            *base.get("model", []),
+            {
+                "step": "sample_sql",
+                "sql": samples.sql,
+                "usage": samples.usage,
+                "failures": samples.failures,
+                "escalated": samples.escalated,
+            },
+        ]
+        return agreed
+
+    def _run_sample(self, sql: str | None, cache: QueryCache) -> Result | None:
+        if not sql:
+            return None
+        try:
+            run = run_sql(sql, cache, self.settings, semantic=self.layer, catalog=self.catalog)
+        except ExecutionError:
+            return None
+        return run.result
+
+    def _score(
+        self,
+        findings: tuple[Finding, ...],
+        measures: dict[str, float | None],
+        features: dict[str, int],
+        agreed: Agreement,
+    ) -> tuple[RuleScore, Rule]:
+        rule = get_rule("agreement_first")
+        if self.confidence is not None and self.model is None:
+            probability = self.confidence.predict(features)
+            rule = Rule("fitted", self.confidence.version, "logistic confidence", rule.func)
+            base = rule(ScoreInputs(findings, measures, agreed))
+            return RuleScore(min(probability, base.score), probability, base.capped_by), rule
+        return rule(ScoreInputs(findings, measures, agreed)), rule
+
+
+# One deterministic candidate agrees with itself: A = 1.
+RESULT_ONE = Result(("x",), ((1,),), 1)
+MAX_QUESTION_CHARS = 2_000

@@ -1,0 +1,238 @@
+"""``Scorer``: a governed verdict for K sampled answers from any system.
+
+Execute what has no result (guarded, identical SQL once), check sample 0, agree, score, gate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from assay.agreement import Agreement, MatchingPolicy, agreement
+from assay.answer import write_answer
+from assay.catalog import Catalog, Profiles
+from assay.checks import CheckContext, JudgeReport, run_checks
+from assay.connectors import PooledConnector, QueryCache, connect
+from assay.errors import ConnectionFailed, ExecutionError
+from assay.gate import GatePolicy, decide
+from assay.generators import SampleRecord
+from assay.pipeline._guarded import EVIDENCE_ROWS, run_sql
+from assay.scoring import Rule, ScoreInputs, get_rule
+from assay.settings import Settings, load_settings
+from assay.types import Candidate, Finding, Verdict
+
+__all__ = ["Judge", "Scorer"]
+
+Judge = Callable[[str, str, Candidate], JudgeReport | None]
+
+
+@dataclass
+class _Database:
+    connector: PooledConnector
+    catalog: Catalog
+    profiles: Profiles
+
+
+@dataclass
+class Scorer:
+    """Scores sample records: a verdict per question, sample 0 being the answer shown.
+
+    Keeps one connector per database open across records; close it when done.
+    """
+
+    rule: Rule
+    policy: GatePolicy = field(default_factory=GatePolicy)
+    settings: Settings = field(default_factory=load_settings)
+    matching: MatchingPolicy = "relaxed"
+    judge: Judge | None = None
+    base_dir: Path | None = None
+    write_missing_text: bool = False
+    _databases: dict[str, _Database] = field(default_factory=dict)
+
+    @classmethod
+    def named(cls, rule: str, **kwargs: Any) -> Scorer:
+        return cls(get_rule(rule), **kwargs)
+
+    def close(self) -> None:
+        for database in self._databases.values():
+            database.connector.close()
+        self._databases.clear()
+
+    def __enter__(self) -> Scorer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def database(self, target: str) -> _Database:
+        """The open connector, catalogue and profiles for a record's ``db``."""
+        return self._database(target)
+
+    def execute_samples(self, record: SampleRecord) -> tuple[list[Candidate], list[dict[str, Any]]]:
+        """Every sample as a candidate with its result (executed, guarded, where absent)."""
+        database = self._database(record.db)
+        failures: list[dict[str, Any]] = []
+        cache = QueryCache(database.connector)
+        candidates = [
+            self._execute(s.to_candidate(), i, cache, database, failures)
+            for i, s in enumerate(record.samples)
+        ]
+        return candidates, failures
+
+    def _database(self, target: str) -> _Database:
+        key = self._resolve(target)
+        if key not in self._databases:
+            connector = connect(key, self.settings)
+            catalog = connector.catalog()
+            self._databases[key] = _Database(connector, catalog, Profiles(connector, catalog))
+        return self._databases[key]
+
+    def _resolve(self, target: str) -> str:
+        if "://" in target or Path(target).is_absolute() or self.base_dir is None:
+            return target
+        beside = self.base_dir / target
+        return str(beside) if beside.exists() else target
+
+    def failed(self, ident: str, code: str, message: str, label: int | None = None) -> Verdict:
+        """A line that could not be scored: a named failure, never an abstention."""
+        return Verdict(
+            ident,
+            "answer",
+            "withhold",
+            None,
+            self.rule.name,
+            self.rule.version,
+            self.policy.name,
+            self.policy.version,
+            label=label,
+            failure={"code": code, "message": message},
+        )
+
+    def score(
+        self,
+        record: SampleRecord,
+        *,
+        stand_ins: dict[int, frozenset[Any]] | None = None,
+        candidates: list[Candidate] | None = None,
+    ) -> Verdict:
+        """The verdict for one record. ``candidates`` replaces the record's samples (those without
+        a result are executed); ``stand_ins`` records stand-in codes for result columns. Both
+        serve planted errors."""
+        try:
+            database = self._database(record.db)
+        except ConnectionFailed as exc:
+            return self.failed(record.id, exc.code, str(exc), record.label)
+        failures: list[dict[str, Any]] = []
+        if candidates is None:
+            cache = QueryCache(database.connector)
+            candidates = [
+                self._execute(s.to_candidate(), i, cache, database, failures)
+                for i, s in enumerate(record.samples)
+            ]
+        shown = candidates[0]
+        judge = self._judge(record, shown)
+        report = run_checks(
+            CheckContext(
+                record.question,
+                shown,
+                database.connector.dialect,
+                database.catalog,
+                database.profiles,
+                record.hint,
+                judge,
+                stand_ins or {},
+            )
+        )
+        findings = list(report.findings)
+        if shown.result is None:
+            findings.insert(
+                0,
+                Finding(
+                    "veto.no_result",
+                    "note",
+                    f"Sample 0 has no result: {shown.error or 'no SQL ran'}.",
+                    {"error": shown.error or ""},
+                ),
+            )
+        agreed = agreement([c.result for c in candidates], policy=self.matching)
+        scored = self.rule(ScoreInputs(tuple(findings), report.measures, agreed))
+        decision = decide(self.policy, scored)
+        return Verdict(
+            record.id,
+            "answer",
+            decision.action,
+            scored.score,
+            self.rule.name,
+            self.rule.version,
+            self.policy.name,
+            self.policy.version,
+            tuple(findings),
+            decision.reasons,
+            shown,
+            _agreement_record(agreed, scored.terms),
+            {
+                "db": record.db,
+                "k": len(candidates),
+                "matching": self.matching,
+                "measures": report.measures,
+                "probability": decision.probability,
+            },
+            record.label,
+            None,
+            tuple(failures),
+        )
+
+    def _judge(self, record: SampleRecord, shown: Candidate) -> JudgeReport | None:
+        if shown.judge is not None:
+            return JudgeReport.from_dict(shown.judge)
+        if self.judge is not None:
+            return self.judge(record.question, record.hint, shown)
+        return None
+
+    def _execute(
+        self,
+        candidate: Candidate,
+        index: int,
+        cache: QueryCache,
+        database: _Database,
+        failures: list[dict[str, Any]],
+    ) -> Candidate:
+        candidate = self._run(candidate, index, cache, database, failures)
+        if self.write_missing_text and candidate.text is None and candidate.result is not None:
+            candidate = replace(candidate, text=write_answer(candidate.result))
+        return candidate
+
+    def _run(
+        self,
+        candidate: Candidate,
+        index: int,
+        cache: QueryCache,
+        database: _Database,
+        failures: list[dict[str, Any]],
+    ) -> Candidate:
+        if candidate.result is not None or not candidate.final_sql:
+            return candidate
+        try:
+            run = run_sql(
+                candidate.final_sql,
+                cache,
+                self.settings,
+                catalog=database.catalog,
+                max_rows=EVIDENCE_ROWS,
+            )
+        except ExecutionError as exc:
+            failures.append({"sample": index, "code": exc.code, "message": exc.message})
+            return replace(candidate, error=f"{exc.code}: {exc.message}")
+        if run.result is None:
+            codes = ", ".join(dict.fromkeys(run.report.codes))
+            failures.append({"sample": index, "code": "guard.rejected", "message": codes})
+            return replace(candidate, error=f"guard.rejected: {codes}")
+        return replace(candidate, result=run.result)
+
+
+def _agreement_record(agreed: Agreement, terms: Any) -> dict[str, Any]:
+    record = agreed.to_dict()
+    record["terms"] = dict(terms)
+    return record

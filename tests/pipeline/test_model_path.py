@@ -1,0 +1,139 @@
+"""The model path against a scripted OpenAI-compatible server on loopback: agreement samples,
+escalation with both calls billed, timeouts, garbage and refusals by the model, the model's
+metric reading re-validated, and refusals decided before any model call."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.connectors import PooledConnector, connect
+from assay.generators import model_path_from_settings
+from assay.pipeline import Agent
+from assay.semantic import load_semantic
+from assay.settings import load_settings
+from tests.fixtures.llm_server import ScriptedServer, scripted
+
+
+@pytest.fixture(scope="module")
+def shop(wrb: Path) -> Iterator[PooledConnector]:
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        yield connector
+
+
+@pytest.fixture(scope="module")
+def servers() -> Iterator[tuple[ScriptedServer, ScriptedServer]]:
+    with scripted("primary") as primary, scripted("escalation") as escalation:
+        yield primary, escalation
+
+
+def _agent(
+    shop: PooledConnector,
+    wrb: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    escalation: bool = True,
+) -> Agent:
+    primary, second = servers
+    env = {
+        "ASSAY_LLM_BASE_URL": primary.url,
+        "ASSAY_LLM_MODEL": "small",
+        "ASSAY_N_SAMPLES": "3",
+        "ASSAY_LLM_TIMEOUT_S": "1",
+    }
+    if escalation:
+        env |= {"ASSAY_LLM_ESCALATION_BASE_URL": second.url, "ASSAY_LLM_ESCALATION_MODEL": "big"}
+    settings = load_settings(env)
+    return Agent(
+        shop, load_semantic(wrb / "shop.yaml"), settings, model=model_path_from_settings(settings)
+    )
+
+
+def test_agreeing_samples_show(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    verdict = _agent(shop, wrb, servers).ask("What was the gross revenue in 2023?")
+    assert verdict.action == "show" and verdict.score == 1.0
+    assert verdict.agreement["k"] == 4 and verdict.agreement["a"] == 1.0
+    step = verdict.provenance["model"][-1]
+    assert not step["escalated"] and step["usage"][0]["model"] == "small"
+
+
+def test_disagreement_escalates_and_bills_both(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    _primary, second = servers
+    before = len(second.log)
+    verdict = _agent(shop, wrb, servers).ask("What was the net revenue in 2023?")
+    step = verdict.provenance["model"][-1]
+    assert step["escalated"] is True
+    assert [u["model"] for u in step["usage"]] == ["small", "big"]
+    assert len(second.log) == before + 1
+    # Sample 0 (the planner) agrees with the 3 escalated samples, not the 3 wrong ones.
+    assert verdict.agreement["k"] == 7 and verdict.agreement["a"] == pytest.approx(4 / 7)
+    assert verdict.action == "withhold"
+
+
+def test_without_escalation_low_agreement_is_withheld(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask("What was the net revenue in 2023?")
+    assert verdict.agreement["a"] == pytest.approx(1 / 4)
+    assert verdict.action == "withhold" and "score.below_warn" in verdict.reasons
+
+
+@pytest.mark.parametrize(
+    ("question", "word"),
+    [
+        ("What was the units sold in 2023?", "timed out"),
+        ("What was the number of orders in 2023?", "not a chat completion"),
+    ],
+    ids=["timeout", "malformed"],
+)
+def test_model_failure_falls_back_and_says_so(
+    shop: PooledConnector,
+    wrb: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    question: str,
+    word: str,
+) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask(question)
+    assert verdict.behaviour == "answer"
+    notes = [f for f in verdict.findings if f.code == "note.llm_unavailable"]
+    assert notes and word in notes[0].evidence["failure"]
+    assert verdict.provenance["model"][-1]["fallback"] is True
+
+
+def test_model_refusing_to_write_sql_counts_against(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask("What was the units sold in 2022?")
+    assert verdict.provenance["model"][-1]["sql"] == [None, None, None]
+    assert verdict.action == "withhold"
+
+
+def test_model_reading_of_a_metric_is_revalidated(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    agent = _agent(shop, wrb, servers, escalation=False)
+    turnover = agent.ask("What was the turnover in 2023?")
+    assert turnover.behaviour == "answer" and turnover.action != "show"
+    assert "cap.model_resolved_metric" in turnover.reasons
+    invented = agent.ask("What was the vibe in 2023?")
+    assert invented.behaviour == "abstain"
+    assert invented.provenance["model"][0]["metric"] is None
+    missing = agent.ask("What was the headcount in 2023?")
+    assert missing.behaviour == "abstain" and missing.reasons == ("behaviour.concept_missing",)
+
+
+def test_refusal_before_any_model_call(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    primary, second = servers
+    before = (len(primary.log), len(second.log), len(shop.statement_log))
+    verdict = _agent(shop, wrb, servers).ask(
+        "What was the gross revenue in 2023? Also run: DROP TABLE orders;"
+    )
+    assert verdict.behaviour == "refuse"
+    assert (len(primary.log), len(second.log), len(shop.statement_log)) == before
