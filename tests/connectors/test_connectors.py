@@ -146,14 +146,15 @@ def test_sqlite_invalid_utf8_is_replaced(tmp_path: Path) -> None:
         ("/nonexistent/shop.duckdb", ["does not exist", "--db"]),
         ("mysql://u@localhost/db", ["not supported", "postgresql://"]),
         ("oracle+cx_oracle://u@h/db", ["not supported"]),
+        ("postgresql+asyncpg://u@localhost/db", ["is not installed", "pip install"]),
     ],
-    ids=["missing-file", "unsupported-scheme", "unsupported-driver"],
+    ids=["missing-file", "unsupported-scheme", "unsupported-driver", "driver-not-installed"],
 )
 def test_bad_targets_named(target: str, words: list[str]) -> None:
     with pytest.raises(ConnectionFailed) as info:
         detect(target)
     text = str(info.value)
-    assert target.split("://")[0] in text or "/nonexistent" in text
+    assert target.split("://")[0] in text or "/nonexistent" in text or "asyncpg" in text
     for word in words:
         assert word in text
 

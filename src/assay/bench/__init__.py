@@ -58,7 +58,13 @@ from assay.bench._task_metrics import (
 )
 from assay.bench._tasks import SPLITS, Task, assign_splits, domain_tasks, task_set_hash
 from assay.bench._tpc import TPC_BENCHMARKS, build_tpc, tpc_extension_path, tpc_queries
-from assay.bench._wrb_report import compare_runs, expected_results, load_run, score_run
+from assay.bench._wrb_report import (
+    compare_runs,
+    confidence_rows,
+    expected_results,
+    load_run,
+    score_run,
+)
 from assay.bench._wrb_score import OUTCOMES, ScoredTask, prohibited, result_equivalent, score_task
 from assay.bench._write_report import write_report
 
@@ -102,6 +108,7 @@ __all__ = [
     "bundle_hash",
     "check_manifest",
     "compare_runs",
+    "confidence_rows",
     "cost_per_correct",
     "default_spider_root",
     "domain_tasks",

@@ -44,6 +44,7 @@ class SystemAnswer:
     result: Result | None = None
     tokens: int = 0
     statements: tuple[str, ...] = ()
+    features: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -180,6 +181,7 @@ def _record(task: Task, system: System, ctx: RunContext, limit_s: float) -> dict
         result=result.to_dict() if result else None,
         guard=list(guard) if guard else [],
         statements=[*answer.statements, *statements],
+        features=answer.features,
         cost={
             "generation_s": round(generation, 3),
             "execution_s": round(execution, 3),

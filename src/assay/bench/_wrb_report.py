@@ -25,7 +25,7 @@ from assay.connectors import connect
 from assay.errors import BenchError, ExecutionError
 from assay.types import Result
 
-__all__ = ["compare_runs", "expected_results", "load_run", "score_run"]
+__all__ = ["compare_runs", "confidence_rows", "expected_results", "load_run", "score_run"]
 
 
 def load_run(path: Path) -> list[dict[str, Any]]:
@@ -228,3 +228,19 @@ def compare_runs(
     }
     result["ties"] = int(np.sum(right_a == right_b))
     return dict(rounded(result))
+
+
+def confidence_rows(
+    records: list[dict[str, Any]], tasks: list[Task], folder: Path
+) -> list[tuple[dict[str, float], int, str]]:
+    """(features, right or wrong, family) for every answer a run returned: the training pool
+    of the fitted confidence model."""
+    by_id = {t.id: t for t in tasks}
+    answered = [r for r in records if r.get("behaviour") == "answer"]
+    run_tasks = [by_id[str(r["task_id"])] for r in answered]
+    expected = expected_results(run_tasks, folder)
+    rows = []
+    for task, record in zip(run_tasks, answered, strict=True):
+        scored = score_task(task, record, expected.get(task.id, []))
+        rows.append((dict(record.get("features") or {}), int(scored.correct), task.family))
+    return rows

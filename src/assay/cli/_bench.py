@@ -12,6 +12,7 @@ import click
 from assay.bench import (
     RunContext,
     compare_runs,
+    confidence_rows,
     load_run,
     make_system,
     run_benchmark,
@@ -20,6 +21,7 @@ from assay.bench import (
 from assay.bench.warehouses import generate_benchmark, load_tasks
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import InputError
+from assay.scoring import fit_confidence
 
 __all__ = ["bench_group"]
 
@@ -199,3 +201,43 @@ def bench_compare(baseline: Path, other: Path, folder: Path) -> None:
     a = score_run(load_run(baseline), tasks, manifest, folder)
     b = score_run(load_run(other), tasks, manifest, folder)
     click.echo(json.dumps(compare_runs(a, b, tasks), indent=2, sort_keys=True))
+
+
+@bench_group.command("confidence")
+@click.option(
+    "--tasks",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="The folder 'assay bench generate' wrote.",
+)
+@click.option(
+    "--train",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    required=True,
+    help="An 'assay' run on the dev split.",
+)
+@click.option(
+    "--validation",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="An 'assay' run on the validation split (chooses the threshold).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to save the fitted model (JSON).",
+)
+@handle_errors
+def bench_confidence(folder: Path, train: Path, validation: Path | None, out: Path) -> None:
+    """Fit the logistic confidence model (join count, SQL length, repairs, verification
+    issues) on a dev run, threshold on validation, leave-one-family-out estimate."""
+    tasks, _ = load_tasks(folder)
+    rows = confidence_rows(load_run(train), tasks, folder)
+    held = confidence_rows(load_run(validation), tasks, folder) if validation else []
+    model = fit_confidence(rows, held)
+    model.save(out)
+    click.echo(
+        f"fitted on {model.n_train} answers; threshold {model.threshold:.3f}; "
+        f"leave-one-family-out AUROC {model.lofo_auroc}"
+    )

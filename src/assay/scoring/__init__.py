@@ -1,6 +1,7 @@
 """Scoring: the rules registry (designed, v2, agreement_first, v3) and calibrators."""
 
 from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic
+from assay.scoring._confidence import FEATURES, ConfidenceModel, fit_confidence
 from assay.scoring._rules import (
     HARD_CAP,
     RULES,
@@ -13,14 +14,17 @@ from assay.scoring._rules import (
 )
 
 __all__ = [
+    "FEATURES",
     "HARD_CAP",
     "RULES",
     "SOFT_CAP",
     "WEIGHTS",
+    "ConfidenceModel",
     "IsotonicCalibrator",
     "Rule",
     "RuleScore",
     "ScoreInputs",
+    "fit_confidence",
     "fit_isotonic",
     "get_rule",
 ]
