@@ -26,6 +26,15 @@ from assay.scoring import fit_confidence
 __all__ = ["bench_group"]
 
 
+TASKS_OPTION = click.option(
+    "--tasks",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="The folder 'assay bench generate' wrote.",
+)
+
+
 @click.group("bench")
 def bench_group() -> None:
     """The warehouse reliability benchmark: generate it, run a system, score the run."""
@@ -60,13 +69,7 @@ def bench_generate(seed: int, scale: float, out: Path) -> None:
 
 
 @bench_group.command("run")
-@click.option(
-    "--tasks",
-    "folder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="The folder 'assay bench generate' wrote.",
-)
+@TASKS_OPTION
 @click.option(
     "--split",
     type=click.Choice(["dev", "validation", "test", "all"]),
@@ -164,13 +167,7 @@ def _print(report: dict[str, Any]) -> None:
 
 @bench_group.command("score")
 @click.argument("run", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--tasks",
-    "folder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="The folder 'assay bench generate' wrote.",
-)
+@TASKS_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the whole report as JSON.")
 @handle_errors
 def bench_score(run: Path, folder: Path, as_json: bool) -> None:
@@ -186,13 +183,7 @@ def bench_score(run: Path, folder: Path, as_json: bool) -> None:
 @bench_group.command("compare")
 @click.argument("baseline", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.argument("other", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option(
-    "--tasks",
-    "folder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="The folder 'assay bench generate' wrote.",
-)
+@TASKS_OPTION
 @handle_errors
 def bench_compare(baseline: Path, other: Path, folder: Path) -> None:
     """Paired difference of two runs on the same tasks (other minus baseline), with task and
@@ -204,13 +195,7 @@ def bench_compare(baseline: Path, other: Path, folder: Path) -> None:
 
 
 @bench_group.command("confidence")
-@click.option(
-    "--tasks",
-    "folder",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    required=True,
-    help="The folder 'assay bench generate' wrote.",
-)
+@TASKS_OPTION
 @click.option(
     "--train",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
