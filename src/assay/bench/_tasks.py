@@ -4,7 +4,8 @@ Five task types: ``standard`` (answer; accepted SQL; whether row order counts), 
 (clarify; readings with their SQL and the tokens that tell them apart), ``unanswerable``
 (abstain), ``schema_drift`` (answer or abstain, as the quantity survives the change) and
 ``adversarial`` (refuse). A family holds all of a template's paraphrases and metric and period
-variants, and lies in exactly one split.
+variants, and lies in exactly one split. Longer than 400 lines because every template family
+is written out as data-like code, one function per task type, so the benchmark reads in one place.
 """
 
 from __future__ import annotations

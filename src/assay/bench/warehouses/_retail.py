@@ -1,6 +1,7 @@
 """Two retail-style domains: e-commerce orders (``shop``) and SaaS subscriptions (``saas``).
 
-Each returns a ``Warehouse``: tables with realistic distributions (log-normal prices, growth and
+Longer than 400 lines: each domain is one specification (tables, semantic layer, traps, facts)
+that should read top to bottom. Each returns a ``Warehouse``: tables with realistic distributions (log-normal prices, growth and
 seasonality in dates, skewed categories), its semantic layer, the traps planted in it, and the
 facts the task generator reads (ground-truth SQL fragments per metric and dimension).
 """
