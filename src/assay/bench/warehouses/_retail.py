@@ -1,9 +1,9 @@
 """Two retail-style domains: e-commerce orders (``shop``) and SaaS subscriptions (``saas``).
 
-Longer than 400 lines: each domain is one specification (tables, semantic layer, traps, facts)
-that should read top to bottom. Each returns a ``Warehouse``: tables with realistic distributions (log-normal prices, growth and
-seasonality in dates, skewed categories), its semantic layer, the traps planted in it, and the
-facts the task generator reads (ground-truth SQL fragments per metric and dimension).
+Each returns a ``Warehouse``: tables with realistic distributions (log-normal prices, growth
+and seasonality in dates, skewed categories), its semantic layer, the traps planted in it, and
+the facts the task generator reads (ground-truth SQL fragments per metric and dimension).
+Longer than 400 lines: each domain is one specification that should read top to bottom.
 """
 
 from __future__ import annotations
