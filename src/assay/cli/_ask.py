@@ -83,12 +83,6 @@ def render_answer(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
-def _record(verdict: Verdict) -> dict[str, Any]:
-    record = verdict.to_dict()
-    record["provenance"] = {k: v for k, v in record["provenance"].items()}
-    return record
-
-
 @click.command("ask")
 @click.argument("question")
 @click.option("--db", help="Warehouse (DuckDB/SQLite path or URL); default: the demo one.")
@@ -120,7 +114,7 @@ def ask_command(
             question
         )
     if as_json:
-        echo_json(_record(verdict))
+        echo_json(verdict.to_dict())
     else:
         click.echo(render_answer(verdict))
 
@@ -139,6 +133,6 @@ def demo_command(as_json: bool, **kwargs: Any) -> None:
         for index, question in enumerate(DEMO_QUESTIONS, start=1):
             verdict = agent.ask(question, ident=f"demo-{index:02d}")
             if as_json:
-                echo_json(_record(verdict))
+                echo_json(verdict.to_dict())
             else:
                 click.echo(render_answer(verdict) + "\n")

@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 import click
 
-from assay.bench import read_labels
+from assay.bench import load_labels, load_verdicts
 from assay.checks import ModelJudge
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_verdict
@@ -185,17 +185,11 @@ def _summary(counts: Counter[str]) -> None:
 @handle_errors
 def calibrate_command(verdicts: Path, labels: Path | None, out: Path) -> None:
     """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule."""
-    records = [
-        json.loads(line)
-        for line in verdicts.read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    records = [r for r in records if r.get("status") == "ok" and r.get("score") is not None]
-    given = (
-        read_labels(labels)
-        if labels
-        else {str(r["id"]): int(r["label"]) for r in records if r.get("label") in (0, 1)}
-    )
+    # The same reader and label rules as 'assay report': malformed lines and duplicate ids are
+    # named, and every scored verdict needs a label.
+    loaded = load_verdicts(verdicts)
+    given = load_labels(labels, [loaded])
+    records = [r for r in loaded.values() if r.get("status") == "ok" and r.get("score") is not None]
     missing = [str(r["id"]) for r in records if str(r["id"]) not in given]
     if missing:
         raise InputError(
