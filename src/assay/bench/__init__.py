@@ -15,6 +15,7 @@ from assay.bench._metrics import (
     reliability_bins,
     risk_coverage,
 )
+from assay.bench._phrasing import PHRASING_DIR, load_phrasing, phrasing_splits, phrasing_task
 from assay.bench._planted import FaultRow, PlantedReport, run_planted
 from assay.bench._prereg import (
     BUNDLE_PACKAGES,
@@ -74,6 +75,7 @@ __all__ = [
     "DETERMINISTIC_FAULTS",
     "FAULTS",
     "OUTCOMES",
+    "PHRASING_DIR",
     "RS_LAMBDAS",
     "SPIDER_SYSTEMS",
     "SPLITS",
@@ -120,12 +122,15 @@ __all__ = [
     "gate_table",
     "load_hypotheses",
     "load_labels",
+    "load_phrasing",
     "load_run",
     "load_verdicts",
     "make_system",
     "mcnemar_exact",
     "paired_auroc_difference",
     "paired_cost_difference",
+    "phrasing_splits",
+    "phrasing_task",
     "plant",
     "prohibited",
     "read_labels",

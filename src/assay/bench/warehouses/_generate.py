@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from assay.bench._phrasing import PHRASING_DIR, load_phrasing
 from assay.bench._tasks import SPLITS, Task, assign_splits, domain_tasks, task_set_hash
 from assay.bench.warehouses._build import Warehouse, write_warehouse
 from assay.bench.warehouses._retail import saas, shop
@@ -33,10 +34,18 @@ def _sha(path: Path) -> str:
 
 
 def generate_benchmark(
-    out: Path, seed: int = 0, scale: float = 1.0, sizes: dict[str, int] = SPLITS
+    out: Path,
+    seed: int = 0,
+    scale: float = 1.0,
+    sizes: dict[str, int] = SPLITS,
+    phrasing: Path | None = PHRASING_DIR,
 ) -> dict[str, Any]:
     """Write ``<domain>.duckdb`` and ``<domain>.yaml`` per domain, ``tasks.jsonl`` and
-    ``manifest.json`` into ``out``; return the manifest."""
+    ``manifest.json`` into ``out``; return the manifest.
+
+    The template tasks come first, unchanged; then every free-phrased record of the domains
+    generated (``phrasing/<domain>.jsonl``, stratum ``phrasing``, its stored split), unless
+    ``phrasing`` is None."""
     out.mkdir(parents=True, exist_ok=True)
     tasks: list[Task] = []
     files: dict[str, str] = {}
@@ -49,6 +58,8 @@ def generate_benchmark(
         traps.extend({"domain": name, **asdict(t)} for t in warehouse.traps)
         tasks.extend(domain_tasks(name, warehouse.facts))
     tasks = assign_splits(tasks, sizes)
+    if phrasing is not None:
+        tasks.extend(load_phrasing(phrasing, DOMAINS))
     with (out / "tasks.jsonl").open("w", encoding="utf-8") as handle:
         for task in tasks:
             handle.write(json.dumps(task.to_dict(), sort_keys=True) + "\n")
