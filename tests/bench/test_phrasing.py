@@ -188,9 +188,20 @@ def _record(**change: object) -> dict[str, object]:
         ({"split": "validation"}, "split 'validation'"),
         ({"ordered": "no"}, "'ordered'"),
         ({"extra": 1}, "unknown field 'extra'"),
+        ({"constructs": [""]}, "construct"),
         ({"split": "test" if _record()["split"] == "dev" else "dev"}, "differ from the draw"),
     ],
-    ids=["answer-no-sql", "behaviour", "clarify-one", "id", "split", "type", "extra", "moved"],
+    ids=[
+        "answer-no-sql",
+        "behaviour",
+        "clarify-one",
+        "id",
+        "split",
+        "type",
+        "extra",
+        "tag",
+        "moved",
+    ],
 )
 def test_a_bad_record_is_named_with_file_and_line(
     tmp_path: Path, change: dict[str, object], words: str

@@ -84,6 +84,8 @@ def _problems(raw: Any) -> list[str]:
         problems.append("accepted_sql is required for answers and only for answers")
     if not all(isinstance(s, str) and s.strip() for s in sqls):
         problems.append("every accepted_sql entry must be a non-empty string")
+    if not all(isinstance(c, str) and c for c in raw["constructs"]):
+        problems.append("every construct must be a non-empty string")
     readings = raw["readings"]
     if raw["required"] == "clarify" and len(readings) < 2:
         problems.append("a clarify record names at least two readings")
