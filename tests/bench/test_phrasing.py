@@ -114,7 +114,8 @@ def test_clarify_records_name_two_readings_of_real_metrics(
     assert clarify
     for task in clarify:
         named = [r["metric"] for r in task.readings]
-        assert len(set(named)) == len(named) >= 2, task.id
+        least = 1 if "did_you_mean" in task.variant.get("constructs", ()) else 2
+        assert len(set(named)) == len(named) >= least, task.id
         assert set(named) <= metrics[task.domain], task.id
         assert all(r["tokens"] for r in task.readings), task.id
 

@@ -100,7 +100,8 @@ def _result(raw: dict[str, Any] | None) -> Result | None:
 def _clarifies(task: Task, message: str) -> bool:
     text = message.lower()
     hits = [any(token.lower() in text for token in reading["tokens"]) for reading in task.readings]
-    return sum(hits) >= 2
+    # Two competing readings must both be named; a "did you mean" has one reading to name.
+    return sum(hits) >= max(1, min(2, len(task.readings)))
 
 
 def score_task(task: Task, record: dict[str, Any], expected: list[Result]) -> ScoredTask:
