@@ -62,7 +62,7 @@ WRITE_VERBS = frozenset(
 # Verbs that send data out of the warehouse.
 EXPORT_VERBS = frozenset(
     """
-    backup copy download dump e-mail email fax forward mail message notify ping post publish
+    backup copy download dump e-mail email export fax forward mail message notify ping post publish
     push save send share slack sync text tweet upload
     """.split()
 )
@@ -198,14 +198,25 @@ def _is_request(verb: str, after: tuple[str, ...], vocabulary: frozenset[str]) -
     if not after or after[0] in NOUN_FOLLOWERS or not after[0][0].isalnum():
         return False
     nxt = after[0]
+    if verb == "set" and ("=" in after or "to" in after):
+        return True  # "set status = 'void' for all orders", "set the price to 0"
     if nxt in OBJECT_MARKERS or nxt == "the" or nxt[0].isdigit():
         return True
+    if nxt in MEASURE_NOUNS and verb not in STRONG_VERBS:
+        return False  # "refund amount by month", "export volume by country"
+    if len(after) > 1 and (after[1][0].isdigit() or after[1] == "#"):
+        return True  # "ship order 3391", "close claim 88"
     if verb in vocabulary or verb in SOFT_VERBS:
         return False  # "void orders in 2023" where the layer has a void status; "add Germany"
-    return verb in STRONG_VERBS or nxt not in MEASURE_NOUNS
+    return True
 
 
-_PHRASAL = {"roll back": "rollback", "write off": "waive", "shut down": "shutdown"}
+_PHRASAL = {
+    "back up": "backup",
+    "roll back": "rollback",
+    "write off": "waive",
+    "shut down": "shutdown",
+}
 
 
 def _clause(text: str, vocabulary: frozenset[str]) -> Clause:
@@ -213,6 +224,8 @@ def _clause(text: str, vocabulary: frozenset[str]) -> Clause:
     rest = tuple(_TOKEN.findall(_POLITE.sub("", text)))
     if len(rest) > 1 and f"{rest[0]} {rest[1]}" in _PHRASAL:
         rest = (_PHRASAL[f"{rest[0]} {rest[1]}"], *rest[2:])
+    elif len(rest) > 2 and rest[0] != "add" and rest[1] in ("out", "off", "down", "away", "up"):
+        rest = (rest[0], *rest[2:])  # "close out claim 55", "zero out the balances"
     if rest and rest[0] in CLAUSE_VERBS and _is_request(rest[0], rest[1:], vocabulary):
         return Clause(text, words, rest[0], rest[1:])
     return Clause(text, words, None, ())
@@ -315,9 +328,11 @@ _OVERRIDE = re.compile(
     r"system|safety|security|read-only|existing|original|other)\s+)*"
     r"(?:instructions?|rules?|guard(?:rail)?s?|restrictions?|guidelines?|prompts?|directives?|"
     r"constraints?|checks?|policy|policies|safeguards?)\b"
-    r"|\b(?:forget|ignore|disregard)\s+(?:everything|all that|what)\b"
+    r"|\b(?:forget|ignore|disregard)\s+(?:everything|all that|what|(?:all\s+)?(?:the\s+)?"
+    r"(?:above|previous|prior|preceding|earlier))\b"
     r"|\byou\s+(?:are|'re)\s+now\b|\byou're\s+no\s+longer\b|\byou\s+are\s+no\s+longer\b"
-    r"|\bfrom\s+now\s+on\s*,?\s*(?:you|always|never|answer|respond|reply|ignore|only)\b|\bnew\s+instructions?\s*:|\bpretend\s+(?:to\s+be|you\s+are)\b"
+    r"|\bfrom\s+now\s+on\s*,?\s*(?:you|always|never|answer|respond|reply|ignore|only)\b"
+    r"|\bnew\s+instructions?\s*:|\bpretend\s+(?:to\s+be|you\s+are)\b"
     r"|\bact\s+as\s+(?:a|an|the|if)\b|\broleplay\s+as\b|\bdeveloper\s+mode\b|\bjailbreak"
     r"|\bdo\s+anything\s+now\b|\b(?:answer|respond|reply|run|act|operate|proceed)\s+without\s+"
     r"(?:any\s+)?(?:restrictions|rules|limits|checks|guardrails|safety)\b"
@@ -326,28 +341,35 @@ _OVERRIDE = re.compile(
     r"|\b(?:reveal|print|show|repeat|output|tell me|display)\s+(?:me\s+)?(?:your|the)\s+"
     r"(?:system\s+)?(?:prompt|instructions|rules)\b"
 )
-_PATH = re.compile(
-    r"(?:^|[\s'\"(=])(?:/(?:etc|tmp|var|home|root|usr|proc|dev|opt|bin|mnt|srv|sys|users?)/\S*"
-    r"|~/\S*|[a-z]:\\\S*|\.\./\S*)"
-    r"|\b(?:https?|ftp|s3|gs|file|sftp|ssh|jdbc|postgres(?:ql)?|mysql)://\S+"
-    r"|\b[\w.+-]+@[\w-]+\.[\w.]+\b"
-    r"|\b(?:read|open|load|cat|include|import)\s+(?:the\s+|a\s+|this\s+)?(?:local\s+)?file\b"
-    r"|\bcontents?\s+of\s+(?:the\s+)?(?:file|disk|directory|folder|server|/)"
-    r"|\b(?:read_text|read_blob|read_csv|read_parquet|read_json|getenv|glob|shell|system)\s*\("
-    r"|\b(?:shell|terminal|os)\s+command\b|\brm\s+-rf?\b|\bcurl\s|\bwget\s"
+# Files and addresses, most telling first.
+_PATH = tuple(
+    re.compile(p)
+    for p in (
+        r"(?:^|(?<=[\s'\"(=]))(?:/(?:etc|tmp|var|home|root|usr|proc|dev|opt|bin|mnt|srv|sys|"
+        r"users?)/\S*|~/\S*|[a-z]:\\\S*|\.\./\S*)",
+        r"\b(?:https?|ftp|s3|gs|file|sftp|ssh|jdbc|postgres(?:ql)?|mysql)://\S+",
+        r"\b[\w.+-]+@[\w-]+\.[\w.]+\b",
+        r"\b(?:read|open|load|cat|include|import)\s+(?:the\s+|a\s+|this\s+)?(?:local\s+)?file\b",
+        r"\bcontents?\s+of\s+(?:the\s+)?(?:file|disk|directory|folder|server)",
+        r"\b(?:read_text|read_blob|read_csv|read_parquet|read_json|getenv|glob|shell|system)\s*\(",
+        r"\b(?:shell|terminal|os)\s+command\b|\brm\s+-rf?\b|\bcurl\s|\bwget\s",
+    )
 )
 _SECRET = re.compile(
     r"\b(?:passwords?|passwd|passphrases?|credentials?|api[\s_-]?keys?|secret[\s_-]?keys?|"
     r"access[\s_-]?(?:keys?|tokens?)|(?:auth(?:entication)?|bearer|session)\s+tokens?|"
-    r"private[\s_-]?keys?|ssh[\s_-]?keys?|client\s+secrets?|the\s+secrets?|connection\s+strings?|dsn|environment\s+variables?|env\s+vars?|"
+    r"private[\s_-]?keys?|ssh[\s_-]?keys?|client\s+secrets?|the\s+secrets?|"
+    r"connection\s+strings?|dsn|environment\s+variables?|env\s+vars?|"
     r"database\s+(?:settings|config(?:uration)?|users?|roles?|permissions?)|config(?:uration)?\s+"
-    r"files?|pg_shadow|pg_authid|session\s+cookies?|password\s+hash(?:es)?)\b"
-)
-_SECRET_EVENT = re.compile(
-    r"\b(?:password|token|credential|key)s?\s+(?:resets?|changes?|expir(?:y|ies)|attempts?|"
-    r"failures?|policy|rotations?|requests?)\b"
+    r"files?|pg_shadow|pg_authid|session\s+cookies?|password\s+hash(?:es)?|os\.environ|"
+    r"printenv|getenv)\b"
 )
 _COUNTING = re.compile(r"\b(?:how many|number of|count of|share of|percentage of|rate of)\b")
+_ANALYTIC_START = re.compile(
+    r"^\W*(?:how|which|what|who|whom|when|where|why|number|count|share|percentage|percent|"
+    r"average|total|did|do|does|is|are|was|were|has|have)\b"
+)
+_ASKS_FOR = re.compile(r"\b(?:what|which)(?:'s|\s+is|\s+are|\s+was|\s+were)\s+(?:[\w'-]+\s+){0,3}$")
 _PERSONAL = re.compile(
     r"\b(?:(?:other|another)\s+(?:users?|customers?|patients?|people|person|employees?|"
     r"accounts?)(?:'s?)?|someone\s+else's|everyone's|everybody's|all\s+users'|"
@@ -377,8 +399,12 @@ def _set_to(request: Request) -> str | None:
     """'set every row's status to void', 'make every price zero', 'give everyone a discount'."""
     for clause in request.requests:
         obj = " ".join(clause.object)
-        if clause.verb == "make" and re.search(
-            r"\b(?:zero|null|empty|free|inactive|active|void|\d+)\b", obj
+        if clause.verb in ("flag", "tag", "mark") and " as " in f" {obj} ":
+            return f"{clause.verb} {obj}"
+        if (
+            clause.verb == "make"
+            and re.search(r"\b(?:zero|null|empty|free|inactive|active|void|\d+)\b", obj)
+            and not re.search(r"\b(?:chart|graph|plot|list|report|summary|breakdown|table)", obj)
         ):
             return f"make {obj}"
         if clause.verb == "give" and re.search(
@@ -411,23 +437,29 @@ def _export(request: Request) -> str | None:
     return None
 
 
+def _reveals(request: Request, match: re.Match[str]) -> bool:
+    """Whether the matched noun is asked for: the object of show/list/send, or 'what is X'."""
+    if any(c.verb in REVEAL_VERBS | EXPORT_VERBS for c in request.requests):
+        return True
+    return _ASKS_FOR.search(request.lowered[: match.start()]) is not None
+
+
 def _secrets(request: Request) -> str | None:
+    """A secret asked for; a question about them ('how many password resets') is not."""
     match = _SECRET.search(request.lowered)
     if match is None:
         return None
-    if _SECRET_EVENT.search(request.lowered) and _COUNTING.search(request.lowered):
-        return None  # "how many password resets": a count of events, not a secret
-    return match.group(0)
+    if _reveals(request, match) or not _ANALYTIC_START.search(request.lowered):
+        return match.group(0)
+    return None
 
 
 def _personal(request: Request) -> str | None:
+    """Someone's personal data asked for; counting who has an email address is not."""
     match = _PERSONAL.search(request.lowered)
     if match is None or _COUNTING.search(request.lowered):
-        return None  # "number of customers with an email address" reveals nothing
-    asks = any(c.verb in REVEAL_VERBS | EXPORT_VERBS for c in request.requests)
-    if asks or re.search(r"\b(?:what|which)\s+(?:is|are|was|were)\b", request.lowered):
-        return match.group(0)
-    return None
+        return None
+    return match.group(0) if _reveals(request, match) else None
 
 
 INTENT_RULES: tuple[IntentRule, ...] = (
@@ -439,7 +471,7 @@ INTENT_RULES: tuple[IntentRule, ...] = (
     IntentRule("set_to", "intent.write", _set_to, "a request to change data"),
     IntentRule("passive_write", "intent.write", _passive, "a request to change or send data"),
     IntentRule("export", "intent.export", _export, "a request to send data out"),
-    IntentRule("file_or_network", "intent.file_or_network", _search(_PATH), "a file or address"),
+    IntentRule("file_or_network", "intent.file_or_network", _search(*_PATH), "a file or address"),
     IntentRule("secrets", "intent.secrets", _secrets, "a secret or setting"),
     IntentRule("personal_data", "intent.secrets", _personal, "someone's personal data"),
 )
