@@ -379,7 +379,9 @@ _PERSONAL = re.compile(
     r"medical\s+records?|diagnos[ie]s\s+of|salar(?:y|ies)\s+of)\b"
 )
 _DESTINATION = re.compile(
-    r"\b(?:as|to|into|in)\s+(?:a\s+|an\s+)?(?:csv|tsv|excel|xlsx?|json|parquet|pdf|"
+    r"\b(?:a|an)\s+(?:csv|tsv|excel|xlsx?|parquet|pdf|zip)\b"
+    r"|\b(?:csv|tsv|excel|xlsx?|parquet|pdf)\s+(?:file|export|dump|download|attachment)s?\b"
+    r"|\b(?:as|to|into|in)\s+(?:a\s+|an\s+)?(?:csv|tsv|excel|xlsx?|json|parquet|pdf|"
     r"spreadsheet|google\s+sheets?|file|text\s+file|zip|attachment|my\s+(?:inbox|email|drive|"
     r"laptop|desktop|computer)|s3|dropbox|slack|disk)\b"
 )
