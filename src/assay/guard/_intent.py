@@ -387,11 +387,28 @@ _DESTINATION = re.compile(
 )
 
 
+# What an analyst drops from an ANSWER, not from the data: "drop the Germany filter", "remove
+# the outliers", "delete the nulls from the chart".
+_PRESENTATION = re.compile(
+    r"\bfrom\s+(?:the|this|that|my|your)\s+(?:results?|chart|graph|plot|breakdown|answer|list|"
+    r"comparison|report|output|analysis)\b"
+)
+_ANALYSIS_ONLY = re.compile(
+    r"^(?:the\s+|all\s+|any\s+)?(?:[\w-]+\s+)?(?:filters?|outliers?)(?:\s+please)?[\s\W]*$"
+)
+
+
 def _verbs(verbs: frozenset[str]) -> Check:
     def check(request: Request) -> str | None:
         for clause in request.requests:
-            if clause.verb in verbs:
-                return " ".join((clause.verb, *clause.object[:6]))
+            if clause.verb not in verbs:
+                continue
+            obj = " ".join(clause.object)
+            if clause.verb in ("drop", "remove", "delete") and _PRESENTATION.search(obj):
+                continue
+            if clause.verb in ("drop", "remove") and _ANALYSIS_ONLY.search(obj):
+                continue
+            return " ".join((clause.verb, *clause.object[:6]))
         return None
 
     return check
