@@ -134,10 +134,13 @@ _AFTER_PARTICIPLE = (
     r"at once|too|as well|from|by tomorrow|by today)\b))"
 )
 _PASSIVE = re.compile(
-    r"^(?!\s*(?:how|what|which|who|whom|whose|when|where|why)\b).*?"
-    r"\b(?:should|must|shall|needs? to|has to|have to|ought to|to|gotta|will|can)\s+be\s+"
-    r"(?:\w+\s+)?(?P<verb>[a-z]+(?:ed|en|t))" + _AFTER_PARTICIPLE,
-    re.M,
+    r"^(?!(?:how|what|which|who|whom|whose|when|where|why)\b)"
+    r"(?:(?!\b(?:that|which|who|whose|where|when)\b).)*?"  # not in a relative clause
+    r"\b(?:should|must|shall|needs? to|has to|have to|ought to|gotta)\s+be\s+"
+    r"(?:\w+\s+)?(?P<verb>[a-z]+(?:ed|en|t))"
+    + _AFTER_PARTICIPLE
+    + r"|^(?:can|could|would|will)\s+(?:the|all|these|those|this|that|it|they|every|each)\b"
+    r"[^?]*?\bbe\s+(?:\w+\s+)?(?P<verb2>[a-z]+(?:ed|en|t))" + _AFTER_PARTICIPLE
 )
 _WISH = re.compile(
     r"\b(?:i|we)\s+(?:want|need|would like|'d like)\s+(?P<object>(?:(?!to\b|know\b|see\b|"
@@ -434,10 +437,14 @@ def _set_to(request: Request) -> str | None:
 
 
 def _passive(request: Request) -> str | None:
-    """'the 2022 orders should be deleted', 'I want them removed'."""
-    for pattern in (_PASSIVE, _WISH):
-        for match in pattern.finditer(request.lowered):
-            if participle_verb(match.group("verb")) is not None:
+    """'the 2022 orders should be deleted', 'can these be removed?', 'I want them removed'."""
+    for clause in request.clauses:
+        for pattern in (_PASSIVE, _WISH):
+            match = pattern.search(clause.text)
+            if match is None:
+                continue
+            verb = match.groupdict().get("verb") or match.groupdict().get("verb2") or ""
+            if participle_verb(verb) is not None:
                 return " ".join(match.group(0).split())
     return None
 
