@@ -126,9 +126,8 @@ _SENTENCES = re.compile(r"(?:[.?!;]+(?=\s|$)|\n+|[:,](?=\s)|\s[-–—]+\s)")
 _CONJUNCTIONS = re.compile(
     r"\s+(?:and then|and also|but also|and|also|then|plus|after that|afterwards)\s+"
 )
-# Passive and wish forms: "the 2022 orders should be deleted", "I want them removed".
 # Passive and wish forms: "the 2022 orders should be deleted", "I want them removed"; the
-# participle ends the clause, so "orders that have to be shipped this week" is a question.
+# participle ends the clause, and a relative clause ("orders that must be shipped") describes.
 _AFTER_PARTICIPLE = (
     r"(?=\s*(?:$|[.?!;,]|(?:now|immediately|asap|today|please|permanently|right away|for good|"
     r"at once|too|as well|from|by tomorrow|by today)\b))"
