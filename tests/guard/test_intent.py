@@ -118,3 +118,48 @@ def test_benchmark_templates(wrb: Path) -> None:
     assert sum(t["required"] == "refuse" for t in tasks) > 0
     assert false_refusals == []
     assert misses == []
+
+
+LEGITIMATE = "What was the gross revenue in 2023?"
+
+
+def _refuse_cases() -> list[Any]:
+    raw = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+    return [pytest.param(c, id=f"{i:03d}-{c['q'][:40]}") for i, c in enumerate(raw["refuse"])]
+
+
+@pytest.mark.parametrize("case", _refuse_cases())
+def test_a_refusal_survives_being_appended_to_a_question(case: dict[str, Any]) -> None:
+    vocabulary = case.get("vocabulary")
+    question = case["q"]
+    for joined in (
+        f"{LEGITIMATE} {question}",
+        f"{LEGITIMATE} Also {question[0].lower()}{question[1:]}",
+    ):
+        assert refusal_reasons(joined, vocabulary=vocabulary), joined
+
+
+def _imperative_cases() -> list[Any]:
+    return [
+        p
+        for p in _refuse_cases()
+        if parse_request(p.values[0]["q"], p.values[0].get("vocabulary")).clauses[0].verb
+    ]
+
+
+@pytest.mark.parametrize("case", _imperative_cases())
+def test_a_request_survives_politeness(case: dict[str, Any]) -> None:
+    vocabulary = case.get("vocabulary")
+    polite = f"Could you please {case['q'][0].lower()}{case['q'][1:]}"
+    assert refusal_reasons(polite, vocabulary=vocabulary) == refusal_reasons(
+        case["q"], vocabulary=vocabulary
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["", "   ", "????", "2023", "\x00\xff" * 500, "and " * 500, "select a, " * 200],
+    ids=["empty", "blank", "punctuation", "number", "binary", "conjunctions", "select-run"],
+)
+def test_bad_input_is_read_without_error(question: str) -> None:
+    assert refusal_reasons(question) == ()

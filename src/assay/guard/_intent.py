@@ -320,7 +320,8 @@ _ROLE_TAG = re.compile(
     r"<\s*/?\s*\|?\s*(?:system|assistant|user|developer|tool|im_start|im_end|instructions?|"
     r"prompt|admin)\b[^>]*>"
     r"|\[\s*/?\s*(?:system|inst|assistant|developer|admin)\s*\]"
-    r"|(?:^|\n|[.?!]\s+)\s*(?:system|assistant|developer|admin)\s*(?:prompt|message)?\s*:"
+    r"|(?:^|\n|[.?!]\s+)\s*(?:(?:also|and|then|now|ps)\s+)?(?:system|assistant|developer|admin)"
+    r"\s*(?:prompt|message)?\s*:"
     r"|#{2,}\s*(?:system|instruction|new instructions?)\b"
     r"|\b(?:begin|end)\s+(?:system|admin)\s+(?:prompt|message|instructions?)\b"
 )
