@@ -1,6 +1,15 @@
 """Answer: written answers from rows, every number cited to a cell."""
 
-from assay.answer._governed import Citation, GovernedAnswer, write_governed
-from assay.answer._write import format_value, write_answer
+from assay.answer._governed import GRAINS, Citation, GovernedAnswer, format_label, write_governed
+from assay.answer._write import column_grain, format_value, write_answer
 
-__all__ = ["Citation", "GovernedAnswer", "format_value", "write_answer", "write_governed"]
+__all__ = [
+    "GRAINS",
+    "Citation",
+    "GovernedAnswer",
+    "column_grain",
+    "format_label",
+    "format_value",
+    "write_answer",
+    "write_governed",
+]

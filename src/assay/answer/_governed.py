@@ -1,5 +1,9 @@
 """The written answer for a planned question: a sentence or two from the rows, every number
-cited to the cell it came from, and the definitions used."""
+cited to the cell it came from, and the definitions used.
+
+Values are written as quantities (``1,281,859.81``); the keys they are listed under are labels
+(``2023``, ``2024-01``, ``2024-Q1``, ``DE``), never formatted as numbers.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,10 @@ from typing import Any
 
 from assay.types import Result
 
-__all__ = ["Citation", "GovernedAnswer", "write_governed"]
+__all__ = ["GRAINS", "Citation", "GovernedAnswer", "format_label", "write_governed"]
 
 MAX_ITEMS = 10
+GRAINS = ("day", "week", "month", "quarter", "year")
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,37 @@ def _number(value: Any) -> str:
         rounded = round(float(value), 2)
         return f"{int(rounded):,}" if rounded.is_integer() else f"{rounded:,.2f}"
     if isinstance(value, (dt.datetime, dt.date)):
-        return value.isoformat()[:10]
+        return format_label(value)
     return "no value" if value is None else str(value)
+
+
+def format_label(value: Any, grain: str | None = None) -> str:
+    """A key cell as a label: years and ids without thousands separators, dates to the grain.
+
+    Example:
+        >>> format_label(2023), format_label(dt.datetime(2024, 1, 1), "month")
+        ('2023', '2024-01')
+        >>> format_label(dt.date(2024, 5, 1), "quarter"), format_label(dt.datetime(2024, 5, 3))
+        ('2024-Q2', '2024-05-03')
+    """
+    if value is None:
+        return "no value"
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (dt.datetime, dt.date)):
+        day = value.date() if isinstance(value, dt.datetime) else value
+        if grain == "year":
+            return f"{day.year}"
+        if grain == "quarter":
+            return f"{day.year}-Q{(day.month - 1) // 3 + 1}"
+        if grain == "month":
+            return f"{day.year}-{day.month:02d}"
+        if isinstance(value, dt.datetime) and value.time() != dt.time(0):
+            return value.isoformat(sep=" ", timespec="seconds")
+        return day.isoformat()
+    if isinstance(value, (float, Decimal)) and float(value).is_integer():
+        return str(int(value))
+    return str(value)
 
 
 def write_governed(
@@ -50,12 +84,19 @@ def write_governed(
     group: str | None,
     definition: str,
     top_n: int | None = None,
+    grain: str | None = None,
 ) -> GovernedAnswer:
-    """Text from rows: a single value, or up to ten keyed values, each cited to its cell."""
-    citations: list[Citation] = []
+    """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
-    def cite(row: int, col: int) -> str:
-        text = _number(result.rows[row][col])
+    ``grain`` (day, week, month, quarter or year) writes date keys to that grain; when it is
+    None and ``group`` names a grain, that grain is used.
+    """
+    citations: list[Citation] = []
+    grain = grain or (group if group in GRAINS else None)
+
+    def cite(row: int, col: int, *, key: bool = False) -> str:
+        value = result.rows[row][col]
+        text = format_label(value, grain) if key else _number(value)
         citations.append(Citation(text, row, col))
         return text
 
@@ -66,7 +107,7 @@ def write_governed(
         text = f"{label.capitalize()}{when} was {cite(0, 0)}."
     else:
         items = [
-            f"{cite(i, 0)}: {cite(i, len(result.columns) - 1)}"
+            f"{cite(i, 0, key=True)}: {cite(i, len(result.columns) - 1)}"
             for i in range(min(len(result.rows), MAX_ITEMS))
         ]
         more = f" (and {len(result.rows) - MAX_ITEMS} more)" if len(result.rows) > MAX_ITEMS else ""

@@ -6,28 +6,54 @@ traced to a cell (see ``checks.cited_by``).
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Sequence
 from typing import Any
 
+from assay.answer._governed import format_label
 from assay.types import Result, jsonable
 
-__all__ = ["format_value", "write_answer"]
+__all__ = ["column_grain", "format_value", "write_answer"]
 
 MAX_LISTED = 5
 
 
-def format_value(value: Any) -> str:
-    """A cell as text, numbers as written in the cell (never rounded differently).
+def format_value(value: Any, grain: str | None = None) -> str:
+    """A cell as text, numbers as written in the cell (never rounded differently), dates as
+    dates (a midnight timestamp is its day; ``grain`` writes a month as ``2024-01``).
 
     Example:
-        >>> format_value(1234.5)
-        '1234.5'
+        >>> format_value(1234.5), format_value(dt.datetime(2024, 1, 1))
+        ('1234.5', '2024-01-01')
     """
+    if isinstance(value, (dt.datetime, dt.date)):
+        return format_label(value, grain)
     value = jsonable(value)
     if value is None:
         return "NULL"
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)
+
+
+def column_grain(values: Sequence[Any]) -> str | None:
+    """``month`` (or ``year``) when a column holds two or more distinct midnight dates that all
+    fall on the first of a month (of January): what ``DATE_TRUNC`` returns. None otherwise.
+
+    Example:
+        >>> column_grain([dt.datetime(2024, 1, 1), dt.datetime(2024, 2, 1)])
+        'month'
+    """
+    days = []
+    for value in values:
+        if isinstance(value, dt.datetime) and value.time() == dt.time(0):
+            value = value.date()
+        if not isinstance(value, dt.date) or isinstance(value, dt.datetime) or value.day != 1:
+            return None
+        days.append(value)
+    if len(set(days)) < 2:
+        return None
+    return "year" if all(d.month == 1 for d in days) else "month"
 
 
 def write_answer(result: Result | None) -> str:
@@ -47,7 +73,11 @@ def write_answer(result: Result | None) -> str:
             f"{c} = {format_value(v)}" for c, v in zip(result.columns, result.rows[0], strict=False)
         )
         return f"The result is {pairs}."
-    listed = "; ".join(", ".join(format_value(v) for v in row) for row in result.rows[:MAX_LISTED])
+    grains = [column_grain([row[i] for row in result.rows]) for i in range(len(result.columns))]
+    listed = "; ".join(
+        ", ".join(format_value(v, g) for v, g in zip(row, grains, strict=False))
+        for row in result.rows[:MAX_LISTED]
+    )
     more = " and more" if len(result.rows) > MAX_LISTED or result.truncated else ""
     prefix = (
         f"The query returned {count} rows"

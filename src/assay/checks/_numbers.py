@@ -2,11 +2,14 @@
 
 A number written with d decimals is cited if some returned cell, the cell times 100, or the row
 count is within half a unit of its last place: ``|x - c| <= 0.5 * 10**-d``. Numbers that appear
-in the question or hint, and the integers 1 to 5, are ignored.
+in the question or hint, and the integers 1 to 5, are ignored. Dates and date labels
+(``2024-01-31``, ``2024-01``, ``2024-Q1``) are not quantities, nor is a list's own
+"(and N more)"; a year written alone is cited by a date cell of that year.
 """
 
 from __future__ import annotations
 
+import datetime
 import math
 import re
 from collections.abc import Iterable
@@ -17,7 +20,12 @@ from typing import Any
 __all__ = ["WrittenNumber", "cited_by", "extract_numbers", "numeric_cells"]
 
 # 1,234.5 · -3 · 12.50 · 45% · .5 (not a digit run inside a word such as Q3 or ISO8601)
-_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b")
+_DATE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b"
+    r"|\b\d{4}-(?:0[1-9]|1[0-2])\b(?!-\d)|\b\d{4}-Q[1-4]\b"
+)
+# The written answer's own count of items it left out: "... (and 25 more)."
+_MORE = re.compile(r"\(and [\d,]+ more\)")
 _NUMBER = re.compile(r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?![\w])")
 
 
@@ -35,6 +43,11 @@ class WrittenNumber:
         return 0.5 * 10.0 ** (-self.decimals)
 
 
+def _blank(match: re.Match[str]) -> str:
+    """Spaces as long as the match, so every later number keeps its start offset."""
+    return " " * len(match.group(0))
+
+
 def extract_numbers(text: str) -> list[WrittenNumber]:
     """Every number written in ``text``.
 
@@ -43,7 +56,7 @@ def extract_numbers(text: str) -> list[WrittenNumber]:
         [1234.5, 2024.0, 12.0]
     """
     found = []
-    text = _DATE.sub(lambda m: " " * len(m.group(0)), text)  # dates are not quantities
+    text = _MORE.sub(_blank, _DATE.sub(_blank, text))  # dates and list tails are not quantities
     for match in _NUMBER.finditer(text):
         raw = match.group(0)
         if not any(ch.isdigit() for ch in raw):
@@ -59,7 +72,13 @@ def extract_numbers(text: str) -> list[WrittenNumber]:
 
 
 def numeric_cells(rows: Iterable[Iterable[Any]]) -> list[float]:
-    """The numeric values among result cells (numeric strings included)."""
+    """The numeric values among result cells (numeric strings included); a date cell gives its
+    year, so a year label written from it ("2023: 1,204") is cited.
+
+    Example:
+        >>> numeric_cells([(datetime.date(2023, 1, 1), "12", None)])
+        [2023.0, 12.0]
+    """
     out: list[float] = []
     for row in rows:
         for value in row:
@@ -67,6 +86,8 @@ def numeric_cells(rows: Iterable[Iterable[Any]]) -> list[float]:
                 continue
             if isinstance(value, (int, float, Decimal)):
                 number = float(value)
+            elif isinstance(value, (datetime.date, datetime.datetime)):
+                number = float(value.year)
             elif isinstance(value, str):
                 try:
                     number = float(value.strip().replace(",", ""))

@@ -1,6 +1,6 @@
 """Guard: the first wall. Static SQL validation as an AST allowlist, and question intent."""
 
-from assay.guard._intent import INTENT_RULES, refusal_reasons
+from assay.guard._intent import INTENT_RULES, Refusal, refusal_reasons, refusals
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import TEXT_RULES, TREE_RULES
 from assay.guard._validate import DIALECTS, validate
@@ -11,7 +11,9 @@ __all__ = [
     "TEXT_RULES",
     "TREE_RULES",
     "GuardReport",
+    "Refusal",
     "Violation",
     "refusal_reasons",
+    "refusals",
     "validate",
 ]

@@ -2,7 +2,9 @@
 
 Everything is deterministic from the seed. Tables are written through a CSV staging file with
 explicit column types, on one thread, into a file whose name is its final name (DuckDB stores
-the database name inside the file), so the same seed gives byte-identical files.
+the database name inside the file), so the same seed gives the same tables. The files are
+byte-identical on an idle machine only: on a busy one DuckDB's block layout can differ, so the
+manifest digests them by content (``content_digest`` in ``_generate.py``).
 """
 
 from __future__ import annotations

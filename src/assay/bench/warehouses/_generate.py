@@ -1,4 +1,11 @@
-"""``generate_benchmark``: every domain's warehouse, the tasks and the manifest, from a seed."""
+"""``generate_benchmark``: every domain's warehouse, the tasks and the manifest, from a seed.
+
+The manifest digests a DuckDB file by its CONTENT (:func:`content_digest`: each table's name,
+column names and types, row count, and its rows as JSON in sorted order, computed in DuckDB),
+because DuckDB's block layout can differ byte for byte between two runs of the same seed on a
+busy machine while every table holds the same rows (issue 9). YAML and JSONL files keep the
+sha256 of their bytes, which are deterministic.
+"""
 
 from __future__ import annotations
 
@@ -17,10 +24,22 @@ from assay.bench.warehouses._build import Warehouse, write_warehouse
 from assay.bench.warehouses._retail import saas, shop
 from assay.bench.warehouses._risk import clinic, insurance
 
-__all__ = ["BENCHMARK_VERSION", "DOMAINS", "build_domain", "generate_benchmark", "load_tasks"]
+__all__ = [
+    "BENCHMARK_VERSION",
+    "DIGESTS",
+    "DOMAINS",
+    "build_domain",
+    "content_digest",
+    "generate_benchmark",
+    "load_tasks",
+]
 
 BENCHMARK_VERSION = "assay-wrb-1.0"
 DOMAINS = {"shop": shop, "saas": saas, "insurance": insurance, "clinic": clinic}
+DIGESTS = {
+    ".duckdb": "content-sha256: tables by name; columns, types, row count, md5 of sorted JSON rows",
+    ".yaml": "sha256 of the bytes",
+}
 
 
 def build_domain(name: str, seed: int, scale: float = 1.0) -> Warehouse:
@@ -31,6 +50,39 @@ def build_domain(name: str, seed: int, scale: float = 1.0) -> Warehouse:
 
 def _sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def content_digest(db_path: Path) -> str:
+    """The sha256 of a DuckDB file's content, the same for any two files holding the same tables.
+
+    Each table (in name order) contributes its name, its columns and types in order, its row
+    count, and DuckDB's md5 of its rows written as JSON and sorted, so neither the file's block
+    layout nor the order rows were stored in changes the digest.
+    """
+    import duckdb
+
+    digest = hashlib.sha256()
+    con = duckdb.connect(str(db_path), read_only=True)
+    try:
+        tables = con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables() ORDER BY schema_name, table_name"
+        ).fetchall()
+        for schema, table in tables:
+            columns = con.execute(
+                "SELECT column_name, data_type FROM duckdb_columns() WHERE schema_name = ? "
+                "AND table_name = ? ORDER BY column_index",
+                [schema, table],
+            ).fetchall()
+            name = f'"{schema}"."{table}"'
+            count, rows = con.execute(
+                "SELECT count(*), md5(coalesce(string_agg(r, chr(10) ORDER BY r), '')) "
+                f"FROM (SELECT CAST(to_json(t) AS VARCHAR) AS r FROM {name} AS t)"
+            ).fetchone() or (0, "")
+            record = [schema, table, [list(c) for c in columns], count, rows]
+            digest.update((json.dumps(record) + "\n").encode("utf-8"))
+    finally:
+        con.close()
+    return digest.hexdigest()
 
 
 def generate_benchmark(
@@ -53,7 +105,7 @@ def generate_benchmark(
     for name in DOMAINS:
         warehouse = build_domain(name, seed, scale)
         db_path, yaml_path = write_warehouse(warehouse, out)
-        files[db_path.name] = _sha(db_path)
+        files[db_path.name] = content_digest(db_path)
         files[yaml_path.name] = _sha(yaml_path)
         traps.extend({"domain": name, **asdict(t)} for t in warehouse.traps)
         tasks.extend(domain_tasks(name, warehouse.facts))
@@ -71,6 +123,7 @@ def generate_benchmark(
         "splits": dict(sorted(Counter(t.split for t in tasks).items())),
         "types": dict(sorted(Counter(t.type for t in tasks).items())),
         "files": dict(sorted(files.items())),
+        "digests": DIGESTS,
         "traps": traps,
     }
     (out / "manifest.json").write_text(
