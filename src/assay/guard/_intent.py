@@ -45,7 +45,7 @@ IntentCode = Literal[
 # Verbs that change, create or remove something: SQL's and the business's.
 WRITE_VERBS = frozenset(
     """
-    activate add admit alter amend append approve archive assign backfill ban bill block book
+    activate add admit alter amend append apply approve archive assign backfill ban bill block book
     bump cancel change charge clean clear clone close commit compensate create credit cut
     deactivate debit decline decrease dedupe deduplicate delete demote deny deprovision destroy
     disable discharge discount dismiss double downgrade drop duplicate edit enable enroll erase
@@ -75,7 +75,7 @@ REVEAL_VERBS = frozenset(
 # Germany to the chart" are not; "add a row", "add 10% to every price" are).
 SOFT_VERBS = frozenset(
     """
-    add bill block book charge clean clear copy credit cut debit double fix forward issue kill
+    add apply bill block book charge clean clear copy credit cut debit double fix forward issue kill
     lock lower make mark merge message move notify pay ping post push save schedule share ship
     swap sync text transfer zero
     """.split()
