@@ -55,7 +55,7 @@ def test_resume_refuses_a_broken_line_before_the_last(tmp_path: Path) -> None:
     path = tmp_path / "v.jsonl"
     text = '{"id": "a"}\nnot json\n{"id": "b"}\n'
     path.write_text(text)
-    with pytest.raises(LedgerError, match="Line 2 .* not the last"):
+    with pytest.raises(LedgerError, match=r"Line 2 .* not the last"):
         written_ids(path)
     assert path.read_text() == text
 
