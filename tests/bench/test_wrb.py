@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -32,15 +28,13 @@ from assay.connectors import connect
 from assay.errors import BenchError
 from assay.settings import load_settings
 from assay.types import Result
-
-SCALE = 0.2
+from tests.conftest import WRB_SCALE, WRB_SEED
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("wrb") / "bench"
-    generate_benchmark(folder, seed=7, scale=SCALE)
-    return folder
+def bench(wrb: Path) -> Path:
+    """The session's benchmark (tests/conftest.py): generated once per run, never written to."""
+    return wrb
 
 
 @pytest.fixture(scope="module")
@@ -48,28 +42,12 @@ def tasks(bench: Path) -> list[Task]:
     return load_tasks(bench)[0]
 
 
-def _digests(folder: Path) -> dict[str, str]:
-    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
-
-
-def test_byte_identical_under_any_hash_seed(bench: Path, tmp_path: Path) -> None:
-    code = (
-        "import sys; from pathlib import Path; from assay.bench.warehouses import "
-        "generate_benchmark; generate_benchmark(Path(sys.argv[1]), seed=7, scale=0.2)"
-    )
-    for hash_seed in ("1", "12345"):
-        out = tmp_path / f"h{hash_seed}" / "bench"
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
-        assert _digests(out) == _digests(bench)
-
-
 def test_four_domains_with_realistic_sizes(bench: Path) -> None:
     manifest = json.loads((bench / "manifest.json").read_text())
     assert len([f for f in manifest["files"] if f.endswith(".duckdb")]) == 4
     with connect(str(bench / "shop.duckdb")) as shop:
         lines = shop.execute("SELECT count(*) FROM order_lines", time_limit_ms=5000, max_rows=1)
-    assert lines.rows[0][0] > 8_000 * SCALE
+    assert lines.rows[0][0] > 8_000 * WRB_SCALE
 
 
 def test_every_trap_is_in_the_data(bench: Path) -> None:
@@ -340,7 +318,7 @@ def test_a_run_on_another_seed_is_refused(bench: Path, tasks: list[Task], tmp_pa
     finally:
         ctx.close()
     _, mine = load_tasks(bench)
-    with pytest.raises(BenchError, match="seed 7"):
+    with pytest.raises(BenchError, match=f"seed {WRB_SEED}"):
         score_run(load_run(tmp_path / "r.jsonl"), tasks, mine, bench)
     # An edited task file no longer matches its manifest.
     lines = (other / "tasks.jsonl").read_text().splitlines()
