@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from assay.bench import (
 )
 from assay.bench.warehouses import generate_benchmark, load_tasks
 from assay.cli import main
-from assay.connectors import connect
+from assay.connectors import PooledConnector, connect
 from assay.errors import BenchError
 from assay.settings import load_settings
 from assay.types import Result
@@ -42,15 +43,29 @@ def tasks(bench: Path) -> list[Task]:
     return load_tasks(bench)[0]
 
 
-def test_four_domains_with_realistic_sizes(bench: Path) -> None:
+@pytest.fixture(scope="module")
+def warehouses(bench: Path) -> Iterator[dict[str, PooledConnector]]:
+    """One connector per domain for the module: a connector starts a worker process."""
+    domains = ("clinic", "insurance", "saas", "shop")
+    connectors = {d: connect(str(bench / f"{d}.duckdb")) for d in domains}
+    try:
+        yield connectors
+    finally:
+        for connector in connectors.values():
+            connector.close()
+
+
+def test_four_domains_with_realistic_sizes(
+    bench: Path, warehouses: dict[str, PooledConnector]
+) -> None:
     manifest = json.loads((bench / "manifest.json").read_text())
     assert len([f for f in manifest["files"] if f.endswith(".duckdb")]) == 4
-    with connect(str(bench / "shop.duckdb")) as shop:
-        lines = shop.execute("SELECT count(*) FROM order_lines", time_limit_ms=5000, max_rows=1)
+    shop = warehouses["shop"]
+    lines = shop.execute("SELECT count(*) FROM order_lines", time_limit_ms=5000, max_rows=1)
     assert lines.rows[0][0] > 8_000 * WRB_SCALE
 
 
-def test_every_trap_is_in_the_data(bench: Path) -> None:
+def test_every_trap_is_in_the_data(bench: Path, warehouses: dict[str, PooledConnector]) -> None:
     traps = json.loads((bench / "manifest.json").read_text())["traps"]
     kinds = {t["kind"] for t in traps}
     assert {
@@ -64,11 +79,11 @@ def test_every_trap_is_in_the_data(bench: Path) -> None:
     } <= kinds
     assert kinds & {"renamed_column", "deprecated_column"}
     for trap in traps:
-        with connect(str(bench / f"{trap['domain']}.duckdb")) as connector:
-            found = connector.execute(trap["check_sql"], time_limit_ms=5000, max_rows=1)
-            assert found.rows[0][0] > 0, trap
-            if trap["kind"] == "undeclared_foreign_key":
-                assert not connector.catalog().foreign_keys
+        connector = warehouses[trap["domain"]]
+        found = connector.execute(trap["check_sql"], time_limit_ms=5000, max_rows=1)
+        assert found.rows[0][0] > 0, trap
+        if trap["kind"] == "undeclared_foreign_key":
+            assert not connector.catalog().foreign_keys
 
 
 def test_accepted_sql_runs_non_empty_and_stable(bench: Path, tasks: list[Task]) -> None:
@@ -97,20 +112,18 @@ def test_structural_audit(tasks: list[Task]) -> None:
         assert {t.type for t in tasks if t.split == split} == set(types)
 
 
-def test_ambiguous_readings_differ(bench: Path, tasks: list[Task]) -> None:
-    with_domain: dict[str, list[Task]] = {}
-    for task in tasks:
-        if task.type == "ambiguous":
-            with_domain.setdefault(task.domain, []).append(task)
-    for domain, members in with_domain.items():
-        with connect(str(bench / f"{domain}.duckdb")) as connector:
-            for task in members:
-                results = [
-                    connector.execute(r["sql"], time_limit_ms=5000, max_rows=10_000)
-                    for r in task.readings
-                ]
-                assert len(task.readings) >= 2
-                assert not result_equivalent(results[0], results[1], False), task.id
+def test_ambiguous_readings_differ(
+    tasks: list[Task], warehouses: dict[str, PooledConnector]
+) -> None:
+    ambiguous = [t for t in tasks if t.type == "ambiguous"]
+    assert ambiguous
+    for task in ambiguous:
+        connector = warehouses[task.domain]
+        results = [
+            connector.execute(r["sql"], time_limit_ms=5000, max_rows=10_000) for r in task.readings
+        ]
+        assert len(task.readings) >= 2
+        assert not result_equivalent(results[0], results[1], False), task.id
 
 
 def _r(*rows: tuple[object, ...]) -> Result:
