@@ -105,11 +105,18 @@ def pg_reader(shop_postgres_reader: str) -> Iterator[PooledConnector]:
         yield connector
 
 
+WRB_SEED, WRB_SCALE = 0, 0.3
+
+
 @pytest.fixture(scope="session")
 def wrb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The reliability benchmark (seed 0, scale 0.3): warehouses, semantic layers, tasks."""
+    """The reliability benchmark (seed 0, scale 0.3): warehouses, semantic layers, tasks.
+
+    Generated once per test session (about 2 s) for every test that reads it; tests that need
+    another seed or scale generate a small one of their own. Treat it as read-only.
+    """
     from assay.bench.warehouses import generate_benchmark
 
     folder = tmp_path_factory.mktemp("wrb-session") / "bench"
-    generate_benchmark(folder, seed=0, scale=0.3)
+    generate_benchmark(folder, seed=WRB_SEED, scale=WRB_SCALE)
     return folder

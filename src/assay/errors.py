@@ -5,13 +5,11 @@ The tree::
     AssayError                      assay.error
     ├── ConfigError                 config.invalid
     ├── InputError                  input.invalid
-    ├── GuardError                  guard.rejected
     ├── ExecutionError              execution.error
     │   ├── ExecutionFailed         execution.error
     │   ├── ExecutionTimeout        execution.timeout
     │   ├── ConnectionFailed        execution.connection_failed
     │   └── ResourceLimit           execution.resource_limit
-    ├── CatalogError                catalog.error
     ├── SemanticError               semantic.invalid
     ├── GenerationError             generation.error
     │   └── LLMUnavailable          llm.unavailable
@@ -21,6 +19,12 @@ The tree::
 
 Every message says what failed, the offending value, the rule and the fix; ``hint`` carries the
 fix on its own so that the CLI and the HTTP error shape can show it apart.
+
+Every class here is raised somewhere (tests/meta/test_errors.py checks it). The execution
+errors cross a process boundary as codes: a worker reports ``execution.error`` for any statement
+the engine refused, and ``error_for_code`` raises the most specific class, ``ExecutionFailed``.
+The guard has no error: a refused statement is a ``GuardReport``, never an exception. Profiling
+runs queries, so its failures are execution errors.
 """
 
 from __future__ import annotations
@@ -30,14 +34,12 @@ from typing import Any, ClassVar
 __all__ = [
     "AssayError",
     "BenchError",
-    "CatalogError",
     "ConfigError",
     "ConnectionFailed",
     "ExecutionError",
     "ExecutionFailed",
     "ExecutionTimeout",
     "GenerationError",
-    "GuardError",
     "InputError",
     "LLMUnavailable",
     "LedgerError",
@@ -75,12 +77,6 @@ class InputError(AssayError):
     code = "input.invalid"
 
 
-class GuardError(AssayError):
-    """The guard refused a statement (raised only at a boundary, from a ``GuardReport``)."""
-
-    code = "guard.rejected"
-
-
 class ExecutionError(AssayError):
     """Running a query failed."""
 
@@ -109,12 +105,6 @@ class ResourceLimit(ExecutionError):
     """The statement exceeded a memory, CPU or size limit and was stopped."""
 
     code = "execution.resource_limit"
-
-
-class CatalogError(AssayError):
-    """Profiling or metadata reconstruction failed."""
-
-    code = "catalog.error"
 
 
 class SemanticError(AssayError):
@@ -157,13 +147,11 @@ _ALL_ERRORS: tuple[type[AssayError], ...] = (
     AssayError,
     ConfigError,
     InputError,
-    GuardError,
     ExecutionError,
     ExecutionFailed,
     ExecutionTimeout,
     ConnectionFailed,
     ResourceLimit,
-    CatalogError,
     SemanticError,
     GenerationError,
     LLMUnavailable,

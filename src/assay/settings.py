@@ -8,18 +8,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
 
 __all__ = [
+    "DEFAULTS",
     "SETTINGS",
     "Setting",
     "Settings",
     "default_cache_dir",
     "load_settings",
+    "settings_fields_source",
     "settings_markdown",
 ]
 
@@ -63,9 +65,23 @@ SETTINGS: tuple[Setting, ...] = (
         "A second, larger endpoint for low-agreement answers; empty means none.",
     ),
     Setting("llm_escalation_model", "", str, "name", "Model name at the escalation endpoint."),
+    Setting(
+        "spider_root",
+        "",
+        str,
+        "path",
+        "The Spider slice's folder; empty means ../shared/data/spider-slice beside the project.",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
+_DEFAULT: dict[str, Any] = {s.name: s.default for s in SETTINGS}
+
+# The fields of ``Settings`` between these two marker comments are written from ``SETTINGS`` by
+# ``settings_fields_source()``; tests/meta/test_settings.py checks that they agree and rewrites
+# them with ``pytest --update-goldens`` after a row is added. Defaults are read from the table.
+FIELDS_BEGIN = "    # fields generated from SETTINGS: begin"
+FIELDS_END = "    # fields generated from SETTINGS: end"
 
 
 def default_cache_dir() -> Path:
@@ -76,26 +92,56 @@ def default_cache_dir() -> Path:
 
 @dataclass(frozen=True)
 class Settings:
-    """Resolved settings."""
+    """Resolved settings: one typed field per row of ``SETTINGS``, checked on construction.
 
-    values: Mapping[str, Any] = field(default_factory=dict)
+    Example:
+        >>> Settings(max_rows=50).max_rows
+        50
+        >>> Settings().time_limit_ms == SETTINGS[0].default
+        True
+    """
 
-    def __getattr__(self, name: str) -> Any:
-        if name in _BY_NAME:
-            return self.values.get(name, _BY_NAME[name].default)
-        raise AttributeError(name)
+    # fields generated from SETTINGS: begin
+    time_limit_ms: int = _DEFAULT["time_limit_ms"]
+    max_rows: int = _DEFAULT["max_rows"]
+    memory_limit_mb: int = _DEFAULT["memory_limit_mb"]
+    max_sql_bytes: int = _DEFAULT["max_sql_bytes"]
+    n_workers: int = _DEFAULT["n_workers"]
+    cache_dir: str = _DEFAULT["cache_dir"]
+    llm_base_url: str = _DEFAULT["llm_base_url"]
+    llm_model: str = _DEFAULT["llm_model"]
+    llm_api_key: str = _DEFAULT["llm_api_key"]
+    n_samples: int = _DEFAULT["n_samples"]
+    llm_timeout_s: int = _DEFAULT["llm_timeout_s"]
+    llm_escalation_base_url: str = _DEFAULT["llm_escalation_base_url"]
+    llm_escalation_model: str = _DEFAULT["llm_escalation_model"]
+    spider_root: str = _DEFAULT["spider_root"]
+    # fields generated from SETTINGS: end
+
+    def __post_init__(self) -> None:
+        for name in (f.name for f in fields(self)):
+            value = _coerce(_BY_NAME[name], getattr(self, name), source=f"argument {name}")
+            object.__setattr__(self, name, value)
 
     @property
     def cache_path(self) -> Path:
-        raw = self.values.get("cache_dir") or ""
-        return Path(raw) if raw else default_cache_dir()
+        return Path(self.cache_dir) if self.cache_dir else default_cache_dir()
 
     def with_values(self, **overrides: Any) -> Settings:
-        merged = dict(self.values)
-        for key, value in overrides.items():
-            if value is not None:
-                merged[key] = _coerce(_setting(key), value, source=f"argument {key}")
-        return replace(self, values=merged)
+        """A copy with the given settings replaced; ``None`` keeps the current value."""
+        changes = {k: v for k, v in overrides.items() if v is not None}
+        for key in changes:
+            _setting(key)
+        return replace(self, **changes)
+
+
+def settings_fields_source() -> str:
+    """The typed fields of ``Settings`` as source, one per row of ``SETTINGS``, in order."""
+    lines = [FIELDS_BEGIN]
+    for s in SETTINGS:
+        lines.append(f'    {s.name}: {s.type.__name__} = _DEFAULT["{s.name}"]')
+    lines.append(FIELDS_END)
+    return "\n".join(lines) + "\n"
 
 
 def _setting(name: str) -> Setting:
@@ -143,7 +189,7 @@ def load_settings(
     for setting in SETTINGS:
         if setting.env_var in env and env[setting.env_var] != "":
             values[setting.name] = _coerce(setting, env[setting.env_var], source=setting.env_var)
-    return Settings(values).with_values(**overrides)
+    return Settings(**values).with_values(**overrides)
 
 
 def settings_markdown() -> str:
@@ -163,3 +209,7 @@ def settings_markdown() -> str:
             f"| `{s.name}` | `{s.flag}` | `{s.env_var}` | {default} | {s.unit} | {s.help} |"
         )
     return "\n".join(lines) + "\n"
+
+
+DEFAULTS = Settings()
+"""Every setting at its default, for signatures that need one (``time_limit_ms=DEFAULTS...``)."""

@@ -99,6 +99,7 @@ def test_cluster_bootstrap_draws_whole_clusters() -> None:
     assert (counts.sum(axis=1) == 6).all()
 
 
+@pytest.mark.slow
 def test_seeded_coverage_of_the_95_percent_interval() -> None:
     """Positives ~ N(1, 1), negatives ~ N(0, 1): true AUROC = Phi(1 / sqrt 2)."""
     truth = stats.norm.cdf(1 / math.sqrt(2))

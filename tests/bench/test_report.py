@@ -43,6 +43,7 @@ def _report(args: list[str]) -> object:
     return CliRunner().invoke(main, ["report", *args, "--n-resamples", "300"])
 
 
+@pytest.mark.slow
 @needs_spider
 def test_spider_report_is_byte_identical_and_frozen(
     spider_verdicts: dict[str, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,19 +25,17 @@ from assay.bench import (
 )
 from assay.bench.warehouses import generate_benchmark, load_tasks
 from assay.cli import main
-from assay.connectors import connect
+from assay.connectors import PooledConnector, connect
 from assay.errors import BenchError
 from assay.settings import load_settings
 from assay.types import Result
-
-SCALE = 0.2
+from tests.conftest import WRB_SCALE, WRB_SEED
 
 
 @pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("wrb") / "bench"
-    generate_benchmark(folder, seed=7, scale=SCALE)
-    return folder
+def bench(wrb: Path) -> Path:
+    """The session's benchmark (tests/conftest.py): generated once per run, never written to."""
+    return wrb
 
 
 @pytest.fixture(scope="module")
@@ -48,37 +43,29 @@ def tasks(bench: Path) -> list[Task]:
     return load_tasks(bench)[0]
 
 
-def _digests(folder: Path) -> dict[str, str]:
-    """Bytes of every file but the DuckDB ones, whose block layout may differ on a busy
-    machine; the manifest holds their content digests (tests/bench/test_digests.py)."""
-    return {
-        p.name: hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.iterdir())
-        if p.suffix != ".duckdb"
-    }
+@pytest.fixture(scope="module")
+def warehouses(bench: Path) -> Iterator[dict[str, PooledConnector]]:
+    """One connector per domain for the module: a connector starts a worker process."""
+    domains = ("clinic", "insurance", "saas", "shop")
+    connectors = {d: connect(str(bench / f"{d}.duckdb")) for d in domains}
+    try:
+        yield connectors
+    finally:
+        for connector in connectors.values():
+            connector.close()
 
 
-def test_byte_identical_under_any_hash_seed(bench: Path, tmp_path: Path) -> None:
-    code = (
-        "import sys; from pathlib import Path; from assay.bench.warehouses import "
-        "generate_benchmark; generate_benchmark(Path(sys.argv[1]), seed=7, scale=0.2)"
-    )
-    for hash_seed in ("1", "12345"):
-        out = tmp_path / f"h{hash_seed}" / "bench"
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        subprocess.run([sys.executable, "-c", code, str(out)], check=True, env=env)
-        assert _digests(out) == _digests(bench)
-
-
-def test_four_domains_with_realistic_sizes(bench: Path) -> None:
+def test_four_domains_with_realistic_sizes(
+    bench: Path, warehouses: dict[str, PooledConnector]
+) -> None:
     manifest = json.loads((bench / "manifest.json").read_text())
     assert len([f for f in manifest["files"] if f.endswith(".duckdb")]) == 4
-    with connect(str(bench / "shop.duckdb")) as shop:
-        lines = shop.execute("SELECT count(*) FROM order_lines", time_limit_ms=5000, max_rows=1)
-    assert lines.rows[0][0] > 8_000 * SCALE
+    shop = warehouses["shop"]
+    lines = shop.execute("SELECT count(*) FROM order_lines", time_limit_ms=5000, max_rows=1)
+    assert lines.rows[0][0] > 8_000 * WRB_SCALE
 
 
-def test_every_trap_is_in_the_data(bench: Path) -> None:
+def test_every_trap_is_in_the_data(bench: Path, warehouses: dict[str, PooledConnector]) -> None:
     traps = json.loads((bench / "manifest.json").read_text())["traps"]
     kinds = {t["kind"] for t in traps}
     assert {
@@ -92,11 +79,11 @@ def test_every_trap_is_in_the_data(bench: Path) -> None:
     } <= kinds
     assert kinds & {"renamed_column", "deprecated_column"}
     for trap in traps:
-        with connect(str(bench / f"{trap['domain']}.duckdb")) as connector:
-            found = connector.execute(trap["check_sql"], time_limit_ms=5000, max_rows=1)
-            assert found.rows[0][0] > 0, trap
-            if trap["kind"] == "undeclared_foreign_key":
-                assert not connector.catalog().foreign_keys
+        connector = warehouses[trap["domain"]]
+        found = connector.execute(trap["check_sql"], time_limit_ms=5000, max_rows=1)
+        assert found.rows[0][0] > 0, trap
+        if trap["kind"] == "undeclared_foreign_key":
+            assert not connector.catalog().foreign_keys
 
 
 def test_accepted_sql_runs_non_empty_and_stable(bench: Path, tasks: list[Task]) -> None:
@@ -126,20 +113,18 @@ def test_structural_audit(tasks: list[Task]) -> None:
         assert {t.type for t in tasks if t.split == split} == set(types)
 
 
-def test_ambiguous_readings_differ(bench: Path, tasks: list[Task]) -> None:
-    with_domain: dict[str, list[Task]] = {}
-    for task in tasks:
-        if task.type == "ambiguous":
-            with_domain.setdefault(task.domain, []).append(task)
-    for domain, members in with_domain.items():
-        with connect(str(bench / f"{domain}.duckdb")) as connector:
-            for task in members:
-                results = [
-                    connector.execute(r["sql"], time_limit_ms=5000, max_rows=10_000)
-                    for r in task.readings
-                ]
-                assert len(task.readings) >= 2
-                assert not result_equivalent(results[0], results[1], False), task.id
+def test_ambiguous_readings_differ(
+    tasks: list[Task], warehouses: dict[str, PooledConnector]
+) -> None:
+    ambiguous = [t for t in tasks if t.type == "ambiguous"]
+    assert ambiguous
+    for task in ambiguous:
+        connector = warehouses[task.domain]
+        results = [
+            connector.execute(r["sql"], time_limit_ms=5000, max_rows=10_000) for r in task.readings
+        ]
+        assert len(task.readings) >= 2
+        assert not result_equivalent(results[0], results[1], False), task.id
 
 
 def _r(*rows: tuple[object, ...]) -> Result:
@@ -347,7 +332,7 @@ def test_a_run_on_another_seed_is_refused(bench: Path, tasks: list[Task], tmp_pa
     finally:
         ctx.close()
     _, mine = load_tasks(bench)
-    with pytest.raises(BenchError, match="seed 7"):
+    with pytest.raises(BenchError, match=f"seed {WRB_SEED}"):
         score_run(load_run(tmp_path / "r.jsonl"), tasks, mine, bench)
     # An edited task file no longer matches its manifest.
     lines = (other / "tasks.jsonl").read_text().splitlines()

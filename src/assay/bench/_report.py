@@ -9,11 +9,9 @@ give the same report, byte for byte: seeds are fixed and every float is rounded.
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,18 +28,10 @@ from assay.bench._metrics import (
 )
 from assay.bench._prereg import Hypothesis
 from assay.bench._stats import UndefinedStatisticWarning
-from assay.errors import BenchError, InputError
+from assay.errors import BenchError
+from assay.ledger import VerdictSet
 
-__all__ = [
-    "VerdictSet",
-    "build_report",
-    "load_labels",
-    "load_verdicts",
-    "read_labels",
-    "rounded",
-]
-
-VerdictSet = dict[str, dict[str, Any]]  # id -> verdict record
+__all__ = ["build_report", "rounded"]
 
 
 def rounded(value: Any) -> Any:
@@ -55,94 +45,6 @@ def rounded(value: Any) -> Any:
     if isinstance(value, np.integer):
         return int(value)
     return value
-
-
-def load_verdicts(path: Path) -> VerdictSet:
-    """Scored verdicts by id; failed lines are kept out (and counted by the caller)."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise BenchError(
-            f"Cannot read verdicts {str(path)!r}: {exc.strerror}.",
-            hint="Give files written by 'assay score --out'.",
-        ) from exc
-    records: VerdictSet = {}
-    duplicates: list[str] = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-            ident = str(record["id"])
-        except (json.JSONDecodeError, KeyError, TypeError) as exc:
-            raise BenchError(
-                f"Line {n} of {str(path)!r} is not a verdict record.",
-                hint="Give files written by 'assay score --out'.",
-            ) from exc
-        if ident in records:
-            duplicates.append(ident)
-        records[ident] = record
-    if duplicates:
-        raise BenchError(
-            f"{str(path)!r} has duplicate ids: {sorted(set(duplicates))[:10]}.",
-            hint="Score each question once (use --resume to continue a run).",
-        )
-    if not records:
-        raise BenchError(
-            f"{str(path)!r} holds no verdicts.",
-            hint="Score a samples file first: 'assay score samples.jsonl --out'.",
-        )
-    return records
-
-
-def read_labels(path: Path) -> dict[str, int]:
-    """Labels as JSONL lines ``{"id", "label"}``; every problem named with its line."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise InputError(
-            f"Cannot read labels {str(path)!r}: {exc.strerror}.", hint="Check the path."
-        ) from exc
-    labels: dict[str, int] = {}
-    problems: list[str] = []
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            raw = json.loads(line)
-            ident, label = str(raw["id"]), raw["label"]
-        except (json.JSONDecodeError, KeyError, TypeError):
-            problems.append(f'line {n} is not {{"id", "label"}}')
-            continue
-        if label not in (0, 1) or isinstance(label, bool):
-            problems.append(f"line {n} (id {ident!r}) has label {label!r}, not 0 or 1")
-        elif ident in labels:
-            problems.append(f"line {n} repeats id {ident!r}")
-        else:
-            labels[ident] = int(label)
-    if problems:
-        raise InputError(
-            f"Labels file {str(path)!r}: " + "; ".join(problems[:10]) + ".",
-            hint='Write one {"id": ..., "label": 0 or 1} per line, ids unique.',
-        )
-    if not labels:
-        raise InputError(
-            f"Labels file {str(path)!r} is empty.",
-            hint='Write one {"id": ..., "label": 0 or 1} per line.',
-        )
-    return labels
-
-
-def load_labels(path: Path | None, sets: Sequence[VerdictSet]) -> dict[str, int]:
-    """Labels from a JSONL file, or from the verdicts' own ``label``; every id must have one."""
-    if path is not None:
-        return read_labels(path)
-    labels: dict[str, int] = {}
-    for records in sets:
-        for ident, record in records.items():
-            if record.get("label") in (0, 1):
-                labels[ident] = int(record["label"])
-    return labels
 
 
 def _check_ids(sets: dict[str, VerdictSet], labels: dict[str, int]) -> list[str]:

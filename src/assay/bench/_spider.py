@@ -17,6 +17,7 @@ from assay.agreement import normalise_row
 from assay.connectors import PooledConnector, connect
 from assay.errors import BenchError, ExecutionError
 from assay.generators import SampleModel, SampleRecord
+from assay.settings import load_settings
 from assay.types import Result
 
 __all__ = [
@@ -38,12 +39,10 @@ SPIDER_SYSTEMS = (
 
 
 def default_spider_root() -> Path:
-    """``../shared/data/spider-slice`` beside the project (or ``ASSAY_SPIDER_ROOT``)."""
-    import os
-
-    env = os.environ.get("ASSAY_SPIDER_ROOT")
-    if env:
-        return Path(env)
+    """``../shared/data/spider-slice`` beside the project (or the ``spider_root`` setting)."""
+    configured = load_settings().spider_root
+    if configured:
+        return Path(configured)
     here = Path(__file__).resolve()
     for parent in here.parents:
         candidate = parent.parent / "shared" / "data" / "spider-slice"

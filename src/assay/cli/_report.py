@@ -18,8 +18,6 @@ from assay.bench import (
     file_hash,
     freeze,
     load_hypotheses,
-    load_labels,
-    load_verdicts,
     rounded,
     run_planted,
     write_report,
@@ -27,6 +25,7 @@ from assay.bench import (
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import InputError
 from assay.generators import read_samples
+from assay.ledger import labels_for, read_verdicts
 from assay.pipeline import Scorer
 from assay.scoring import RULES
 
@@ -84,7 +83,7 @@ def report_command(
     sets = {}
     inputs = {}
     for path in verdicts:
-        records = load_verdicts(path)
+        records = read_verdicts(path)
         name = next(iter(records.values())).get("rule", {}).get("name", path.stem)
         if name in sets:
             name = f"{name}:{path.stem}"
@@ -102,7 +101,7 @@ def report_command(
     with bar:
         report = build_report(
             sets,
-            load_labels(labels, list(sets.values())),
+            labels_for(labels, list(sets.values())),
             hypotheses=chosen,
             seed=seed,
             n_resamples=n_resamples,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -10,34 +9,17 @@ from typing import Any, TextIO
 
 import click
 
-from assay.bench import load_labels, load_verdicts
 from assay.checks import ModelJudge
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.cli._render import render_verdict
-from assay.errors import InputError
+from assay.errors import InputError, ScoringError
 from assay.gate import GatePolicy
 from assay.generators import ChatClient, ChatEndpoint, read_samples
+from assay.ledger import append_verdict, labels_for, read_verdicts, written_ids
 from assay.pipeline import Scorer
 from assay.scoring import RULES, IsotonicCalibrator, fit_isotonic, get_rule
 
 __all__ = ["calibrate_command", "score_command"]
-
-
-def _written_ids(path: Path) -> set[str]:
-    """Ids already in an output file; a last line cut short by a crash is dropped."""
-    ids: set[str] = set()
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    keep: list[str] = []
-    for line in lines:
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError:
-            break
-        ids.add(str(record.get("id")))
-        keep.append(line if line.endswith("\n") else line + "\n")
-    if len(keep) != len(lines) or (lines and not lines[-1].endswith("\n")):
-        path.write_text("".join(keep), encoding="utf-8")
-    return ids
 
 
 def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
@@ -115,7 +97,7 @@ def score_command(
                 f"Output {str(out)!r} already exists.",
                 hint="Pass --resume to continue it, or remove it to start over.",
             )
-        done = _written_ids(out)
+        done = written_ids(out)
     sink: TextIO = out.open("a", encoding="utf-8") if out else sys.stdout
     counts: Counter[str] = Counter()
     try:
@@ -139,8 +121,7 @@ def score_command(
                     verdict = scorer.score(line.record)
                 record = verdict.to_dict()
                 if out is not None or not show:
-                    sink.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
-                    sink.flush()
+                    append_verdict(sink, record)
                 if show:
                     click.echo(render_verdict(record))
                 counts["failed" if verdict.failure else verdict.action] += 1
@@ -187,18 +168,18 @@ def calibrate_command(verdicts: Path, labels: Path | None, out: Path) -> None:
     """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule."""
     # The same reader and label rules as 'assay report': malformed lines and duplicate ids are
     # named, and every scored verdict needs a label.
-    loaded = load_verdicts(verdicts)
-    given = load_labels(labels, [loaded])
+    loaded = read_verdicts(verdicts)
+    given = labels_for(labels, [loaded])
     records = [r for r in loaded.values() if r.get("status") == "ok" and r.get("score") is not None]
     missing = [str(r["id"]) for r in records if str(r["id"]) not in given]
     if missing:
-        raise InputError(
+        raise ScoringError(
             f"{len(missing)} verdicts have no label, e.g. {missing[:5]}.",
             hint="Give a label for every scored verdict.",
         )
     rules = {r["rule"]["name"] for r in records}
     if len(rules) > 1:
-        raise InputError(
+        raise ScoringError(
             f"The verdicts mix rules {sorted(rules)}.",
             hint="Calibrate one rule's verdicts at a time.",
         )

@@ -17,7 +17,7 @@ from assay.catalog import Catalog
 from assay.connectors._engines import EngineSpec
 from assay.connectors._worker import WorkerPool
 from assay.errors import ConnectionFailed, ExecutionError, ExecutionTimeout
-from assay.settings import Settings, load_settings
+from assay.settings import DEFAULTS, Settings, load_settings
 from assay.types import Result
 
 __all__ = ["Connector", "LoggedStatement", "PooledConnector", "QueryCache", "connect", "detect"]
@@ -50,7 +50,7 @@ class Connector(Protocol):
 class PooledConnector:
     """A connector running every statement in a warm worker process."""
 
-    def __init__(self, spec: EngineSpec, *, dialect: str, n_workers: int = 1):
+    def __init__(self, spec: EngineSpec, *, dialect: str, n_workers: int = DEFAULTS.n_workers):
         self.spec = spec
         self.dialect = dialect
         self._pool = WorkerPool(spec, n_workers)
@@ -69,7 +69,13 @@ class PooledConnector:
         with self._log_lock:
             return tuple(self._log)
 
-    def execute(self, sql: str, *, time_limit_ms: int = 10_000, max_rows: int = 1_000) -> Result:
+    def execute(
+        self,
+        sql: str,
+        *,
+        time_limit_ms: int = DEFAULTS.time_limit_ms,
+        max_rows: int = DEFAULTS.max_rows,
+    ) -> Result:
         """Run one statement read-only; at most ``max_rows`` rows come back.
 
         Raises:

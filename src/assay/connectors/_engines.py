@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
+from assay.settings import DEFAULTS
 
 __all__ = ["EngineSession", "EngineSpec", "open_session"]
 
@@ -26,7 +27,7 @@ class EngineSpec:
 
     kind: str  # duckdb | sqlite | postgres
     target: str  # a file path or an SQLAlchemy URL
-    memory_limit_mb: int = 2048
+    memory_limit_mb: int = DEFAULTS.memory_limit_mb
     threads: int = 2
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.errors import ConfigError, LLMUnavailable
-from assay.settings import Settings
+from assay.settings import DEFAULTS, Settings
 
 __all__ = ["ChatClient", "ChatEndpoint", "ChatReply"]
 
@@ -22,7 +22,7 @@ class ChatEndpoint:
     base_url: str
     model: str
     api_key: str = ""
-    timeout_s: float = 60.0
+    timeout_s: float = DEFAULTS.llm_timeout_s
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatEndpoint:
@@ -32,7 +32,12 @@ class ChatEndpoint:
                 hint="Set ASSAY_LLM_BASE_URL (e.g. http://localhost:8000/v1) and "
                 "ASSAY_LLM_MODEL, and ASSAY_LLM_API_KEY if the endpoint needs one.",
             )
-        return cls(settings.llm_base_url.rstrip("/"), settings.llm_model, settings.llm_api_key)
+        return cls(
+            settings.llm_base_url.rstrip("/"),
+            settings.llm_model,
+            settings.llm_api_key,
+            float(settings.llm_timeout_s),
+        )
 
 
 @dataclass(frozen=True)

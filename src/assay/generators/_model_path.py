@@ -22,7 +22,7 @@ from assay.catalog import Catalog
 from assay.errors import LLMUnavailable
 from assay.generators._llm import ChatClient, ChatEndpoint
 from assay.semantic import Metric, Resolution, SemanticLayer
-from assay.settings import Settings
+from assay.settings import DEFAULTS, Settings
 
 __all__ = ["ModelPath", "ModelSamples", "extract_sql", "model_path_from_settings"]
 
@@ -59,7 +59,7 @@ class ModelSamples:
 class ModelPath:
     primary: ChatClient
     escalation: ChatClient | None = None
-    n_samples: int = 3
+    n_samples: int = DEFAULTS.n_samples
     escalate_below: float = 0.6
 
     def _bill(self, client: ChatClient, prompt: int, completion: int) -> dict[str, Any]:

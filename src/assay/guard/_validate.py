@@ -21,13 +21,14 @@ from assay.guard._context import GuardContext
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import TEXT_RULES, TREE_RULES
 from assay.semantic import SemanticLayer
+from assay.settings import DEFAULTS
 
 __all__ = ["DIALECTS", "validate"]
 
 # Assay dialect name -> sqlglot dialect name.
 DIALECTS: dict[str, str] = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}
 
-DEFAULT_MAX_SQL_BYTES = 100_000
+DEFAULT_MAX_SQL_BYTES = DEFAULTS.max_sql_bytes
 _MAYBE_EXPLAIN = re.compile(r"\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*explain\b", re.I | re.S)
 
 

@@ -1,3 +1,13 @@
-"""ledger: not built yet (see the issues)."""
+"""Ledger: verdict files (append, resume, read) and their labels."""
 
-__all__: list[str] = []
+from assay.ledger._labels import labels_for, read_labels
+from assay.ledger._verdicts import VerdictSet, append_verdict, read_verdicts, written_ids
+
+__all__ = [
+    "VerdictSet",
+    "append_verdict",
+    "labels_for",
+    "read_labels",
+    "read_verdicts",
+    "written_ids",
+]
