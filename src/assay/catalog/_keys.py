@@ -1,0 +1,338 @@
+"""Foreign keys by inclusion dependency, computed in the engine (Rosetta 5.2.10).
+
+A child column references a parent column when at least 95% of the child's distinct non-null
+values occur in the parent and the parent is at least 95% unique. Before any join runs, pairs
+are pruned by the profile alone: value family (integers with integers, text with text), the
+parent's uniqueness, cardinality (the child cannot have more distinct values than the parent
+allows), and sketch bounds (the child's sampled values must fall inside the parent's min/max,
+or for text inside its length range). Names never count as evidence: a name-stem match only
+ranks otherwise equal candidates.
+
+Among the parents that contain a child, one is kept, by rank:
+
+1. a child whose contained values are small natural numbers (between 0 and ``GENERIC_MAX``:
+   counters, sizes and codes that any dense sequence contains) must cover at least
+   ``GENERIC_MIN_COVERAGE`` of the parent's values and pass a randomness test: the chance that
+   ``k`` distinct values drawn from the parent's ``N`` all fall in the ``m`` parent values
+   between the child's min and max, ``C(m, k) / C(N, k)``, must be at least ``WINDOW_ALPHA``;
+2. higher containment, then the tightest parent (fewest distinct values), then the name
+   stem, then the names.
+
+A table's leading key (its first column, when unique and never null) references another
+table's leading key only when both hold the same values and at least ``ONE_TO_ONE_MIN`` of
+them: identical surrogate ranges (1..N in two small tables) are the commonest coincidental
+inclusion, while two large tables of exactly equal, identical keys are a one-to-one split.
+Two other unique columns contained in each other are one one-to-one edge: the parent is the
+side that is its table's leading key, then the table more others reference, then the one with
+fewer columns.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+
+from assay.catalog._deep import CatalogProfile, ColumnReport, quote, text_cast
+from assay.catalog._profile import SqlRunner
+
+__all__ = [
+    "MIN_CONTAINMENT",
+    "MIN_PARENT_UNIQUE",
+    "WINDOW_ALPHA",
+    "InferredKey",
+    "KeyDiscovery",
+    "discover_foreign_keys",
+    "name_stem",
+]
+
+MIN_CONTAINMENT = 0.95
+MIN_PARENT_UNIQUE = 0.95
+WINDOW_ALPHA = 1e-4
+GENERIC_MAX = 1000
+GENERIC_MIN_COVERAGE = 0.5
+ONE_TO_ONE_MIN = 100
+MAX_KEY_TEXT_LENGTH = 64
+TIME_LIMIT_MS = 600_000
+_NUMERIC_TYPES = ("INT", "DEC", "NUM", "REAL", "FLOAT", "DOUBLE", "SERIAL")
+_FLOAT_TYPES = ("REAL", "FLOAT", "DOUBLE")
+
+
+@dataclass(frozen=True)
+class InferredKey:
+    """A foreign key proved by inclusion: ``table.column`` -> ``ref_table.ref_column``."""
+
+    table: str
+    column: str
+    ref_table: str
+    ref_column: str
+    containment: float
+    parent_unique: float
+    n_child: int
+    n_parent: int
+    window_p: float
+    name_rank: float
+    generic: bool = False
+
+    @property
+    def coverage(self) -> float:
+        """The share of the parent's values the child uses."""
+        return round(self.n_child * self.containment / self.n_parent, 6) if self.n_parent else 0.0
+
+    @property
+    def subject(self) -> str:
+        return f"{self.table}.{self.column}"
+
+    @property
+    def target(self) -> str:
+        return f"{self.ref_table}.{self.ref_column}"
+
+
+@dataclass(frozen=True)
+class KeyDiscovery:
+    """The kept keys, every contained candidate, and how much pruning saved."""
+
+    keys: tuple[InferredKey, ...]
+    candidates: tuple[InferredKey, ...]
+    n_pairs: int
+    n_pruned: int
+    n_joins: int
+
+
+def name_stem(name: str) -> str:
+    """A name folded for ranking: camelCase split, separators dropped, key suffixes removed.
+
+    Example:
+        >>> name_stem("CustomerId"), name_stem("c_custkey"), name_stem("Stadium_ID")
+        ('customer', 'c_cust', 'stadium')
+    """
+    words = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name).lower()
+    words = re.sub(r"[^a-z0-9]+", "_", words).strip("_")
+    for suffix in ("_id", "_key", "_sk", "key", "id", "_no", "_code"):
+        if words.endswith(suffix) and len(words) > len(suffix):
+            words = words[: -len(suffix)].rstrip("_")
+            break
+    return words[:-1] if words.endswith("s") and len(words) > 3 else words
+
+
+def _name_rank(child: ColumnReport, parent: ColumnReport) -> float:
+    c = name_stem(child.fingerprint.column)
+    targets = {name_stem(parent.fingerprint.column), name_stem(parent.fingerprint.table)}
+    if c in targets:
+        return 1.0
+    if c and any(t and (t.endswith(c) or c.endswith(t)) for t in targets):
+        return 0.5
+    return 0.0
+
+
+def _keyish(report: ColumnReport) -> bool:
+    fp = report.fingerprint
+    if fp.error or fp.family not in ("integer", "text") or fp.n_nonnull == 0:
+        return False
+    if fp.family == "text" and (fp.max_length or 0) > MAX_KEY_TEXT_LENGTH:
+        return False
+    return not (report.best is not None and report.best.name == "free_text")
+
+
+def _num(value: object) -> float | None:
+    try:
+        return float(str(value))
+    except (TypeError, ValueError):
+        return None
+
+
+def _bounds_ok(child: ColumnReport, parent: ColumnReport) -> bool:
+    c, p = child.fingerprint, parent.fingerprint
+    if c.family == "integer":
+        lo, hi = _num(p.min_value), _num(p.max_value)
+        clo, chi = _num(c.min_value), _num(c.max_value)
+        if None in (lo, hi, clo, chi):
+            return True
+        assert lo is not None and hi is not None and clo is not None and chi is not None
+        if chi < lo or clo > hi:
+            return False
+        numeric = c.numeric
+        if numeric:
+            inside = [q for q in (numeric.get("p05"), numeric.get("p95")) if q is not None]
+            return all(lo <= q <= hi for q in inside)
+        return True
+    if None in (c.min_length, c.max_length, p.min_length, p.max_length):
+        return True
+    assert c.min_length is not None and p.max_length is not None
+    assert c.max_length is not None and p.min_length is not None
+    return c.min_length <= p.max_length and c.max_length >= p.min_length
+
+
+def _plausible(child: ColumnReport, parent: ColumnReport) -> bool:
+    c, p = child.fingerprint, parent.fingerprint
+    if (c.table, c.column) == (p.table, p.column) or c.family != p.family:
+        return False
+    if c.n_distinct < 2 or p.unique_ratio < MIN_PARENT_UNIQUE:
+        return False
+    if c.n_distinct * MIN_CONTAINMENT > p.n_distinct:
+        return False
+    return _bounds_ok(child, parent)
+
+
+def _expr(report: ColumnReport, dialect: str) -> str:
+    fp = report.fingerprint
+    c = quote(fp.column, dialect)
+    if fp.family == "integer" and any(k in fp.type.upper() for k in _FLOAT_TYPES):
+        c = f"CAST({c} AS BIGINT)"
+    return text_cast(c, dialect)
+
+
+def _containment(
+    runner: SqlRunner, child: ColumnReport, parent: ColumnReport
+) -> tuple[int, int, int, int]:
+    """Child distinct, contained, parent values in the contained window, parent distinct."""
+    d = runner.dialect
+    c, p = child.fingerprint, parent.fingerprint
+    numeric_parent = c.family == "integer" and any(k in p.type.upper() for k in _NUMERIC_TYPES)
+    n = quote(p.column, d) if numeric_parent else "NULL"
+    sql = (
+        f"WITH c AS (SELECT DISTINCT {_expr(child, d)} AS v FROM {quote(c.table, d)} "
+        f"WHERE {quote(c.column, d)} IS NOT NULL), "
+        f"p AS (SELECT DISTINCT {_expr(parent, d)} AS v, {n} AS n FROM {quote(p.table, d)} "
+        f"WHERE {quote(p.column, d)} IS NOT NULL), "
+        "j AS (SELECT p.n AS n FROM c JOIN p ON c.v = p.v) "
+        "SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM j), "
+        "(SELECT count(*) FROM p WHERE n BETWEEN (SELECT min(n) FROM j) AND "
+        "(SELECT max(n) FROM j)), (SELECT count(*) FROM p), (SELECT min(n) FROM j), "
+        "(SELECT max(n) FROM j)"
+    )
+    row = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=1).rows[0]
+    n_child, n_both, window, n_parent, low, high = (v for v in row)
+    lo, hi = _num(low), _num(high)
+    generic = lo is not None and hi is not None and lo >= 0 and hi <= GENERIC_MAX
+    return (
+        int(n_child or 0),
+        int(n_both or 0),
+        int(window or 0) if generic else -1,
+        int(n_parent or 0),
+    )
+
+
+def _window_p(k: int, m: int, n: int) -> float:
+    """``C(m, k) / C(n, k)``: all ``k`` random draws from ``n`` values fall in ``m`` of them."""
+    if m < 0 or k == 0 or m >= n:
+        return 1.0
+    if k > m:
+        return 0.0
+    log_p = (
+        math.lgamma(m + 1)
+        - math.lgamma(k + 1)
+        - math.lgamma(m - k + 1)
+        - (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1))
+    )
+    return round(math.exp(log_p), 12)
+
+
+def _choose(candidates: list[InferredKey]) -> InferredKey | None:
+    passing = [
+        k
+        for k in candidates
+        if not k.generic or (k.window_p >= WINDOW_ALPHA and k.coverage >= GENERIC_MIN_COVERAGE)
+    ]
+    if not passing:
+        return None
+    return min(
+        passing,
+        key=lambda k: (-k.containment, k.n_parent, -k.name_rank, k.ref_table, k.ref_column),
+    )
+
+
+def _one_to_one(
+    keys: list[InferredKey], widths: dict[str, int], table_keys: set[tuple[str, str]]
+) -> list[InferredKey]:
+    index = {(k.subject, k.target): k for k in keys}
+    kept = []
+    for k in keys:
+        back = index.get((k.target, k.subject))
+        if back is None:
+            kept.append(k)
+            continue
+        indegree = {
+            t: sum(1 for o in keys if o.ref_table == t and o not in (k, back))
+            for t in (k.table, k.ref_table)
+        }
+        parent_rank = (
+            (k.ref_table, k.ref_column) not in table_keys,
+            -indegree[k.ref_table],
+            widths[k.ref_table],
+            k.ref_table,
+        )
+        child_rank = (
+            (k.table, k.column) not in table_keys,
+            -indegree[k.table],
+            widths[k.table],
+            k.table,
+        )
+        if parent_rank < child_rank:
+            kept.append(k)
+    return kept
+
+
+def _table_keys(profile: CatalogProfile) -> set[tuple[str, str]]:
+    """Each table's leading key: its first column, when key-like, unique and never null."""
+    keys = set()
+    for table in profile.tables:
+        if not table.columns:
+            continue
+        report = table.columns[0]
+        fp = report.fingerprint
+        if _keyish(report) and fp.n_null == 0 and fp.unique_ratio >= MIN_PARENT_UNIQUE:
+            keys.add((fp.table, fp.column))
+    return keys
+
+
+def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDiscovery:
+    """Single-column foreign keys of the profiled database (see the module docstring)."""
+    reports = [c for t in profile.tables for c in t.columns if _keyish(c)]
+    table_keys = _table_keys(profile)
+    parents = [r for r in reports if r.fingerprint.unique_ratio >= MIN_PARENT_UNIQUE]
+    n_pairs = n_pruned = n_joins = 0
+    candidates: list[InferredKey] = []
+    chosen: list[InferredKey] = []
+    for child in reports:
+        found: list[InferredKey] = []
+        for parent in parents:
+            n_pairs += 1
+            pair = {(child.fingerprint.table, child.fingerprint.column)}
+            pair.add((parent.fingerprint.table, parent.fingerprint.column))
+            if not _plausible(child, parent):
+                n_pruned += 1
+                continue
+            n_joins += 1
+            try:
+                n_child, n_both, window, n_parent = _containment(runner, child, parent)
+            except Exception:  # a pair the engine cannot compare proves nothing
+                continue
+            if not n_child or n_both / n_child < MIN_CONTAINMENT:
+                continue
+            identical = n_child == n_both == n_parent
+            if pair <= table_keys and not (identical and n_parent >= ONE_TO_ONE_MIN):
+                continue
+            c, p = child.fingerprint, parent.fingerprint
+            found.append(
+                InferredKey(
+                    c.table,
+                    c.column,
+                    p.table,
+                    p.column,
+                    round(n_both / n_child, 6),
+                    round(p.unique_ratio, 6),
+                    n_child,
+                    n_parent,
+                    _window_p(n_both, window, n_parent),
+                    _name_rank(child, parent),
+                    window >= 0,
+                )
+            )
+        candidates.extend(found)
+        best = _choose(found)
+        if best is not None:
+            chosen.append(best)
+    widths = {t.name: len(t.columns) for t in profile.tables}
+    keys = sorted(_one_to_one(chosen, widths, table_keys), key=lambda k: (k.table, k.column))
+    return KeyDiscovery(tuple(keys), tuple(candidates), n_pairs, n_pruned, n_joins)
