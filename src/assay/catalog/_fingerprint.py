@@ -100,6 +100,7 @@ class ColumnFingerprint:
     benford_kl: float | None = None
     monotone_step1: float | None = None
     auto_increment: bool = False
+    integer_gcd: int | None = None
     stand_ins: tuple[tuple[str, float], ...] = ()
     segments: tuple[Segment, ...] = ()
     error: str = ""
@@ -247,6 +248,12 @@ def _monotone(values: list[float]) -> float | None:
     return round(steps / (len(ints) - 1), 6)
 
 
+def _gcd(values: list[float]) -> int | None:
+    """The greatest common divisor of the distinct non-zero integer values (None if none)."""
+    ints = sorted({abs(int(v)) for v in values if v})
+    return math.gcd(*ints) if ints else None
+
+
 def _stand_ins(
     values: list[Any], texts: list[str], family: Family
 ) -> tuple[tuple[str, float], ...]:
@@ -265,10 +272,10 @@ def _stand_ins(
             if (code <= 0 and min(rest) > 0) or (code > 0 and max(rest) <= code / 10):
                 found.append((str(code), round(share, 6)))
     else:
-        for code in (*TEXT_STAND_INS, *DATE_STAND_INS):
-            share = sum(c for t, c in counts.items() if t == code or t[:10] == code) / n
-            if share >= STAND_IN_MIN_SHARE and (code or family == "text"):
-                found.append((code, round(share, 6)))
+        for text_code in (*TEXT_STAND_INS, *DATE_STAND_INS):
+            share = sum(c for t, c in counts.items() if text_code in (t, t[:10])) / n
+            if share >= STAND_IN_MIN_SHARE and (text_code or family == "text"):
+                found.append((text_code, round(share, 6)))
     return tuple(sorted(set(found)))
 
 
@@ -381,6 +388,7 @@ def fingerprint(
         numeric=_numeric(nums),
         benford_kl=_benford(nums),
         monotone_step1=step1,
+        integer_gcd=_gcd(nums) if family == "integer" else None,
         auto_increment=bool(step1 is not None and step1 >= MONOTONE_MIN_STEP1),
         stand_ins=_stand_ins(values, texts, family),
         segments=_segments(texts, delimiters) if family == "text" else (),

@@ -53,6 +53,8 @@ GENERIC_MAX = 1000
 GENERIC_MIN_COVERAGE = 0.5
 ONE_TO_ONE_MIN = 100
 MAX_KEY_TEXT_LENGTH = 64
+ONE_TO_ONE_MIN_COVERAGE = 0.95
+NOT_KEYS = frozenset({"year", "boolean_flag", "free_text", "amount", "iso_date", "iso_datetime"})
 TIME_LIMIT_MS = 600_000
 _NUMERIC_TYPES = ("INT", "DEC", "NUM", "REAL", "FLOAT", "DOUBLE", "SERIAL")
 _FLOAT_TYPES = ("REAL", "FLOAT", "DOUBLE")
@@ -73,6 +75,7 @@ class InferredKey:
     window_p: float
     name_rank: float
     generic: bool = False
+    leading: bool = False
 
     @property
     def coverage(self) -> float:
@@ -131,7 +134,12 @@ def _keyish(report: ColumnReport) -> bool:
         return False
     if fp.family == "text" and (fp.max_length or 0) > MAX_KEY_TEXT_LENGTH:
         return False
-    return not (report.best is not None and report.best.name == "free_text")
+    return report.best is None or report.best.name not in NOT_KEYS
+
+
+def _common_step(report: ColumnReport) -> int:
+    """The greatest common divisor of the sampled integer values (1 when there is none)."""
+    return report.fingerprint.integer_gcd or 1
 
 
 def _num(value: object) -> float | None:
@@ -167,6 +175,10 @@ def _plausible(child: ColumnReport, parent: ColumnReport) -> bool:
     c, p = child.fingerprint, parent.fingerprint
     if (c.table, c.column) == (p.table, p.column) or c.family != p.family:
         return False
+    if c.table == p.table and c.unique_ratio >= MIN_PARENT_UNIQUE:
+        return False  # a unique copy of its own table's key is an alias, not a reference
+    if _common_step(child) > 1 and _common_step(parent) == 1:
+        return False  # a child on a grid (all multiples of g) is not a sample of the parent
     if c.n_distinct < 2 or p.unique_ratio < MIN_PARENT_UNIQUE:
         return False
     if c.n_distinct * MIN_CONTAINMENT > p.n_distinct:
@@ -204,7 +216,9 @@ def _containment(
     row = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=1).rows[0]
     n_child, n_both, window, n_parent, low, high = (v for v in row)
     lo, hi = _num(low), _num(high)
-    generic = lo is not None and hi is not None and lo >= 0 and hi <= GENERIC_MAX
+    generic = (
+        lo is not None and hi is not None and (lo in (0.0, 1.0) or 0 <= lo <= hi <= GENERIC_MAX)
+    )
     return (
         int(n_child or 0),
         int(n_both or 0),
@@ -238,7 +252,14 @@ def _choose(candidates: list[InferredKey]) -> InferredKey | None:
         return None
     return min(
         passing,
-        key=lambda k: (-k.containment, k.n_parent, -k.name_rank, k.ref_table, k.ref_column),
+        key=lambda k: (
+            -k.containment,
+            not k.leading,
+            k.n_parent,
+            -k.name_rank,
+            k.ref_table,
+            k.ref_column,
+        ),
     )
 
 
@@ -313,6 +334,9 @@ def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDisc
             identical = n_child == n_both == n_parent
             if pair <= table_keys and not (identical and n_parent >= ONE_TO_ONE_MIN):
                 continue
+            unique_child = child.fingerprint.unique_ratio >= MIN_PARENT_UNIQUE
+            if unique_child and n_both / max(n_parent, 1) < ONE_TO_ONE_MIN_COVERAGE:
+                continue
             c, p = child.fingerprint, parent.fingerprint
             found.append(
                 InferredKey(
@@ -327,6 +351,7 @@ def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDisc
                     _window_p(n_both, window, n_parent),
                     _name_rank(child, parent),
                     window >= 0,
+                    (p.table, p.column) in table_keys,
                 )
             )
         candidates.extend(found)

@@ -97,14 +97,14 @@ def _schema(path: Path, engine: str) -> list[tuple[str, list[tuple[str, str]]]]:
             con.close()
     import duckdb
 
-    con = duckdb.connect(str(path), read_only=True)
+    duck = duckdb.connect(str(path), read_only=True)
     try:
-        rows = con.execute(
+        rows = duck.execute(
             "SELECT table_name, column_name, data_type FROM information_schema.columns "
             "WHERE table_schema = 'main' ORDER BY table_name, ordinal_position"
         ).fetchall()
     finally:
-        con.close()
+        duck.close()
     tables: dict[str, list[tuple[str, str]]] = {}
     for t, c, ty in rows:
         tables.setdefault(t, []).append((c, ty))
@@ -133,7 +133,7 @@ def _plan(schema: list[tuple[str, list[tuple[str, str]]]], severity: float, seed
             while name in taken:
                 name += "_"
             tables[table] = name
-    columns: dict[tuple[str, str], str] = {}
+    renamed: dict[tuple[str, str], str] = {}
     for table, cols in schema:
         existing = {c for c, _ in cols}
         for j, (column, _) in enumerate(cols):
@@ -141,8 +141,8 @@ def _plan(schema: list[tuple[str, list[tuple[str, str]]]], severity: float, seed
                 name = f"c{j}"
                 while name in existing:
                     name += "_"
-                columns[(table, column)] = name
-    return NameMap(severity, seed, tables, columns)
+                renamed[(table, column)] = name
+    return NameMap(severity, seed, tables, renamed)
 
 
 def mangle(source: Path, out: Path, *, severity: float, seed: int) -> NameMap:
