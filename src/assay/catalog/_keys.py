@@ -3,7 +3,8 @@
 A child column references a parent column when at least 95% of the child's distinct non-null
 values occur in the parent and the parent is at least 95% unique. Before any join runs, pairs
 are pruned by the profile alone: value family (integers with integers, text with text), the
-parent's uniqueness, cardinality (the child cannot have more distinct values than the parent
+parent's uniqueness, cardinality, a child on a grid (every value a multiple of some g > 1
+while the parent's are not), a column that only copies its own table's key (the child cannot have more distinct values than the parent
 allows), and sketch bounds (the child's sampled values must fall inside the parent's min/max,
 or for text inside its length range). Names never count as evidence: a name-stem match only
 ranks otherwise equal candidates.
@@ -11,8 +12,9 @@ ranks otherwise equal candidates.
 Among the parents that contain a child, one is kept, by rank:
 
 1. a child whose contained values are small natural numbers (between 0 and ``GENERIC_MAX``:
-   counters, sizes and codes that any dense sequence contains) must cover at least
-   ``GENERIC_MIN_COVERAGE`` of the parent's values and pass a randomness test: the chance that
+   counters, sizes and codes that any dense sequence contains), or that start at 0 or 1, must
+   pass a randomness test and, with fewer than ``GENERIC_LARGE_K`` values (too few for the
+   test to have power), cover at least ``GENERIC_MIN_COVERAGE`` of the parent: the chance that
    ``k`` distinct values drawn from the parent's ``N`` all fall in the ``m`` parent values
    between the child's min and max, ``C(m, k) / C(N, k)``, must be at least ``WINDOW_ALPHA``;
 2. higher containment, then the tightest parent (fewest distinct values), then the name
@@ -22,6 +24,9 @@ A table's leading key (its first column, when unique and never null) references 
 table's leading key only when both hold the same values and at least ``ONE_TO_ONE_MIN`` of
 them: identical surrogate ranges (1..N in two small tables) are the commonest coincidental
 inclusion, while two large tables of exactly equal, identical keys are a one-to-one split.
+A unique text column must cover at least ``ONE_TO_ONE_MIN_COVERAGE`` of its parent: business
+codes drawn from one encoding (``AAAAAAAAB...``) are contained in each other without meaning it.
+Columns whose best pattern is a year, flag, amount, date or free text are never keys.
 Two other unique columns contained in each other are one one-to-one edge: the parent is the
 side that is its table's leading key, then the table more others reference, then the one with
 fewer columns.
@@ -51,6 +56,7 @@ MIN_PARENT_UNIQUE = 0.95
 WINDOW_ALPHA = 1e-4
 GENERIC_MAX = 1000
 GENERIC_MIN_COVERAGE = 0.5
+GENERIC_LARGE_K = 30
 ONE_TO_ONE_MIN = 100
 MAX_KEY_TEXT_LENGTH = 64
 ONE_TO_ONE_MIN_COVERAGE = 0.95
@@ -246,7 +252,11 @@ def _choose(candidates: list[InferredKey]) -> InferredKey | None:
     passing = [
         k
         for k in candidates
-        if not k.generic or (k.window_p >= WINDOW_ALPHA and k.coverage >= GENERIC_MIN_COVERAGE)
+        if not k.generic
+        or (
+            k.window_p >= WINDOW_ALPHA
+            and (k.coverage >= GENERIC_MIN_COVERAGE or k.n_child >= GENERIC_LARGE_K)
+        )
     ]
     if not passing:
         return None
@@ -334,8 +344,11 @@ def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDisc
             identical = n_child == n_both == n_parent
             if pair <= table_keys and not (identical and n_parent >= ONE_TO_ONE_MIN):
                 continue
-            unique_child = child.fingerprint.unique_ratio >= MIN_PARENT_UNIQUE
-            if unique_child and n_both / max(n_parent, 1) < ONE_TO_ONE_MIN_COVERAGE:
+            unique_text = (
+                child.fingerprint.family == "text"
+                and child.fingerprint.unique_ratio >= MIN_PARENT_UNIQUE
+            )
+            if unique_text and n_both / max(n_parent, 1) < ONE_TO_ONE_MIN_COVERAGE:
                 continue
             c, p = child.fingerprint, parent.fingerprint
             found.append(
