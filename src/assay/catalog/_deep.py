@@ -32,6 +32,7 @@ __all__ = [
     "NAMER_MIN_MATCH",
     "CatalogProfile",
     "ColumnReport",
+    "Namer",
     "NamerProposal",
     "TableProfile",
     "deep_profile",

@@ -23,6 +23,7 @@ __all__ = [
     "TPCH_KEYS",
     "Edge",
     "KeyEvaluation",
+    "declared_keys",
     "evaluate_keys",
     "spider_keys",
     "tpcds_keys",

@@ -3,11 +3,11 @@
 A child column references a parent column when at least 95% of the child's distinct non-null
 values occur in the parent and the parent is at least 95% unique. Before any join runs, pairs
 are pruned by the profile alone: value family (integers with integers, text with text), the
-parent's uniqueness, cardinality, a child on a grid (every value a multiple of some g > 1
-while the parent's are not), a column that only copies its own table's key (the child cannot have more distinct values than the parent
-allows), and sketch bounds (the child's sampled values must fall inside the parent's min/max,
-or for text inside its length range). Names never count as evidence: a name-stem match only
-ranks otherwise equal candidates.
+parent's uniqueness, cardinality (the child cannot have more distinct values than the parent
+allows), a child on a grid (every value a multiple of some g > 1 while the parent's are not), a
+column that only copies its own table's key, and sketch bounds (the child's sampled values
+must fall inside the parent's min/max, or for text inside its length range). Names never
+count as evidence: a name-stem match only ranks otherwise equal candidates.
 
 Among the parents that contain a child, one is kept, by rank:
 
@@ -17,8 +17,8 @@ Among the parents that contain a child, one is kept, by rank:
    test to have power), cover at least ``GENERIC_MIN_COVERAGE`` of the parent: the chance that
    ``k`` distinct values drawn from the parent's ``N`` all fall in the ``m`` parent values
    between the child's min and max, ``C(m, k) / C(N, k)``, must be at least ``WINDOW_ALPHA``;
-2. higher containment, then the tightest parent (fewest distinct values), then the name
-   stem, then the names.
+2. higher containment, then a parent that is its table's leading key, then the tightest
+   parent (fewest distinct values), then the name stem, then the names.
 
 A table's leading key (its first column, when unique and never null) references another
 table's leading key only when both hold the same values and at least ``ONE_TO_ONE_MIN`` of

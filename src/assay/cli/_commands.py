@@ -1,4 +1,4 @@
-"""Commands of the foundation: ``sql``, ``catalog`` and ``pg-role``."""
+"""Commands of the foundation: ``sql`` and ``pg-role``."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import Any
 import click
 
 from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
-from assay.cli._render import render_catalog, render_result, render_violations
+from assay.cli._render import render_result, render_violations
 from assay.connectors import connect, pg_role_sql
 from assay.pipeline import run_sql
 
-__all__ = ["catalog_command", "pg_role_command", "sql_command"]
+__all__ = ["pg_role_command", "sql_command"]
 
 _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...)."
 
@@ -38,20 +38,6 @@ def sql_command(db: str, statement: str, as_json: bool, **kwargs: Any) -> None:
         click.echo(render_violations(run.report))
     if run.result is None:
         raise click.exceptions.Exit(1)
-
-
-@click.command("catalog")
-@click.option("--db", required=True, help=_DB_HELP)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON record.")
-@handle_errors
-def catalog_command(db: str, as_json: bool) -> None:
-    """Print the database's tables, columns with types, and declared foreign keys."""
-    with connect(db) as connector:
-        catalog = connector.catalog()
-    if as_json:
-        echo_json(catalog.to_dict())
-    else:
-        click.echo(render_catalog(catalog))
 
 
 @click.command("pg-role")

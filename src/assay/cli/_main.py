@@ -69,7 +69,7 @@ def handle_errors(func: F) -> F:
 # Commands load on first use, so that `assay ask` does not import the benchmark machinery.
 COMMAND_PATHS: dict[str, str] = {
     "sql": "assay.cli._commands:sql_command",
-    "catalog": "assay.cli._commands:catalog_command",
+    "catalog": "assay.cli._catalog:catalog_group",
     "pg-role": "assay.cli._commands:pg_role_command",
     "ask": "assay.cli._ask:ask_command",
     "demo": "assay.cli._ask:demo_command",

@@ -130,7 +130,9 @@ class FactStore:
             self._con = sqlite3.connect(self.path, check_same_thread=False)
             self._con.executescript(_SCHEMA)
         except sqlite3.Error as exc:
-            raise LedgerError(f"Cannot open the fact store {self.path!r}: {exc}.", hint=_HINT) from exc
+            raise LedgerError(
+                f"Cannot open the fact store {self.path!r}: {exc}.", hint=_HINT
+            ) from exc
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -192,8 +194,8 @@ class FactStore:
         value = _dump(proposal.value)
         with self._lock:
             tier, status = self._gate(proposal, value)
-            confidence = 0.0 if status == "undetermined" else cap_confidence(
-                proposal.raw_confidence, tier
+            confidence = (
+                0.0 if status == "undetermined" else cap_confidence(proposal.raw_confidence, tier)
             )
             try:
                 cursor = self._con.execute(
