@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sqlite3
 from pathlib import Path
@@ -41,7 +42,7 @@ def _renamed(tmp_path: Path, severity: float, seed: int = 1) -> set[tuple[str, s
 def test_severity_monotone(tmp_path: Path) -> None:
     levels = [_renamed(tmp_path, s) for s in (0.0, 0.25, 0.5, 0.75, 1.0)]
     assert levels[0] == set()
-    assert all(a < b for a, b in zip(levels, levels[1:], strict=False))
+    assert all(a < b for a, b in itertools.pairwise(levels))
     assert len(levels[-1]) == 2 + 6
 
 
