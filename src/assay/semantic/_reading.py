@@ -1,0 +1,615 @@
+"""``read``: a whole question turned into a ``Reading`` that accounts for every word.
+
+Each token is consumed by exactly one of: a period (``_periods``), the layer's lexicon
+(``_resolve``), a grammar word (negation, list separator, grouping, ranking, comparison, grain,
+aggregate), a number, or a short list of function words. What is left is kept as an unread word,
+never dropped: the behaviour rules ask back naming it, or abstain naming it when it stands where
+a value would.
+
+The sentence structure is parsed with `lark <https://github.com/lark-parser/lark>`_ (LALR, a
+custom lexer that feeds it the tagged tokens). Lark was chosen over pyparsing because its
+grammar is a declarative EBNF file that reads like the structure it accepts, its LALR parser is
+linear time (a question reads in well under a millisecond), it has no dependencies, and
+shift/reduce conflicts resolve to the longest construct (``excluding DE or FR`` is one negated
+list), which is the reading wanted here. Tagging is a longest-phrase lookup, not regular
+expressions over the sentence.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import Lark, Transformer, UnexpectedInput
+from lark import Token as LarkToken
+from lark.lexer import Lexer
+
+from assay.semantic._model import RetiredColumn, SemanticLayer
+from assay.semantic._periods import Period, _add_months, find_periods
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
+
+__all__ = ["Filter", "Ranking", "Reading", "read"]
+
+GRAMMAR = r"""
+start: _item*
+_item: neg | values | group | rank | which | metrics | periods | loose
+neg: NEG DIM? values
+   | NEG -> dangling_neg
+values: VALUE (SEP VALUE)*
+metrics: METRIC (SEP METRIC)*
+periods: PERIOD (SEP PERIOD)*
+group: BY DIM -> group_dim
+     | BY GRAIN -> group_grain
+     | BY METRIC -> by_metric
+     | BY RETIRED -> group_retired
+     | BY WORD+ -> group_unknown
+rank: TOP NUMBER?
+    | BOTTOM NUMBER?
+    | (TOP | BOTTOM) NUMBER METRIC -> rank_entity
+    | (TOP | BOTTOM) NUMBER WORD+ -> rank_unknown
+which: WHICH NUMBER? DIM
+     | WHICH NUMBER? GRAIN -> which_grain
+     | WHICH NUMBER? WORD+ -> which_unknown
+     | WHICH NUMBER? METRIC -> which_entity
+     | WHICH -> which_bare
+loose: DIM | NUMBER | WORD | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN | AGG | DERIVED
+%declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
+%declare UNDEFINED COMPARE AGG DERIVED
+"""
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A dimension kept to (or, negated, kept from) one or more values."""
+
+    dimension: str
+    values: tuple[str, ...]
+    negated: bool = False
+    words: str = ""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Order by the metric and keep the first ``n`` (largest first when descending)."""
+
+    n: int
+    descending: bool = True
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The question as read: what it asks for, and every word it could not read."""
+
+    question: str
+    metrics: tuple[str, ...] = ()
+    ambiguous: tuple[Match, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    periods: tuple[Period, ...] = ()
+    grain: str | None = None
+    group_by: str | None = None
+    ranking: Ranking | None = None
+    compare: bool = False
+    unread: tuple[str, ...] = ()  # content words nothing accounts for
+    value_like: tuple[str, ...] = ()  # unread words standing where a value would
+    suggestions: tuple[tuple[str, str], ...] = ()  # (typed, did you mean)
+    aggregates: tuple[str, ...] = ()  # aggregates asked for that the layer does not define
+    unknown_groups: tuple[str, ...] = ()  # "by X" or "which X" with X no dimension
+    dangling: tuple[str, ...] = ()  # grammar words with nothing to apply to
+    retired: tuple[RetiredColumn, ...] = ()
+    undefined: tuple[str, ...] = ()
+    derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
+    matches: tuple[Match, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def period(self) -> Period | None:
+        """The span the query filters on: the one period, or all compared periods."""
+        if not self.periods:
+            return None
+        if len(self.periods) == 1:
+            return self.periods[0]
+        return Period(
+            min(p.start for p in self.periods),
+            max(p.end for p in self.periods),
+            " and ".join(p.label for p in self.periods),
+            self.periods[0].text,
+        )
+
+    @property
+    def top_n(self) -> int | None:
+        return self.ranking.n if self.ranking else None
+
+    @property
+    def descending(self) -> bool:
+        return self.ranking.descending if self.ranking else True
+
+    def restate(self, layer: SemanticLayer) -> str:
+        """The reading in plain words ("I read this as ...")."""
+        if not self.metrics:
+            return "no measure the warehouse defines"
+        names = {m.name: m.label for m in layer.metrics}
+        parts = [" and ".join(names.get(m, m) for m in self.metrics)]
+        for f in self.filters:
+            op = "not " if f.negated else ""
+            parts.append(f"where {f.dimension} is {op}{' or '.join(f.values)}")
+        if len(self.periods) > 1:
+            parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
+        elif self.periods:
+            parts.append("in " + _plain(self.periods[0]))
+        else:
+            parts.append("over all dates")
+        if self.grain:
+            parts.append(f"by {self.grain}")
+        if self.group_by:
+            parts.append(f"by {self.group_by}")
+        if self.ranking:
+            end = "highest" if self.ranking.descending else "lowest"
+            parts.append(f"keeping the {self.ranking.n} {end}")
+        return ", ".join(parts)
+
+
+def _plain(period: Period) -> str:
+    last = period.end - dt.timedelta(days=1)
+    return f"{period.label} ({period.start} to {last})"
+
+
+@dataclass(frozen=True)
+class _Tag:
+    kind: str
+    token: Token
+    index: int
+    payload: Any = None
+    after: str = ""  # the function word just before (for/in/from ...)
+
+
+class _TagLexer(Lexer):
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, lexer_state: Any, parser_state: Any = None) -> Iterator[LarkToken]:
+        for tag in lexer_state:
+            yield LarkToken(tag.kind, tag)
+
+
+_PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
+_VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
+
+
+def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
+    tokens = tokenize(question)
+    assert layer.clock is not None
+    periods = find_periods(question, layer.clock, layer.fiscal_year_start_month)
+    taken = [False] * len(tokens)
+    tags: dict[int, _Tag] = {}
+    for period in periods:
+        inside = [
+            i for i, t in enumerate(tokens) if t.start >= period.span[0] and t.end <= period.span[1]
+        ]
+        for i in inside:
+            taken[i] = True
+        if inside:
+            tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
+    for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
+            if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
+                continue  # "A" opening a sentence is an article, not channel A
+        for i in range(m.start, m.end):
+            taken[i] = True
+        kind = {
+            "metric": "METRIC",
+            "dimension": "DIM",
+            "value": "VALUE",
+            "retired": "RETIRED",
+            "undefined": "UNDEFINED",
+        }[m.kind]
+        tags[m.start] = _Tag(kind, tokens[m.start], m.start, m)
+    canon = [canonical(t.text) for t in tokens]
+    i = 0
+    longest = max(len(k) for k in KEYWORDS)
+    while i < len(tokens):
+        if taken[i]:
+            i += 1
+            continue
+        for size in range(min(longest, len(tokens) - i), 0, -1):
+            key = tuple(canon[i : i + size])
+            if key in KEYWORDS and not any(taken[i : i + size]):
+                kind, payload = KEYWORDS[key]
+                for k in range(i, i + size):
+                    taken[k] = True
+                tags[i] = _Tag(kind, tokens[i], i, (payload, " ".join(key)))
+                i += size
+                break
+        else:
+            i += 1
+    for i, t in enumerate(tokens):
+        if taken[i]:
+            continue
+        low = t.lower
+        if low.isdigit() or low in NUMBER_WORDS:
+            value = int(low) if low.isdigit() else NUMBER_WORDS[low]
+            tags[i] = _Tag("NUMBER", t, i, value)
+        elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
+            continue
+        elif not any(ch.isalnum() for ch in low):
+            if low in {",", "/", "&", "+"}:
+                tags[i] = _Tag("SEP", t, i, (low, low))
+            continue
+        else:
+            before = next((tokens[k].lower for k in range(i - 1, -1, -1)), "")
+            tags[i] = _Tag("WORD", t, i, canonical(low), before)
+    ordered = [tags[k] for k in sorted(tags)]
+    return _separators(ordered), periods
+
+
+def _separators(tags: list[_Tag]) -> list[_Tag]:
+    """A list word joins like with like; otherwise it is a comparison cue or a plain "and"."""
+    out: list[_Tag] = []
+    for k, tag in enumerate(tags):
+        if tag.kind != "SEP":
+            out.append(tag)
+            continue
+        prev = out[-1].kind if out else ""
+        nxt = tags[k + 1].kind if k + 1 < len(tags) else ""
+        if prev == nxt and prev in {"VALUE", "PERIOD", "METRIC"}:
+            out.append(tag)
+        elif tag.payload[1] in {"vs", "versus"}:
+            out.append(_Tag("COMPARE", tag.token, tag.index, tag.payload))
+    return out
+
+
+class _Build(Transformer[Any, Any]):
+    """Folds the parse into the parts of a reading, in question order."""
+
+    def start(self, items: list[Any]) -> list[Any]:
+        return [i for i in items if i is not None]
+
+    def values(self, items: list[LarkToken]) -> tuple[str, Any]:
+        tags = [t.value for t in items if t.type == "VALUE"]
+        seps = [t.value.payload[1] for t in items if t.type == "SEP"]
+        return ("values", (tags, seps))
+
+    def neg(self, items: list[Any]) -> tuple[str, Any]:
+        _, (tags, seps) = items[-1]
+        return ("neg", (tags, seps, items[0].value))
+
+    def dangling_neg(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("dangling", items[0].value.payload[1])
+
+    def metrics(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("metrics", [t.value for t in items if t.type == "METRIC"])
+
+    def periods(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
+
+    def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("group", items[1].value.payload.targets[0])
+
+    def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("grain", items[1].value.payload[0])
+
+    def by_metric(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("metrics", [items[1].value])
+
+    def group_retired(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("retired", items[1].value.payload)
+
+    def group_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("unknown_group", " ".join(t.value.token.text for t in items[1:]))
+
+    def rank(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 1 else None
+        return ("rank", (items[0].type == "TOP", n))
+
+    def which(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 2 else None
+        return ("which", (items[-1].value.payload.targets[0], n))
+
+    def which_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 2 else None
+        return ("which_grain", (items[-1].value.payload[0], n))
+
+    def which_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value.token.text for t in items if t.type == "WORD"]
+        n = items[1].value.payload if items[1].type == "NUMBER" else None
+        return ("which_unknown", (" ".join(words), n))
+
+    def rank_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("unknown_group", items[-1].value.payload.phrase)
+
+    def rank_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value.token.text for t in items if t.type == "WORD"]
+        return ("unknown_group", " ".join(words))
+
+    def which_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("unknown_group", items[-1].value.payload.phrase)
+
+    def which_bare(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("which_bare", None)
+
+    def loose(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("loose", items[0].value)
+
+
+def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) -> Reading:
+    """The reading of a whole question against a semantic layer.
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("sales", "sales", (), "t", "SUM(t.x)", "t.d"),),
+        ...     dimensions=(Dimension("country", "t.c", (), ("DE", "FR", "US")),),
+        ...     clock=dt.date(2024, 11, 15),
+        ... )
+        >>> r = read("sales in 2023 excluding DE and FR", layer)
+        >>> r.filters[0].values, r.filters[0].negated, r.periods[0].label
+        (('DE', 'FR'), True, '2023')
+    """
+    lexicon = lexicon or Lexicon(layer)
+    tags, _ = _tag(question, layer, lexicon)
+    tags = _how_many(tags, lexicon)
+    try:
+        parts = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
+    except UnexpectedInput:  # not reached with this grammar; fail closed if it ever is
+        return Reading(question, unread=tuple(t.token.text for t in tags), notes=("unparsed",))
+    return _assemble(question, layer, lexicon, parts)
+
+
+def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
+    """ "how many orders": a counted noun read as the layer's "number of orders"."""
+    out: list[_Tag] = []
+    for tag in tags:
+        prev = out[-1] if out else None
+        if tag.kind == "WORD" and prev is not None and prev.kind == "COUNT":
+            entries = [
+                e for e in lexicon.lookup(("number", "of", tag.payload), ()) if e[0] == "metric"
+            ]
+            if entries:
+                out[-1] = _Tag(
+                    "METRIC",
+                    prev.token,
+                    prev.index,
+                    Match(
+                        tag.token.text,
+                        tag.index,
+                        tag.index + 1,
+                        "metric",
+                        tuple(sorted(t for _, t in entries)),
+                    ),
+                )
+                continue
+        out.append(tag)
+    return [t for t in out if t.kind != "COUNT"]
+
+
+def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:
+    metric_matches: list[Match] = []
+    filters: list[Filter] = []
+    periods: list[Period] = []
+    grain: str | None = None
+    group_by: str | None = None
+    descending: bool | None = None
+    n: int | None = None
+    compare = False
+    unread: list[_Tag] = []
+    aggregates: list[str] = []
+    unknown_groups: list[str] = []
+    dangling: list[str] = []
+    retired_keys: list[str] = []
+    undefined: list[str] = []
+    derived: list[str] = []
+    numbers: list[_Tag] = []
+    last_metric_end = -2
+    for kind, payload in parts:
+        if kind == "metrics":
+            for tag in payload:
+                metric_matches.append(tag.payload)
+                last_metric_end = tag.payload.end
+        elif kind in {"values", "neg"}:
+            filters.extend(_filters(payload, negated=kind == "neg"))
+            if kind == "values" and any(s in {"vs", "versus"} for s in payload[1]):
+                compare = True
+                group_by = group_by or payload[0][0].payload.targets[0].split("=")[0]
+        elif kind == "periods":
+            periods.extend(payload)
+        elif kind == "group":
+            group_by = group_by or payload
+        elif kind == "grain":
+            grain = payload
+        elif kind == "retired":
+            retired_keys.extend(payload.targets)
+        elif kind == "unknown_group":
+            unknown_groups.append(payload)
+        elif kind == "dangling":
+            dangling.append(payload)
+        elif kind == "rank":
+            descending, n = payload[0], payload[1] or n
+        elif kind == "which":
+            group_by = payload[0]
+            n = payload[1] or n
+        elif kind == "which_grain":
+            grain = payload[0]
+            n = payload[1] or n
+            descending = True if descending is None else descending
+        elif kind == "which_unknown":
+            unknown_groups.append(payload[0])
+        elif kind == "loose":
+            tag = payload
+            if tag.kind == "DIM":
+                pass  # placed below, once filters and ranking are known
+            elif tag.kind == "NUMBER":
+                numbers.append(tag)
+            elif tag.kind == "WORD":
+                if tag.payload in DERIVED and tag.index == last_metric_end:
+                    derived.append(tag.token.text)
+                else:
+                    unread.append(tag)
+            elif tag.kind == "DERIVED":
+                if tag.index == last_metric_end:
+                    derived.append(tag.payload[1])
+            elif tag.kind == "RETIRED":
+                retired_keys.extend(tag.payload.targets)
+            elif tag.kind == "UNDEFINED":
+                undefined.extend(tag.payload.targets)
+            elif tag.kind == "COMPARE":
+                compare = True
+            elif tag.kind == "GRAIN":
+                grain = tag.payload[0]
+            elif tag.kind == "AGG":
+                if tag.payload[1] in DERIVED and tag.index == last_metric_end:
+                    derived.append(tag.payload[1])
+                else:
+                    aggregates.append(tag.payload[1])
+    # A dimension named without "by": grouped when ranked, else read as context when a value of
+    # it is also named ("country Germany"), else a grouping ("revenue country 2023" is unclear).
+    dims = [p.payload.targets[0] for k, p in parts if k == "loose" and p.kind == "DIM"]
+    filtered = {f.dimension for f in filters}
+    for dim in dims:
+        if dim not in filtered:
+            group_by = group_by or dim
+    metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    periods = _previous(periods, layer.clock)
+    if len(periods) > 1:
+        compare = True
+    ranking = None
+    if descending is not None or n is not None:
+        ranking = Ranking(n or 1, True if descending is None else descending)
+    if ranking is not None and group_by is None and grain is None:
+        dangling.append("top" if ranking.descending else "bottom")
+        ranking = None
+    unread_words = [t.token.text for t in unread] + [t.token.text for t in numbers]
+    value_like = _value_like(unread, question)
+    retired = tuple(
+        r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
+    )
+    return Reading(
+        question=question,
+        metrics=metrics,
+        ambiguous=ambiguous,
+        filters=tuple(_merge(filters)),
+        periods=tuple(periods),
+        grain=grain,
+        group_by=group_by,
+        ranking=ranking,
+        compare=compare,
+        unread=tuple(unread_words),
+        value_like=tuple(value_like),
+        suggestions=tuple(_suggest(unread, lexicon)),
+        aggregates=tuple(aggregates),
+        unknown_groups=tuple(unknown_groups),
+        dangling=tuple(dangling),
+        retired=retired,
+        undefined=tuple(dict.fromkeys(undefined)),
+        derived=tuple(derived),
+        matches=tuple(metric_matches),
+        notes=tuple(notes),
+    )
+
+
+def _filters(payload: Any, negated: bool) -> list[Filter]:
+    tags = payload[0]
+    by_dim: dict[str, list[str]] = {}
+    words: dict[str, list[str]] = {}
+    for tag in tags:
+        dim, value = tag.payload.targets[0].split("=", 1)
+        if value not in by_dim.setdefault(dim, []):
+            by_dim[dim].append(value)
+        words.setdefault(dim, []).append(tag.payload.phrase)
+    return [Filter(d, tuple(v), negated, " ".join(words[d])) for d, v in by_dim.items()]
+
+
+def _merge(filters: list[Filter]) -> list[Filter]:
+    """Filters on one dimension with one polarity become one list."""
+    out: dict[tuple[str, bool], Filter] = {}
+    for f in filters:
+        key = (f.dimension, f.negated)
+        if key in out:
+            old = out[key]
+            values = tuple(dict.fromkeys((*old.values, *f.values)))
+            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}")
+        else:
+            out[key] = f
+    return list(out.values())
+
+
+def _metrics(
+    matches: list[Match], derived: list[str]
+) -> tuple[tuple[str, ...], tuple[Match, ...], list[str]]:
+    notes = [f"derived measure: {d}" for d in derived]
+    if derived:
+        return (), (), notes
+    pinned = [m for m in matches if len(m.targets) == 1]
+    ambiguous = tuple(m for m in matches if len(m.targets) > 1) if not pinned else ()
+    names = tuple(dict.fromkeys(t for m in (pinned or matches) for t in m.targets))
+    return names, ambiguous, notes
+
+
+def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
+    """ "the previous year": the year before the other period named, else before the clock."""
+    absolute = [p for p in periods if not p.relative_previous]
+    if len(absolute) == len(periods):
+        return periods
+    if not absolute:
+        assert clock is not None
+        year = clock.year - 1
+        return [Period(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), str(year), "previous year")]
+    base = absolute[0]
+    months = 12
+    start, end = _add_months(base.start, -months), _add_months(base.end, -months)
+    if base.start.day != 1 or base.end.day != 1:
+        start = base.start.replace(year=base.start.year - 1)
+        end = base.end.replace(year=base.end.year - 1)
+    label = str(start.year) if base.whole_year else f"{base.label}, a year earlier"
+    return [*absolute, Period(start, end, label, "previous year")]
+
+
+def _value_like(unread: list[_Tag], question: str) -> list[str]:
+    """Unread words where a value would stand: after for/in/from/excluding, or capitalised
+    inside the sentence (a name the layer does not hold)."""
+    out: list[str] = []
+    run: list[str] = []
+    prev_index = -2
+    for tag in unread:
+        starts = tag.after in _VALUE_PREPS or (tag.token.text[:1].isupper() and tag.index > 0)
+        if run and tag.index == prev_index + 1:
+            run.append(tag.token.text)
+        elif starts:
+            if run:
+                out.append(" ".join(run))
+            run = [tag.token.text]
+        prev_index = tag.index
+    if run:
+        out.append(" ".join(run))
+    return out
+
+
+def _suggest(unread: list[_Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
+    """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
+    adjacent unread words is tried whole first ("gross revnue"), then word by word."""
+    from rapidfuzz import fuzz, process
+
+    phrases = lexicon.phrases()
+    runs: list[list[_Tag]] = []
+    for tag in unread:
+        if runs and tag.index == runs[-1][-1].index + 1:
+            runs[-1].append(tag)
+        else:
+            runs.append([tag])
+    out: list[tuple[str, str]] = []
+    for run in runs:
+        text = " ".join(t.token.text for t in run)
+        if len(run) > 1:
+            best = process.extractOne(text.lower(), phrases, scorer=fuzz.ratio, score_cutoff=85)
+            if best is not None:
+                out.append((text, best[0]))
+                continue
+        for tag in run:
+            word = tag.token.text
+            if len(word) < 4:
+                continue
+            best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
+            if best is not None:
+                out.append((word, best[0]))
+    return out
