@@ -231,11 +231,27 @@ def test_hand_written_questions(
     assert "cap.uncited_number" not in [f.code for f in verdict.findings]
 
 
-def test_bad_questions_named(agents: dict[str, Agent]) -> None:
-    with pytest.raises(InputError, match="empty"):
-        agents["shop"].ask("   ")
-    with pytest.raises(InputError, match="10,000 characters"):
-        agents["shop"].ask("x" * 10_000)
+@pytest.mark.parametrize(
+    ("question", "code", "words"),
+    [
+        ("   ", "input.empty", "empty"),
+        ("x" * 10_000, "input.too_long", "10,000 characters"),
+        ("gross revenue\x00\x01 2023", "input.binary", "binary"),
+        ("?!? 2023 ...", "input.no_words", "no words"),
+        ("12345", "input.no_words", "no words"),
+        ("Quel était le chiffre d'affaires en 2023 ?", "input.other_language", "English"),
+        ("2023年の総売上はいくらでしたか", "input.other_language", "English"),
+    ],
+    ids=["empty", "overlong", "binary", "punctuation", "numbers", "french", "japanese"],
+)
+def test_bad_questions_named(
+    agents: dict[str, Agent], question: str, code: str, words: str
+) -> None:
+    verdict = agents["shop"].ask(question)
+    assert verdict.behaviour == "abstain" and verdict.action == "withhold"
+    assert verdict.reasons == (code,)
+    assert words in verdict.provenance["message"]
+    assert verdict.candidate is None
 
 
 def test_layer_that_does_not_match_its_database(wrb: Path) -> None:

@@ -282,8 +282,18 @@ class Agent:
         notes.append({"step": "choose_metric", "metric": name, "usage": usage})
         if name is None:
             return resolution, decide_behaviour(resolution, self.layer, refusal)
+        # The model read the words the lexicon could not as this metric: they are accounted
+        # for by that reading (the answer is capped for it), not dropped.
         chosen = replace(
-            resolution, metrics=(name,), notes=(*resolution.notes, f"model-resolved metric: {name}")
+            resolution,
+            metrics=(name,),
+            unread=(),
+            value_like=(),
+            suggestions=(),
+            notes=(
+                *resolution.notes,
+                f"model-resolved metric: {name} (from {', '.join(resolution.unread) or 'the question'})",
+            ),
         )
         return chosen, decide_behaviour(chosen, self.layer, refusal)
 
