@@ -149,8 +149,9 @@ def fit_check(
     grains = {_grain(k) for k in keys} - {None}
     want_grains: set[str | None] = set()
     if len(reading.periods) > 1:
-        want_grains.add("year" if all(p.whole_year for p in reading.periods) else "period")
-    if reading.grain and not (reading.grain == "year" and "year" in want_grains):
+        kinds = {p.kind for p in reading.periods}
+        want_grains.add(kinds.pop() or "period" if len(kinds) == 1 else "period")
+    if reading.grain:
         want_grains.add(reading.grain)
     if dims != want_dims or grains != want_grains:
         bad.append(

@@ -119,10 +119,15 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     projections: list[exp.Expr] = []
     keys: list[exp.Expr] = []
     periods = reading.periods
-    if len(periods) > 1:
-        if all(p.whole_year for p in periods):
+    kinds = {p.kind for p in periods}
+    compared = len(periods) > 1
+    kind: str | None = None
+    if compared:
+        kind = kinds.pop() if len(kinds) == 1 else None
+        if kind == "year":
             key: exp.Expr = exp.Year(this=time.copy())
-            projections.append(exp.alias_(key, "year"))
+        elif kind is not None:
+            key = exp.func("date_trunc", exp.Literal.string(kind), time.copy())
         else:
             key = exp.Case(
                 ifs=[
@@ -130,9 +135,10 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
                     for p in periods
                 ]
             )
-            projections.append(exp.alias_(key, "period"))
+        projections.append(exp.alias_(key, kind or "period"))
         keys.append(key)
-    if reading.grain is not None and not (reading.grain == "year" and len(periods) > 1):
+    compared_kind = kind if compared else None
+    if reading.grain is not None and reading.grain != compared_kind:
         if reading.grain == "year":
             key = exp.Year(this=time.copy())
         else:

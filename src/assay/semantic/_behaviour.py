@@ -101,6 +101,15 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             f"The warehouse has no {_quote(reading.unknown_groups)} to break results down by "
             f"(its dimensions: {dims}).",
         )
+    excluded = _excluded_by_definition(reading, layer)
+    if excluded:
+        word, metric, condition = excluded
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.excluded_by_definition",
+            f"{metric} is defined with {condition}, and there is no dimension to ask for "
+            f"'{word}' by, so the warehouse's definitions cannot answer it.",
+        )
     suggested = {w for w, _ in reading.suggestions}
     unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
     if unknown and reading.metrics:
@@ -115,9 +124,36 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     return None
 
 
+def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str, str, str] | None:
+    """An unread word that a metric's required filter excludes ("cancelled" orders)."""
+    for word in reading.unread:
+        low = word.lower()
+        for name in reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets):
+            metric = layer.metric(name)
+            for condition in metric.required_filters:
+                if f"'{low}'" in condition.lower():
+                    return word, metric.label, condition
+    return None
+
+
+def _meanings(phrase: str, layer: SemanticLayer) -> str:
+    """What a suggested phrase can mean, when it names more than one metric."""
+    from assay.semantic._resolve import Lexicon
+
+    lexicon = Lexicon(layer)
+    key = tuple(phrase.split())
+    targets = [t for k, t in lexicon.entries.get(key, []) if k == "metric"]
+    if len(targets) < 2:
+        return ""
+    labels = " or ".join(layer.metric(t).label for t in sorted(targets))
+    return f" ('{phrase}' can mean {labels})"
+
+
 def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
     if reading.suggestions:
-        options = "; ".join(f"'{w}': did you mean '{s}'?" for w, s in reading.suggestions)
+        options = "; ".join(
+            f"'{w}': did you mean '{s}'{_meanings(s, layer)}?" for w, s in reading.suggestions
+        )
         return BehaviourDecision(
             "clarify",
             "behaviour.did_you_mean",

@@ -76,6 +76,19 @@ class Period:
         return self.start <= end_inclusive and self.end > start
 
     @property
+    def kind(self) -> str | None:
+        """``year``, ``quarter`` or ``month`` when the period is exactly one, else ``None``."""
+        if self.start.day != 1:
+            return None
+        for name, months in (("year", 12), ("quarter", 3), ("month", 1)):
+            aligned = (
+                (self.start.month - 1) % months == 0 if name != "year" else self.start.month == 1
+            )
+            if aligned and self.end == _add_months(self.start, months):
+                return name
+        return None
+
+    @property
     def whole_year(self) -> bool:
         return (
             self.start.month == 1
@@ -182,6 +195,16 @@ class _Rules:
             (
                 r"\b(?P<y>(?:19|20)\d{2})-(?P<m>0[1-9]|1[0-2])\b(?!-)",
                 lambda m: self._month(int(m["m"]), int(m["y"])),
+            ),
+            (
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?(?P<y>(?:19|20)\d{{2}})\b"
+                rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? "
+                rf"(?P<y2>(?:19|20)\d{{2}})\b",
+                lambda m: self._date(
+                    int(m["y"] or m["y2"]),
+                    _month_number(m["mon"] or m["mon2"]),
+                    int(m["d"] or m["d2"]),
+                ),
             ),
             (
                 rf"\b{_MONTH_RE},? ?(?:of )?{_YEAR_RE}\b",
@@ -297,6 +320,10 @@ class _Rules:
     def _month_latest(self, month: int) -> tuple[dt.date, dt.date, str]:
         year = self.clock.year if month <= self.clock.month else self.clock.year - 1
         return self._month(month, year)
+
+    def _date(self, year: int, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
+        day = dt.date(year, month, day_of)
+        return day, day + dt.timedelta(days=1), str(day)
 
     def _day(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
         day = dt.date(int(m["y"]), int(m["m"]), int(m["d"]))

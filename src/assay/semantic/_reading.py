@@ -44,6 +44,7 @@ periods: PERIOD (SEP PERIOD)*
 group: BY DIM -> group_dim
      | BY GRAIN -> group_grain
      | BY METRIC -> by_metric
+     | BY METRIC WORD+ -> group_unknown
      | BY RETIRED -> group_retired
      | BY WORD+ -> group_unknown
 rank: TOP NUMBER?
@@ -138,7 +139,8 @@ class Reading:
         if len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
-            parts.append("in " + _plain(self.periods[0]))
+            since = self.periods[0].label.startswith("since")
+            parts.append(("" if since else "in ") + _plain(self.periods[0]))
         else:
             parts.append("over all dates")
         if self.grain:
@@ -297,7 +299,10 @@ class _Build(Transformer[Any, Any]):
         return ("retired", items[1].value.payload)
 
     def group_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
-        return ("unknown_group", " ".join(t.value.token.text for t in items[1:]))
+        words = [t.value.token.text for t in items[1:] if t.type == "WORD"]
+        if items[1].type == "METRIC":
+            words.insert(0, items[1].value.payload.phrase)
+        return ("unknown_group", " ".join(words))
 
     def rank(self, items: list[LarkToken]) -> tuple[str, Any]:
         n = items[1].value.payload if len(items) > 1 else None
@@ -469,6 +474,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     for dim in dims:
         if dim not in filtered:
             group_by = group_by or dim
+    if compare and group_by is None and not periods[1:]:
+        listed = [f for f in filters if len(f.values) > 1 and not f.negated]
+        if listed:
+            group_by = listed[0].dimension
+    metric_matches = _pin(metric_matches, question, layer)
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
     periods = _previous(periods, layer.clock)
     if len(periods) > 1:
@@ -532,6 +542,28 @@ def _merge(filters: list[Filter]) -> list[Filter]:
         else:
             out[key] = f
     return list(out.values())
+
+
+def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> list[Match]:
+    """An ambiguous phrase pinned by a word of exactly one reading's label found elsewhere in
+    the question ("customers registered in Q1": registered customers)."""
+    words = {canonical(t.text) for t in tokenize(question)}
+    labels = {m.name: {canonical(w) for w in m.label.split()} for m in layer.metrics}
+    out: list[Match] = []
+    for match in matches:
+        if len(match.targets) < 2:
+            out.append(match)
+            continue
+        own = {canonical(t.text) for t in tokenize(match.phrase)}
+        pinned = []
+        for target in match.targets:
+            others = set().union(*(labels[t] for t in match.targets if t != target))
+            if (labels[target] - others - own) & words:
+                pinned.append(target)
+        if len(pinned) == 1:
+            match = Match(match.phrase, match.start, match.end, match.kind, (pinned[0],))
+        out.append(match)
+    return out
 
 
 def _metrics(

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
 
-__all__ = ["Lexicon", "Match", "Token", "canonical", "tokenize"]
+__all__ = ["ABBREVIATIONS", "Lexicon", "Match", "Token", "canonical", "tokenize"]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|\d+(?:[.,:]\d+)*|[^\sA-Za-z\d]")
 _FOLDS = (
@@ -29,6 +29,36 @@ _FOLDS = (
     (re.compile(r"ogue(s?)$"), r"og\1"),
     (re.compile(r"ll(ed|ing)$"), r"l\1"),
 )
+# Abbreviations analysts type, read as the word they stand for.
+ABBREVIATIONS = {
+    "rev": "revenue",
+    "revs": "revenue",
+    "qty": "quantity",
+    "qtys": "quantities",
+    "avg": "average",
+    "amt": "amount",
+    "num": "number",
+    "nr": "number",
+    "cust": "customer",
+    "custs": "customers",
+    "prod": "product",
+    "prods": "products",
+    "cat": "category",
+    "dept": "department",
+    "depts": "departments",
+    "pts": "patients",
+    "mo": "month",
+    "mos": "months",
+    "yr": "year",
+    "yrs": "years",
+    "qtr": "quarter",
+    "qtrs": "quarters",
+    "inv": "invoice",
+    "invs": "invoices",
+    "acct": "account",
+    "accts": "accounts",
+    "approx": "approximately",
+}
 _KEEP = frozenset({"raise", "rise", "wise", "otherwise", "premise", "premises", "enterprise"})
 
 
@@ -66,6 +96,7 @@ def canonical(word: str) -> str:
         ('pediatrics', 'colors', 'analyzed')
     """
     word = word.lower()
+    word = ABBREVIATIONS.get(word, word)
     if len(word) < 5 or word in _KEEP or word.endswith("enterprises"):
         return word
     for pattern, repl in _FOLDS:

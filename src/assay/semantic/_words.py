@@ -252,6 +252,7 @@ FUNCTION_WORDS = frozenset(
     came up down out off through throughout until till between among via under
     it total-wise wise basically actually currently just now today yet still ever already again
     recorded record records booked logged registered achieved reached generated produced
-    realised realized brought did we get see happened, came in
+    realised realized brought did we get see happened came showing shown both yo new sell
+    sold selling
     """.split()
 )
