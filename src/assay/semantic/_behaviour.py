@@ -128,10 +128,11 @@ def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str
     """An unread word that a metric's required filter excludes ("cancelled" orders)."""
     for word in reading.unread:
         low = word.lower()
+        stems = {low, low[:-1], low[:-2], low[:-3]} - {""}
         for name in reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets):
             metric = layer.metric(name)
             for condition in metric.required_filters:
-                if f"'{low}'" in condition.lower():
+                if any(f"'{stem}'" in condition.lower() for stem in stems):
                     return word, metric.label, condition
     return None
 
@@ -193,6 +194,15 @@ def decide(
     if abstain is not None:
         return abstain
     if not reading.metrics and not reading.ambiguous:
+        undefined = {c.lower() for c in layer.undefined_concepts}
+        if reading.suggestions and all(s in undefined for _, s in reading.suggestions):
+            return BehaviourDecision(
+                "abstain",
+                "behaviour.concept_missing",
+                f"{_quote([w for w, _ in reading.suggestions])} is nothing the warehouse defines "
+                f"a measure for; the closest metrics are "
+                f"{', '.join(closest_metrics(reading.question, layer))}.",
+            )
         if reading.suggestions:
             return _clarify(reading, layer) or BehaviourDecision("clarify", "", "")
         if reading.undefined and not reading.unread:

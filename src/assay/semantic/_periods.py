@@ -71,6 +71,7 @@ class Period:
     text: str
     span: tuple[int, int] = (0, 0)
     relative_previous: bool = False  # "the previous year": relative to another period named
+    ranged: bool = False  # "from 2022 to 2024": one span made of two named ends
 
     def overlaps(self, start: dt.date, end_inclusive: dt.date) -> bool:
         return self.start <= end_inclusive and self.end > start
@@ -207,6 +208,14 @@ class _Rules:
                 ),
             ),
             (
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b(?! ?(?:19|20)\d\d)"
+                rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b"
+                rf"(?!,? ?(?:19|20)\d\d)",
+                lambda m: self._date_latest(
+                    _month_number(m["mon"] or m["mon2"]), int(m["d"] or m["d2"])
+                ),
+            ),
+            (
                 rf"\b{_MONTH_RE},? ?(?:of )?{_YEAR_RE}\b",
                 lambda m: self._month(_month_number(m["mon"]), _year(m["year"])),
             ),
@@ -325,6 +334,12 @@ class _Rules:
         day = dt.date(year, month, day_of)
         return day, day + dt.timedelta(days=1), str(day)
 
+    def _date_latest(self, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
+        day = dt.date(self.clock.year, month, day_of)
+        if day > self.clock:
+            day = dt.date(self.clock.year - 1, month, day_of)
+        return day, day + dt.timedelta(days=1), str(day)
+
     def _day(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
         day = dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
         return day, day + dt.timedelta(days=1), str(day)
@@ -342,7 +357,9 @@ class _Rules:
                 anchor,
                 f"the last {n} full {unit}s",
             )
-        return _add_months(self.month0, -months), self.tomorrow, f"the past {n} {unit}s"
+        start = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
+        start = start.replace(day=min(self.clock.day, 28 if start.month == 2 else 30))
+        return start, self.tomorrow, f"the past {n} {unit}s"
 
 
 _PREVIOUS = re.compile(
@@ -382,6 +399,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             taken.append((lo, hi))
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
+    found = _join(found, text)
     out: list[Period] = []
     for period in found:
         since = re.search(r"\b(since|from|after)\s+(?:the\s+)?$", text[: period.span[0]])
@@ -394,6 +412,48 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
                 text[since.start() : period.span[1]],
                 (since.start(), period.span[1]),
             )
+        out.append(period)
+    return out
+
+
+_RANGE = re.compile(r"^\s*(?:-|to|through|thru|until|till|and)\s*$")
+
+
+def _join(found: list[Period], text: str) -> list[Period]:
+    """Adjacent periods, one inside the other ("2024 YTD"), read as the narrower; "from A to
+    B", "A through B", "between A and B" read as one span."""
+    out: list[Period] = []
+    for period in found:
+        prev = out[-1] if out else None
+        if prev is None or prev.relative_previous or period.relative_previous:
+            out.append(period)
+            continue
+        gap = text[prev.span[1] : period.span[0]]
+        lead = text[: prev.span[0]].rstrip()
+        if re.fullmatch(r"[\s,]*", gap) and (
+            (prev.start <= period.start and period.end <= prev.end)
+            or (period.start <= prev.start and prev.end <= period.end)
+        ):
+            narrow = period if period.end - period.start < prev.end - prev.start else prev
+            out[-1] = Period(
+                narrow.start,
+                narrow.end,
+                narrow.label,
+                text[prev.span[0] : period.span[1]],
+                (prev.span[0], period.span[1]),
+            )
+            continue
+        ranged = _RANGE.match(gap) and (gap.strip() != "and" or lead.endswith("between"))
+        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind):
+            out[-1] = Period(
+                prev.start,
+                period.end,
+                f"{prev.label} to {period.label}",
+                text[prev.span[0] : period.span[1]],
+                (prev.span[0], period.span[1]),
+                ranged=True,
+            )
+            continue
         out.append(period)
     return out
 

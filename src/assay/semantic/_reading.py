@@ -18,6 +18,7 @@ expressions over the sentence.
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -176,6 +177,7 @@ class _TagLexer(Lexer):
             yield LarkToken(tag.kind, tag)
 
 
+_YEAR = dt.timedelta(days=366)
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
@@ -235,6 +237,9 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             tags[i] = _Tag("NUMBER", t, i, value)
         elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
             continue
+        elif _entity(canonical(low), layer):
+            # "policies", "invoice": the rows a metric counts, read as context
+            tags[i] = _Tag("ENTITY", t, i, canonical(low))
         elif not any(ch.isalnum() for ch in low):
             if low in {",", "/", "&", "+"}:
                 tags[i] = _Tag("SEP", t, i, (low, low))
@@ -244,6 +249,14 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             tags[i] = _Tag("WORD", t, i, canonical(low), before)
     ordered = [tags[k] for k in sorted(tags)]
     return _separators(ordered), periods
+
+
+def _entity(word: str, layer: SemanticLayer) -> bool:
+    names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
+    forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")
+    return bool(forms & names)
 
 
 def _separators(tags: list[_Tag]) -> list[_Tag]:
@@ -367,9 +380,12 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
     out: list[_Tag] = []
     for tag in tags:
         prev = out[-1] if out else None
-        if tag.kind == "WORD" and prev is not None and prev.kind == "COUNT":
+        if tag.kind in {"WORD", "ENTITY"} and prev is not None and prev.kind == "COUNT":
             entries = [
-                e for e in lexicon.lookup(("number", "of", tag.payload), ()) if e[0] == "metric"
+                e
+                for key in (("number", "of", tag.payload), (tag.payload, "sold"))
+                for e in lexicon.lookup(key, ())
+                if e[0] == "metric"
             ]
             if entries:
                 out[-1] = _Tag(
@@ -386,7 +402,7 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
                 )
                 continue
         out.append(tag)
-    return [t for t in out if t.kind != "COUNT"]
+    return [t for t in out if t.kind not in {"COUNT", "ENTITY"}]
 
 
 def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:
@@ -478,9 +494,18 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         listed = [f for f in filters if len(f.values) > 1 and not f.negated]
         if listed:
             group_by = listed[0].dimension
-    metric_matches = _pin(metric_matches, question, layer)
+    metric_matches, pinning = _pin(metric_matches, question, layer)
+    unread = [t for t in unread if t.payload not in pinning]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    yoy = [p for p in periods if p.relative_previous and re.search(r"year|yoy", p.text)]
+    wide = [p for p in periods if not p.relative_previous and p.end - p.start > _YEAR]
+    if yoy and wide:
+        periods = [p for p in periods if not p.relative_previous]
+        grain = grain or "year"
     periods = _previous(periods, layer.clock)
+    for p in periods:
+        if p.ranged and p.start.year < p.end.year - 1 and p.start.month == 1 and grain is None:
+            grain = "year"  # "from 2022 to 2024": each year shown
     if len(periods) > 1:
         compare = True
     ranking = None
@@ -490,7 +515,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
     unread_words = [t.token.text for t in unread] + [t.token.text for t in numbers]
-    value_like = _value_like(unread, question)
+    dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
+    value_like = _value_like(unread, dim_at)
     retired = tuple(
         r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
     )
@@ -544,26 +570,41 @@ def _merge(filters: list[Filter]) -> list[Filter]:
     return list(out.values())
 
 
-def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> list[Match]:
-    """An ambiguous phrase pinned by a word of exactly one reading's label found elsewhere in
-    the question ("customers registered in Q1": registered customers)."""
+def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> tuple[list[Match], set[str]]:
+    """An ambiguous phrase pinned by a word of exactly one reading's label or synonyms found
+    elsewhere in the question ("customers registered in Q1": registered customers). Returns
+    the matches and the words that pinned them (read, so not unread)."""
     words = {canonical(t.text) for t in tokenize(question)}
-    labels = {m.name: {canonical(w) for w in m.label.split()} for m in layer.metrics}
+    vocab = {
+        m.name: {canonical(w) for phrase in (m.label, *m.synonyms) for w in phrase.split()}
+        for m in layer.metrics
+    }
     out: list[Match] = []
+    used: set[str] = set()
     for match in matches:
         if len(match.targets) < 2:
             out.append(match)
             continue
         own = {canonical(t.text) for t in tokenize(match.phrase)}
-        pinned = []
+        pinned: dict[str, set[str]] = {}
         for target in match.targets:
-            others = set().union(*(labels[t] for t in match.targets if t != target))
-            if (labels[target] - others - own) & words:
-                pinned.append(target)
+            others = set().union(*(vocab[t] for t in match.targets if t != target))
+            marks = vocab[target] - others - own
+            hits = {w for w in words - own for mark in marks if _same_word(w, mark)}
+            if hits:
+                pinned[target] = hits
         if len(pinned) == 1:
-            match = Match(match.phrase, match.start, match.end, match.kind, (pinned[0],))
+            target, hits = next(iter(pinned.items()))
+            match = Match(match.phrase, match.start, match.end, match.kind, (target,))
+            used |= hits
         out.append(match)
-    return out
+    return out, used
+
+
+def _same_word(word: str, mark: str) -> bool:
+    if word == mark:
+        return True
+    return len(word) >= 5 and len(mark) >= 5 and (mark.startswith(word) or word.startswith(mark))
 
 
 def _metrics(
@@ -597,14 +638,18 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
     return [*absolute, Period(start, end, label, "previous year")]
 
 
-def _value_like(unread: list[_Tag], question: str) -> list[str]:
+def _value_like(unread: list[_Tag], dim_at: set[int]) -> list[str]:
     """Unread words where a value would stand: after for/in/from/excluding, or capitalised
     inside the sentence (a name the layer does not hold)."""
     out: list[str] = []
     run: list[str] = []
     prev_index = -2
     for tag in unread:
-        starts = tag.after in _VALUE_PREPS or (tag.token.text[:1].isupper() and tag.index > 0)
+        starts = (
+            tag.after in _VALUE_PREPS
+            or (tag.token.text[:1].isupper() and tag.index > 0)
+            or tag.index + 1 in dim_at
+        )
         if run and tag.index == prev_index + 1:
             run.append(tag.token.text)
         elif starts:

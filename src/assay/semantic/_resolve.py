@@ -58,6 +58,7 @@ ABBREVIATIONS = {
     "acct": "account",
     "accts": "accounts",
     "approx": "approximately",
+    "nett": "net",
 }
 _KEEP = frozenset({"raise", "rise", "wise", "otherwise", "premise", "premises", "enterprise"})
 
@@ -177,6 +178,22 @@ class Lexicon:
         tokens = tokenize(question)
         return self.match_tokens(tokens, [False] * len(tokens))
 
+    def _extend(
+        self, hit: Match, tokens: list[Token], canon: list[str], taken: list[bool]
+    ) -> Match:
+        """Overlapping phrases naming the same thing read as one ("total cost" and "cost of
+        visits" in "total cost of visits")."""
+        for start in range(hit.start + 1, hit.end):
+            for size in range(min(self.longest, len(tokens) - start), hit.end - start, -1):
+                if any(taken[start : start + size]):
+                    continue
+                entries = self.entries.get(tuple(canon[start : start + size]), [])
+                if tuple(sorted(t for k, t in entries if k == hit.kind)) == hit.targets:
+                    end = start + size
+                    phrase = " ".join(t.text for t in tokens[hit.start : end])
+                    return Match(phrase, hit.start, end, hit.kind, hit.targets)
+        return hit
+
     def match_tokens(self, tokens: list[Token], taken: list[bool]) -> list[Match]:
         canon = [canonical(t.text) for t in tokens]
         found: list[Match] = []
@@ -199,6 +216,7 @@ class Lexicon:
             if hit is None:
                 i += 1
                 continue
+            hit = self._extend(hit, tokens, canon, taken)
             found.append(hit)
             i = hit.end
         return found

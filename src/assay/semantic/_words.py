@@ -230,7 +230,7 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "ratio",
         "rate",
     ),
-    **_k("COUNT", "count", "how many", "number of", "count of", "total number of", "no. of"),
+    **_k("COUNT", "count", "how many", "number of", "count of", "total number of", "no . of"),
 }
 
 FUNCTION_WORDS = frozenset(
@@ -253,6 +253,6 @@ FUNCTION_WORDS = frozenset(
     it total-wise wise basically actually currently just now today yet still ever already again
     recorded record records booked logged registered achieved reached generated produced
     realised realized brought did we get see happened came showing shown both yo new sell
-    sold selling
+    sold selling write wrote writing racked rack old column columns field fields
     """.split()
 )
