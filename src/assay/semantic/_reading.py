@@ -135,8 +135,13 @@ class Reading:
         names = {m.name: m.label for m in layer.metrics}
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
         for f in self.filters:
-            op = "not " if f.negated else ""
-            parts.append(f"where {f.dimension} is {op}{' or '.join(f.values)}")
+            if not f.negated:
+                said = " or ".join(f.values)
+            elif len(f.values) == 1:
+                said = f"not {f.values[0]}"
+            else:
+                said = "none of " + ", ".join(f.values)
+            parts.append(f"where {f.dimension} is {said}")
         if len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
