@@ -47,19 +47,19 @@ group: BY DIM -> group_dim
      | BY METRIC -> by_metric
      | BY METRIC WORD+ -> group_unknown
      | BY RETIRED -> group_retired
-     | BY WORD+ -> group_unknown
+     | BY (WORD | ENTITY)+ -> group_unknown
 rank: TOP NUMBER?
     | BOTTOM NUMBER?
     | (TOP | BOTTOM) NUMBER METRIC -> rank_entity
-    | (TOP | BOTTOM) NUMBER WORD+ -> rank_unknown
+    | (TOP | BOTTOM) NUMBER (WORD | ENTITY)+ -> rank_unknown
 which: WHICH NUMBER? DIM
      | WHICH NUMBER? GRAIN -> which_grain
-     | WHICH NUMBER? WORD+ -> which_unknown
+     | WHICH NUMBER? (WORD | ENTITY)+ -> which_unknown
      | WHICH NUMBER? METRIC -> which_entity
      | WHICH -> which_bare
-loose: DIM | NUMBER | WORD | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN | AGG | DERIVED
+loose: DIM | NUMBER | WORD | ENTITY | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN | AGG | DERIVED
 %declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
-%declare UNDEFINED COMPARE AGG DERIVED
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY
 """
 
 
@@ -250,7 +250,14 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 tags[i] = _Tag("SEP", t, i, (low, low))
             continue
         else:
-            before = next((tokens[k].lower for k in range(i - 1, -1, -1)), "")
+            before = next(
+                (
+                    tokens[k].lower
+                    for k in range(i - 1, -1, -1)
+                    if tokens[k].lower not in {"the", "a", "an", "our", "all", "any"}
+                ),
+                "",
+            )
             tags[i] = _Tag("WORD", t, i, canonical(low), before)
     ordered = [tags[k] for k in sorted(tags)]
     return _separators(ordered), periods
@@ -317,7 +324,7 @@ class _Build(Transformer[Any, Any]):
         return ("retired", items[1].value.payload)
 
     def group_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
-        words = [t.value.token.text for t in items[1:] if t.type == "WORD"]
+        words = [t.value.token.text for t in items[1:] if t.type in {"WORD", "ENTITY"}]
         if items[1].type == "METRIC":
             words.insert(0, items[1].value.payload.phrase)
         return ("unknown_group", " ".join(words))
@@ -335,7 +342,7 @@ class _Build(Transformer[Any, Any]):
         return ("which_grain", (items[-1].value.payload[0], n))
 
     def which_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
-        words = [t.value.token.text for t in items if t.type == "WORD"]
+        words = [t.value.token.text for t in items if t.type in {"WORD", "ENTITY"}]
         n = items[1].value.payload if items[1].type == "NUMBER" else None
         return ("which_unknown", (" ".join(words), n))
 
@@ -343,7 +350,7 @@ class _Build(Transformer[Any, Any]):
         return ("unknown_group", items[-1].value.payload.phrase)
 
     def rank_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
-        words = [t.value.token.text for t in items if t.type == "WORD"]
+        words = [t.value.token.text for t in items if t.type in {"WORD", "ENTITY"}]
         return ("unknown_group", " ".join(words))
 
     def which_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
@@ -407,7 +414,7 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
                 )
                 continue
         out.append(tag)
-    return [t for t in out if t.kind not in {"COUNT", "ENTITY"}]
+    return [t for t in out if t.kind != "COUNT"]
 
 
 def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:
