@@ -292,7 +292,8 @@ class Agent:
             suggestions=(),
             notes=(
                 *resolution.notes,
-                f"model-resolved metric: {name} (from {', '.join(resolution.unread) or 'the question'})",
+                f"model-resolved metric: {name} "
+                f"(from {', '.join(resolution.unread) or 'the question'})",
             ),
         )
         return chosen, decide_behaviour(chosen, self.layer, refusal)

@@ -198,7 +198,8 @@ class _Rules:
                 lambda m: self._month(int(m["m"]), int(m["y"])),
             ),
             (
-                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?(?P<y>(?:19|20)\d{{2}})\b"
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?"
+                rf"(?P<y>(?:19|20)\d{{2}})\b"
                 rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? "
                 rf"(?P<y2>(?:19|20)\d{{2}})\b",
                 lambda m: self._date(
