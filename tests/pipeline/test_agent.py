@@ -364,3 +364,15 @@ def test_semantic_show_json(wrb: Path) -> None:
     assert data["fiscal_year_start_month"] == 4
     assert [d["name"] for d in data["dimensions"]] == ["region", "segment"]
     assert all(m["data"][0] is not None for m in data["metrics"])
+
+
+def test_a_bug_is_a_failure_not_an_answer(agents: dict[str, Agent]) -> None:
+    agent = agents["shop"]
+    lexicon = agent.lexicon
+    agent.lexicon = object()  # type: ignore[assignment]  # a broken stage
+    try:
+        verdict = agent.ask("What was the gross revenue in 2023?")
+    finally:
+        agent.lexicon = lexicon
+    assert verdict.action == "withhold" and verdict.candidate is None
+    assert verdict.failure is not None and verdict.failure["code"] == "agent.internal_error"

@@ -145,7 +145,7 @@ def fit_check(
         for k in keys
         if isinstance(k, exp.Column) and _key(k, aliases) in columns
     }
-    want_dims = {reading.group_by} if reading.group_by else set()
+    want_dims = set(reading.groups)
     grains = {_grain(k) for k in keys} - {None}
     want_grains: set[str | None] = set()
     if len(reading.periods) > 1:

@@ -104,16 +104,15 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
                 hint="Ask for one metric at a time.",
             )
     time_col = metric.time_column
-    group = layer.dimension(reading.group_by) if reading.group_by else None
+    groups = [layer.dimension(name) for name in reading.groups]
     filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
     needed = _tables_of(metric.expression) | _tables_of(time_col)
     for other in metrics[1:]:
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
         needed |= _tables_of(text)
-    for dim in [group] + [d for d, _ in filters]:
-        if dim is not None:
-            needed.add(dim.column.split(".")[0])
+    for dim in groups + [d for d, _ in filters]:
+        needed.add(dim.column.split(".")[0])
     joins = _joins(layer, metric, needed)
     time = exp.column(*_split(time_col))
     projections: list[exp.Expr] = []
@@ -145,7 +144,7 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
             key = exp.func("date_trunc", exp.Literal.string(reading.grain), time.copy())
         projections.append(exp.alias_(key, reading.grain))
         keys.append(key)
-    if group is not None:
+    for group in groups:
         key = exp.column(*_split(group.column))
         projections.append(exp.alias_(key, group.name))
         keys.append(key)
@@ -177,7 +176,7 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         metric,
         (metric.table, *[t for t, _ in joins]),
         len(joins),
-        group.name if group else None,
+        groups[0].name if groups else None,
         reading.grain,
         tuple((d.name, v) for d, f in filters for v in f.values),
     )

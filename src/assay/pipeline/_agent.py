@@ -7,6 +7,7 @@ execute (read-only) -> verify and check -> write (every number cited) -> score -
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -78,7 +79,24 @@ class Agent:
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a
         plan that cannot be made (a join that would fan out), a query the guard refuses or the
-        engine fails on all become a verdict that shows nothing, with the reason named."""
+        engine fails on all become a verdict that shows nothing, with the reason named. An
+        unexpected exception is recorded as a system failure and nothing is shown."""
+        try:
+            return self._ask(question, ident)
+        except Exception as exc:  # fail closed: a bug never shows an answer
+            failure = {"code": "agent.internal_error", "message": f"{type(exc).__name__}: {exc}"}
+            verdict = self._verdict(
+                ident,
+                "abstain",
+                ("agent.internal_error",),
+                {
+                    "question": question[:200],
+                    "message": "Assay failed while reading this question; nothing is shown.",
+                },
+            )
+            return dataclasses.replace(verdict, failure=failure)
+
+    def _ask(self, question: str, ident: str) -> Verdict:
         text = question.strip()
         bad = bad_input(text)
         if bad is not None:
@@ -416,7 +434,7 @@ def reading_record(reading: Reading) -> dict[str, Any]:
             {"label": p.label, "start": str(p.start), "end": str(p.end)} for p in reading.periods
         ],
         "grain": reading.grain,
-        "group_by": reading.group_by,
+        "group_by": list(reading.groups),
         "ranking": (
             {"n": reading.ranking.n, "descending": reading.ranking.descending}
             if reading.ranking

@@ -225,6 +225,13 @@ def decide(
     clarify = _clarify(reading, layer)
     if clarify is not None:
         return clarify
+    if reading.several:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.several_metrics",
+            f"The question names {_quote(reading.several)} apart; which one should be "
+            "measured (or ask for them together, e.g. 'gross and net revenue')?",
+        )
     if reading.ambiguous:
         match = reading.ambiguous[0]
         readings = _distinguishing(layer, match.targets)

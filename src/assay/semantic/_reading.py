@@ -17,6 +17,7 @@ expressions over the sentence.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Iterator
@@ -50,6 +51,7 @@ group: BY DIM -> group_dim
      | BY (WORD | ENTITY)+ -> group_unknown
 rank: TOP NUMBER?
     | BOTTOM NUMBER?
+    | NUMBER (TOP | BOTTOM) -> rank_after
     | (TOP | BOTTOM) NUMBER METRIC -> rank_entity
     | (TOP | BOTTOM) NUMBER (WORD | ENTITY)+ -> rank_unknown
 which: WHICH NUMBER? DIM
@@ -92,7 +94,7 @@ class Reading:
     filters: tuple[Filter, ...] = ()
     periods: tuple[Period, ...] = ()
     grain: str | None = None
-    group_by: str | None = None
+    groups: tuple[str, ...] = ()  # dimensions to break down by, in question order
     ranking: Ranking | None = None
     compare: bool = False
     unread: tuple[str, ...] = ()  # content words nothing accounts for
@@ -104,6 +106,7 @@ class Reading:
     retired: tuple[RetiredColumn, ...] = ()
     undefined: tuple[str, ...] = ()
     derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
+    several: tuple[str, ...] = ()  # metrics named apart, not as one list: asked back
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -120,6 +123,10 @@ class Reading:
             " and ".join(p.label for p in self.periods),
             self.periods[0].text,
         )
+
+    @property
+    def group_by(self) -> str | None:
+        return self.groups[0] if self.groups else None
 
     @property
     def top_n(self) -> int | None:
@@ -152,8 +159,8 @@ class Reading:
             parts.append("over all dates")
         if self.grain:
             parts.append(f"by {self.grain}")
-        if self.group_by:
-            parts.append(f"by {self.group_by}")
+        if self.groups:
+            parts.append(f"by {' and '.join(self.groups)}")
         if self.ranking:
             end = "highest" if self.ranking.descending else "lowest"
             parts.append(f"keeping the {self.ranking.n} {end}")
@@ -251,17 +258,15 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 tags[i] = _Tag("SEP", t, i, (low, low))
             continue
         else:
-            before = next(
-                (
-                    tokens[k].lower
-                    for k in range(i - 1, -1, -1)
-                    if tokens[k].lower not in {"the", "a", "an", "our", "all", "any"}
-                ),
-                "",
-            )
-            tags[i] = _Tag("WORD", t, i, canonical(low), before)
-    ordered = [tags[k] for k in sorted(tags)]
+            tags[i] = _Tag("WORD", t, i, canonical(low))
+    ordered = [dataclasses.replace(tags[k], after=_before(tokens, k)) for k in sorted(tags)]
     return _separators(ordered), periods
+
+
+def _before(tokens: list[Token], i: int) -> str:
+    """The word before token ``i``, articles skipped."""
+    skip = {"the", "a", "an", "our", "all", "any"}
+    return next((tokens[k].lower for k in range(i - 1, -1, -1) if tokens[k].lower not in skip), "")
 
 
 def _entity(word: str, layer: SemanticLayer) -> bool:
@@ -347,6 +352,9 @@ class _Build(Transformer[Any, Any]):
         n = items[1].value.payload if items[1].type == "NUMBER" else None
         return ("which_unknown", (" ".join(words), n))
 
+    def rank_after(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("rank", (items[1].type == "TOP", items[0].value.payload))
+
     def rank_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("unknown_group", items[-1].value.payload.phrase)
 
@@ -420,10 +428,11 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
 
 def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:
     metric_matches: list[Match] = []
+    metric_items: list[list[_Tag]] = []
     filters: list[Filter] = []
     periods: list[Period] = []
     grain: str | None = None
-    group_by: str | None = None
+    groups: list[str] = []
     descending: bool | None = None
     n: int | None = None
     compare = False
@@ -438,18 +447,17 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     last_metric_end = -2
     for kind, payload in parts:
         if kind == "metrics":
-            for tag in payload:
-                metric_matches.append(tag.payload)
-                last_metric_end = tag.payload.end
+            metric_items.append(payload)
+            last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
             if kind == "values" and any(s in {"vs", "versus"} for s in payload[1]):
                 compare = True
-                group_by = group_by or payload[0][0].payload.targets[0].split("=")[0]
+                _add(groups, payload[0][0].payload.targets[0].split("=")[0])
         elif kind == "periods":
             periods.extend(payload)
         elif kind == "group":
-            group_by = group_by or payload
+            _add(groups, payload)
         elif kind == "grain":
             grain = payload
         elif kind == "retired":
@@ -461,7 +469,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif kind == "rank":
             descending, n = payload[0], payload[1] or n
         elif kind == "which":
-            group_by = payload[0]
+            _add(groups, payload[0])
             n = payload[1] or n
         elif kind == "which_grain":
             grain = payload[0]
@@ -502,14 +510,22 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     filtered = {f.dimension for f in filters}
     for dim in dims:
         if dim not in filtered:
-            group_by = group_by or dim
-    if compare and group_by is None and not periods[1:]:
+            _add(groups, dim)
+    if compare and not groups and not periods[1:]:
         listed = [f for f in filters if len(f.values) > 1 and not f.negated]
         if listed:
-            group_by = listed[0].dimension
+            _add(groups, listed[0].dimension)
+    metric_matches, several = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
     unread = [t for t in unread if t.payload not in pinning]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    averaged = any(
+        layer.metric(t).expression.upper().startswith("AVG")
+        for m in metric_matches
+        for t in m.targets
+    )
+    if averaged:  # "average delivery time": the metric is an average already
+        aggregates = [a for a in aggregates if a not in {"average", "mean", "avg"}]
     yoy = [p for p in periods if p.relative_previous and re.search(r"year|yoy", p.text)]
     wide = [p for p in periods if not p.relative_previous and p.end - p.start > _YEAR]
     if yoy and wide:
@@ -524,7 +540,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     ranking = None
     if descending is not None or n is not None:
         ranking = Ranking(n or 1, True if descending is None else descending)
-    if ranking is not None and group_by is None and grain is None:
+    if ranking is not None and not groups and grain is None:
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
     unread_words = [t.token.text for t in unread] + [t.token.text for t in numbers]
@@ -540,7 +556,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         filters=tuple(_merge(filters)),
         periods=tuple(periods),
         grain=grain,
-        group_by=group_by,
+        groups=tuple(groups),
         ranking=ranking,
         compare=compare,
         unread=tuple(unread_words),
@@ -552,9 +568,34 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         retired=retired,
         undefined=tuple(dict.fromkeys(undefined)),
         derived=tuple(derived),
+        several=tuple(several),
         matches=tuple(metric_matches),
         notes=tuple(notes),
     )
+
+
+_CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by", "per"})
+
+
+def _measures(items: list[list[_Tag]]) -> tuple[list[Match], list[str]]:
+    """The metrics asked for. A list ("gross and net revenue") is several; a metric named
+    after "for", "from", "of" names the rows another metric is measured on ("latest ship date
+    for orders placed in March"), read as context; two metrics named apart are several
+    questions, returned to be asked back."""
+    if len(items) > 1:
+        kept = [item for item in items if item[0].after not in _CONTEXT]
+        items = kept or items[:1]
+    matches = [tag.payload for item in items for tag in item]
+    pinned_items = [item for item in items if any(len(t.payload.targets) == 1 for t in item)]
+    several = []
+    if len(pinned_items) > 1:
+        several = [t.payload.phrase for item in pinned_items for t in item]
+    return matches, several
+
+
+def _add(groups: list[str], dim: str) -> None:
+    if dim not in groups:
+        groups.append(dim)
 
 
 def _filters(payload: Any, negated: bool) -> list[Filter]:

@@ -178,6 +178,21 @@ class Lexicon:
         tokens = tokenize(question)
         return self.match_tokens(tokens, [False] * len(tokens))
 
+    def _hyphenated(
+        self, i: int, tokens: list[Token], canon: list[str], taken: list[bool]
+    ) -> Match | None:
+        """A hyphenated word read whole ("sign-ups" = "signups")."""
+        if any(taken[i : i + 3]):
+            return None
+        entries = self.entries.get((canonical(canon[i] + canon[i + 2]),), [])
+        if not entries:
+            return None
+        kinds = {k for k, _ in entries}
+        kind = "metric" if "metric" in kinds else sorted(kinds)[0]
+        targets = tuple(sorted(t for k, t in entries if k == kind))
+        phrase = "".join(t.text for t in tokens[i : i + 3])
+        return Match(phrase, i, i + 3, kind, targets)
+
     def _extend(
         self, hit: Match, tokens: list[Token], canon: list[str], taken: list[bool]
     ) -> Match:
@@ -213,6 +228,8 @@ class Lexicon:
                     phrase = " ".join(t.text for t in tokens[i : i + size])
                     hit = Match(phrase, i, i + size, kind, targets)
                     break
+            if hit is None and i + 2 < len(tokens) and tokens[i + 1].text == "-":
+                hit = self._hyphenated(i, tokens, canon, taken)
             if hit is None:
                 i += 1
                 continue
