@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from assay.checks import fit_check
 from assay.errors import GenerationError
 from assay.generators import plan
-from assay.checks import fit_check
 from assay.semantic import JoinPath, SemanticLayer, load_semantic, read, resolve
 
 
