@@ -271,6 +271,7 @@ def _before(tokens: list[Token], i: int) -> str:
 
 def _entity(word: str, layer: SemanticLayer) -> bool:
     names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
+    names.add(layer.name.lower())  # "life insurance" on the insurance warehouse
     forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
     if word.endswith("ies"):
         forms.add(word[:-3] + "y")
@@ -518,6 +519,17 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     metric_matches, several = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
     unread = [t for t in unread if t.payload not in pinning]
+    # A word of the chosen metric's own synonyms confirms it ("claims were filed").
+    chosen = {t for m in metric_matches for t in m.targets}
+    vocab = {
+        canonical(w)
+        for m in layer.metrics
+        if m.name in chosen
+        for phrase in (m.label, *m.synonyms)
+        for w in phrase.split()
+    }
+    if len(chosen) == 1:
+        unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
     averaged = any(
         layer.metric(t).expression.upper().startswith("AVG")
@@ -656,6 +668,8 @@ def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> tuple[lis
 
 
 def _same_word(word: str, mark: str) -> bool:
+    """One word, or one a prefix of the other and both of five letters or more ("register",
+    "registered"; "issue", "issued")."""
     if word == mark:
         return True
     return len(word) >= 5 and len(mark) >= 5 and (mark.startswith(word) or word.startswith(mark))
