@@ -252,6 +252,7 @@ FUNCTION_WORDS = frozenset(
     it total-wise wise basically actually currently just now today yet still ever already again
     recorded record records booked logged registered achieved reached generated produced
     realised realized brought did we get see happened came showing shown both yo new sell
-    sold selling customer customers client clients write wrote writing racked rack old column columns field fields
+    sold selling customer customers client clients write wrote writing racked rack old column
+    columns field fields
     """.split()
 )
