@@ -204,3 +204,26 @@ def test_restatement_names_every_part(layers: dict[str, tuple[SemanticLayer, Lex
     for part in ("net revenue", "country is not DE", "2023-01-01 to 2023-12-31", "category"):
         assert part in said
     assert "2 highest" in said
+
+
+def test_sorting_and_several_groupings(layers: dict[str, tuple[SemanticLayer, Lexicon]]) -> None:
+    reading, decision = _read(
+        layers, "shop", "categories ranked by units sold in 2024, lowest first"
+    )
+    assert decision.behaviour == "answer"
+    assert reading.ranking is not None
+    assert (reading.ranking.n, reading.ranking.descending) == (None, False)
+    reading, decision = _read(layers, "shop", "net revenue by channel and category in 2023")
+    assert decision.behaviour == "answer" and reading.groups == ("channel", "category")
+
+
+def test_metric_named_as_context_or_apart(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    reading, decision = _read(layers, "shop", "latest ship date for orders placed in March 2024")
+    assert decision.behaviour == "answer" and reading.metrics == ("latest_ship_date",)
+    reading, decision = _read(layers, "shop", "gross revenue and net revenue in 2023")
+    assert decision.behaviour == "answer"
+    assert reading.metrics == ("gross_revenue", "net_revenue")
+    _, decision = _read(layers, "shop", "gross revenue in 2023 number of orders")
+    assert decision.behaviour == "clarify" and "number of orders" in decision.message

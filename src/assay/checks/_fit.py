@@ -176,7 +176,7 @@ def fit_check(
         if n != reading.ranking.n or not on_value or descending != reading.ranking.descending:
             bad.append(
                 f"ranking keeps {n} ordered {'descending' if descending else 'ascending'}, "
-                f"reading keeps {reading.ranking.n} "
+                f"reading keeps {reading.ranking.n or 'all'} "
                 f"{'highest' if reading.ranking.descending else 'lowest'}"
             )
     return FitReport(tuple(checked), tuple(bad))

@@ -167,7 +167,9 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         query = query.group_by(*keys)
     if reading.ranking is not None and keys:
         direction = "DESC" if reading.ranking.descending else "ASC"
-        query = query.order_by(f"value {direction}", "1").limit(reading.ranking.n)
+        query = query.order_by(f"value {direction}", "1")
+        if reading.ranking.n is not None:
+            query = query.limit(reading.ranking.n)
     elif keys and (reading.grain is not None or len(periods) > 1):
         query = query.order_by(*[str(i + 1) for i in range(len(keys))])
     sql = query.sql(dialect=dialect)

@@ -59,10 +59,10 @@ which: WHICH NUMBER? DIM
      | WHICH NUMBER? (WORD | ENTITY)+ -> which_unknown
      | WHICH NUMBER? METRIC -> which_entity
      | WHICH -> which_bare
-loose: DIM | NUMBER | WORD | ENTITY | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN
+loose: DIM | NUMBER | WORD | ENTITY | ORDER | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN
      | AGG | DERIVED
 %declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
-%declare UNDEFINED COMPARE AGG DERIVED ENTITY
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER
 """
 
 
@@ -78,9 +78,10 @@ class Filter:
 
 @dataclass(frozen=True)
 class Ranking:
-    """Order by the metric and keep the first ``n`` (largest first when descending)."""
+    """Order by the metric and keep the first ``n`` (largest first when descending); ``n`` is
+    ``None`` for every row, sorted ("highest first")."""
 
-    n: int
+    n: int | None
     descending: bool = True
 
 
@@ -163,7 +164,10 @@ class Reading:
             parts.append(f"by {' and '.join(self.groups)}")
         if self.ranking:
             end = "highest" if self.ranking.descending else "lowest"
-            parts.append(f"keeping the {self.ranking.n} {end}")
+            if self.ranking.n is None:
+                parts.append(f"sorted {end} first")
+            else:
+                parts.append(f"keeping the {self.ranking.n} {end}")
         return ", ".join(parts)
 
 
@@ -436,6 +440,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     groups: list[str] = []
     descending: bool | None = None
     n: int | None = None
+    sort_only = False
     compare = False
     unread: list[_Tag] = []
     aggregates: list[str] = []
@@ -496,6 +501,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 retired_keys.extend(tag.payload.targets)
             elif tag.kind == "UNDEFINED":
                 undefined.extend(tag.payload.targets)
+            elif tag.kind == "ORDER":
+                if tag.payload[0] != "sort":  # "sorted" alone says no direction
+                    descending = tag.payload[0] == "desc"
+                sort_only = True
             elif tag.kind == "COMPARE":
                 compare = True
             elif tag.kind == "GRAIN":
@@ -551,7 +560,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         compare = True
     ranking = None
     if descending is not None or n is not None:
-        ranking = Ranking(n or 1, True if descending is None else descending)
+        keep = n if n is not None else (None if sort_only else 1)
+        ranking = Ranking(keep, True if descending is None else descending)
     if ranking is not None and not groups and grain is None:
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
