@@ -142,3 +142,17 @@ def test_fit_check_reads_aliased_sql(wrb: Path) -> None:
     )
     assert fit_check(sql, read("gross revenue 2023 except DE or FR", layer), layer).complete == 1.0
     assert fit_check("SELEC nothing", read("gross revenue 2023", layer), layer).complete < 1.0
+
+
+def test_ranking_by_change(wrb: Path) -> None:
+    layer = load_semantic(wrb / "clinic.yaml")
+    reading = read("Which city's visit count fell the most from 2023 to 2024?", layer)
+    assert reading.change == "down" and reading.ranking is not None
+    assert not reading.ranking.descending  # the most negative change first
+    planned = plan(reading, layer)
+    assert "a.value - b.value AS change" in planned.sql and "LIMIT 1" in planned.sql
+    assert fit_check(planned.sql, reading, layer).complete == 1.0
+    grew = read("Which city's visit count grew the most from 2023 to 2024?", layer)
+    assert fit_check(planned.sql, grew, layer).complete < 1.0
+    both = read("By how much did visits drop from Q4 2023 to Q1 2024?", layer)
+    assert [p.label for p in both.periods] == ["Q4 2023", "Q1 2024"] and both.compare

@@ -11,6 +11,7 @@ term (paper, Section 3), measured here without a model.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from dataclasses import dataclass
 
@@ -114,6 +115,8 @@ def fit_check(
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None or not reading.metrics:
         return FitReport(("shape",), ("the query is not one SELECT for a metric",))
+    if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
+        return _fit_change(select, reading, layer)
     aliases = {t.alias_or_name: t.name for t in select.find_all(exp.Table)}
     metric = layer.metric(reading.metrics[0])
     where = select.args.get("where")
@@ -179,6 +182,39 @@ def fit_check(
                 f"reading keeps {reading.ranking.n or 'all'} "
                 f"{'highest' if reading.ranking.descending else 'lowest'}"
             )
+    return FitReport(tuple(checked), tuple(bad))
+
+
+def _fit_change(select: exp.Select, reading: Reading, layer: SemanticLayer) -> FitReport:
+    """A ranking by change: one inner query per period (each checked as a plain reading of
+    that period), the outer order on the change in the reading's direction, and its limit."""
+    checked: list[str] = []
+    bad: list[str] = []
+    inner = [s.this for s in select.find_all(exp.Subquery)]
+    one = dataclasses.replace(reading, ranking=None, change=None, compare=False)
+    earlier, later = sorted(reading.periods, key=lambda p: p.start)
+    checked.append("periods compared")
+    if len(inner) != 2:
+        bad.append(f"{len(inner)} inner queries where the change needs 2")
+    else:
+        for query, period in zip(inner, (later, earlier), strict=True):
+            report = fit_check(query.sql(), dataclasses.replace(one, periods=(period,)), layer)
+            checked.extend(f"{period.label}: {c}" for c in report.checked)
+            bad.extend(f"{period.label}: {m}" for m in report.mismatches)
+    checked.append("order and limit")
+    assert reading.ranking is not None
+    order = select.args.get("order")
+    first = order.expressions[0] if order is not None and order.expressions else None
+    descending = bool(first is not None and first.args.get("desc"))
+    limit = select.args.get("limit")
+    n = int(limit.expression.this) if limit is not None and limit.expression is not None else None
+    on_change = first is not None and first.this.sql().lower() in {"change", "a.value - b.value"}
+    if not on_change or descending != reading.ranking.descending or n != reading.ranking.n:
+        bad.append(
+            f"ordered {'descending' if descending else 'ascending'} keeping {n}, reading orders "
+            f"the change {'descending' if reading.ranking.descending else 'ascending'} keeping "
+            f"{reading.ranking.n}"
+        )
     return FitReport(tuple(checked), tuple(bad))
 
 

@@ -9,6 +9,7 @@ the same question always gives the same SQL.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from dataclasses import dataclass
 
@@ -90,6 +91,8 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
             "Nothing to plan: the question names no metric.",
             hint="The behaviour rules should have abstained.",
         )
+    if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
+        return _plan_change(reading, layer, dialect)
     metrics = [layer.metric(name) for name in reading.metrics]
     metric = metrics[0]
     for other in metrics[1:]:
@@ -181,6 +184,38 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         groups[0].name if groups else None,
         reading.grain,
         tuple((d.name, v) for d, f in filters for v in f.values),
+    )
+
+
+def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
+    """Groups ranked by the change of the metric between two periods: each period planned
+    alone, joined on the groups, ``later - earlier`` ordered (a fall: most negative first)."""
+    earlier, later = sorted(reading.periods, key=lambda p: p.start)
+    one = dataclasses.replace(reading, ranking=None, change=None, compare=False)
+    a = plan(dataclasses.replace(one, periods=(later,)), layer, dialect)
+    b = plan(dataclasses.replace(one, periods=(earlier,)), layer, dialect)
+    assert reading.ranking is not None
+    names = list(reading.groups)
+    change = exp.column("value", "a") - exp.column("value", "b")
+    query = (
+        exp.select(*[exp.column(n, "a") for n in names], exp.alias_(change, "change"))
+        .from_(exp.alias_(exp.paren(sqlglot.parse_one(a.sql, read=dialect)), "a"))
+        .join(
+            exp.alias_(exp.paren(sqlglot.parse_one(b.sql, read=dialect)), "b"),
+            on=exp.and_(*[exp.column(n, "a").eq(exp.column(n, "b")) for n in names]),
+        )
+        .order_by(f"change {'DESC' if reading.ranking.descending else 'ASC'}", "1")
+    )
+    if reading.ranking.n is not None:
+        query = query.limit(reading.ranking.n)
+    return Plan(
+        query.sql(dialect=dialect),
+        a.metric,
+        a.tables,
+        a.join_count,
+        a.group_by,
+        a.grain,
+        a.filters,
     )
 
 

@@ -72,6 +72,7 @@ class Period:
     span: tuple[int, int] = (0, 0)
     relative_previous: bool = False  # "the previous year": relative to another period named
     ranged: bool = False  # "from 2022 to 2024": one span made of two named ends
+    ends: tuple[Period, ...] = ()  # the two periods a ranged span was made from
 
     def overlaps(self, start: dt.date, end_inclusive: dt.date) -> bool:
         return self.start <= end_inclusive and self.end > start
@@ -453,6 +454,7 @@ def _join(found: list[Period], text: str) -> list[Period]:
                 text[prev.span[0] : period.span[1]],
                 (prev.span[0], period.span[1]),
                 ranged=True,
+                ends=(prev, period),
             )
             continue
         out.append(period)

@@ -59,10 +59,10 @@ which: WHICH NUMBER? DIM
      | WHICH NUMBER? (WORD | ENTITY)+ -> which_unknown
      | WHICH NUMBER? METRIC -> which_entity
      | WHICH -> which_bare
-loose: DIM | NUMBER | WORD | ENTITY | ORDER | RETIRED | UNDEFINED | SEP | BY | COMPARE | GRAIN
-     | AGG | DERIVED
+loose: DIM | NUMBER | WORD | ENTITY | ORDER | CHANGE | RETIRED | UNDEFINED | SEP | BY
+     | COMPARE | GRAIN | AGG | DERIVED
 %declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
-%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE
 """
 
 
@@ -108,6 +108,7 @@ class Reading:
     undefined: tuple[str, ...] = ()
     derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
     several: tuple[str, ...] = ()  # metrics named apart, not as one list: asked back
+    change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -162,7 +163,16 @@ class Reading:
             parts.append(f"by {self.grain}")
         if self.groups:
             parts.append(f"by {' and '.join(self.groups)}")
-        if self.ranking:
+        if self.change and self.ranking:
+            first, last = sorted(self.periods, key=lambda p: p.start)
+            most = "fall" if self.change == "down" else "rise"
+            parts.append(
+                f"keeping the {self.ranking.n or 'all'} with the largest {most} from "
+                f"{first.label} to {last.label}"
+            )
+        elif self.change:
+            parts.append("both shown (the change is their difference)")
+        elif self.ranking:
             end = "highest" if self.ranking.descending else "lowest"
             if self.ranking.n is None:
                 parts.append(f"sorted {end} first")
@@ -441,6 +451,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     descending: bool | None = None
     n: int | None = None
     sort_only = False
+    changes: list[str] = []
     compare = False
     unread: list[_Tag] = []
     aggregates: list[str] = []
@@ -501,6 +512,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 retired_keys.extend(tag.payload.targets)
             elif tag.kind == "UNDEFINED":
                 undefined.extend(tag.payload.targets)
+            elif tag.kind == "CHANGE":
+                changes.append(tag.payload[0])
             elif tag.kind == "ORDER":
                 if tag.payload[0] != "sort":  # "sorted" alone says no direction
                     descending = tag.payload[0] == "desc"
@@ -553,8 +566,22 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
     periods = _previous(periods, layer.clock)
+    change = None
+    if changes:
+        if len(periods) == 1 and len(periods[0].ends) == 2:
+            periods = list(periods[0].ends)  # "drop from Q4 2023 to Q1 2024": both ends
+        change = changes[0]
+        if len(periods) != 2:
+            dangling.append(f"{changes[0]} (a change needs two periods to compare)")
+            change = None
     for p in periods:
-        if p.ranged and p.start.year < p.end.year - 1 and p.start.month == 1 and grain is None:
+        if (
+            change is None
+            and p.ranged
+            and p.start.year < p.end.year - 1
+            and p.start.month == 1
+            and grain is None
+        ):
             grain = "year"  # "from 2022 to 2024": each year shown
     if len(periods) > 1:
         compare = True
@@ -562,6 +589,13 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if descending is not None or n is not None:
         keep = n if n is not None else (None if sort_only else 1)
         ranking = Ranking(keep, True if descending is None else descending)
+        if change is not None:
+            # "fell the most": the most negative change first; "grew the most": the largest.
+            if change == "any":
+                dangling.append("changed the most (up or down?)")
+                ranking = None
+            else:
+                ranking = Ranking(keep, (change == "up") == ranking.descending)
     if ranking is not None and not groups and grain is None:
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
@@ -591,6 +625,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         undefined=tuple(dict.fromkeys(undefined)),
         derived=tuple(derived),
         several=tuple(several),
+        change=change,
         matches=tuple(metric_matches),
         notes=tuple(notes),
     )
