@@ -468,6 +468,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
+            dims = {t.payload.targets[0].split("=")[0] for t in payload[0]}
+            if len(dims) > 1 and "or" in payload[1]:
+                dangling.append(f"or (between {' and '.join(sorted(dims))})")
             if kind == "values" and any(s in {"vs", "versus"} for s in payload[1]):
                 compare = True
                 _add(groups, payload[0][0].payload.targets[0].split("=")[0])
