@@ -227,3 +227,34 @@ def test_metric_named_as_context_or_apart(
     assert reading.metrics == ("gross_revenue", "net_revenue")
     _, decision = _read(layers, "shop", "gross revenue in 2023 number of orders")
     assert decision.behaviour == "clarify" and "number of orders" in decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "grain", "start", "end"),
+    [
+        ("gross revenue for the year 2023", None, "2023-01-01", "2024-01-01"),
+        ("gross revenue Q1-Q3 2023", None, "2023-01-01", "2023-10-01"),
+        ("gross revenue Jan-Mar 2024", None, "2024-01-01", "2024-04-01"),
+        ("top 3 months by gross revenue in 2023", "month", "2023-01-01", "2024-01-01"),
+    ],
+    ids=["bare-year-is-no-grain", "quarter-range", "month-range", "top-months"],
+)
+def test_units_and_ranges(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+    question: str,
+    grain: str | None,
+    start: str,
+    end: str,
+) -> None:
+    reading, decision = _read(layers, "shop", question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.grain == grain
+    assert reading.period is not None
+    assert (str(reading.period.start), str(reading.period.end)) == (start, end)
+
+
+def test_or_across_dimensions_is_asked_back(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    _, decision = _read(layers, "shop", "gross revenue for Germany or books in 2023")
+    assert decision.behaviour == "clarify" and "or" in decision.message

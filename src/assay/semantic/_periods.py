@@ -165,6 +165,18 @@ class _Rules:
                 lambda m: _fy(_year(m["y"]), f),
             ),
             (
+                r"\bq(?P<a>[1-4]) ?(?:-|–|to|through|thru) ?q(?P<b>[1-4]),? (?:of )?"
+                r"(?P<y>(?:19|20)\d{2}|'\d{2})\b",
+                lambda m: self._quarters(int(m["a"]), int(m["b"]), _year(m["y"])),
+            ),
+            (
+                rf"\b{_MONTH_RE} ?(?:-|–|to|through|thru|until) ?"
+                rf"{_MONTH_RE.replace('mon>', 'mon2>')},? (?:of )?{_YEAR_RE}\b",
+                lambda m: self._months(
+                    _month_number(m["mon"]), _month_number(m["mon2"]), _year(m["year"])
+                ),
+            ),
+            (
                 rf"\b{rel} (?:fiscal year|fiscal yr|fy)\b",
                 lambda m: _fy(_fy_of(c, f) + self._shift(m["rel"]), f),
             ),
@@ -305,6 +317,18 @@ class _Rules:
     def _quarter(self, q: int, year: int) -> tuple[dt.date, dt.date, str]:
         start = dt.date(year, 3 * q - 2, 1)
         return start, _add_months(start, 3), f"Q{q} {year}"
+
+    def _quarters(self, a: int, b: int, year: int) -> tuple[dt.date, dt.date, str]:
+        if b < a:
+            raise ValueError("a quarter range that runs backwards")
+        start = dt.date(year, 3 * a - 2, 1)
+        return start, _add_months(dt.date(year, 3 * b - 2, 1), 3), f"Q{a}-Q{b} {year}"
+
+    def _months(self, a: int, b: int, year: int) -> tuple[dt.date, dt.date, str]:
+        if b < a:
+            raise ValueError("a month range that runs backwards")
+        label = f"{MONTHS[a - 1].title()}-{MONTHS[b - 1].title()} {year}"
+        return dt.date(year, a, 1), _add_months(dt.date(year, b, 1), 1), label
 
     def _quarter_at(self, start: dt.date) -> tuple[dt.date, dt.date, str]:
         return self._quarter((start.month - 1) // 3 + 1, start.year)

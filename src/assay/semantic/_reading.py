@@ -44,7 +44,7 @@ values: VALUE (SEP VALUE)*
 metrics: METRIC (SEP METRIC)*
 periods: PERIOD (SEP PERIOD)*
 group: BY DIM -> group_dim
-     | BY GRAIN -> group_grain
+     | BY (GRAIN | UNIT) -> group_grain
      | BY METRIC -> by_metric
      | BY METRIC WORD+ -> group_unknown
      | BY RETIRED -> group_retired
@@ -53,16 +53,17 @@ rank: TOP NUMBER?
     | BOTTOM NUMBER?
     | NUMBER (TOP | BOTTOM) -> rank_after
     | (TOP | BOTTOM) NUMBER METRIC -> rank_entity
+    | (TOP | BOTTOM) NUMBER UNIT -> rank_grain
     | (TOP | BOTTOM) NUMBER (WORD | ENTITY)+ -> rank_unknown
 which: WHICH NUMBER? DIM
-     | WHICH NUMBER? GRAIN -> which_grain
+     | WHICH NUMBER? (GRAIN | UNIT) -> which_grain
      | WHICH NUMBER? (WORD | ENTITY)+ -> which_unknown
      | WHICH NUMBER? METRIC -> which_entity
      | WHICH -> which_bare
-loose: DIM | NUMBER | WORD | ENTITY | ORDER | CHANGE | RETIRED | UNDEFINED | SEP | BY
+loose: DIM | NUMBER | WORD | ENTITY | ORDER | CHANGE | UNIT | RETIRED | UNDEFINED | SEP | BY
      | COMPARE | GRAIN | AGG | DERIVED
 %declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
-%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE UNIT
 """
 
 
@@ -370,6 +371,10 @@ class _Build(Transformer[Any, Any]):
     def rank_after(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("rank", (items[1].type == "TOP", items[0].value.payload))
 
+    def rank_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        top = items[0].type == "TOP"
+        return ("which_grain", (items[2].value.payload[0], items[1].value.payload, top))
+
     def rank_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("unknown_group", items[-1].value.payload.phrase)
 
@@ -468,9 +473,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
-            dims = {t.payload.targets[0].split("=")[0] for t in payload[0]}
-            if len(dims) > 1 and "or" in payload[1]:
-                dangling.append(f"or (between {' and '.join(sorted(dims))})")
+            listed = {t.payload.targets[0].split("=")[0] for t in payload[0]}
+            if len(listed) > 1 and "or" in payload[1]:
+                dangling.append(f"or (between {' and '.join(sorted(listed))})")
             if kind == "values" and any(s in {"vs", "versus"} for s in payload[1]):
                 compare = True
                 _add(groups, payload[0][0].payload.targets[0].split("=")[0])
@@ -494,7 +499,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif kind == "which_grain":
             grain = payload[0]
             n = payload[1] or n
-            descending = True if descending is None else descending
+            if len(payload) > 2:
+                descending = payload[2]
         elif kind == "which_unknown":
             unknown_groups.append(payload[0])
         elif kind == "loose":
@@ -530,8 +536,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                     derived.append(tag.payload[1])
                 else:
                     aggregates.append(tag.payload[1])
-    # A dimension named without "by": grouped when ranked, else read as context when a value of
-    # it is also named ("country Germany"), else a grouping ("revenue country 2023" is unclear).
+    # A dimension named without "by" is a grouping, unless a value of it is also named
+    # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
     dims = [p.payload.targets[0] for k, p in parts if k == "loose" and p.kind == "DIM"]
     filtered = {f.dimension for f in filters}
     for dim in dims:

@@ -174,8 +174,6 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "month by month",
         "every month",
         "month over month",
-        "month",
-        "months",
         "broken down by month",
     ),
     **_k(
@@ -186,8 +184,6 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "by quarter",
         "each quarter",
         "quarter by quarter",
-        "quarter",
-        "quarters",
     ),
     **_k(
         "GRAIN",
@@ -199,11 +195,15 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "by year",
         "each year",
         "year by year",
-        "year",
-        "years",
     ),
-    **_k("GRAIN", "week", "weekly", "per week", "by week", "each week", "week", "weeks"),
-    **_k("GRAIN", "day", "daily", "per day", "by day", "each day", "day", "days"),
+    **_k("GRAIN", "week", "weekly", "per week", "by week", "each week"),
+    **_k("GRAIN", "day", "daily", "per day", "by day", "each day"),
+    # Bare units: a grain only after "by" or "which" ("which month", "top 3 months").
+    **_k("UNIT", "month", "month", "months"),
+    **_k("UNIT", "quarter", "quarter", "quarters"),
+    **_k("UNIT", "year", "year", "years"),
+    **_k("UNIT", "week", "week", "weeks"),
+    **_k("UNIT", "day", "day", "days"),
     **_k(
         "AGG",
         "aggregate",
