@@ -544,9 +544,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         if dim not in filtered:
             _add(groups, dim)
     if compare and not groups and not periods[1:]:
-        listed = [f for f in filters if len(f.values) > 1 and not f.negated]
-        if listed:
-            _add(groups, listed[0].dimension)
+        lists = [f for f in filters if len(f.values) > 1 and not f.negated]
+        if lists:
+            _add(groups, lists[0].dimension)
     metric_matches, several = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
     unread = [t for t in unread if t.payload not in pinning]
