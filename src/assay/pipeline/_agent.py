@@ -14,7 +14,14 @@ from typing import Any
 from assay.agreement import Agreement, agreement
 from assay.answer import write_governed
 from assay.catalog import Profiles
-from assay.checks import CheckContext, VerifyContext, fit_check, run_checks, verify
+from assay.checks import (
+    CheckContext,
+    JudgeReport,
+    VerifyContext,
+    fit_check,
+    run_checks,
+    verify,
+)
 from assay.connectors import PooledConnector, QueryCache
 from assay.errors import (
     AssayError,
@@ -230,12 +237,15 @@ class Agent:
                 self.catalog,
                 self.profiles,
                 f"{period} {definition}",
+                # The fit check is the COMPLETE term, measured without a model: it enters the
+                # score where the paper's judge COMPLETE does (and caps below 0.5 as it does).
+                judge=JudgeReport(complete=fit.complete, source="fit_check"),
             )
         )
         all_findings = tuple(
             {(f.code, f.message): f for f in (*fit.findings, *findings, *checked.findings)}.values()
         )
-        measures = {**checked.measures, "complete": fit.complete}
+        measures = dict(checked.measures)
         features = {
             "join_count": planned.join_count,
             "sql_length": len(planned.sql),
