@@ -438,7 +438,7 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
                         tag.index,
                         tag.index + 1,
                         "metric",
-                        tuple(sorted(t for _, t in entries)),
+                        tuple(sorted({t for _, t in entries})),
                     ),
                 )
                 continue
@@ -550,15 +550,16 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     metric_matches, several = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
     unread = [t for t in unread if t.payload not in pinning]
-    # A word of the chosen metric's own synonyms confirms it ("claims were filed").
+    # A word of the chosen metric's own synonyms, or of its time column, confirms it ("claims
+    # were filed", "policies that started in 2023").
     chosen = {t for m in metric_matches for t in m.targets}
     vocab = {
         canonical(w)
         for m in layer.metrics
         if m.name in chosen
-        for phrase in (m.label, *m.synonyms)
+        for phrase in (m.label, *m.synonyms, m.time_column.split(".")[-1].replace("_", " "))
         for w in phrase.split()
-    }
+    } - {"date", "at", "time"}
     if len(chosen) == 1:
         unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)

@@ -59,6 +59,8 @@ ABBREVIATIONS = {
     "accts": "accounts",
     "approx": "approximately",
     "nett": "net",
+    "signed": "sign",
+    "signing": "sign",
 }
 _KEEP = frozenset({"raise", "rise", "wise", "otherwise", "premise", "premises", "enterprise"})
 
@@ -178,20 +180,20 @@ class Lexicon:
         tokens = tokenize(question)
         return self.match_tokens(tokens, [False] * len(tokens))
 
-    def _hyphenated(
-        self, i: int, tokens: list[Token], canon: list[str], taken: list[bool]
+    def _joined(
+        self, i: int, size: int, tokens: list[Token], canon: list[str], taken: list[bool]
     ) -> Match | None:
-        """A hyphenated word read whole ("sign-ups" = "signups")."""
-        if any(taken[i : i + 3]):
+        """A word written in two parts read whole ("sign-ups", "sign ups" = "signups")."""
+        if any(taken[i : i + size]) or not (canon[i].isalpha() and canon[i + size - 1].isalpha()):
             return None
-        entries = self.entries.get((canonical(canon[i] + canon[i + 2]),), [])
+        entries = self.entries.get((canonical(canon[i] + canon[i + size - 1]),), [])
         if not entries:
             return None
         kinds = {k for k, _ in entries}
         kind = "metric" if "metric" in kinds else sorted(kinds)[0]
         targets = tuple(sorted(t for k, t in entries if k == kind))
-        phrase = "".join(t.text for t in tokens[i : i + 3])
-        return Match(phrase, i, i + 3, kind, targets)
+        phrase = " ".join(t.text for t in tokens[i : i + size])
+        return Match(phrase, i, i + size, kind, targets)
 
     def _extend(
         self, hit: Match, tokens: list[Token], canon: list[str], taken: list[bool]
@@ -229,7 +231,9 @@ class Lexicon:
                     hit = Match(phrase, i, i + size, kind, targets)
                     break
             if hit is None and i + 2 < len(tokens) and tokens[i + 1].text == "-":
-                hit = self._hyphenated(i, tokens, canon, taken)
+                hit = self._joined(i, 3, tokens, canon, taken)
+            if hit is None and i + 1 < len(tokens):
+                hit = self._joined(i, 2, tokens, canon, taken)
             if hit is None:
                 i += 1
                 continue

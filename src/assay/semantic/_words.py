@@ -327,6 +327,6 @@ FUNCTION_WORDS = frozenset(
     recorded record records booked logged registered achieved reached generated produced
     realised realized brought did we get see happened came showing shown both yo new sell
     sold selling customer customers client clients write wrote writing racked rack old column
-    columns field fields
+    columns field fields dated
     """.split()
 )
