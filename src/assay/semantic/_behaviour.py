@@ -150,6 +150,15 @@ def _meanings(phrase: str, layer: SemanticLayer) -> str:
     return f" ('{phrase}' can mean {labels})"
 
 
+def _also_ambiguous(reading: Reading, layer: SemanticLayer) -> str:
+    """The competing readings of an ambiguous phrase, named whatever else is asked back."""
+    if not reading.ambiguous:
+        return ""
+    match = reading.ambiguous[0]
+    labels = " or ".join(layer.metric(t).label for t in match.targets)
+    return f" Also, '{match.phrase}' can mean {labels}."
+
+
 def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
     if reading.suggestions:
         options = "; ".join(
@@ -166,7 +175,7 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "behaviour.unread_words",
             f"I don't know what {_quote(reading.unread)} means here, so I cannot be sure which "
             f"question to answer. Rephrase it with the warehouse's terms "
-            "(`assay semantic show` lists them).",
+            f"(`assay semantic show` lists them).{_also_ambiguous(reading, layer)}",
         )
     if reading.dangling:
         return BehaviourDecision(
