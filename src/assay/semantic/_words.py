@@ -65,6 +65,8 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "not",
         "not in",
         "not from",
+        "not including",
+        "excluding all",
         "outside",
         "outside of",
         "without",
