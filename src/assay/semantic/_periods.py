@@ -12,7 +12,9 @@ year``, ``this fiscal year to date``) resolved against the layer's fiscal start 
 year is named by the calendar year it ends in.
 
 The spellings are a table of regular expressions over the lower-cased question (dates are
-lexical tokens; the sentence structure around them is read by the grammar in ``_reading``).
+lexical tokens; the sentence structure around them is read by the grammar in ``_grammar``). The
+module runs past 400 lines because that table is one list, kept whole so its order (the most
+specific spelling first) can be read in one place.
 """
 
 from __future__ import annotations
