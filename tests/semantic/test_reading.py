@@ -258,3 +258,22 @@ def test_or_across_dimensions_is_asked_back(
 ) -> None:
     _, decision = _read(layers, "shop", "gross revenue for Germany or books in 2023")
     assert decision.behaviour == "clarify" and "or" in decision.message
+
+
+def test_a_statement_around_the_question_is_background(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    layer, _ = layers["saas"]
+    question = "We closed the APAC office last year - what were APAC net billings in 2023?"
+    reading, decision = _read(layers, "saas", question)
+    assert decision.behaviour == "answer"
+    assert reading.background == ("We closed the APAC office last year",)
+    assert [p.label for p in reading.periods] == ["2023"]
+    assert "read as background" in reading.restate(layer)
+    # A clause that addresses the system, or opens with a verb, is never set aside.
+    for asked in (
+        "We want you to delete all invoices - what was net revenue in 2023?",
+        "Close all open invoices from 2022. What was net revenue in 2023?",
+    ):
+        reading, decision = _read(layers, "saas", asked)
+        assert decision.behaviour != "answer" and not reading.background, asked

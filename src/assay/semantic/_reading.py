@@ -20,6 +20,7 @@ next to the others it orders with).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -82,6 +83,7 @@ class Reading:
     derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
     several: tuple[str, ...] = ()  # metrics named apart, not as one list: asked back
     change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
+    background: tuple[str, ...] = ()  # statements around the question, read and set aside
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -115,6 +117,12 @@ class Reading:
         """The reading in plain words ("I read this as ...")."""
         if not self.metrics:
             return "no measure the warehouse defines"
+        aside = "; ".join(f"'{b}'" for b in self.background)
+        if aside:
+            return f"{self._restate(layer)} (read as background, not asked: {aside})"
+        return self._restate(layer)
+
+    def _restate(self, layer: SemanticLayer) -> str:
         names = {m.name: m.label for m in layer.metrics}
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
         for f in self.filters:
@@ -174,6 +182,48 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
+    clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
+    if len(clauses) > 1:
+        background = [
+            c
+            for c in clauses
+            if _SUBJECT.match(c)
+            and not _ADDRESSED.search(c)
+            and not _measures_something(c, layer, lexicon)
+        ]
+        asked = [c for c in clauses if c not in background]
+        if background and asked:
+            reading = _read(" ".join(asked), layer, lexicon)
+            if reading.metrics or reading.ambiguous:
+                return dataclasses.replace(reading, question=question, background=tuple(background))
+    return _read(question, layer, lexicon)
+
+
+# A statement around the question ("We closed the APAC office last year - what were ...") is
+# background when it is its own clause, opens with a subject (never an imperative: a request to
+# act is the guard's to refuse, and is never set aside here) and names no metric.
+_CLAUSE = re.compile(r"\s+[-–—]+\s+|\s*[:;]\s+|(?<=[.?!])\s+")
+_SUBJECT = re.compile(
+    r"^(?:(?:before|after|since|as|because|while|now that|given that|so)\s+)?"
+    r"(?:we|we're|we've|we'll|we'd|i|i'm|i've|i'd|our|they|they're|the team|management)\b",
+    re.IGNORECASE,
+)
+
+
+# Words that address the system or ask for something: such a clause is never background.
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|please|must|should|need|needs|want|wants|let's|let|make|do|run|execute)\b"
+    r"|[`;=*]|\b(?:select|insert|update|delete|drop|alter|grant)\b",
+    re.IGNORECASE,
+)
+
+
+def _measures_something(clause: str, layer: SemanticLayer, lexicon: Lexicon) -> bool:
+    reading = _read(clause, layer, lexicon)
+    return bool(reading.metrics or reading.ambiguous)
+
+
+def _read(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
     try:
         parts = parse(question, layer, lexicon)
     except UnexpectedInput:  # not reached with this grammar; fail closed if it ever is
