@@ -277,3 +277,10 @@ def test_a_statement_around_the_question_is_background(
     ):
         reading, decision = _read(layers, "saas", asked)
         assert decision.behaviour != "answer" and not reading.background, asked
+
+
+def test_conflicting_directions_are_asked_back(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    _, decision = _read(layers, "shop", "top categories by gross revenue in 2023, fewest first")
+    assert decision.behaviour == "clarify" and "which one" in decision.message

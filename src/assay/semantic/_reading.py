@@ -242,6 +242,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     descending: bool | None = None
     n: int | None = None
     sort_only = False
+    directions: list[bool] = []  # every "top"/"fewest"/"highest first" named
     changes: list[str] = []
     compare = False
     unread: list[Tag] = []
@@ -278,6 +279,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif kind == "dangling":
             dangling.append(payload)
         elif kind == "rank":
+            directions.append(payload[0])
             descending, n = payload[0], payload[1] or n
         elif kind == "which":
             _add(groups, payload[0])
@@ -287,6 +289,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             n = payload[1] or n
             if len(payload) > 2:
                 descending = payload[2]
+                directions.append(payload[2])
         elif kind == "which_unknown":
             unknown_groups.append(payload[0])
         elif kind == "loose":
@@ -312,6 +315,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             elif tag.kind == "ORDER":
                 if tag.payload[0] != "sort":  # "sorted" alone says no direction
                     descending = tag.payload[0] == "desc"
+                    directions.append(descending)
                 sort_only = True
             elif tag.kind == "COMPARE":
                 compare = True
@@ -382,6 +386,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if len(periods) > 1:
         compare = True
     ranking = None
+    if len(set(directions)) > 1:  # "top ... fewest": which way is not said once
+        dangling.append("highest and lowest (which one?)")
     if descending is not None or n is not None:
         keep = n if n is not None else (None if sort_only else 1)
         ranking = Ranking(keep, True if descending is None else descending)
