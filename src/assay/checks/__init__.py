@@ -2,6 +2,7 @@
 
 from assay.checks._checks import CHECKS, JOIN_MIN_OVERLAP, Check, CheckReport, grounded, run_checks
 from assay.checks._context import CheckContext, CheckOutcome, Claim, JudgeIssue, JudgeReport
+from assay.checks._fit import FitReport, fit_check
 from assay.checks._judge import JUDGE_PROMPT, ModelJudge, parse_judge_reply
 from assay.checks._numbers import WrittenNumber, cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
@@ -17,6 +18,7 @@ __all__ = [
     "CheckOutcome",
     "CheckReport",
     "Claim",
+    "FitReport",
     "JudgeIssue",
     "JudgeReport",
     "ModelJudge",
@@ -25,6 +27,7 @@ __all__ = [
     "cited_by",
     "equi_join_pairs",
     "extract_numbers",
+    "fit_check",
     "grounded",
     "numeric_cells",
     "output_sources",
