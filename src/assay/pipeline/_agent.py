@@ -8,6 +8,7 @@ execute (read-only) -> verify and check -> write (every number cited) -> score -
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -33,7 +34,7 @@ from assay.errors import (
 from assay.gate import GatePolicy
 from assay.gate import decide as decide_gate
 from assay.generators import ModelPath, plan
-from assay.guard import refusal_reasons
+from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
@@ -82,6 +83,7 @@ class Agent:
             )
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)
+        self.vocabulary = status_vocabulary(self.layer)
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a
@@ -111,9 +113,17 @@ class Agent:
             return self._verdict(
                 ident, "abstain", (code,), {"question": text[:200], "message": message}
             )
-        refusal = refusal_reasons(text)
+        found = refusals(text, vocabulary=self.vocabulary)
+        refusal = tuple(dict.fromkeys(r.code for r in found))
         reading = read(text, self.layer, self.lexicon)
         decision = decide_behaviour(reading, self.layer, refusal)
+        if found:  # name the payload: what was asked for, in the user's words
+            decision = replace(
+                decision,
+                message=f"I can't do that. {found[0].message} Assay only reads data: it never "
+                "changes it, sends it anywhere, reveals secrets, or follows instructions "
+                "embedded in a question.",
+            )
         model_notes: list[dict[str, Any]] = []
         if decision.code == "behaviour.concept_missing" and self.model is not None:
             reading, decision = self._model_metric(text, reading, refusal, model_notes)
@@ -390,6 +400,23 @@ class Agent:
             base = rule(ScoreInputs(findings, measures, agreed))
             return RuleScore(min(probability, base.score), probability, base.capped_by), rule
         return rule(ScoreInputs(findings, measures, agreed)), rule
+
+
+def status_vocabulary(layer: SemanticLayer) -> tuple[str, ...]:
+    """Words the layer records as values (dimension values, literals in metric filters), so
+    that "void orders" or "cancelled orders" reads as a description, not a request.
+
+    Example:
+        >>> status_vocabulary(SemanticLayer())
+        ()
+    """
+    words: set[str] = set()
+    for dim in layer.dimensions:
+        words.update(v.lower() for v in dim.values)
+    for metric in layer.metrics:
+        for text in metric.required_filters:
+            words.update(w.lower() for w in re.findall(r"'([^']*)'", text))
+    return tuple(sorted(w for w in words if w))
 
 
 # One deterministic candidate agrees with itself: A = 1.
