@@ -63,6 +63,14 @@ SETTINGS: tuple[Setting, ...] = (
         "A second, larger endpoint for low-agreement answers; empty means none.",
     ),
     Setting("llm_escalation_model", "", str, "name", "Model name at the escalation endpoint."),
+    Setting(
+        "matching",
+        "strict",
+        str,
+        "policy",
+        "How sample results are matched for agreement: strict (same columns, same rows) or "
+        "relaxed (a projection, the paper's Definition 1).",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}

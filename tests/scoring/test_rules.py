@@ -99,6 +99,7 @@ def test_versions() -> None:
         "v2": "2.0",
         "agreement_first": "2.1",
         "v3": "3.0",
+        "assay": "assay-1.0",
     }
 
 
