@@ -68,8 +68,15 @@ def _run(connector: PooledConnector, sql: str) -> Result | None:
         return None
 
 
-def spider_records(root: Path | None = None) -> Iterator[SampleRecord]:
-    """Records with K = 6 samples (SQL only; Assay executes them) and execution-match labels."""
+def spider_records(root: Path | None = None, k: int = 6) -> Iterator[SampleRecord]:
+    """Records with the first ``k`` systems as samples (SQL only; Assay executes them) and
+    execution-match labels of sample 0. ``k = 5`` is issue 10's setting (no ChatGPT
+    zero-shot); ``k = 6`` the earlier one."""
+    if not 1 <= k <= len(SPIDER_SYSTEMS):
+        raise BenchError(
+            f"K = {k} is outside 1..{len(SPIDER_SYSTEMS)}.",
+            hint=f"The slice has {len(SPIDER_SYSTEMS)} systems.",
+        )
     root = root or default_spider_root()
     questions = root / "questions.jsonl"
     if not questions.exists():
@@ -88,13 +95,13 @@ def spider_records(root: Path | None = None) -> Iterator[SampleRecord]:
             db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
             if db not in connectors:
                 connectors[db] = connect(db)
-            yield _record(row, db, connectors[db])
+            yield _record(row, db, connectors[db], k)
     finally:
         for connector in connectors.values():
             connector.close()
 
 
-def _record(row: dict[str, Any], db: str, connector: PooledConnector) -> SampleRecord:
+def _record(row: dict[str, Any], db: str, connector: PooledConnector, k: int) -> SampleRecord:
     gold = _run(connector, row["gold_sql"])
     shown_sql = row["predictions"][SPIDER_SYSTEMS[0]]
     shown = _run(connector, shown_sql)
@@ -102,5 +109,5 @@ def _record(row: dict[str, Any], db: str, connector: PooledConnector) -> SampleR
     if gold is not None:
         ordered = "order by" in row["gold_sql"].lower()
         label = int(shown is not None and execution_match(gold, shown, ordered))
-    samples = [SampleModel(final_sql=row["predictions"][name]) for name in SPIDER_SYSTEMS]
+    samples = [SampleModel(final_sql=row["predictions"][name]) for name in SPIDER_SYSTEMS[:k]]
     return SampleRecord(id=row["id"], db=db, question=row["question"], samples=samples, label=label)
