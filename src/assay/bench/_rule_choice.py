@@ -39,7 +39,7 @@ class RuleVariant:
 
 
 VARIANTS: tuple[RuleVariant, ...] = tuple(
-    RuleVariant(m, e, s)  # type: ignore[arg-type]
+    RuleVariant(m, e, s)
     for m in ("strict", "relaxed")
     for e in (1.0, 0.5)
     for s in ("ignore", "cap", "veto")
