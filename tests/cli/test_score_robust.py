@@ -21,12 +21,21 @@ from assay.pipeline import Scorer
 from assay.scoring import Rule, RuleScore, ScoreInputs
 
 COUNT = "SELECT count(*) AS n FROM orders"
-SLOW = "SELECT count(*) FROM range(200000000) a, range(1000) b"
+SLOW = (
+    "SELECT count(*) FROM order_items a JOIN order_items b ON a.order_id <= b.order_id "
+    "JOIN order_items c ON b.order_id <= c.order_id JOIN order_items d ON c.order_id <= "
+    "d.order_id JOIN order_items e ON d.order_id <= e.order_id"
+)
 
 
 def _record(ident: str, db: Path | str, sqls: list[str], question: str = "How many orders?") -> str:
     return json.dumps(
-        {"id": ident, "db": str(db), "question": question, "samples": [{"final_sql": s} for s in sqls]}
+        {
+            "id": ident,
+            "db": str(db),
+            "question": question,
+            "samples": [{"final_sql": s} for s in sqls],
+        }
     )
 
 
@@ -55,7 +64,16 @@ def test_bad_input_gets_a_verdict_or_a_named_failure_per_line(
     )
     assert result.exception is None or isinstance(result.exception, SystemExit), result.output
     records = _records(out)
-    assert [r["id"] for r in records] == ["duck", "lite", "nodb", "nul", "dup", "dup", "huge", "slow"]
+    assert [r["id"] for r in records] == [
+        "duck",
+        "lite",
+        "nodb",
+        "nul",
+        "dup",
+        "dup",
+        "huge",
+        "slow",
+    ]
     by = {(r["id"], i): r for i, r in enumerate(records)}
     assert by[("duck", 0)]["action"] == "show" and by[("lite", 1)]["action"] == "show"
     assert by[("nodb", 2)]["failure"]["code"] == "execution.connection_failed"
@@ -111,18 +129,20 @@ def test_any_exception_is_caught_at_the_line_boundary(shop_duckdb: Path) -> None
 def test_resume_after_a_killed_run(tmp_path: Path, shop_duckdb: Path) -> None:
     n = 150
     lines = [_record(f"q{i:03d}", shop_duckdb, [COUNT, f"SELECT {i} AS n"] * 2) for i in range(n)]
-    lines.insert(40, _record("q010", shop_duckdb, [COUNT] * 3))  # a duplicate id mid-file
+    lines.insert(140, _record("q010", shop_duckdb, [COUNT] * 3))  # repeats an id written early
     samples = tmp_path / "s.jsonl"
     samples.write_text("\n".join(lines) + "\n")
     out = tmp_path / "v.jsonl"
-    assay = [sys.executable, "-m", "assay.cli", "score", str(samples), "--out", str(out)]
+    command = Path(sys.executable).parent / "assay"  # the installed console script
+    assay = [str(command), "score", str(samples), "--out", str(out)]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    process = subprocess.Popen(assay, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(assay, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline and process.poll() is None:
         if out.exists() and out.read_text().count("\n") >= 60:
             break
         time.sleep(0.02)
+    assert process.poll() is None, "the run ended before it could be killed"
     os.kill(process.pid, signal.SIGKILL)
     process.wait()
     written = out.read_text().count("\n")
