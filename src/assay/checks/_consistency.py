@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from sqlglot import exp
 
@@ -90,7 +91,13 @@ def _number(literal: exp.Literal) -> float | None:
 
 def _read_sql(ctx: CheckContext) -> _Sql | None:
     sql = ctx.candidate.final_sql
-    tree = parse_query(sql, ctx.dialect) if sql else None
+    return _sql_facts(sql, ctx.dialect) if sql else None
+
+
+@lru_cache(maxsize=4096)
+def _sql_facts(sql: str, dialect: str) -> _Sql | None:
+    """What the checks read from one query, computed once per (SQL, dialect)."""
+    tree = parse_query(sql, dialect)
     if tree is None:
         return None
     aggregates = frozenset(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 __all__ = ["Cues", "read_cues", "requested_attributes", "words"]
 
@@ -77,6 +78,7 @@ def _top_n(text: str) -> int | None:
     return int(token) if token.isdigit() else _NUMBER_WORDS[token]
 
 
+@lru_cache(maxsize=4096)
 def read_cues(question: str) -> Cues:
     """The cues of one question.
 
