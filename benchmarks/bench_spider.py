@@ -72,7 +72,9 @@ def _actions(scores: list[float]) -> list[str]:
 
 
 def _firing(verdicts: list[Verdict]) -> dict[str, dict[str, int]]:
-    table: dict[str, Counter[str]] = {}
+    """Questions on which each check fired, by correctness of sample 0; every question-SQL
+    check is listed, also when it never fired."""
+    table: dict[str, Counter[str]] = {code: Counter() for code in QUESTION_SIGNALS}
     for v in verdicts:
         for code in dict.fromkeys(f.code for f in v.findings):
             table.setdefault(code, Counter())["right" if v.label == 1 else "wrong"] += 1
