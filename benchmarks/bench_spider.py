@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.bench import (
+    VARIANTS,
     ChoiceRow,
     auroc_interval,
     check_manifest,
@@ -34,20 +35,24 @@ from assay.bench import (
     run_planted,
     spider_records,
 )
+from assay.bench._rule_choice import score
 from assay.checks import QUESTION_SIGNALS
 from assay.errors import BenchError
 from assay.generators import SampleRecord
 from assay.pipeline import Scorer
 from assay.scoring import DEFAULT_RULE, RULES, get_rule
+from assay.settings import load_settings
 from assay.types import Candidate, Verdict
 from benchmarks._common import report, write
 
 K = 5
 N_RESAMPLES = 2_000
-# The first freeze (assay-1.0.json) preceded the first run; r2 re-froze the same rule and
-# hypotheses after a performance-only change (see its note).
-PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r2.json"
-PAPER_VETOES = ("veto.missing_table", "veto.bad_join", "veto.stand_in_returned")
+# assay-1.0.json preceded the first run (strict matching, column-order label); r2 re-froze it
+# after a performance-only change; r3 after the label was corrected and the rule re-chosen
+# (each manifest's note says what changed and why).
+PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r3.json"
+MATCHING = load_settings({}).matching  # the default rule with the default matching policy
+MATCHING_POLICIES = ("strict", "permuted", "relaxed")
 
 
 def _score_all(
@@ -81,15 +86,16 @@ def _firing(verdicts: list[Verdict]) -> dict[str, dict[str, int]]:
     return {code: {"right": c["right"], "wrong": c["wrong"]} for code, c in sorted(table.items())}
 
 
-def _choice_rows(strict: list[Verdict], relaxed: list[Verdict]) -> list[ChoiceRow]:
+def _choice_rows(by_policy: dict[str, list[Verdict]]) -> list[ChoiceRow]:
     rows = []
-    for s, r in zip(strict, relaxed, strict=True):
+    for s, p, r in zip(*(by_policy[m] for m in MATCHING_POLICIES), strict=True):
         kinds = {f.code: f.kind for f in s.findings}
         rows.append(
             ChoiceRow(
                 group=Path(str(s.provenance["db"])).stem,
                 label=int(s.label or 0),
                 a_strict=float(s.agreement["a"]),
+                a_permuted=float(p.agreement["a"]),
                 a_relaxed=float(r.agreement["a"]),
                 signal=any(c in QUESTION_SIGNALS for c in kinds),
                 veto=any(k == "veto" for k in kinds.values()),
@@ -132,16 +138,18 @@ def _hypothesis_value(h: dict[str, Any], measured: dict[str, Any]) -> tuple[floa
 
 
 def _measure(records: list[SampleRecord]) -> dict[str, Any]:
-    out: dict[str, Any] = {"rules": {}, "paired": {}}
-    with Scorer.named(DEFAULT_RULE, matching="strict") as scorer:
+    out: dict[str, Any] = {"rules": {}, "paired": {}, "matching": MATCHING}
+    with Scorer.named(DEFAULT_RULE, matching=MATCHING) as scorer:
         executed = [scorer.execute_samples(r)[0] for r in records]
         verdicts: dict[str, list[Verdict]] = {}
         for name in RULES:
             scorer.rule = get_rule(name)
             verdicts[name] = _score_all(records, executed, scorer)
         scorer.rule = get_rule(DEFAULT_RULE)
-        scorer.matching = "relaxed"
-        relaxed = _score_all(records, executed, scorer)
+        by_policy: dict[str, list[Verdict]] = {}
+        for policy in MATCHING_POLICIES:
+            scorer.matching = policy
+            by_policy[policy] = _score_all(records, executed, scorer)
     kept = [i for i, v in enumerate(verdicts[DEFAULT_RULE]) if v.label is not None]
     labels = [int(verdicts[DEFAULT_RULE][i].label or 0) for i in kept]
     scores: dict[str, list[float]] = {}
@@ -149,21 +157,26 @@ def _measure(records: list[SampleRecord]) -> dict[str, Any]:
         scores[name] = [float(vs[i].score or 0.0) for i in kept]
         entry = _rule_entry(scores[name], labels, [vs[i].action for i in kept])
         out["rules"][name] = {"version": RULES[name].version, **entry}
-    for name, vs in (("agreement_strict", verdicts[DEFAULT_RULE]), ("agreement_relaxed", relaxed)):
+    for policy, vs in by_policy.items():
+        name = f"agreement_{policy}"
         scores[name] = [float(vs[i].agreement["a"]) for i in kept]
         out["rules"][name] = {
             "version": "A",
             **_rule_entry(scores[name], labels, _actions(scores[name])),
         }
-    for base in ("agreement_strict", "agreement_relaxed", *[n for n in RULES if n != "assay"]):
+    baselines = [f"agreement_{p}" for p in MATCHING_POLICIES] + [n for n in RULES if n != "assay"]
+    for base in baselines:
         diff = paired_auroc_difference(
             scores[base], scores[DEFAULT_RULE], labels, n_resamples=N_RESAMPLES, rng=0
         )
         out["paired"][f"{DEFAULT_RULE}_minus_{base}"] = diff.to_dict()
     out["n"], out["n_right"] = len(labels), sum(labels)
     out["checks"] = _firing([verdicts[DEFAULT_RULE][i] for i in kept])
-    rows = _choice_rows([verdicts[DEFAULT_RULE][i] for i in kept], [relaxed[i] for i in kept])
+    rows = _choice_rows({p: [vs[i] for i in kept] for p, vs in by_policy.items()})
     out["choice_all"] = choose(rows).name
+    out["variants_in_sample"] = {
+        v.name: gate_summary([score(r, v) for r in rows], [r.label for r in rows]) for v in VARIANTS
+    }
     out["leave_one_database_out"] = leave_one_out(rows)
     return out
 
@@ -178,7 +191,7 @@ def run() -> dict[str, object]:
     measured = _measure(records)
     planted = {}
     for name in ("agreement_first", DEFAULT_RULE):
-        with Scorer.named(name, write_missing_text=True, matching="strict") as scorer:
+        with Scorer.named(name, write_missing_text=True, matching=MATCHING) as scorer:
             planted[name] = run_planted(records, scorer).to_dict()
     measured["planted"] = planted
     record: dict[str, Any] = {

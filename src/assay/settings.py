@@ -65,11 +65,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("llm_escalation_model", "", str, "name", "Model name at the escalation endpoint."),
     Setting(
         "matching",
-        "strict",
+        "permuted",
         str,
         "policy",
-        "How sample results are matched for agreement: strict (same columns, same rows) or "
-        "relaxed (a projection, the paper's Definition 1).",
+        "How sample results are matched for agreement: strict (same columns in the same "
+        "order, same rows), permuted (columns in any order) or relaxed (a projection, the "
+        "paper's Definition 1).",
     ),
 )
 

@@ -11,7 +11,7 @@ from assay.bench._rule_choice import score
 
 
 def _row(group: str, label: int, a: float, signal: bool = False) -> ChoiceRow:
-    return ChoiceRow(group, label, a, a, signal, False, False)
+    return ChoiceRow(group, label, a, a, a, signal, False, False)
 
 
 def test_variant_scores() -> None:

@@ -78,12 +78,6 @@ CASES = [
         "SELECT count(*) FROM concert WHERE year = 2015",
         "SELECT count(*) FROM concert WHERE year = 2014",
     ),
-    (
-        "signal.projection_order",
-        "List the names and ages of all singers.",
-        "SELECT age, name FROM singer",
-        "SELECT name, age FROM singer",
-    ),
 ]
 
 
@@ -195,3 +189,13 @@ def test_sql_only_evidence_is_not_thin(pets: PooledConnector) -> None:
     codes = report.codes()
     assert "cap.thin_evidence" not in codes
     assert "note.text_terms_absent" in codes
+
+
+def test_projection_order_is_a_note() -> None:
+    ctx = _context("List the names and ages of all singers.", "SELECT age, name FROM singer")
+    findings = [f for c in QUESTION_CHECKS for f in c(ctx).findings]
+    assert [(f.code, f.kind) for f in findings] == [("note.projection_order", "note")]
+    assert (
+        _fired(_context("List the names and ages of all singers.", "SELECT name, age FROM singer"))
+        == set()
+    )

@@ -18,14 +18,28 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from assay.agreement._match import NormalisedResult, relaxed_match, strict_match
+from assay.agreement._match import (
+    NormalisedResult,
+    permuted_match,
+    relaxed_match,
+    strict_match,
+)
 from assay.agreement._normalise import needs_six_places, normalise_row
 from assay.types import Result
 
-__all__ = ["KEEP_ROWS", "Agreement", "MatchingPolicy", "Prepared", "agreement", "prepare"]
+__all__ = [
+    "KEEP_ROWS",
+    "MATCHERS",
+    "Agreement",
+    "MatchingPolicy",
+    "Prepared",
+    "agreement",
+    "prepare",
+]
 
 KEEP_ROWS = 100
-MatchingPolicy = Literal["relaxed", "strict"]
+MatchingPolicy = Literal["relaxed", "permuted", "strict"]
+MATCHERS = {"relaxed": relaxed_match, "permuted": permuted_match, "strict": strict_match}
 
 
 @dataclass(frozen=True)
@@ -94,8 +108,7 @@ def _pair(r0: Prepared, rk: Prepared | None, policy: MatchingPolicy) -> bool | N
         if whole.row_count is not None and whole.row_count <= len(cut.matchable.rows):
             return False  # the cut one has more rows than the whole one
         return None
-    match = relaxed_match if policy == "relaxed" else strict_match
-    return match(r0.matchable, rk.matchable)
+    return MATCHERS[policy](r0.matchable, rk.matchable)
 
 
 def agreement(

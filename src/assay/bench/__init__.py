@@ -35,6 +35,7 @@ from assay.bench._report import (
     rounded,
 )
 from assay.bench._rule_choice import (
+    CHOICE_VARIANTS,
     VARIANTS,
     ChoiceRow,
     RuleVariant,
@@ -78,6 +79,7 @@ from assay.bench._write_report import write_report
 
 __all__ = [
     "BUNDLE_PACKAGES",
+    "CHOICE_VARIANTS",
     "DEFAULT_HYPOTHESES",
     "DETERMINISTIC_FAULTS",
     "FAULTS",

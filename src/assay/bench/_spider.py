@@ -2,14 +2,16 @@
 
 ``../shared/data/spider-slice`` holds three Spider dev databases and, for 179 questions, the
 final SQL of six published systems. Taken in a fixed order (DAIL-SQL first, as sample 0) they
-stand in for K = 6 sampled answers; sample 0 is labelled by execution match with the gold SQL.
+stand in for K = 6 sampled answers; sample 0 is labelled by execution match with the gold SQL,
+the columns in any order (as Spider's official evaluation accepts them).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -52,13 +54,43 @@ def default_spider_root() -> Path:
     return Path.cwd().parent / "shared" / "data" / "spider-slice"
 
 
+MAX_PERMUTED_COLUMNS = 8
+
+
 def execution_match(gold: Result, predicted: Result, ordered: bool) -> bool:
-    """Spider's execution match: the same rows (in order when the gold SQL orders them)."""
+    """Spider's execution match: the same rows (in order when the gold SQL orders them), the
+    columns in any order, as the official evaluation (test-suite ``result_eq``) accepts them.
+
+    Column orders are tried among those whose columns hold the same values as the gold's
+    (content fingerprints), so the search stays small; results wider than
+    ``MAX_PERMUTED_COLUMNS`` are compared in their given column order.
+
+    Example:
+        >>> gold = Result(("a", "b"), ((1, "x"), (2, "y")), 2)
+        >>> execution_match(gold, Result(("b", "a"), (("x", 1), ("y", 2)), 2), ordered=True)
+        True
+        >>> execution_match(gold, Result(("b", "a"), (("y", 2), ("x", 1)), 2), ordered=True)
+        False
+    """
+    if len(gold.columns) != len(predicted.columns) or len(gold.rows) != len(predicted.rows):
+        return False
     a = [normalise_row(r) for r in gold.rows]
     b = [normalise_row(r) for r in predicted.rows]
-    if len(gold.columns) != len(predicted.columns):
-        return False
-    return a == b if ordered else Counter(a) == Counter(b)
+    n = len(gold.columns)
+    orders: Iterable[tuple[int, ...]] = [tuple(range(n))]
+    if 1 < n <= MAX_PERMUTED_COLUMNS:
+        gold_cols = [Counter(r[j] for r in a) for j in range(n)]
+        pred_cols = [Counter(r[j] for r in b) for j in range(n)]
+        orders = (
+            p
+            for p in itertools.permutations(range(n))
+            if all(pred_cols[p[j]] == gold_cols[j] for j in range(n))
+        )
+    for order in orders:
+        moved = [tuple(r[i] for i in order) for r in b]
+        if (a == moved) if ordered else (Counter(a) == Counter(moved)):
+            return True
+    return False
 
 
 def _run(connector: PooledConnector, sql: str) -> Result | None:

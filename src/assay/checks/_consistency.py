@@ -41,7 +41,6 @@ QUESTION_SIGNALS = (
     "signal.grouping_missing",
     "signal.literal_missing",
     "signal.literal_not_in_data",
-    "signal.projection_order",
     "signal.projection_short",
     "signal.ranking_mismatch",
     "signal.shape_mismatch",
@@ -317,14 +316,15 @@ def projection_fit(ctx: CheckContext) -> CheckOutcome:
     order = _order_of(asked, projected)
     if order is None or order == sorted(order):
         return CheckOutcome()
+    # Column order is presentation (Spider's execution match ignores it): a note, not a signal.
     return CheckOutcome(
         (
-            _finding(
-                "signal.projection_order",
+            Finding(
+                "note.projection_order",
+                "note",
                 f"The question asks for {', '.join(asked)} in that order; the SQL returns them "
                 f"as columns {[i + 1 for i in order]}.",
-                asked=list(asked),
-                columns=projected,
+                {"asked": list(asked), "columns": projected},
             ),
         )
     )

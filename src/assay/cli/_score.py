@@ -103,10 +103,10 @@ def score_command(
     """
     settings = resolve_settings(kwargs)
     matching = str(settings.matching)
-    if matching not in ("strict", "relaxed"):
+    if matching not in ("strict", "permuted", "relaxed"):
         raise InputError(
             f"Unknown matching policy {matching!r}.",
-            hint="Use --matching strict or --matching relaxed (or ASSAY_MATCHING).",
+            hint="Use --matching strict, permuted or relaxed (or ASSAY_MATCHING).",
         )
     policy = _policy(cost, calibrator)
     model_judge = ModelJudge(ChatClient(ChatEndpoint.from_settings(settings))) if judge else None

@@ -45,7 +45,7 @@ class Scorer:
     rule: Rule
     policy: GatePolicy = field(default_factory=GatePolicy)
     settings: Settings = field(default_factory=load_settings)
-    matching: MatchingPolicy = "strict"
+    matching: MatchingPolicy = "permuted"
     judge: Judge | None = None
     base_dir: Path | None = None
     write_missing_text: bool = False

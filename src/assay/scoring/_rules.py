@@ -188,11 +188,13 @@ def assay_1_0(inputs: ScoreInputs) -> RuleScore:
     """assay-1.0, the default: s = sqrt(A), min(s, 0.59) on a veto or a question-SQL signal,
     min(s, 0.79) on a cap.
 
-    A is the agreement share under the scorer's matching policy (strict by default: the
-    slice's labels distinguish column order, and relaxed matching counted wrong answers as
-    agreeing). The square root is monotone, so it ranks exactly as A does; it places the
-    gate's fixed thresholds at A >= 0.64 to show and A >= 0.36 to warn (with K = 5: show
-    when four of five agree, warn when two or three do, withhold when sample 0 stands alone).
+    A is the agreement share under the scorer's matching policy (``permuted`` by default:
+    the same rows, the columns in any order, as Spider's execution match; relaxed projection
+    matching counted wrong answers as agreeing on 793 questions outside the slice). The square
+    root is monotone, so alone it ranks exactly as A does; it places the gate's fixed
+    thresholds at A >= 0.64 to show and A >= 0.36 to warn (with K = 5: show when four of five
+    agree, warn when two or three do, withhold when sample 0 stands alone), and a 0.59 cap
+    below every answer that two samples share.
     The question-SQL signals (``QUESTION_SIGNALS``) withhold: they see misreadings that every
     sample may share. Evidence that is thin by measurement caps as in 2.1; SQL-only samples are
     not thin by construction (the check leaves the text terms out of the denominator).
@@ -235,7 +237,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "assay",
             "assay-1.0",
-            "sqrt(A) under strict matching; vetoes and question-SQL signals 0.59, caps 0.79",
+            "sqrt(A); vetoes and question-SQL signals 0.59, caps 0.79",
             assay_1_0,
         ),
     )
