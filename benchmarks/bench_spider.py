@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.bench import (
+    SPIDER_SYSTEMS,
     VARIANTS,
     ChoiceRow,
     auroc_interval,
@@ -34,13 +35,14 @@ from assay.bench import (
     paired_auroc_difference,
     run_planted,
     spider_records,
+    system_labels,
 )
 from assay.bench._rule_choice import score
 from assay.checks import QUESTION_SIGNALS
 from assay.errors import BenchError
 from assay.generators import SampleRecord
 from assay.pipeline import Scorer
-from assay.scoring import DEFAULT_RULE, RULES, get_rule
+from assay.scoring import DEFAULT_RULE, RULES, fit_reliability, get_rule
 from assay.settings import load_settings
 from assay.types import Candidate, Verdict
 from benchmarks._common import report, write
@@ -49,8 +51,8 @@ K = 5
 N_RESAMPLES = 2_000
 # assay-1.0.json preceded the first run (strict matching, column-order label); r2 re-froze it
 # after a performance-only change; r3 after the label was corrected and the rule re-chosen
-# (each manifest's note says what changed and why).
-PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r3.json"
+# (each manifest's note says what changed and why); r4 after optional weights were added.
+PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r4.json"
 MATCHING = load_settings({}).matching  # the default rule with the default matching policy
 MATCHING_POLICIES = ("strict", "permuted", "relaxed")
 
@@ -103,6 +105,49 @@ def _choice_rows(by_policy: dict[str, list[Verdict]]) -> list[ChoiceRow]:
             )
         )
     return rows
+
+
+def _reliability(records: list[SampleRecord], root: Path) -> dict[str, Any]:
+    """Agreement weighted by each system's measured reliability, leave one database out: the
+    reliabilities are measured on the two other databases, the weighted rule is scored on the
+    held-out one, and compared with the unweighted rule and plain A on the same questions."""
+    systems = system_labels(root, k=K)
+    group = {r.id: Path(r.db).stem for r in records}
+    folds = []
+    pooled: dict[str, list[float]] = {"weighted": [], "unweighted": [], "plain": []}
+    pooled_labels: list[int] = []
+    for held_out in sorted(set(group.values())):
+        train = [r for r in records if group[r.id] != held_out]
+        test = [r for r in records if group[r.id] == held_out and r.label is not None]
+        reliability = fit_reliability(
+            {name: [systems[r.id][name] for r in train] for name in SPIDER_SYSTEMS[:K]}
+        )
+        scores: dict[str, list[float]] = {}
+        for name, rel in (("weighted", reliability), ("unweighted", None)):
+            with Scorer.named(DEFAULT_RULE, matching=MATCHING, reliability=rel) as scorer:
+                verdicts = [scorer.score(r) for r in test]
+            scores[name] = [float(v.score or 0.0) for v in verdicts]
+            if name == "unweighted":
+                scores["plain"] = [float(v.agreement["a"]) for v in verdicts]
+        labels = [int(r.label or 0) for r in test]
+        for key, values in scores.items():
+            pooled[key] += values
+        pooled_labels += labels
+        folds.append(
+            {
+                "held_out": held_out,
+                "reliability": dict(reliability.samplers),
+                **{f"{k}_rule": gate_summary(v, labels) for k, v in scores.items()},
+            }
+        )
+    paired = paired_auroc_difference(
+        pooled["unweighted"], pooled["weighted"], pooled_labels, n_resamples=N_RESAMPLES, rng=0
+    )
+    return {
+        "folds": folds,
+        "pooled_auroc": {k: gate_summary(v, pooled_labels)["auroc"] for k, v in pooled.items()},
+        "weighted_minus_unweighted": paired.to_dict(),
+    }
 
 
 def _hypotheses(measured: dict[str, Any]) -> dict[str, Any]:
@@ -194,6 +239,7 @@ def run() -> dict[str, object]:
         with Scorer.named(name, write_missing_text=True, matching=MATCHING) as scorer:
             planted[name] = run_planted(records, scorer).to_dict()
     measured["planted"] = planted
+    measured["reliability_weighted"] = _reliability(records, root)
     record: dict[str, Any] = {
         "samples": f"K = {K} published systems, sample 0 = dailsql_gpt4, SQL only",
         "label": "execution match of sample 0 with the gold SQL",
@@ -257,6 +303,19 @@ def _rows(record: dict[str, Any]) -> list[tuple[str, str, str, bool]]:
                     True,
                 )
             )
+    weighted = record["reliability_weighted"]
+    d = weighted["weighted_minus_unweighted"]
+    pooled = weighted["pooled_auroc"]
+    rows.append(
+        (
+            "reliability-weighted assay-1.0, leave one database out (pooled)",
+            f"AUROC {_fmt(pooled['weighted'])} vs unweighted {_fmt(pooled['unweighted'])} "
+            f"(plain A {_fmt(pooled['plain'])}); weighted - unweighted {d['value']:+.3f} "
+            f"[{d['low']:+.3f}, {d['high']:+.3f}]",
+            "reported",
+            True,
+        )
+    )
     hypotheses = record.get("hypotheses") or {"results": []}
     for h in hypotheses["results"]:
         rows.append((f"{h['id']}: {h['statement']}", _fmt(h["value"]), h["criterion"], h["passed"]))

@@ -45,6 +45,7 @@ class FindingCode(StrEnum):
     NOTE_JUDGE_ISSUE = "note.judge_issue"
     NOTE_LLM_UNAVAILABLE = "note.llm_unavailable"
     NOTE_PROJECTION_ORDER = "note.projection_order"
+    NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
     NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"
     NOTE_UNSUPPORTED_COMMENTARY = "note.unsupported_commentary"
     SIGNAL_AGGREGATE_MISMATCH = "signal.aggregate_mismatch"

@@ -155,3 +155,17 @@ def test_resume_after_a_killed_run(tmp_path: Path, shop_duckdb: Path) -> None:
     fresh = tmp_path / "fresh.jsonl"
     subprocess.run([*assay[:-1], str(fresh)], env=env, capture_output=True)
     assert _records(out) == _records(fresh)
+
+
+def test_reliability_file_is_read_and_a_bad_one_named(tmp_path: Path, shop_duckdb: Path) -> None:
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(_record("q", shop_duckdb, [COUNT] * 3) + "\n")
+    bad = tmp_path / "rel.json"
+    bad.write_text('{"kind": "assay.sampler_reliability", "samplers": {"a": 2}}')
+    result = CliRunner().invoke(main, ["score", str(samples), "--reliability", str(bad)])
+    assert result.exit_code == 1 and "Error:" in result.output and "(0, 1]" in result.output
+    good = tmp_path / "good.json"
+    good.write_text('{"kind": "assay.sampler_reliability", "samplers": {"a": 0.9}}')
+    result = CliRunner().invoke(main, ["score", str(samples), "--reliability", str(good)])
+    record = json.loads(result.output.splitlines()[0])
+    assert "note.reliability_unused" in [f["code"] for f in record["findings"]]

@@ -25,6 +25,7 @@ from assay.agreement._match import (
     strict_match,
 )
 from assay.agreement._normalise import needs_six_places, normalise_row
+from assay.errors import ScoringError
 from assay.types import Result
 
 __all__ = [
@@ -81,9 +82,12 @@ class Agreement:
     undetermined: tuple[int, ...]
     cluster_sizes: tuple[int, ...]
     policy: MatchingPolicy
+    weights: tuple[float, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"weights": list(self.weights)} if self.weights else {}
         return {
+            **extra,
             "a": self.a,
             "a_lower": self.a_lower,
             "l2": self.l2,
@@ -115,8 +119,13 @@ def agreement(
     results: Sequence[Result | None] | Sequence[Prepared | None],
     *,
     policy: MatchingPolicy = "relaxed",
+    weights: Sequence[float] | None = None,
 ) -> Agreement:
     """Agreement with sample 0 over K samples (``None`` for a sample with no result).
+
+    ``weights`` (one positive number per sample, e.g. each sampler's measured reliability)
+    make A the weighted share ``sum(w_k over agreeing k) / sum(w_k)``; without them every
+    sample weighs the same. L2 and the cluster sizes stay unweighted.
 
     Example:
         >>> one = Result(("n",), ((3,),), 1)
@@ -126,6 +135,14 @@ def agreement(
     """
     prepared = [r if isinstance(r, Prepared) or r is None else prepare(r) for r in results]
     k = len(prepared)
+    if weights is not None and (
+        len(weights) != k or not all(math.isfinite(w) and w > 0 for w in weights)
+    ):
+        raise ScoringError(
+            f"Agreement weights must be {k} positive numbers, one per sample; got "
+            f"{list(weights)!r}.",
+            hint="Give every sampler a reliability above 0, or score without weights.",
+        )
     if k == 0:
         return Agreement(0.0, 0.0, None, 0, (), (), (), policy)
     first = prepared[0]
@@ -139,8 +156,10 @@ def agreement(
                 undetermined.append(index)
             elif outcome:
                 agreeing.append(index)
-    a = (len(agreeing) + len(undetermined)) / k
-    a_lower = len(agreeing) / k
+    w = list(weights) if weights is not None else [1.0] * k
+    total = sum(w)
+    a = sum(w[i] for i in (*agreeing, *undetermined)) / total
+    a_lower = sum(w[i] for i in agreeing) / total
     sizes = _cluster_sizes(prepared)
     return Agreement(
         round(a, 12),
@@ -151,6 +170,7 @@ def agreement(
         tuple(undetermined),
         sizes,
         policy,
+        tuple(round(x, 12) for x in weights) if weights is not None else None,
     )
 
 

@@ -57,6 +57,7 @@ from assay.bench._spider import (
     default_spider_root,
     execution_match,
     spider_records,
+    system_labels,
 )
 from assay.bench._stats import Estimate, UndefinedStatisticWarning, bootstrap_counts
 from assay.bench._task_metrics import (
@@ -155,6 +156,7 @@ __all__ = [
     "score_run",
     "score_task",
     "spider_records",
+    "system_labels",
     "task_metrics",
     "task_set_hash",
     "tpc_extension_path",

@@ -26,6 +26,7 @@ __all__ = [
     "default_spider_root",
     "execution_match",
     "spider_records",
+    "system_labels",
 ]
 
 # Sample 0 first: the answer shown is DAIL-SQL + GPT-4's.
@@ -133,6 +134,37 @@ def spider_records(root: Path | None = None, k: int = 6) -> Iterator[SampleRecor
             connector.close()
 
 
+def system_labels(root: Path | None = None, k: int = 6) -> dict[str, dict[str, bool]]:
+    """For each question id, whether each of the first ``k`` systems' SQL matches the gold
+    result (the same execution match as sample 0's label): what sampler reliabilities are
+    measured from."""
+    root = root or default_spider_root()
+    rows = [
+        json.loads(line)
+        for line in (root / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    out: dict[str, dict[str, bool]] = {}
+    connectors: dict[str, PooledConnector] = {}
+    try:
+        for row in rows:
+            db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
+            if db not in connectors:
+                connectors[db] = connect(db)
+            gold = _run(connectors[db], row["gold_sql"])
+            ordered = "order by" in row["gold_sql"].lower()
+            out[row["id"]] = {}
+            for name in SPIDER_SYSTEMS[:k]:
+                got = _run(connectors[db], row["predictions"][name])
+                out[row["id"]][name] = (
+                    gold is not None and got is not None and execution_match(gold, got, ordered)
+                )
+    finally:
+        for connector in connectors.values():
+            connector.close()
+    return out
+
+
 def _record(row: dict[str, Any], db: str, connector: PooledConnector, k: int) -> SampleRecord:
     gold = _run(connector, row["gold_sql"])
     shown_sql = row["predictions"][SPIDER_SYSTEMS[0]]
@@ -141,5 +173,7 @@ def _record(row: dict[str, Any], db: str, connector: PooledConnector, k: int) ->
     if gold is not None:
         ordered = "order by" in row["gold_sql"].lower()
         label = int(shown is not None and execution_match(gold, shown, ordered))
-    samples = [SampleModel(final_sql=row["predictions"][name]) for name in SPIDER_SYSTEMS[:k]]
+    samples = [
+        SampleModel(final_sql=row["predictions"][name], sampler=name) for name in SPIDER_SYSTEMS[:k]
+    ]
     return SampleRecord(id=row["id"], db=db, question=row["question"], samples=samples, label=label)

@@ -18,7 +18,14 @@ from assay.errors import InputError
 from assay.gate import GatePolicy
 from assay.generators import ChatClient, ChatEndpoint, read_samples
 from assay.pipeline import Scorer
-from assay.scoring import DEFAULT_RULE, RULES, IsotonicCalibrator, fit_isotonic, get_rule
+from assay.scoring import (
+    DEFAULT_RULE,
+    RULES,
+    IsotonicCalibrator,
+    SamplerReliability,
+    fit_isotonic,
+    get_rule,
+)
 
 __all__ = ["calibrate_command", "score_command"]
 
@@ -76,6 +83,12 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
     help="Calibrator from 'assay calibrate' (with --cost).",
 )
 @click.option(
+    "--reliability",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Sampler reliabilities (JSON, see docs/samples.md): weigh each sample's agreement by "
+    "its sampler's measured share of right answers.",
+)
+@click.option(
     "--judge",
     is_flag=True,
     help="Ask the configured model (ASSAY_LLM_*) for COMPLETE and unsupported claims.",
@@ -92,6 +105,7 @@ def score_command(
     show: bool,
     cost: float | None,
     calibrator: Path | None,
+    reliability: Path | None,
     judge: bool,
     **kwargs: Any,
 ) -> None:
@@ -133,6 +147,7 @@ def score_command(
             matching,  # type: ignore[arg-type]
             judge=model_judge,
             base_dir=samples.parent,
+            reliability=SamplerReliability.load(reliability) if reliability else None,
         ) as scorer:
             seen: set[str] = set()
             for line in read_samples(samples):

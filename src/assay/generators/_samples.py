@@ -54,6 +54,7 @@ class SampleModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     final_sql: str | None = None
+    sampler: str | None = None  # which system, prompt or model drew it (reliability weights)
     queries: list[str] = Field(default_factory=list)
     text: str | None = None
     result: ResultModel | None = None

@@ -19,7 +19,7 @@ from assay.errors import AssayError, ConnectionFailed, ExecutionError
 from assay.gate import GatePolicy, decide
 from assay.generators import SampleRecord
 from assay.pipeline._guarded import EVIDENCE_ROWS, run_sql
-from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
+from assay.scoring import Rule, RuleScore, SamplerReliability, ScoreInputs, get_rule
 from assay.settings import Settings, load_settings
 from assay.types import Candidate, Finding, Verdict
 
@@ -49,6 +49,7 @@ class Scorer:
     judge: Judge | None = None
     base_dir: Path | None = None
     write_missing_text: bool = False
+    reliability: SamplerReliability | None = None
     _databases: dict[str, _Database] = field(default_factory=dict)
 
     @classmethod
@@ -177,7 +178,8 @@ class Scorer:
                     },
                 ),
             )
-        agreed = agreement([c.result for c in candidates], policy=self.matching)
+        weights = self._weights(record, len(candidates), findings)
+        agreed = agreement([c.result for c in candidates], policy=self.matching, weights=weights)
         scored = self.rule(ScoreInputs(tuple(findings), report.measures, agreed))
         decision = decide(self.policy, scored)
         return Verdict(
@@ -204,6 +206,27 @@ class Scorer:
             failure=None,
             failures=tuple(failures),
         )
+
+    def _weights(
+        self, record: SampleRecord, k: int, findings: list[Finding]
+    ) -> tuple[float, ...] | None:
+        """Each sample's sampler reliability, when a reliability file names them all."""
+        if self.reliability is None:
+            return None
+        names = [s.sampler for s in record.samples][:k]
+        weights = self.reliability.weights(names) if len(names) == k else None
+        if weights is None:
+            unknown = sorted({str(n) for n in names if n not in self.reliability.samplers})
+            findings.append(
+                Finding(
+                    "note.reliability_unused",
+                    "note",
+                    "Agreement is unweighted: the reliability file does not measure every "
+                    f"sample's sampler (unnamed or unknown: {', '.join(unknown) or 'none'}).",
+                    {"unknown": unknown},
+                )
+            )
+        return weights
 
     def _judge(self, record: SampleRecord, shown: Candidate) -> JudgeReport | None:
         if shown.judge is not None:

@@ -2,6 +2,7 @@
 
 from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic
 from assay.scoring._confidence import FEATURES, ConfidenceModel, fit_confidence
+from assay.scoring._reliability import SamplerReliability, fit_reliability
 from assay.scoring._rules import (
     DEFAULT_RULE,
     HARD_CAP,
@@ -25,8 +26,10 @@ __all__ = [
     "IsotonicCalibrator",
     "Rule",
     "RuleScore",
+    "SamplerReliability",
     "ScoreInputs",
     "fit_confidence",
     "fit_isotonic",
+    "fit_reliability",
     "get_rule",
 ]
