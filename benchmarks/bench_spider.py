@@ -15,6 +15,7 @@ Reproduce: ``make bench BENCH_ARGS=spider`` (or ``.venv/bin/python -m benchmarks
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections import Counter
@@ -51,8 +52,9 @@ K = 5
 N_RESAMPLES = 2_000
 # assay-1.0.json preceded the first run (strict matching, column-order label); r2 re-froze it
 # after a performance-only change; r3 after the label was corrected and the rule re-chosen
-# (each manifest's note says what changed and why); r4 after optional weights were added.
-PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r4.json"
+# (each manifest's note says what changed and why); r4 after optional weights were
+# added, r5 after a move of helpers between modules.
+PREREG = Path(__file__).parent / "prereg" / "assay-1.0-r5.json"
 MATCHING = load_settings({}).matching  # the default rule with the default matching policy
 MATCHING_POLICIES = ("strict", "permuted", "relaxed")
 
@@ -155,7 +157,7 @@ def _hypotheses(measured: dict[str, Any]) -> dict[str, Any]:
         manifest = check_manifest(PREREG)
         bundle = {"frozen": manifest["bundle"]["hash"], "matches": True}
     except BenchError as exc:
-        manifest = __import__("json").loads(PREREG.read_text(encoding="utf-8"))
+        manifest = json.loads(PREREG.read_text(encoding="utf-8"))
         bundle = {"frozen": manifest["bundle"]["hash"], "matches": False, "error": str(exc)}
     results = []
     for h in manifest["hypotheses"]:

@@ -99,15 +99,17 @@ def test_failed_samples_alone_exit_zero(tmp_path: Path, shop_duckdb: Path) -> No
 
 def test_every_line_malformed(tmp_path: Path) -> None:
     samples = tmp_path / "bad.jsonl"
-    samples.write_text('{"id": 1,\nnot json\n[1, 2]\n{"id": "x", "db": "d"}\n"\x00"\n')
+    text = '{"id": 1,\nnot json\n[1, 2]\n{"id": "x", "db": "d"}\n"\x00"\n'
+    samples.write_bytes(text.encode() + b'{"id": "\xff\xfe"}\n')  # the last is not UTF-8
     out = tmp_path / "v.jsonl"
     result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     records = _records(out)
-    assert len(records) == 5
+    assert len(records) == 6
     assert all(r["status"] == "failed" and r["failure"]["code"] for r in records)
-    assert "5 lines failed" in result.output
+    assert "not UTF-8: byte 0xff" in records[-1]["failure"]["message"]
+    assert "6 lines failed" in result.output
 
 
 def _raising(inputs: ScoreInputs) -> RuleScore:

@@ -10,14 +10,13 @@ The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import Cues, read_cues, requested_attributes, words
+from assay.checks._cues import Cues, attribute_order, read_cues, requested_attributes, words
 from assay.checks._sql import parse_query
 from assay.types import Finding
 
@@ -247,46 +246,6 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     )
 
 
-_SYNONYMS = {
-    "average": "avg",
-    "mean": "avg",
-    "maximum": "max",
-    "minimum": "min",
-    "number": "count",
-    "total": "sum",
-    "identifier": "id",
-    "ids": "id",
-}
-_STOP = frozenset({"the", "a", "an", "of", "all", "their", "its", "his", "her", "each", "and"})
-
-
-def _stems(text: str) -> set[str]:
-    """Three-letter stems of a phrase's or an SQL expression's words (camelCase split)."""
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
-    out = set()
-    for word in words(spaced.replace("_", " ")):
-        if word in _STOP:
-            continue
-        word = _SYNONYMS.get(word, word)
-        out.add(word[:3])
-    return out
-
-
-def _order_of(asked: tuple[str, ...], projected: list[str]) -> list[int] | None:
-    """For each asked attribute, the one projected column it names, or ``None`` when any is
-    unmatched or ambiguous."""
-    stems = [_stems(p) for p in projected]
-    chosen = []
-    for phrase in asked:
-        want = _stems(phrase)
-        scores = [len(want & s) for s in stems]
-        best = max(scores, default=0)
-        if best == 0 or scores.count(best) > 1:
-            return None
-        chosen.append(scores.index(best))
-    return chosen if len(set(chosen)) == len(chosen) else None
-
-
 def projection_fit(ctx: CheckContext) -> CheckOutcome:
     """The attributes the question asks for against the columns returned: fewer columns than
     attributes, or the attributes in another order than asked."""
@@ -313,7 +272,7 @@ def projection_fit(ctx: CheckContext) -> CheckOutcome:
     if sql is None or not isinstance(sql.tree, exp.Select) or sql.n_projected is None:
         return CheckOutcome()
     projected = [e.sql() for e in sql.tree.expressions]
-    order = _order_of(asked, projected)
+    order = attribute_order(asked, projected)
     if order is None or order == sorted(order):
         return CheckOutcome()
     # Column order is presentation (Spider's execution match ignores it): a note, not a signal.

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Cues", "read_cues", "requested_attributes", "words"]
+__all__ = ["Cues", "attribute_order", "read_cues", "requested_attributes", "words"]
 
 Aggregate = str  # "count" | "avg" | "sum" | "max" | "min"
 
@@ -141,3 +141,48 @@ def requested_attributes(question: str) -> tuple[str, ...] | None:
     head = match.group(1)
     parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if p.strip()]
     return tuple(parts) if len(parts) >= 2 else None
+
+
+_SYNONYMS = {
+    "average": "avg",
+    "mean": "avg",
+    "maximum": "max",
+    "minimum": "min",
+    "number": "count",
+    "total": "sum",
+    "identifier": "id",
+    "ids": "id",
+}
+_STOP = frozenset({"the", "a", "an", "of", "all", "their", "its", "his", "her", "each", "and"})
+
+
+def _stems(text: str) -> set[str]:
+    """Three-letter stems of a phrase's or an SQL expression's words (camelCase split)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    out = set()
+    for word in words(spaced.replace("_", " ")):
+        if word in _STOP:
+            continue
+        word = _SYNONYMS.get(word, word)
+        out.add(word[:3])
+    return out
+
+
+def attribute_order(asked: tuple[str, ...], projected: list[str]) -> list[int] | None:
+    """For each asked attribute, the one projected column (SQL text) it names, or ``None``
+    when any is unmatched or ambiguous.
+
+    Example:
+        >>> attribute_order(("names", "ages"), ["age", "name"])
+        [1, 0]
+    """
+    stems = [_stems(p) for p in projected]
+    chosen = []
+    for phrase in asked:
+        want = _stems(phrase)
+        scores = [len(want & s) for s in stems]
+        best = max(scores, default=0)
+        if best == 0 or scores.count(best) > 1:
+            return None
+        chosen.append(scores.index(best))
+    return chosen if len(set(chosen)) == len(chosen) else None
