@@ -59,6 +59,7 @@ class FindingCode(StrEnum):
     SIGNAL_RANKING_MISMATCH = "signal.ranking_mismatch"
     SIGNAL_SHAPE_MISMATCH = "signal.shape_mismatch"
     VETO_BAD_JOIN = "veto.bad_join"
+    VETO_CHECK_FAILED = "veto.check_failed"
     VETO_IMPOSSIBLE_VALUE = "veto.impossible_value"
     VETO_MISSING_TABLE = "veto.missing_table"
     VETO_NO_RESULT = "veto.no_result"

@@ -15,6 +15,7 @@ from assay.checks import (
     QUESTION_CHECKS,
     QUESTION_SIGNALS,
     CheckContext,
+    CheckOutcome,
     literal_in_data,
     run_checks,
 )
@@ -199,3 +200,80 @@ def test_projection_order_is_a_note() -> None:
         _fired(_context("List the names and ages of all singers.", "SELECT name, age FROM singer"))
         == set()
     )
+
+
+def _mutations(sql: str) -> list[str]:
+    """The SQL, cut short, with a table joined twice without aliases, and with its keywords
+    shuffled: the kind of text a model writes on a bad day."""
+    words_ = sql.split()
+    return [
+        sql,
+        sql[: len(sql) // 2],
+        sql.replace(" JOIN ", " JOIN ", 1) + " JOIN " + (words_[3] if len(words_) > 3 else "x"),
+        " ".join(reversed(words_)),
+        sql.replace("SELECT", "SELECT DISTINCT DISTINCT", 1),
+        sql + "\x00; DROP TABLE x",
+    ]
+
+
+def test_checks_never_raise_on_the_slice_sql() -> None:
+    """Every check over every published system's SQL on the Spider slice, and mutations of it,
+    returns findings or nothing: never an exception (with and without a database)."""
+    import json as _json
+
+    from assay.bench import default_spider_root
+
+    root = default_spider_root()
+    if not (root / "questions.jsonl").exists():
+        pytest.skip(f"the Spider slice is not at {root}")
+    rows = [_json.loads(line) for line in (root / "questions.jsonl").read_text().splitlines()]
+    connectors: dict[str, PooledConnector] = {}
+    try:
+        for row in rows[::3]:
+            db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
+            if db not in connectors:
+                connectors[db] = connect(db)
+            connector = connectors[db]
+            catalog = connector.catalog()
+            profiles = Profiles(connector, catalog)
+            for sql in dict.fromkeys(row["predictions"].values()):
+                for mutated in _mutations(sql):
+                    candidate = Candidate(mutated, result=Result(("a",), ((1,), (1,)), 2))
+                    for ctx in (
+                        CheckContext(row["question"], candidate, "sqlite"),
+                        CheckContext(row["question"], candidate, "sqlite", catalog, profiles),
+                    ):
+                        report = run_checks(ctx)
+                        assert all(f.code.split(".")[0] == f.kind for f in report.findings)
+    finally:
+        for connector in connectors.values():
+            connector.close()
+
+
+def _broken(ctx: CheckContext) -> CheckOutcome:
+    raise RuntimeError("scope resolution failed")
+
+
+def test_a_check_that_raises_is_a_veto_and_the_others_run() -> None:
+    ctx = _context("How many singers are there?", "SELECT count(DISTINCT name) FROM singer")
+    report = run_checks(ctx, (_broken, *QUESTION_CHECKS))
+    failed = report.findings[0]
+    assert (failed.code, failed.kind) == ("veto.check_failed", "veto")
+    assert failed.evidence == {"check": "_broken", "error": "RuntimeError"}
+    assert "signal.aggregate_mismatch" in report.codes()
+
+
+def test_a_table_joined_twice_without_aliases_is_named_not_raised(
+    pets: PooledConnector,
+) -> None:
+    sql = "SELECT kind FROM pets JOIN pets ON pets.id = pets.id"
+    catalog = pets.catalog()
+    ctx = CheckContext(
+        "q",
+        Candidate(sql, result=Result(("kind",), (("dog",),), 1)),
+        pets.dialect,
+        catalog,
+        Profiles(pets, catalog),
+    )
+    codes = run_checks(ctx).codes()  # must not raise, whatever sqlglot's scopes do
+    assert codes[-1] in ("cap.thin_evidence", "note.text_terms_absent")

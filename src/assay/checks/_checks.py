@@ -3,7 +3,8 @@
 Codes are stable: ``veto.missing_table``, ``veto.bad_join``, ``veto.stand_in_returned``,
 ``cap.uncited_number``, ``cap.unsupported_claim``, ``cap.incomplete``, ``cap.thin_evidence``,
 ``signal.empty_result``, ``note.unsupported_commentary``, ``note.judge_issue``,
-``note.unmeasured``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
+``note.unmeasured``, ``veto.check_failed`` (a check that raised), and the question-SQL codes
+of ``_consistency`` and ``_values``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
 ``complete``) feed the designed score; ``thin_evidence`` runs last and reads them.
 """
 
@@ -332,13 +333,29 @@ class CheckReport:
 
 
 def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckReport:
-    """Run the registry in order, each check seeing the shares measured before it."""
+    """Run the registry in order, each check seeing the shares measured before it.
+
+    A check that raises is a finding, never a crash: ``veto.check_failed`` names the check and
+    the exception (fail closed: a check that could not run withholds), and the others still run.
+    """
     findings: list[Finding] = []
     measures: dict[str, float | None] = {}
     # One context for all checks, reading the shares measured so far through a read-only view.
     ctx = replace(ctx, measures=MappingProxyType(measures))
     for check in checks:
-        outcome = check(ctx)
+        try:
+            outcome = check(ctx)
+        except Exception as exc:  # any failure of one check is that check's finding
+            name = getattr(check, "__name__", repr(check))
+            findings.append(
+                Finding(
+                    "veto.check_failed",
+                    "veto",
+                    f"The check {name!r} could not run: {type(exc).__name__}: {str(exc)[:200]}.",
+                    {"check": name, "error": type(exc).__name__},
+                )
+            )
+            continue
         findings.extend(outcome.findings)
         measures.update(outcome.measures)
     return CheckReport(tuple(findings), dict(measures))
