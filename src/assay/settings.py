@@ -72,6 +72,15 @@ SETTINGS: tuple[Setting, ...] = (
         "path",
         "The Spider slice's folder; empty means ../shared/data/spider-slice beside the project.",
     ),
+    Setting(
+        "matching",
+        "permuted",
+        str,
+        "policy",
+        "How sample results are matched for agreement: strict (same columns in the same "
+        "order, same rows), permuted (columns in any order) or relaxed (a projection, the "
+        "paper's Definition 1).",
+    ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
@@ -116,6 +125,7 @@ class Settings:
     llm_escalation_base_url: str = _DEFAULT["llm_escalation_base_url"]
     llm_escalation_model: str = _DEFAULT["llm_escalation_model"]
     spider_root: str = _DEFAULT["spider_root"]
+    matching: str = _DEFAULT["matching"]
     # fields generated from SETTINGS: end
 
     def __post_init__(self) -> None:
