@@ -10,9 +10,12 @@ from __future__ import annotations
 
 __all__ = [
     "ALLOWED_ANONYMOUS",
+    "ALLOWED_CATALOGUE_VIEWS",
     "ALLOWED_FUNCTION_TYPES",
     "ALLOWED_NODE_TYPES",
     "BOUNDED_FUNCTIONS",
+    "CATALOGUE_FUNCTIONS",
+    "CATALOGUE_PREFIXES",
     "CATALOGUE_SCHEMAS",
     "DEFAULT_SCHEMAS",
     "REFUSED_FUNCTIONS",
@@ -100,6 +103,27 @@ BOUNDED_FUNCTIONS: dict[str, tuple[int, int]] = {
     "pad": (1, 10_000),
 }
 
+# Table-valued functions that read the engine's catalogue; refused with that reason (the
+# allowlist keeps out every function not listed anyway). ``pragma_table_info`` is allowed on
+# SQLite (see ALLOWED_ANONYMOUS): it describes one table's columns.
+CATALOGUE_FUNCTIONS: frozenset[str] = frozenset(
+    """
+    duckdb_settings duckdb_databases duckdb_logs duckdb_log_contexts duckdb_secrets
+    duckdb_extensions duckdb_functions duckdb_views duckdb_tables duckdb_columns
+    duckdb_schemas duckdb_indexes duckdb_constraints duckdb_dependencies duckdb_keywords
+    duckdb_memory duckdb_temporary_files duckdb_types duckdb_sequences duckdb_optimizers
+    duckdb_variables duckdb_prepared_statements duckdb_approx_database_count
+    duckdb_external_file_cache pragma_database_list pragma_database_size pragma_storage_info
+    pragma_metadata_info pragma_version pragma_platform pragma_user_agent pragma_collations
+    pragma_show pg_stat_activity pg_get_functiondef pg_get_viewdef pg_get_userbyid
+    pg_ls_dir pg_stat_get_activity pg_backend_pid pg_postmaster_start_time pg_conf_load_time
+    current_user session_user current_database current_schema current_schemas
+    inet_server_addr inet_server_port inet_client_addr version pg_current_xact_id
+    pg_current_snapshot txid_current_snapshot pg_get_keywords pg_settings_get_flags
+    pg_table_size pg_relation_size pg_total_relation_size pg_database_size
+    """.split()
+)
+
 # Refused with a named reason; the allowlist already keeps them out.
 REFUSED_FUNCTIONS: dict[str, str] = {
     **{
@@ -124,6 +148,7 @@ REFUSED_FUNCTIONS: dict[str, str] = {
             "mysql_scan postgres_query http_get http_post"
         ).split()
     },
+    **{name: "reads the engine's catalogue or server state" for name in CATALOGUE_FUNCTIONS},
     **{
         name: "reads the environment or the session's settings"
         for name in "getenv current_setting getvariable pg_settings".split()
@@ -159,9 +184,34 @@ REFUSED_FUNCTIONS: dict[str, str] = {
 
 # Schemas that hold the engine's own catalogue views (read-only metadata, not user tables).
 CATALOGUE_SCHEMAS: dict[str, frozenset[str]] = {
-    "duckdb": frozenset({"information_schema"}),
+    "duckdb": frozenset({"information_schema", "pg_catalog"}),
     "sqlite": frozenset(),
-    "postgres": frozenset({"information_schema"}),
+    "postgres": frozenset({"information_schema", "pg_catalog", "pg_toast"}),
+}
+
+# Unqualified names with these prefixes are the engine's catalogue views (unless, outside
+# PostgreSQL, the database has a table of that name: pg_catalog is searched first there).
+CATALOGUE_PREFIXES: dict[str, tuple[str, ...]] = {
+    "duckdb": ("duckdb_", "pg_", "sqlite_"),
+    "sqlite": ("sqlite_",),
+    "postgres": ("pg_",),
+}
+
+# The catalogue views a question may legitimately read: the schema of the tables the user
+# may query, and nothing about the server, its sessions, roles, settings, logs or other
+# databases. ``schema.view`` for a qualified view; a bare name for an unqualified one. On
+# PostgreSQL ``information_schema`` shows only objects the connected role holds a privilege
+# on (the ``assay pg-role`` role: its SELECT tables); DuckDB and SQLite are opened read-only
+# on one database file, so their tables and columns views list the user's tables only
+# (DuckDB's ``information_schema`` also lists its empty ``temp`` and ``system`` catalogues).
+ALLOWED_CATALOGUE_VIEWS: dict[str, frozenset[str]] = {
+    "duckdb": frozenset(
+        {"information_schema.tables", "information_schema.columns", "information_schema.views"}
+    ),
+    "sqlite": frozenset({"sqlite_master", "sqlite_schema"}),
+    "postgres": frozenset(
+        {"information_schema.tables", "information_schema.columns", "information_schema.views"}
+    ),
 }
 
 # Schema qualifiers that name the user's own default schema.
