@@ -1,5 +1,6 @@
 """Guard: the first wall. Static SQL validation as an AST allowlist, and question intent."""
 
+from assay.guard._analysis import ColumnRef, QueryAnalysis, TableRef, analyse
 from assay.guard._intent import INTENT_RULES, refusal_reasons
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import TEXT_RULES, TREE_RULES
@@ -10,8 +11,12 @@ __all__ = [
     "INTENT_RULES",
     "TEXT_RULES",
     "TREE_RULES",
+    "ColumnRef",
     "GuardReport",
+    "QueryAnalysis",
+    "TableRef",
     "Violation",
+    "analyse",
     "refusal_reasons",
     "validate",
 ]

@@ -214,6 +214,10 @@ class QueryAnalysis:
                     refs.append(self._resolve(scope, node))
         return refs
 
+    def resolve(self, scope: Scope, column: exp.Column) -> ColumnRef:
+        """Resolve one column of one of ``scopes`` (a node of the normalised copy)."""
+        return self._resolve(scope, column)
+
     def _resolve(self, scope: Scope, column: exp.Column, depth: int = 0) -> ColumnRef:
         original = self.original(column)
         assert isinstance(original, exp.Column)
@@ -474,7 +478,7 @@ def analyse(tree: exp.Expr | None, dialect: str | None, catalog: Catalog | None)
         >>> tree = sqlglot.parse_one(
         ...     "SELECT * FROM (WITH t AS (SELECT 1 AS a) SELECT a FROM t) s, t", read="duckdb")
         >>> [(r.name, r.kind) for r in analyse(tree, "duckdb", None).tables]
-        [('t', 'cte'), ('t', 'base')]
+        [('t', 'base'), ('t', 'cte')]
     """
     return QueryAnalysis(tree, dialect, catalog)
 
