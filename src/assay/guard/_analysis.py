@@ -96,11 +96,13 @@ class QueryAnalysis:
 
     def _build(self, tree: exp.Expr) -> None:
         try:
-            copy = tree.copy()
-            normalize_identifiers(copy, dialect=self.dialect)
-            for original, mirrored in zip(tree.walk(), copy.walk(), strict=True):
-                self._back[id(mirrored)] = original
-                self._forward[id(original)] = mirrored
+            copy = tree
+            if _needs_normalising(tree, self.dialect):
+                copy = tree.copy()
+                normalize_identifiers(copy, dialect=self.dialect)
+                for original, mirrored in zip(tree.walk(), copy.walk(), strict=True):
+                    self._back[id(mirrored)] = original
+                    self._forward[id(original)] = mirrored
             self._copy = copy
             self._scopes = list(traverse_scope(copy))
         except Exception as exc:  # sqlglot raises plain errors on odd trees: say why
@@ -481,6 +483,18 @@ def analyse(tree: exp.Expr | None, dialect: str | None, catalog: Catalog | None)
         [('t', 'base'), ('t', 'cte')]
     """
     return QueryAnalysis(tree, dialect, catalog)
+
+
+def _needs_normalising(tree: exp.Expr, dialect: str | None) -> bool:
+    """Whether folding identifiers the engine's way would change any (else the tree is
+    analysed as it is, without a copy)."""
+    folds_quoted = dialect in {"duckdb", "sqlite"}
+    for node in tree.find_all(exp.Identifier):
+        text = node.this
+        if isinstance(text, str) and text != text.lower():
+            if folds_quoted or not node.quoted:
+                return True
+    return False
 
 
 def _star_of(projection: exp.Expr) -> str | None:

@@ -608,5 +608,4 @@ RECHECK_RULES: tuple[Rule, ...] = (
     bounded_functions,
     bounded_recursion,
     file_scans,
-    catalogue_views,
 )
