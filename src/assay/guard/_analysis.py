@@ -104,7 +104,10 @@ class QueryAnalysis:
                     self._back[id(mirrored)] = original
                     self._forward[id(original)] = mirrored
             self._copy = copy
-            self._scopes = list(traverse_scope(copy))
+            scopes = list(traverse_scope(copy))
+            for scope in scopes:  # sources are built lazily; a clash of names raises here
+                _ = scope.selected_sources
+            self._scopes = scopes
         except Exception as exc:  # sqlglot raises plain errors on odd trees: say why
             self.error = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
             self._scopes = []
