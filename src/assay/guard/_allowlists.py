@@ -34,6 +34,10 @@ ALLOWED_NODE_TYPES: frozenset[str] = frozenset(
     BitwiseXor BitwiseNot BitwiseLeftShift BitwiseRightShift Escape Collate Slice Kwarg
     PropertyEQ Array Struct Pow ColumnDef Sort Cluster Distribute LikeAny ILikeAny
     RegexpILike IgnoreNulls RespectNulls CurrentDate CurrentTimestamp CurrentTime
+    Comprehension Lambda AtTimeZone LimitOptions TableSample Pivot PivotAlias Columns
+    JSONPath JSONPathRoot JSONPathKey JSONPathSubscript JSONPathWildcard JSONPathSlice
+    JSONPathUnion JSONPathSelector JSONPathFilter JSONPathRecursive JSONPathScript
+    Describe Summarize
     """.split()
 )
 
@@ -60,6 +64,11 @@ ALLOWED_FUNCTION_TYPES: frozenset[str] = frozenset(
     Radians Degrees Pi Sin Cos Tan Asin Acos Atan Atan2 BitLength Overlay Substr Left Right
     GenerateSeries ExplodingGenerateSeries Unnest Abs Count Cot Sinh Cosh Tanh Factorial
     DateFormat DateToString StrToDate Ceil
+    Transform ArrayFilter StructExtract ArgMax ArgMin Format WidthBucket Columns ArrayDistinct
+    ArraySort ArrayReverse ArraySlice ArrayFirst ArrayLast ArrayMin ArrayMax ArraySum ArrayAll
+    ArrayAny ArrayUniqueAgg JSONBExtract JSONBExtractScalar JSONArrayLength JSONFormat
+    JSONObject JSONArray JSONType JSONExists JSONValueArray ToDays ToMonths ToYears
+    MakeInterval GenerateDateArray Reduce Filter MapFromEntries Map VarMap Coalesce
     """.split()
 )
 
@@ -85,12 +94,21 @@ _COMMON_ANONYMOUS = """
     extract dayofmonth dayofweek dayofyear hour minute second millisecond microsecond quarter
     week year month day yearweek timezone strptime try_strptime try_cast row_number
     nullifzero
+    list_sum list_avg list_min list_max list_count list_reduce list_apply list_transform
+    list_filter list_distinct list_unique list_has list_contains list_position list_slice
+    list_extract list_element list_reverse list_concat list_zip list_has_any list_has_all
+    array_transform array_filter array_reduce flatten struct_extract struct_insert map_extract
+    element_at map_keys map_values map_entries cardinality list_grade_up array_distinct
+    json_extract json_extract_string json_extract_path json_extract_path_text json_type
+    json_valid json_array_length json_object json_array json_keys json_quote json
+    jsonb_extract_path jsonb_extract_path_text to_json row_to_json width_bucket
+    arg_max_null arg_min_null first last fsum list_value list_pack
 """
 
 # Functions sqlglot keeps anonymous, allowed by name per dialect.
 ALLOWED_ANONYMOUS: dict[str, frozenset[str]] = {
     "duckdb": frozenset(_COMMON_ANONYMOUS.split()),
-    "sqlite": frozenset(_COMMON_ANONYMOUS.split()),
+    "sqlite": frozenset([*_COMMON_ANONYMOUS.split(), "pragma_table_info"]),
     "postgres": frozenset([*_COMMON_ANONYMOUS.split(), "array_agg", "percentile_cont"]),
 }
 

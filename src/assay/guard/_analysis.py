@@ -39,6 +39,11 @@ __all__ = [
 ColumnKey = tuple[str, str]
 TableKind = Literal["base", "cte", "catalogue", "function"]
 _MAX_DEPTH = 64
+# Columns every table has without declaring them.
+_PSEUDO_COLUMNS: dict[str, tuple[str, ...]] = {
+    "duckdb": ("rowid",),
+    "sqlite": ("rowid", "oid", "_rowid_"),
+}
 
 
 @dataclass(frozen=True)
@@ -216,7 +221,8 @@ class QueryAnalysis:
         for scope in self._scopes:
             for node in scope.walk():
                 if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
-                    refs.append(self._resolve(scope, node))
+                    if not _bound_variable(node):
+                        refs.append(self._resolve(scope, node))
         return refs
 
     def resolve(self, scope: Scope, column: exp.Column) -> ColumnRef:
@@ -252,11 +258,25 @@ class QueryAnalysis:
             if not qualifier and name.lower() in select_aliases:
                 return ColumnRef(original, scope, None, "ok")
             current = current.parent
+        if qualifier and self._is_struct_column(scope, qualifier):
+            return ColumnRef(original, scope, None, "ok")  # DuckDB: s.a is field a of column s
         if qualifier:
             return ColumnRef(
                 original, scope, None, "unknown_alias", did_you_mean(qualifier, known_aliases)
             )
         return ColumnRef(original, scope, None, "unknown_column", did_you_mean(name, known_columns))
+
+    def _is_struct_column(self, scope: Scope, name: str) -> bool:
+        if self.dialect not in {"duckdb", "postgres"}:
+            return False
+        current: Scope | None = scope
+        while current is not None:
+            for _alias, (_node, source) in current.selected_sources.items():
+                outputs = self.outputs(source)
+                if outputs is not None and name.lower() in outputs:
+                    return True
+            current = current.parent
+        return False
 
     def _aliases(self, scope: Scope) -> set[str]:
         key = id(scope)
@@ -306,7 +326,8 @@ class QueryAnalysis:
         info = self.catalog.table(name)
         if info is None:
             return None
-        return [c.lower() for c in info.column_names]
+        pseudo = _PSEUDO_COLUMNS.get(self.dialect or "", ())
+        return [c.lower() for c in info.column_names] + list(pseudo)
 
     def _select_outputs(self, scope: Scope, depth: int) -> list[str] | None:
         select = scope.expression
@@ -486,6 +507,25 @@ def analyse(tree: exp.Expr | None, dialect: str | None, catalog: Catalog | None)
         [('t', 'base'), ('t', 'cte')]
     """
     return QueryAnalysis(tree, dialect, catalog)
+
+
+def _bound_variable(column: exp.Column) -> bool:
+    """Whether a column is a list comprehension's or lambda's own variable."""
+    if column.table:
+        return False
+    name = column.name.lower()
+    parent = column.parent
+    while parent is not None:
+        if isinstance(parent, exp.Comprehension):
+            bound = parent.args.get("expression")
+            position = parent.args.get("position")
+            names = {n.name.lower() for n in (bound, position) if n is not None}
+            if name in names:
+                return True
+        if isinstance(parent, exp.Lambda) and name in {e.name.lower() for e in parent.expressions}:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _needs_normalising(tree: exp.Expr, dialect: str | None) -> bool:

@@ -167,12 +167,11 @@ def _interval_step(node: exp.Expr | None) -> bool:
     if not isinstance(node, exp.Interval):
         return False
     amount = int_literal(node.this)
+    unit = node.text("unit").upper()
     if amount is None and isinstance(node.this, exp.Literal) and node.this.is_string:
         parts = node.this.name.split()
         amount = int(parts[0]) if parts and parts[0].isdigit() else None
-        unit = parts[1].upper() if len(parts) > 1 else ""
-    else:
-        unit = node.text("unit").upper()
+        unit = unit or (parts[1].upper() if len(parts) > 1 else "")
     return amount is not None and amount > 0 and unit in _DATE_UNITS
 
 
@@ -275,7 +274,9 @@ def _upper_bounds(term: exp.Expr) -> list[tuple[exp.Column, int | None, bool]]:
 
 
 def _increases(projection: exp.Expr, name: str, is_date: bool) -> bool:
-    node = projection.this if isinstance(projection, exp.Alias) else projection
+    node = projection
+    while isinstance(node, (exp.Alias, exp.Cast, exp.Paren, exp.TryCast)):
+        node = node.this
     if not isinstance(node, exp.Add):
         return False
     left, right = node.this, node.expression

@@ -80,6 +80,8 @@ def one_query(ctx: GuardContext) -> list[Violation]:
             )
         ]
     tree = ctx.tree
+    if ctx.dialect == "duckdb" and _duckdb_table_statement(tree):
+        return []
     if not isinstance(tree, (exp.Query, exp.Values)):
         kind = type(tree).__name__.upper() if tree is not None else "nothing"
         if isinstance(tree, exp.Command):
@@ -92,6 +94,28 @@ def one_query(ctx: GuardContext) -> list[Violation]:
             )
         ]
     return []
+
+
+def _duckdb_table_statement(tree: exp.Expr | None) -> bool:
+    """DuckDB's ``DESCRIBE t``, ``SUMMARIZE t`` and ``PIVOT t ON c IN (...) USING ...`` of a
+    table are queries too (the engine reads them as SELECT)."""
+    if isinstance(tree, (exp.Describe, exp.Summarize)):
+        target = tree.this
+        extra = {k for k, v in tree.args.items() if v and k not in {"this", "table"}}
+        return (
+            isinstance(target, exp.Table)
+            and isinstance(target.this, exp.Identifier)
+            and not extra - {"as_json"}
+            and not tree.args.get("as_json")
+        )
+    if isinstance(tree, exp.Pivot):
+        fields = tree.args.get("fields") or tree.expressions
+        return (
+            isinstance(tree.this, exp.Table)
+            and bool(fields)
+            and all(isinstance(f, exp.In) and f.expressions for f in fields)
+        )
+    return False
 
 
 def _describe_node(node: exp.Expr) -> str:

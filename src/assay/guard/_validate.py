@@ -158,6 +158,13 @@ def _split_explain(sql: str, dialect: str) -> tuple[str, bool, Violation | None]
     if not rest:
         return sql, False, Violation("guard.explain", "EXPLAIN needs a query after it.")
     nxt = rest[0]
+    if (
+        dialect == "sqlite"
+        and len(rest) > 2
+        and nxt.text.upper() == "QUERY"
+        and rest[1].text.upper() == "PLAN"
+    ):
+        return body[rest[1].end + 1 :], True, None  # SQLite's plan, which runs nothing
     if nxt.text.upper() in {"ANALYZE", "ANALYSE", "VERBOSE", "QUERY", "EXPLAIN"} or (
         nxt.token_type == TokenType.L_PAREN
         and len(rest) > 1
@@ -216,7 +223,7 @@ def _analysis_violation(error: str) -> Violation:
 def _recheck(regenerated: str, ctx: GuardContext) -> list[Violation]:
     """Run the tree rules again on the regenerated text, which is what will execute: sqlglot
     may spell a function differently (``space(n)`` becomes ``REPEAT(' ', n)``)."""
-    body = regenerated[len("EXPLAIN ") :] if ctx.explain else regenerated
+    body = regenerated[len(_explain_words(ctx)) + 1 :] if ctx.explain else regenerated
     try:
         again = sqlglot.parse(body, read=DIALECTS[ctx.dialect], error_level=ErrorLevel.RAISE)
     except Exception as exc:  # what the guard wrote must parse again; else refuse
@@ -253,7 +260,11 @@ def _regenerate(ctx: GuardContext) -> str:
     assert ctx.tree is not None
     # copy=False: the tree is not used after this, and copying it doubles the cost.
     body = ctx.tree.sql(dialect=DIALECTS[ctx.dialect], comments=False, copy=False)
-    return f"EXPLAIN {body}" if ctx.explain else body
+    return f"{_explain_words(ctx)} {body}" if ctx.explain else body
+
+
+def _explain_words(ctx: GuardContext) -> str:
+    return "EXPLAIN QUERY PLAN" if ctx.dialect == "sqlite" else "EXPLAIN"
 
 
 def _engine_check(original: str, regenerated: str, dialect: str, explain: bool) -> list[Violation]:
