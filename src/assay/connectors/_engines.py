@@ -368,10 +368,12 @@ class PostgresSession:
         from sqlalchemy import inspect
 
         inspector = inspect(self.engine)
-        self.sent.append("-- SQLAlchemy inspector: tables, columns, foreign keys of 'public'")
+        self.sent.append("-- SQLAlchemy inspector: tables, views, columns, foreign keys of 'public'")
         rows: list[tuple[Any, ...]] = []
         fks: list[ForeignKey] = []
-        for table in sorted(inspector.get_table_names(schema="public")):
+        names = inspector.get_table_names(schema="public")
+        names += inspector.get_view_names(schema="public")
+        for table in sorted(set(names)):
             for column in inspector.get_columns(table, schema="public"):
                 rows.append((table, column["name"], str(column["type"])))
             for fk in inspector.get_foreign_keys(table, schema="public"):

@@ -140,6 +140,19 @@ class QueryAnalysis:
         return kinds
 
     @cached_property
+    def _table_sources(self) -> dict[int, Scope]:
+        found: dict[int, Scope] = {}
+        for scope in self._scopes:
+            for _alias, (node, source) in scope.selected_sources.items():
+                if isinstance(node, exp.Table) and isinstance(source, Scope):
+                    found[id(self.original(node))] = source
+        return found
+
+    def cte_scope(self, table: exp.Table) -> Scope | None:
+        """The scope of the CTE a FROM item of ``tree`` reads, or ``None`` for anything else."""
+        return self._table_sources.get(id(table))
+
+    @cached_property
     def tables(self) -> list[TableRef]:
         """Every table reference in the statement, each resolved in its own scope."""
         if self.tree is None:
