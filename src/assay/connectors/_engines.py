@@ -238,10 +238,20 @@ SQLITE_FUNCTIONS = frozenset(
 )
 
 
+# Pragmas a query may read as table-valued functions, with a table name as argument.
+SQLITE_READ_PRAGMAS = frozenset({"table_info"})
+
+
 def _sqlite_authorizer(action: int, arg1: str | None, arg2: str | None, *_: Any) -> int:
     if action in _SQLITE_ALLOWED_ACTIONS:
         return sqlite3.SQLITE_OK
     if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in SQLITE_FUNCTIONS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and (arg1 or "").lower() in SQLITE_READ_PRAGMAS and arg2:
+        return sqlite3.SQLITE_OK  # pragma_table_info('t'): one table's columns, read-only
+    if action == sqlite3.SQLITE_UPDATE and arg1 == "sqlite_master":
+        # A table-valued pragma declares its virtual table, which SQLite reports as an update
+        # of sqlite_master; the file is open read-only with query_only on, so nothing changes.
         return sqlite3.SQLITE_OK
     return sqlite3.SQLITE_DENY
 
@@ -368,7 +378,9 @@ class PostgresSession:
         from sqlalchemy import inspect
 
         inspector = inspect(self.engine)
-        self.sent.append("-- SQLAlchemy inspector: tables, views, columns, foreign keys of 'public'")
+        self.sent.append(
+            "-- SQLAlchemy inspector: tables, views, columns, foreign keys of 'public'"
+        )
         rows: list[tuple[Any, ...]] = []
         fks: list[ForeignKey] = []
         names = inspector.get_table_names(schema="public")

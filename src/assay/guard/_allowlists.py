@@ -211,7 +211,7 @@ CATALOGUE_SCHEMAS: dict[str, frozenset[str]] = {
 # PostgreSQL, the database has a table of that name: pg_catalog is searched first there).
 CATALOGUE_PREFIXES: dict[str, tuple[str, ...]] = {
     "duckdb": ("duckdb_", "pg_", "sqlite_"),
-    "sqlite": ("sqlite_",),
+    "sqlite": ("sqlite_", "pragma_"),
     "postgres": ("pg_",),
 }
 

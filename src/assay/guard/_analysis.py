@@ -564,6 +564,9 @@ def _star_of(projection: exp.Expr) -> str | None:
 
 def _alias_columns(scope: Scope) -> list[str]:
     parent = scope.expression.parent
+    child = scope.expression
+    while isinstance(parent, exp.SetOperation) and parent.this is child:
+        child, parent = parent, parent.parent  # a recursive CTE's first arm names its columns
     alias = parent.args.get("alias") if parent is not None else None
     if isinstance(alias, exp.TableAlias):
         return [c.name.lower() for c in alias.columns]
