@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -73,12 +74,13 @@ def _statement(argument: str | None, path: str | None) -> str:
             raise click.UsageError(f"Cannot read the statement from {path!r}: {exc}.") from exc
     if argument is not None and argument != "-":
         return argument
-    stream = click.get_text_stream("stdin")
+    stream = sys.stdin
     if path is None and argument is None and stream.isatty():
         raise click.UsageError(
             "Give a statement: as an argument, with -f FILE, or on standard input."
         )
-    return stream.read()
+    text: str = stream.read()
+    return text
 
 
 @click.command("catalog")
