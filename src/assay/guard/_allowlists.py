@@ -210,7 +210,7 @@ CATALOGUE_SCHEMAS: dict[str, frozenset[str]] = {
 # Unqualified names with these prefixes are the engine's catalogue views (unless, outside
 # PostgreSQL, the database has a table of that name: pg_catalog is searched first there).
 CATALOGUE_PREFIXES: dict[str, tuple[str, ...]] = {
-    "duckdb": ("duckdb_", "pg_", "sqlite_"),
+    "duckdb": ("duckdb_", "pg_", "sqlite_", "pragma_"),
     "sqlite": ("sqlite_", "pragma_"),
     "postgres": ("pg_",),
 }

@@ -357,8 +357,15 @@ class QueryAnalysis:
                 inner = self.outputs(source, depth + 1)
                 if inner is None:
                     return None
-                names.extend(inner)
+                names.extend(self._star_columns(source, inner))
         return names
+
+    def _star_columns(self, source: exp.Expr | Scope, outputs: list[str]) -> list[str]:
+        """The columns a star returns: a table's pseudo-columns (``rowid``) are not among them."""
+        if not isinstance(source, exp.Table):
+            return outputs
+        pseudo = set(_PSEUDO_COLUMNS.get(self.dialect or "", ()))
+        return [c for c in outputs if c not in pseudo]
 
     def _lineage(self, source: exp.Expr | Scope, name: str, depth: int) -> set[ColumnKey]:
         """Base columns that output ``name`` of ``source`` reads."""
@@ -431,7 +438,7 @@ class QueryAnalysis:
             for alias, (_node, source) in scope.selected_sources.items():
                 if star and alias.lower() != star:
                     continue
-                inner = self.outputs(source, depth + 1) or []
+                inner = self._star_columns(source, self.outputs(source, depth + 1) or [])
                 for inner_name in inner:
                     if (position is not None and index == position) or (
                         position is None and inner_name == name
