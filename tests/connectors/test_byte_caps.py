@@ -101,3 +101,20 @@ def test_row_cap_and_byte_cap_both_truncate(target: str, request: pytest.Fixture
             "SELECT id FROM customers WHERE id <= 10", time_limit_ms=5_000, max_rows=1_000
         )
         assert not full.truncated and len(full.rows) == 10
+
+
+def test_a_reply_over_the_parents_bound_kills_the_worker(
+    shop_duckdb: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import assay.connectors._worker as worker
+
+    with connect(str(shop_duckdb)) as connector:
+        monkeypatch.setattr(worker, "reply_limit", lambda spec: 500)
+        with pytest.raises(ResourceLimit, match="parent reads"):
+            connector.execute(
+                "SELECT name, email FROM customers", time_limit_ms=5_000, max_rows=1_000
+            )
+        monkeypatch.undo()
+        # a fresh worker answers the next request
+        small = connector.execute("SELECT 1 AS x", time_limit_ms=5_000, max_rows=1)
+        assert small.rows == ((1,),)

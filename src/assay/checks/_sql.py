@@ -98,8 +98,8 @@ def equi_join_pairs(tree: exp.Expr, catalog: Catalog) -> list[tuple[ColumnKey, C
                 if not (isinstance(left, exp.Column) and isinstance(right, exp.Column)):
                     continue
                 a_ref, b_ref = analysis.resolve(scope, left), analysis.resolve(scope, right)
-                a = _key(analysis, a_ref.table, left.name, catalog)
-                b = _key(analysis, b_ref.table, right.name, catalog)
+                a = _key(a_ref.table, left.name, catalog)
+                b = _key(b_ref.table, right.name, catalog)
                 if a and b and a[0].lower() != b[0].lower():
                     first, second = sorted([a, b], key=lambda k: (k[0].lower(), k[1].lower()))
                     pairs.add((first, second))
@@ -125,7 +125,7 @@ def output_sources(tree: exp.Expr, catalog: Catalog) -> list[ColumnKey | None]:
             node = node.this
         if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
             ref = analysis.resolve(root, node)
-            out.append(_key(analysis, ref.table, node.name, catalog))
+            out.append(_key(ref.table, node.name, catalog))
         else:
             out.append(None)
     return out
