@@ -68,9 +68,7 @@ def referenced_tables(tree: exp.Expr) -> list[str]:
     return _analysis(tree, None).base_tables
 
 
-def _key(
-    analysis: QueryAnalysis, table: str | None, column: str, catalog: Catalog
-) -> ColumnKey | None:
+def _key(table: str | None, column: str, catalog: Catalog) -> ColumnKey | None:
     if table is None:
         return None
     info = catalog.table(table)
