@@ -216,20 +216,18 @@ CATALOGUE_PREFIXES: dict[str, tuple[str, ...]] = {
 }
 
 # The catalogue views a question may legitimately read: the schema of the tables the user
-# may query, and nothing about the server, its sessions, roles, settings, logs or other
-# databases. ``schema.view`` for a qualified view; a bare name for an unqualified one. On
-# PostgreSQL ``information_schema`` shows only objects the connected role holds a privilege
-# on (the ``assay pg-role`` role: its SELECT tables); DuckDB and SQLite are opened read-only
-# on one database file, so their tables and columns views list the user's tables only
-# (DuckDB's ``information_schema`` also lists its empty ``temp`` and ``system`` catalogues).
+# may query, and nothing about the server, its sessions, roles, settings, logs, view sources or
+# other databases. ``schema.view`` for a qualified view, a bare name for an unqualified one.
+# On PostgreSQL ``information_schema`` lists the columns of the relations the connected role
+# holds a privilege on (the ``assay pg-role`` role: its SELECT tables; ``tables`` also names
+# the system catalogues every role may read, which are public knowledge); DuckDB and SQLite
+# open one database file read-only, so their tables and columns views list the user's tables
+# only. ``information_schema.views`` is refused: on both engines it holds the system views'
+# definitions.
 ALLOWED_CATALOGUE_VIEWS: dict[str, frozenset[str]] = {
-    "duckdb": frozenset(
-        {"information_schema.tables", "information_schema.columns", "information_schema.views"}
-    ),
+    "duckdb": frozenset({"information_schema.tables", "information_schema.columns"}),
     "sqlite": frozenset({"sqlite_master", "sqlite_schema"}),
-    "postgres": frozenset(
-        {"information_schema.tables", "information_schema.columns", "information_schema.views"}
-    ),
+    "postgres": frozenset({"information_schema.tables", "information_schema.columns"}),
 }
 
 # Schema qualifiers that name the user's own default schema.
