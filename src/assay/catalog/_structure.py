@@ -28,6 +28,7 @@ __all__ = [
     "PiiFinding",
     "Rollup",
     "TableDescription",
+    "closed_domains",
     "describe_tables",
     "find_pii",
     "find_rollups",
@@ -214,3 +215,34 @@ def describe_tables(
             continue
         out.append(TableDescription(table.name, role, grain, refs, by, table.n_rows))
     return tuple(out)
+
+
+def closed_domains(
+    runner: SqlRunner, profile: CatalogProfile, *, max_values: int = 20
+) -> dict[tuple[str, str], tuple[str, ...]]:
+    """The exact distinct values of every low-cardinality text column (at most ``max_values``).
+
+    PII columns are left out: their values are not to be listed anywhere.
+    """
+    pii = {(p.table, p.column) for p in find_pii(profile)}
+    out: dict[tuple[str, str], tuple[str, ...]] = {}
+    for table in profile.tables:
+        for report in table.columns:
+            fp = report.fingerprint
+            if (fp.table, fp.column) in pii or fp.family != "text" or fp.error:
+                continue
+            if not 1 < fp.n_distinct <= max_values or fp.unique_ratio > MAX_LEVEL_RATIO:
+                continue
+            d = runner.dialect
+            sql = (
+                f"SELECT DISTINCT {quote(fp.column, d)} FROM {quote(fp.table, d)} "
+                f"WHERE {quote(fp.column, d)} IS NOT NULL"
+            )
+            try:
+                rows = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=max_values + 1)
+            except Exception:  # an unreadable domain is simply not proposed
+                continue
+            values = sorted(str(r[0]) for r in rows.rows)
+            if len(values) <= max_values and all(v.strip() for v in values):
+                out[(fp.table, fp.column)] = tuple(values)
+    return out

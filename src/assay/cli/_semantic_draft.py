@@ -1,0 +1,80 @@
+"""``assay semantic init`` (a drafted layer) and ``assay semantic check`` (every problem).
+
+Both are added to the ``semantic`` group of ``assay.cli._semantic``; ``_main`` loads the group
+from here so that they are registered.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from assay.cli._main import handle_errors
+from assay.cli._semantic import semantic_group
+from assay.connectors import connect
+from assay.errors import InputError, SemanticError
+
+__all__ = ["check_command", "init_command", "semantic_group"]
+
+_DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...)."
+
+
+@semantic_group.command("init")
+@click.option("--db", required=True, help=_DB_HELP)
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--seed", default=0, show_default=True, help="Seed of the profiler's row sample.")
+@click.option("--force", is_flag=True, help="Replace an existing file.")
+@handle_errors
+def init_command(db: str, out: Path, seed: int, force: bool) -> None:
+    """Draft a semantic layer from the data: joins, metrics, dimensions, clock and coverage.
+
+    Every element carries a comment with its evidence, tier and confidence. The file is
+    validated before it is written and written atomically.
+    """
+    from assay.catalog import closed_domains, reconstruct
+    from assay.semantic._draft import DraftInput, draft_layer, write_layer
+
+    if out.exists() and not force:
+        raise InputError(f"{str(out)!r} already exists.", hint="Choose another --out or --force.")
+    with connect(db) as connector:
+        catalog = connector.catalog()
+        found = reconstruct(connector, catalog, rng=seed)
+        domains = closed_domains(connector, found.profile)
+    pii = frozenset((p.table, p.column) for p in found.pii)
+    name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
+    text = draft_layer(DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii))
+    write_layer(text, out)
+    n_metrics = text.count("\n  - name:") - text.count("\n    column:")
+    click.echo(
+        f"Wrote {out}: {len(found.keys.keys)} inferred joins, {n_metrics} metrics, "
+        f"{len(domains)} dimensions. Review the comments before use."
+    )
+
+
+@semantic_group.command("check")
+@click.option("--db", required=True, help=_DB_HELP)
+@click.option(
+    "--semantic", "semantic_path", required=True, type=click.Path(dir_okay=False, path_type=Path)
+)
+@handle_errors
+def check_command(db: str, semantic_path: Path) -> None:
+    """Report every problem of a layer at once, each with its path in the file."""
+    from assay.semantic import check_against, load_semantic
+
+    try:
+        layer = load_semantic(semantic_path)
+    except SemanticError as exc:
+        problems = list(exc.details.get("problems", [])) if exc.details else []
+        if not problems:
+            raise
+        for problem in problems:
+            click.echo(problem)
+        raise click.exceptions.Exit(1) from None
+    with connect(db) as connector:
+        problems = check_against(layer, connector.catalog())
+    for problem in problems:
+        click.echo(problem)
+    if problems:
+        raise click.exceptions.Exit(1)
+    click.echo(f"{semantic_path}: no problems.")

@@ -1,0 +1,228 @@
+"""A drafted semantic layer from a reconstructed catalog (``assay semantic init``).
+
+Proposed from the data, each with a comment saying why and with the authority tier and capped
+confidence of its evidence:
+
+- joins from proven keys (declared, or inferred by inclusion dependency, many-to-one);
+- per table with a date column: a row count, and a measure per numeric non-key column, summed
+  when its values are never negative, averaged (and flagged) when signed; a column holding
+  stand-in codes (-1, 9999, ...) is left out and flagged, never summed;
+- dimensions from closed low-cardinality text columns with their values; PII columns never;
+- the clock and coverage from the dates the data holds;
+- columns holding only NULLs (retired-looking) are left out.
+
+Order is stable (tables, then columns, in name order). The text is validated (shape and every
+table and column against the catalogue) before it is written, and written atomically, so a
+half-written layer is never left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+import yaml
+
+from assay.catalog import (
+    Catalog,
+    CatalogProfile,
+    ColumnReport,
+    InferredKey,
+    Tier,
+    cap_confidence,
+    declared_keys,
+)
+from assay.errors import SemanticError
+from assay.semantic._load import check_against, parse_semantic
+
+__all__ = ["DraftInput", "draft_layer", "write_layer"]
+
+NOT_MEASURES = frozenset(
+    {"surrogate_key", "year", "boolean_flag", "categorical_enum", "alpha2_code", "alpha3_code"}
+)
+
+
+@dataclass(frozen=True)
+class DraftInput:
+    """What the draft is made from: the catalogue, the profile, keys and closed domains."""
+
+    name: str
+    catalog: Catalog
+    profile: CatalogProfile
+    keys: tuple[InferredKey, ...]
+    domains: dict[tuple[str, str], tuple[str, ...]]
+    pii: frozenset[tuple[str, str]] = frozenset()
+
+
+def _s(value: object) -> str:
+    return json.dumps(str(value), ensure_ascii=False)
+
+
+def _why(report: ColumnReport | None) -> str:
+    if report is None or report.best is None:
+        tier, raw, what = Tier.INTERPRETER_ONLY, 0.5, "no pattern matched"
+    else:
+        tier, raw, what = report.best.tier, report.best.confidence, f"pattern {report.best.name}"
+    return f"{what}; tier {tier.name} ({cap_confidence(raw, tier):.2f})"
+
+
+def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
+    return next(
+        (r for r in reports if r.fingerprint.family == "date" and r.fingerprint.n_nonnull > 0),
+        None,
+    )
+
+
+def _join_lines(data: DraftInput) -> list[str]:
+    lines = ["joins:"]
+    declared = {(t, c): (rt, rc) for t, c, rt, rc in declared_keys(data.catalog.foreign_keys)}
+    edges: dict[tuple[str, str], tuple[str, str, str]] = {}
+    for (t, c), (rt, rc) in declared.items():
+        edges[(t, c)] = (rt, rc, "declared in the schema; tier DOC_CITED_STRONG (0.90)")
+    for k in data.keys:
+        if (k.table, k.column) not in edges:
+            conf = cap_confidence(k.containment * k.parent_unique, Tier.PATTERN_CONFIRMED)
+            edges[(k.table, k.column)] = (
+                k.ref_table,
+                k.ref_column,
+                f"inferred: {k.containment:.3f} of values found in a {k.parent_unique:.3f}-unique"
+                f" parent; tier PATTERN_CONFIRMED ({conf:.2f}): confirm before trusting",
+            )
+    for (t, c), (rt, rc, why) in sorted(edges.items()):
+        lines += [
+            f"  # {why}",
+            f"  - left: {_s(f'{t}.{c}')}",
+            f"    right: {_s(f'{rt}.{rc}')}",
+            "    relationship: many_to_one",
+        ]
+    return lines if len(lines) > 1 else ["joins: []"]
+
+
+def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -> list[str]:
+    key_columns = {(k.table, k.column) for k in data.keys} | {
+        (k.ref_table, k.ref_column) for k in data.keys
+    }
+    time = _time_column(reports)
+    if time is None:
+        return []
+    tc = f"{table}.{time.fingerprint.column}"
+    lines = [
+        f"  # every row of {table}; time column {tc} (first date column); tier "
+        f"PATTERN_CONFIRMED ({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})",
+        f"  - name: {_s(f'{table}_count')}",
+        f"    label: {_s(f'{table} count')}",
+        f"    table: {_s(table)}",
+        '    expression: "count(*)"',
+        f"    time_column: {_s(tc)}",
+    ]
+    for report in reports:
+        fp = report.fingerprint
+        if fp.family not in ("integer", "decimal") or fp.n_nonnull == 0:
+            continue
+        if (table, fp.column) in key_columns or (table, fp.column) in data.pii:
+            continue
+        if fp.unique_ratio >= 0.95 or (report.best and report.best.name in NOT_MEASURES):
+            continue
+        column = f"{table}.{fp.column}"
+        if fp.stand_ins:
+            codes = ", ".join(v for v, _ in fp.stand_ins)
+            lines.append(f"  # {column} left out: stand-in codes ({codes}) would be summed")
+            continue
+        signed = fp.numeric.get("negative_share", 0.0) > 0
+        agg, word = ("avg", "average") if signed else ("sum", "total")
+        note = " (signed quantity: averaged, not summed)" if signed else ""
+        lines += [
+            f"  # {agg} of a numeric non-key column{note}; {_why(report)}",
+            f"  - name: {_s(f'{table}_{fp.column}_{word}')}",
+            f"    label: {_s(f'{word} {fp.column}')}",
+            f"    table: {_s(table)}",
+            f"    expression: {_s(f'{agg}({column})')}",
+            f"    time_column: {_s(tc)}",
+        ]
+    return lines
+
+
+def draft_layer(data: DraftInput) -> str:
+    """The layer's YAML text (see the module docstring).
+
+    Raises:
+        SemanticError: the data holds no date column (the layer format still needs a time
+            column per metric), or the draft does not validate.
+    """
+    dates = [
+        (r.fingerprint.min_value, r.fingerprint.max_value)
+        for t in data.profile.tables
+        for r in t.columns
+        if r.fingerprint.family == "date" and r.fingerprint.min_value is not None
+    ]
+    if not dates:
+        raise SemanticError(
+            f"{data.name}: no date column, so no metric can be drafted.",
+            hint="The layer format still requires a time column per metric; add one by hand.",
+        )
+    start = min(str(lo)[:10] for lo, _ in dates)
+    end = max(str(hi)[:10] for _, hi in dates)
+    lines = [
+        f"# Drafted by 'assay semantic init' from the data of {data.name}. Each element says",
+        "# why it was proposed, with the authority tier and capped confidence of its evidence.",
+        "# Inferred joins and guessed measures are below the commit tier: review before use.",
+        f"name: {_s(data.name)}",
+        f"description: {_s('Drafted from the data; review before use.')}",
+        f"clock: {end}  # the latest date in the data",
+        "coverage:  # the first and last dates in the data",
+        f"  start: {start}",
+        f"  end: {end}",
+        "tables:",
+        *[f"  {_s(t.name)}: {{}}" for t in data.profile.tables],
+        *_join_lines(data),
+        "metrics:",
+    ]
+    for table in data.profile.tables:
+        measures = _measures(data, table.name, table.columns)
+        lines += measures or [f"  # {table.name}: no date column, so no metric"]
+    dims = ["dimensions:"]
+    for (t_name, c_name), values in sorted(data.domains.items()):
+        profiled = data.profile.table(t_name)
+        found = profiled.column(c_name) if profiled else None
+        dims += [
+            f"  # closed domain of {len(values)} values; {_why(found)}",
+            f"  - name: {_s(f'{t_name}_{c_name}')}",
+            f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    values: [" + ", ".join(_s(v) for v in values) + "]",
+        ]
+    lines += dims if len(dims) > 1 else ["dimensions: []"]
+    empty = [
+        f"{r.fingerprint.table}.{r.fingerprint.column}"
+        for t in data.profile.tables
+        for r in t.columns
+        if r.fingerprint.n_rows and r.fingerprint.n_nonnull == 0
+    ]
+    if empty:
+        lines.append("# left out, every value NULL (retired-looking): " + ", ".join(empty))
+    text = "\n".join(lines) + "\n"
+    layer = parse_semantic(yaml.safe_load(text), source=f"The draft for {data.name}")
+    problems = check_against(layer, data.catalog)
+    if problems:
+        raise SemanticError(
+            f"The draft for {data.name} does not match its database: " + "; ".join(problems),
+            hint="Report this: a drafted layer must always check.",
+            details={"problems": problems},
+        )
+    return text
+
+
+def write_layer(text: str, out: Path) -> None:
+    """Write ``text`` at ``out`` atomically (a temporary file renamed into place)."""
+    partial = out.with_name(f".{out.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, out)
+    except OSError as exc:
+        raise SemanticError(
+            f"Cannot write {str(out)!r}: {exc.strerror}.", hint="Check the --out path."
+        ) from exc
+    finally:
+        partial.unlink(missing_ok=True)
