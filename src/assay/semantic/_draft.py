@@ -120,11 +120,13 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
     ]
     for report in reports:
         fp = report.fingerprint
-        if fp.family not in ("integer", "decimal") or fp.n_nonnull == 0:
+        if fp.family not in ("integer", "decimal") or fp.n_distinct < 2:
             continue
         if (table, fp.column) in key_columns or (table, fp.column) in data.pii:
             continue
-        if fp.unique_ratio >= 0.95 or (report.best and report.best.name in NOT_MEASURES):
+        if fp.family == "integer" and fp.unique_ratio >= 0.95:
+            continue  # an identifier, not a quantity
+        if report.best and report.best.name in NOT_MEASURES:
             continue
         column = f"{table}.{fp.column}"
         if fp.stand_ins:

@@ -1,0 +1,84 @@
+"""``assay semantic init`` drafts a layer that loads and checks; ``check`` lists every problem."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from assay.bench._tpc import build_tpc
+from assay.catalog import mangle
+from assay.cli import main
+from assay.connectors import connect
+from assay.semantic import check_against, load_semantic
+
+
+@pytest.fixture(scope="module")
+def tpch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+
+
+def _init(db: Path, out: Path) -> str:
+    result = CliRunner().invoke(main, ["semantic", "init", "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("severity", [0.0, 1.0], ids=["names", "opaque"])
+def test_draft_loads_and_checks(tpch: Path, tmp_path: Path, severity: float) -> None:
+    db = tmp_path / "m.duckdb"
+    mangle(tpch, db, severity=severity, seed=0)
+    text = _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    with connect(str(db)) as connector:
+        assert check_against(layer, connector.catalog()) == []
+    assert len(layer.joins) == 9 and len(layer.metrics) >= 4
+    assert "tier PATTERN_CONFIRMED" in text
+    check = CliRunner().invoke(
+        main, ["semantic", "check", "--db", str(db), "--semantic", str(tmp_path / "layer.yaml")]
+    )
+    assert check.exit_code == 0 and "no problems" in check.output
+
+
+def test_draft_is_stable(tpch: Path, tmp_path: Path) -> None:
+    assert _init(tpch, tmp_path / "a.yaml") == _init(tpch, tmp_path / "b.yaml")
+
+
+def test_no_dates_fails_closed_and_writes_nothing(tmp_path: Path) -> None:
+    import duckdb
+
+    db = tmp_path / "n.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE t (id INTEGER, v DOUBLE)")
+    con.execute("INSERT INTO t VALUES (1, 2.5), (2, 3.5)")
+    con.close()
+    out = tmp_path / "layer.yaml"
+    result = CliRunner().invoke(main, ["semantic", "init", "--db", str(db), "--out", str(out)])
+    assert result.exit_code == 1 and "no date column" in result.output
+    assert not out.exists() and not list(tmp_path.glob(".*partial"))
+
+
+def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -> None:
+    text = _init(tpch, tmp_path / "layer.yaml")
+    raw = yaml.safe_load(text)
+    raw["metrics"][0]["table"] = "nope"
+    raw["dimensions"][0]["column"] = "orders.nope"
+    raw["joins"][1]["left"] = "nowhere"
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    result = CliRunner().invoke(
+        main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
+    )
+    assert result.exit_code == 1
+    assert "metrics[0].table" in result.output
+    assert "dimensions[0].column" in result.output
+    assert "joins[1].left" in result.output
+    del raw["clock"]
+    raw["metrics"][1]["expression"] = 5
+    bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    shape = CliRunner().invoke(
+        main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
+    )
+    assert shape.exit_code == 1 and "clock" in shape.output and "metrics[1]" in shape.output
