@@ -15,7 +15,7 @@ from assay.cli._semantic import semantic_group
 from assay.connectors import connect
 from assay.errors import InputError, SemanticError
 
-__all__ = ["check_command", "init_command", "semantic_group"]
+__all__ = ["check_command", "import_command", "init_command", "semantic_group"]
 
 _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...)."
 
@@ -78,3 +78,62 @@ def check_command(db: str, semantic_path: Path) -> None:
     if problems:
         raise click.exceptions.Exit(1)
     click.echo(f"{semantic_path}: no problems.")
+
+
+@semantic_group.command("import")
+@click.option("--from", "source_format", type=click.Choice(["metricflow"]), required=True)
+@click.option("--source", required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--db", required=True, help=_DB_HELP)
+@click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
+@handle_errors
+def import_command(source_format: str, source: Path, db: str, out: Path) -> None:
+    """Import a layer a team already keeps; print what could not be mapped, with its path.
+
+    The clock and coverage come from the first and last dates of the imported time columns.
+    """
+    import datetime as dt
+
+    import yaml
+
+    from assay.semantic import check_against, parse_semantic
+    from assay.semantic._draft import write_layer
+    from assay.semantic._import_metricflow import import_metricflow, with_dates
+
+    result = import_metricflow(source)
+    lows: list[dt.date] = []
+    highs: list[dt.date] = []
+    with connect(db) as connector:
+        catalog = connector.catalog()
+        for column in result.time_columns:
+            table, name = column.split(".", 1)
+            rows = connector.execute(
+                f'SELECT min(CAST("{name}" AS DATE)), max(CAST("{name}" AS DATE)) FROM "{table}"',
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows
+            if rows and rows[0][0] is not None:
+                lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
+                highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
+    if not lows:
+        raise SemanticError(
+            "No imported time column holds a date in the database.",
+            hint="Load the project's data into --db first.",
+        )
+    raw = with_dates(result, min(lows), max(highs))
+    text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+    layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
+    problems = check_against(layer, catalog)
+    if problems:
+        raise SemanticError(
+            "The imported layer does not match the database: " + "; ".join(problems),
+            hint="Load the project's tables into --db under the names its models use.",
+            details={"problems": problems},
+        )
+    header = "".join(f"# not mapped: {u}\n" for u in result.unmapped)
+    write_layer(header + text, out)
+    for item in result.unmapped:
+        click.echo(f"not mapped: {item}")
+    click.echo(
+        f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
+        f"{len(layer.joins)} joins; {len(result.unmapped)} items not mapped."
+    )

@@ -1,0 +1,117 @@
+"""``assay semantic import --from metricflow``: MetricFlow's tutorial imports, loads and answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from assay.cli import main
+from assay.semantic import load_semantic
+
+TUTORIAL = (
+    Path(__file__).resolve().parents[2]
+    / ".."
+    / "shared"
+    / "data"
+    / "semantic-models"
+    / "metricflow-tutorial"
+    / "dbt-metricflow"
+    / "dbt_metricflow"
+    / "cli"
+    / "sample_dbt_models"
+)
+
+
+@pytest.mark.skipif(not TUTORIAL.exists(), reason="the shared semantic models are absent")
+def test_tutorial_imports_loads_and_answers(tmp_path: Path) -> None:
+    db = tmp_path / "mf.duckdb"
+    con = duckdb.connect(str(db))
+    for name in ("transactions", "customers", "countries"):
+        seed = TUTORIAL / "seeds" / f"{name}_seed.csv"
+        con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_csv_auto('{seed}')")
+    expected = dict(
+        con.execute(
+            "SELECT c.country, sum(1) FROM transactions t JOIN customers c "
+            "ON t.id_customer = c.id_customer GROUP BY 1"
+        ).fetchall()
+    )
+    con.close()
+    out = tmp_path / "layer.yaml"
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "metricflow",
+            "--source",
+            str(TUTORIAL / "sample_models"),
+            "--db",
+            str(db),
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "metrics[7] (cancellation_rate): ratio metrics" in result.output
+    layer = load_semantic(out)
+    assert {m.name for m in layer.metrics} >= {"transactions", "transaction_amount"}
+    assert str(layer.coverage) == "(datetime.date(2022, 3, 7), datetime.date(2022, 4, 4))"
+    ask = runner.invoke(
+        main,
+        [
+            "ask",
+            "--db",
+            str(db),
+            "--semantic",
+            str(out),
+            "--json",
+            "Transactions by customer_country",
+        ],
+    )
+    assert ask.exit_code == 0, ask.output
+    for country, count in expected.items():
+        assert f'"{country}"' in ask.output and str(count) in ask.output
+
+
+def test_foreign_yaml_is_a_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "cube.yml"
+    source.write_text("cubes:\n  - name: orders\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "metricflow",
+            "--source",
+            str(source),
+            "--db",
+            str(tmp_path / "x.duckdb"),
+            "--out",
+            str(tmp_path / "o.yaml"),
+        ],
+    )
+    assert result.exit_code == 1 and "No MetricFlow semantic models" in result.output
+    source.write_text("semantic_models: [\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "metricflow",
+            "--source",
+            str(source),
+            "--db",
+            str(tmp_path / "x.duckdb"),
+            "--out",
+            str(tmp_path / "o.yaml"),
+        ],
+    )
+    assert result.exit_code == 1 and "as YAML" in result.output
+    assert not (tmp_path / "o.yaml").exists()
