@@ -7,6 +7,7 @@ from here so that they are registered.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -81,7 +82,7 @@ def check_command(db: str, semantic_path: Path) -> None:
 
 
 @semantic_group.command("import")
-@click.option("--from", "source_format", type=click.Choice(["metricflow"]), required=True)
+@click.option("--from", "source_format", type=click.Choice(["metricflow", "cortex"]), required=True)
 @click.option("--source", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", required=True, help=_DB_HELP)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
@@ -97,9 +98,10 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
 
     from assay.semantic import check_against, parse_semantic
     from assay.semantic._draft import write_layer
+    from assay.semantic._import_cortex import import_cortex
     from assay.semantic._import_metricflow import import_metricflow, with_dates
 
-    result = import_metricflow(source)
+    result = import_metricflow(source) if source_format == "metricflow" else import_cortex(source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
@@ -114,12 +116,29 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
+        fanning = _fanning_joins(connector, result.layer.get("joins", []))
     if not lows:
         raise SemanticError(
             "No imported time column holds a date in the database.",
             hint="Load the project's data into --db first.",
         )
     raw = with_dates(result, min(lows), max(highs))
+    raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
+    raw["forbidden_joins"] = [
+        {
+            "left": j["left"].split(".")[0],
+            "right": j["right"].split(".")[0],
+            "reason": f"{j['right']} is not unique in the data: the join would fan out",
+        }
+        for j in result.layer.get("joins", [])
+        if j["right"] in fanning
+    ]
+    unmapped = list(result.unmapped) + [
+        f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
+        "out); made a forbidden join"
+        for j in result.layer.get("joins", [])
+        if j["right"] in fanning
+    ]
     text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
     layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
     problems = check_against(layer, catalog)
@@ -129,11 +148,30 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
             hint="Load the project's tables into --db under the names its models use.",
             details={"problems": problems},
         )
-    header = "".join(f"# not mapped: {u}\n" for u in result.unmapped)
+    header = "".join(f"# not mapped: {u}\n" for u in unmapped)
     write_layer(header + text, out)
-    for item in result.unmapped:
+    for item in unmapped:
         click.echo(f"not mapped: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
-        f"{len(layer.joins)} joins; {len(result.unmapped)} items not mapped."
+        f"{len(layer.joins)} joins; {len(unmapped)} items not mapped."
     )
+
+
+def _fanning_joins(connector: Any, joins: list[dict[str, str]]) -> set[str]:
+    """The join targets (``table.column``) that are not unique in the data."""
+    fanning = set()
+    for right in sorted({j["right"] for j in joins}):
+        table, column = right.split(".", 1)
+        try:
+            rows = connector.execute(
+                f'SELECT count("{column}"), count(DISTINCT "{column}") FROM "{table}"',
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows
+        except Exception:  # an unverifiable join is not trusted
+            fanning.add(right)
+            continue
+        if not rows or rows[0][0] != rows[0][1]:
+            fanning.add(right)
+    return fanning

@@ -1,0 +1,109 @@
+"""``assay semantic import --from cortex``: the Cortex Analyst quickstart imports and answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from assay.cli import main
+from assay.semantic import load_semantic
+
+SOURCE = (
+    Path(__file__).resolve().parents[2]
+    / ".."
+    / "shared"
+    / "data"
+    / "semantic-models"
+    / "sfguide-cortex-analyst"
+)
+
+
+def _load(db: Path) -> None:
+    """The CSVs loaded by position, as the source's create_snowflake_objects.sql defines them."""
+    data = SOURCE / "data"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE daily_revenue AS SELECT CAST(column0 AS DATE) AS date, column1 AS revenue, "
+        "column2 AS cogs, column3 AS forecasted_revenue, column4 AS product_id, "
+        f"column5 AS region_id FROM read_csv('{data / 'daily_revenue.csv'}', header=true, "
+        "columns={'column0': 'TIMESTAMP', 'column1': 'DOUBLE', 'column2': 'DOUBLE', "
+        "'column3': 'DOUBLE', 'column4': 'INT', 'column5': 'INT'})"
+    )
+    con.execute(
+        "CREATE TABLE product_dim AS SELECT column0 AS product_id, column1 AS product_line "
+        f"FROM read_csv('{data / 'product.csv'}', header=true, "
+        "columns={'column0': 'INT', 'column1': 'VARCHAR'})"
+    )
+    con.execute(
+        "CREATE TABLE region_dim AS SELECT column0 AS region_id, column1 AS sales_region, "
+        f"column2 AS state FROM read_csv('{data / 'region.csv'}', header=true, "
+        "columns={'column0': 'INT', 'column1': 'VARCHAR', 'column2': 'VARCHAR'})"
+    )
+    con.close()
+
+
+@pytest.mark.skipif(not SOURCE.exists(), reason="the shared semantic models are absent")
+def test_quickstart_imports_refuses_the_fan_out_and_answers(tmp_path: Path) -> None:
+    db = tmp_path / "cx.duckdb"
+    _load(db)
+    out = tmp_path / "layer.yaml"
+    runner = CliRunner()
+    result = runner.invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "cortex",
+            "--source",
+            str(SOURCE / "revenue_timeseries.yaml"),
+            "--db",
+            str(db),
+            "--out",
+            str(out),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "verified_queries[0]" in result.output and "fans out" in result.output
+    layer = load_semantic(out)
+    assert [(f.left, f.right) for f in layer.forbidden_joins] == [("daily_revenue", "region_dim")]
+    con = duckdb.connect(str(db), read_only=True)
+    cogs = con.execute(
+        "SELECT sum(cogs) FROM daily_revenue WHERE date BETWEEN '2023-12-01' AND '2023-12-31'"
+    ).fetchone()
+    con.close()
+    assert cogs is not None
+    ask = runner.invoke(
+        main,
+        ["ask", "--db", str(db), "--semantic", str(out), "--json", "daily cogs in December 2023"],
+    )
+    assert ask.exit_code == 0, ask.output
+    assert f"{cogs[0]:.2f}"[:6] in ask.output.replace(",", "")
+    fan = runner.invoke(
+        main, ["ask", "--db", str(db), "--semantic", str(out), "sales by sales_region in 2023"]
+    )
+    assert "SHOW" not in fan.output
+
+
+def test_not_cortex_is_a_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "x.yaml"
+    source.write_text("cubes: []\n", encoding="utf-8")
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "cortex",
+            "--source",
+            str(source),
+            "--db",
+            str(tmp_path / "x.duckdb"),
+            "--out",
+            str(tmp_path / "o.yaml"),
+        ],
+    )
+    assert result.exit_code == 1 and "not a Cortex Analyst semantic model" in result.output
