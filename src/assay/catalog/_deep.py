@@ -188,30 +188,33 @@ def _aggregates(columns: list[tuple[str, str]], dialect: str) -> list[str]:
 
 
 def _stats(runner: SqlRunner, table: TableInfo) -> tuple[int, dict[str, EngineStats]]:
+    """Row count and every column's statistics: one aggregate query per chunk of columns."""
     d = runner.dialect
     t = quote(table.name, d)
     cols = [(c.name, c.type) for c in table.columns]
-    n_rows = int(
-        runner.execute(f"SELECT count(*) FROM {t}", time_limit_ms=TIME_LIMIT_MS, max_rows=1).rows[
-            0
-        ][0]
-        or 0
-    )
+    n_rows: int | None = None
     stats: dict[str, EngineStats] = {}
     for start in range(0, len(cols), CHUNK_COLUMNS):
         chunk = cols[start : start + CHUNK_COLUMNS]
         try:
             row = runner.execute(
-                f"SELECT {', '.join(_aggregates(chunk, d))} FROM {t}",
+                f"SELECT count(*), {', '.join(_aggregates(chunk, d))} FROM {t}",
                 time_limit_ms=TIME_LIMIT_MS,
                 max_rows=1,
             ).rows[0]
+            n_rows = int(row[0] or 0)
             for i, (name, _) in enumerate(chunk):
-                stats[name] = _engine_stats(n_rows, row[i * 6 : i * 6 + 6])
+                stats[name] = _engine_stats(n_rows, row[1 + i * 6 : 1 + i * 6 + 6])
         except Exception:  # one bad column must not sink the table: retry column by column
+            n_rows = _count(runner, t) if n_rows is None else n_rows
             for name, type_ in chunk:
                 stats[name] = _one_column(runner, t, name, type_, n_rows)
-    return n_rows, stats
+    return (_count(runner, t) if n_rows is None else n_rows), stats
+
+
+def _count(runner: SqlRunner, t: str) -> int:
+    rows = runner.execute(f"SELECT count(*) FROM {t}", time_limit_ms=TIME_LIMIT_MS, max_rows=1)
+    return int(rows.rows[0][0] or 0)
 
 
 def _engine_stats(n_rows: int, values: tuple[Any, ...] | list[Any]) -> EngineStats:
