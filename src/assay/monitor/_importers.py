@@ -75,6 +75,8 @@ def _intercode_step(action: str, observation: str, reward: Any, thought: str) ->
         return Step("submit", thought=thought, observation=observation, reward=_reward(reward))
     match = _EXECUTE.match(text)
     sql = match.group("sql").strip() if match else text
+    if not sql:
+        return Step("text", thought=thought, observation=observation, reward=_reward(reward))
     rows, cols, error = parse_observation(observation)
     return Step(
         "sql",
@@ -129,7 +131,7 @@ def _intercode_run(
         raise InputError(f"missing or malformed turn field: {exc}") from exc
     if not steps:
         raise InputError("the run has no steps")
-    sqls = [s.sql for s in steps if s.sql is not None]
+    sqls = [s.sql for s in steps if s.sql]
     if not sqls:
         raise InputError("no step ran SQL, so there is no answer to label")
     if final_reward is None:
