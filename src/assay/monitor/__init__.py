@@ -33,14 +33,25 @@ from assay.monitor._monitor import (
 from assay.monitor._render import render_prefix
 from assay.monitor._report import render_html
 from assay.monitor._schema import load_schemas, parse_ddl
-from assay.monitor._trajectory import FORMAT, Run, RunReject, Step, read_runs, write_jsonl
+from assay.monitor._trajectory import (
+    FORMAT,
+    ActionKind,
+    Run,
+    RunReject,
+    Step,
+    read_runs,
+    write_jsonl,
+)
+from assay.monitor._watch import Decision, deliver, watch
 
 __all__ = [
     "FEATURE_NAMES",
     "FORMAT",
     "LAMBDAS",
     "MONITOR_VERSION",
+    "ActionKind",
     "BoostedHybrid",
+    "Decision",
     "FeatureExtractor",
     "IsotonicMap",
     "Monitor",
@@ -54,6 +65,7 @@ __all__ = [
     "auroc",
     "chow_tau",
     "clustered_bootstrap",
+    "deliver",
     "ece",
     "evaluate",
     "fit_hybrid",
@@ -73,5 +85,6 @@ __all__ = [
     "simulate",
     "split_pools",
     "train_monitor",
+    "watch",
     "write_jsonl",
 ]
