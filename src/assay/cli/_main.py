@@ -80,6 +80,7 @@ COMMAND_PATHS: dict[str, str] = {
     "faults": "assay.cli._report:faults_command",
     "bench": "assay.cli._bench:bench_group",
     "monitor": "assay.cli._monitor:monitor_group",
+    "semantic": "assay.cli._semantic:semantic_group",
 }
 
 
