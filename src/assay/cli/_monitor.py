@@ -230,3 +230,25 @@ def _summary(report: dict[str, Any]) -> dict[str, Any]:
         "ece_after": corr["ece_after"],
         "rejected": len(report["rejected"]),
     }
+
+
+def ask_with_agent(
+    question: str, db: str | None, settings: Any, monitor_path: Path | None, cost: float
+) -> Any:
+    """``assay ask --agent``: the watched ReAct agent over the configured model."""
+    from assay.connectors import connect
+    from assay.generators import ChatClient, ChatEndpoint
+    from assay.pipeline import ask_agent
+
+    if db is None:
+        raise InputError("--agent needs --db: the database the agent may query.")
+    if cost <= 0:
+        raise InputError(f"--cost {cost} must be > 0.", hint="Use e.g. 1, 4 or 9.")
+    client = ChatClient(ChatEndpoint.from_settings(settings))
+    try:
+        with connect(db, settings) as connector:
+            catalogs = {connector.catalog().database or "db": connector.catalog()}
+            monitor = load_monitor(monitor_path, catalogs) if monitor_path else None
+            return ask_agent(question, db, connector, settings, client, monitor=monitor, lam=cost)
+    finally:
+        client.close()

@@ -10,6 +10,7 @@ from assay.pipeline._agent import MAX_QUESTION_CHARS, Agent
 from assay.pipeline._guarded import EVIDENCE_ROWS, GuardedRun, run_sql
 from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Judge, Scorer
+from assay.pipeline._watched import ask_agent
 
 __all__ = [
     "EVIDENCE_ROWS",
@@ -20,5 +21,6 @@ __all__ = [
     "Judge",
     "ReactAgent",
     "Scorer",
+    "ask_agent",
     "run_sql",
 ]

@@ -220,9 +220,11 @@ class ReactAgent:
             return AgentRun(run, None, tuple(decisions))
         decision = deliver(self.monitor, run, lam=self.lam)
         decisions.append(decision)
-        kind: FindingKind = "signal" if decision.action == "deliver" else "veto"
+        # A withheld answer is a veto under the monitor's own code; a delivered one is a note.
+        delivered = decision.action == "deliver"
+        kind: FindingKind = "note" if delivered else "veto"
         finding = Finding(
-            decision.code,
+            "note.monitor_delivered" if delivered else decision.code,
             kind,
             decision.message,
             {
