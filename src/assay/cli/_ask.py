@@ -129,9 +129,10 @@ def ask_command(
         from assay.cli._monitor import ask_with_agent
 
         verdict = ask_with_agent(question, db, settings, monitor_path, cost)
-        click.echo(
-            json.dumps(verdict.to_dict(), sort_keys=True) if as_json else render_answer(verdict)
-        )
+        if as_json:
+            echo_json(verdict.to_dict())
+        else:
+            click.echo(render_answer(verdict))
         return
     if (db is None) != (semantic_path is None):
         raise InputError(
