@@ -23,7 +23,7 @@ from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Scorer
 from assay.scoring import ScoreInputs, get_rule
 from assay.settings import Settings
-from assay.types import Candidate, Verdict
+from assay.types import Verdict
 
 __all__ = ["ask_agent"]
 
@@ -88,12 +88,14 @@ def ask_agent(
     if run.final != "answer" or run.final_sql is None:
         message = "The agent found that the database cannot answer this question."
         return _shows_nothing(ident, "abstain", "agent.final_null", message, outcome, policy)
-    queries = tuple(s.sql for s in run.steps if s.sql)
+    queries = [s.sql for s in run.steps if s.sql]
+    sample = {"final_sql": run.final_sql, "queries": queries, "sampler": run.agent}
     record = SampleRecord.model_validate(
-        {"id": ident, "db": db, "question": question, "samples": [{"final_sql": run.final_sql}]}
+        {"id": ident, "db": db, "question": question, "samples": [sample]}
     )
+    # The scorer executes the final SQL again through the guard (identical SQL runs once).
     with Scorer(get_rule("agreement_first"), policy=policy, settings=settings) as scorer:
-        verdict = scorer.score(record, candidates=[Candidate(run.final_sql, queries=queries)])
+        verdict = scorer.score(record)
     provenance: dict[str, Any] = {**verdict.provenance, "run": run.to_dict()}
     if outcome.finding is None:
         return replace(verdict, provenance=provenance)
