@@ -4,6 +4,7 @@ it goes, failures named, and the monitor's gate, early exit and delivery decisio
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -173,3 +174,50 @@ def test_delivery_goes_through_the_same_gate(
     assert finding.kind == "veto" and np.isclose(finding.evidence["p"], 0.1)
     refused = ask_agent("Delete all cancelled orders.", str(db), connector, SETTINGS, client)
     assert refused.behaviour == "refuse"
+
+
+def test_ask_agent_on_the_command_line(server: ScriptedServer, db: Path, tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from assay.cli._main import main
+    from assay.monitor import save_monitor
+
+    env = {"ASSAY_LLM_BASE_URL": server.url, "ASSAY_LLM_MODEL": "scripted"}
+    question = "How many toy products are there?"
+    result = CliRunner().invoke(
+        main, ["ask", "--agent", "--db", str(db), "--json", question], env=env
+    )
+    assert result.exit_code == 0, result.output
+    verdict = json.loads(result.output)
+    assert verdict["behaviour"] == "answer" and verdict["action"] in {"show", "warn"}
+    path = tmp_path / "m.json"
+    save_monitor(_withholding_monitor(), path)
+    watched = CliRunner().invoke(
+        main,
+        ["ask", "--agent", "--db", str(db), "--monitor", str(path), "--json", question],
+        env=env,
+    )
+    assert json.loads(watched.output)["action"] == "withhold"
+    missing = CliRunner().invoke(main, ["ask", "--agent", question], env=env)
+    assert missing.exit_code == 1 and "--agent needs --db" in missing.output
+    unset = CliRunner().invoke(
+        main,
+        ["ask", "--agent", "--db", str(db), question],
+        env={"ASSAY_LLM_BASE_URL": "", "ASSAY_LLM_MODEL": ""},
+    )
+    assert unset.exit_code == 1 and "No model endpoint" in unset.output
+
+
+def test_the_gate_also_reads_the_terminal_state() -> None:
+    from assay.monitor import Run, Step, deliver
+
+    run = Run(
+        "r",
+        "What is the weather on Mars?",
+        "db",
+        (Step("final_sql", sql="SELECT 1", row_count=1),),
+        final="answer",
+        final_sql="SELECT 1",
+    )
+    decision = deliver(_gate_monitor(), run, lam=1.0)
+    assert decision.action == "withhold" and decision.code == "monitor.gate"

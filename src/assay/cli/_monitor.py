@@ -187,6 +187,13 @@ def eval_command(
     """Evaluate a saved monitor on held-out runs: OUT/report.json and OUT/report.html."""
     runs, rejects, catalogs = _load_runs(runs_paths, schema)
     monitor = load_monitor(monitor_path, catalogs)
+    needed = set(monitor.info.get("schema_databases", [])) - set(catalogs)
+    if monitor.estimator == "hybrid" and needed & {r.database for r in runs}:
+        raise InputError(
+            f"This monitor's delivery estimator reads schema features of {sorted(needed)}, "
+            "but no --schema gives them.",
+            hint="Pass the same --schema files as at training.",
+        )
     if databases:
         runs = [r for r in runs if r.database in set(databases)]
     overlap = sorted({r.database for r in runs} & set(_trained_on(monitor.info)))

@@ -201,6 +201,7 @@ def train_monitor(
     train, cal = split_pools(usable, fraction=calibration_fraction, seed=seed, group_by=group_by)
     info["n_train"], info["n_calibration"] = len(train), len(cal)
     info["databases"] = sorted({r.database for r in usable})
+    info["schema_databases"] = sorted(catalogs)
     info["agents"] = sorted({r.agent for r in usable})
     # Answerability: positive class unanswerable (Section 3.3).
     ans_pairs = [(r, t) for r, t in _prefixes(train) if r.answerable is not None]

@@ -70,10 +70,22 @@ def watch(monitor: Monitor, run: Run, *, lam: float) -> Decision:
 
 
 def deliver(monitor: Monitor, run: Run, *, lam: float) -> Decision:
-    """Chow's rule on a finished run that answered: deliver iff calibrated p >= tau."""
+    """The gate on the terminal state, then Chow's rule: deliver iff calibrated p >= tau."""
     t = len(run.steps)
     tau = chow_tau(lam)
     trace = monitor.trace(run)
+    if trace.p_ans is not None and monitor.theta is not None and trace.p_ans[-1] < monitor.theta:
+        pa = float(trace.p_ans[-1])
+        return Decision(
+            "withhold",
+            "monitor.gate",
+            f"The question looks unanswerable at delivery: p_ans {pa:.3f} < theta "
+            f"{monitor.theta:.3f}.",
+            t,
+            pa,
+            None,
+            monitor.theta,
+        )
     if trace.p_deliver is None or not np.isfinite(trace.p_deliver):
         return Decision(
             "withhold",
