@@ -145,6 +145,9 @@ def evaluate(
         "n_runs": len(runs),
         "n_evaluated": len(honest),
         "excluded_step_count_leaks": len(leaking),
+        # An agent run that ended without an answer or an abstention (a model failure, the
+        # step limit) is a system failure: left out of RS, never counted as an abstention.
+        "system_failures": sum(1 for r in honest if r.final == "none" and r.steps),
         "databases": sorted({r.database for r in honest}),
         "agents": sorted({r.agent for r in honest}),
         "cluster": cluster,
