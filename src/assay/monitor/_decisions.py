@@ -126,6 +126,7 @@ class Trace:
     p_ans: np.ndarray | None
     p_corr: np.ndarray | None
     p_deliver: float | None
+    raw_corr: np.ndarray | None = None  # the correctness head before calibration
 
 
 Action = Literal["answer", "abstain", "exit_gate", "exit_early", "withhold"]

@@ -194,10 +194,11 @@ def _correctness(
     by_step = []
     longest = max(len(tr.run.steps) for tr in answered)
     for t in range(longest + 1):
+        # The head's own score (isotonic ties would blur the ranking).
         rows = [
-            (float(tr.p_corr[t]), int(bool(tr.run.delivered_correct)))
+            (float(tr.raw_corr[t]), int(bool(tr.run.delivered_correct)))
             for tr in answered
-            if tr.p_corr is not None and len(tr.run.steps) >= t
+            if tr.raw_corr is not None and len(tr.run.steps) >= t
         ]
         by_step.append({"t": t} | _safe_auroc([s for s, _ in rows], [y for _, y in rows]))
     return {

@@ -99,7 +99,7 @@ class Monitor:
                 x = np.concatenate([[d], ex.features(run, len(run.steps))])[None, :]
                 d = float(self.hybrid.score(x)[0])
             p_deliver = float(self.delivery_map(np.array([d]))[0]) if self.delivery_map else d
-        return Trace(run, p_ans, p_corr, p_deliver)
+        return Trace(run, p_ans, p_corr, p_deliver, raw)
 
     def delivery_raw(self, run: Run, extractor: FeatureExtractor | None = None) -> float | None:
         """The uncalibrated delivery estimate (for calibration error before calibration)."""
