@@ -82,7 +82,8 @@ def run() -> dict[str, Any]:
     ans = evaluate(ans_monitor, q_valid, seed=42)["answerability"]
     # Scoring one prefix live: the gate and early exit (both heads) on held-out prefixes.
     monitor = monitors["car_1"]
-    held = [r for r in runs if r.database == "car_1" and not r.step_count_leaks][:60]
+    # Every prefix of every held-out run (multi-step ReAct and plan-and-solve runs included).
+    held = [r for r in runs if r.database == "car_1" and not r.step_count_leaks]
     prefixes = [(r, t) for r in held for t in range(len(r.steps))]
     per_prefix: list[float] = []
     from dataclasses import replace
