@@ -44,6 +44,7 @@ class FindingCode(StrEnum):
     CAP_UNSUPPORTED_CLAIM = "cap.unsupported_claim"
     NOTE_JUDGE_ISSUE = "note.judge_issue"
     NOTE_LLM_UNAVAILABLE = "note.llm_unavailable"
+    NOTE_MONITOR_DELIVERED = "note.monitor_delivered"
     NOTE_PROJECTION_ORDER = "note.projection_order"
     NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
     NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"

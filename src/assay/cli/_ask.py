@@ -96,14 +96,44 @@ def render_answer(verdict: Verdict) -> str:
     help="Its semantic layer (YAML); default: the demo one.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON record.")
+@click.option("--agent", is_flag=True, help="Answer with the ReAct agent (needs a model and --db).")
+@click.option(
+    "--monitor",
+    "monitor_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --agent: a trajectory monitor file from `assay monitor train`.",
+)
+@click.option(
+    "--cost",
+    type=float,
+    default=1.0,
+    show_default=True,
+    help="With --monitor: the cost lambda of a shown wrong answer (Chow's rule).",
+)
 @settings_options("time_limit_ms", "cache_dir", "llm_base_url", "llm_model", "n_samples")
 @handle_errors
 def ask_command(
-    question: str, db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any
+    question: str,
+    db: str | None,
+    semantic_path: Path | None,
+    as_json: bool,
+    agent: bool,
+    monitor_path: Path | None,
+    cost: float,
+    **kwargs: Any,
 ) -> None:
     """Ask a question in plain words; get an answer shown, warned or withheld, or a question
     back, an abstention or a refusal, always with the reasons."""
     settings = resolve_settings(kwargs)
+    if agent:
+        from assay.cli._monitor import ask_with_agent
+
+        verdict = ask_with_agent(question, db, settings, monitor_path, cost)
+        if as_json:
+            echo_json(verdict.to_dict())
+        else:
+            click.echo(render_answer(verdict))
+        return
     if (db is None) != (semantic_path is None):
         raise InputError(
             "--db and --semantic go together.", hint="Give both, or neither for the demo warehouse."

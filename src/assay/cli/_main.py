@@ -79,6 +79,7 @@ COMMAND_PATHS: dict[str, str] = {
     "prereg": "assay.cli._report:prereg_group",
     "faults": "assay.cli._report:faults_command",
     "bench": "assay.cli._bench:bench_group",
+    "monitor": "assay.cli._monitor:monitor_group",
     "semantic": "assay.cli._semantic_draft:semantic_group",
 }
 

@@ -8,14 +8,19 @@ result, check sample 0, agree, score, gate). ``Agent`` answers a question from a
 
 from assay.pipeline._agent import MAX_QUESTION_CHARS, Agent
 from assay.pipeline._guarded import EVIDENCE_ROWS, GuardedRun, run_sql
+from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Judge, Scorer
+from assay.pipeline._watched import ask_agent
 
 __all__ = [
     "EVIDENCE_ROWS",
     "MAX_QUESTION_CHARS",
     "Agent",
+    "AgentRun",
     "GuardedRun",
     "Judge",
+    "ReactAgent",
     "Scorer",
+    "ask_agent",
     "run_sql",
 ]

@@ -1,0 +1,353 @@
+"""Training, saving and applying the trajectory monitor (Sentinel Sections 3.3 and 3.4).
+
+``train_monitor`` splits the runs into a train pool and a calibration pool sharing no group
+(question template or database), fits the answerability head (t = 0 and every prefix; positive
+class unanswerable) and the correctness head (prefixes of answered answerable runs), fits the
+hybrid on out-of-fold head scores (5-fold, grouped), then freezes on the calibration pool: the
+estimator choice (the hybrid only if its AUROC beats the head's by more than 0.005), the isotonic
+maps (prefix snapshots; delivered answers, answers to unanswerable questions counted wrong), the
+gate theta and s_lambda. ``save_monitor`` writes it with a SHA-256 over its canonical body;
+``load_monitor`` refuses another version or a changed hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+
+from assay.catalog import Catalog
+from assay.errors import InputError
+from assay.monitor._decisions import (
+    LAMBDAS,
+    IsotonicMap,
+    Trace,
+    auroc,
+    choose_stop,
+    chow_tau,
+    gate_theta,
+)
+from assay.monitor._features import FEATURE_NAMES, FeatureExtractor
+from assay.monitor._heads import BoostedHybrid, TextHead, fit_hybrid, fit_text_head
+from assay.monitor._render import SCORE_TOKENS, TRAIN_TOKENS, render_prefix
+from assay.monitor._trajectory import Run
+
+__all__ = [
+    "MONITOR_FORMAT",
+    "MONITOR_VERSION",
+    "SELECTION_MARGIN",
+    "Monitor",
+    "MonitorFileError",
+    "load_monitor",
+    "save_monitor",
+    "split_pools",
+    "train_monitor",
+]
+
+MONITOR_FORMAT = "assay.monitor"
+MONITOR_VERSION = "1"
+# Pre-registered rule (Section 4.1): the hybrid only if it beats the head by more than this.
+SELECTION_MARGIN = 0.005
+GroupBy = Literal["group", "database"]
+
+
+class MonitorFileError(InputError):
+    """A monitor file that cannot be trusted: another version, or a changed hash."""
+
+    code = "input.invalid"
+
+
+@dataclass(frozen=True)
+class Monitor:
+    """Everything frozen on the calibration pool. A missing head is None, with its reason."""
+
+    answerability: TextHead | None
+    correctness: TextHead | None
+    hybrid: BoostedHybrid | None
+    estimator: Literal["head", "hybrid"]
+    prefix_map: IsotonicMap | None
+    delivery_map: IsotonicMap | None
+    theta: float | None
+    stops: dict[str, float | None]
+    info: dict[str, Any] = field(default_factory=dict)
+    catalogs: dict[str, Catalog] = field(default_factory=dict, compare=False)
+
+    def p_ans(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self.answerability is None:
+            return None
+        return 1.0 - self.answerability.score(texts)
+
+    def trace(self, run: Run, extractor: FeatureExtractor | None = None) -> Trace:
+        """The monitor's readings at every state of a run (``t`` = 0..T)."""
+        texts = [render_prefix(run, t, max_tokens=SCORE_TOKENS) for t in range(len(run.steps) + 1)]
+        p_ans = self.p_ans(texts)
+        if self.correctness is None:
+            return Trace(run, p_ans, None, None)
+        raw = self.correctness.score(texts)
+        p_corr = self.prefix_map(raw) if self.prefix_map is not None else raw
+        p_deliver = None
+        if run.final == "answer":
+            d = float(raw[-1])
+            if self.estimator == "hybrid" and self.hybrid is not None:
+                ex = extractor or FeatureExtractor(self.catalogs)
+                x = np.concatenate([[d], ex.features(run, len(run.steps))])[None, :]
+                d = float(self.hybrid.score(x)[0])
+            p_deliver = float(self.delivery_map(np.array([d]))[0]) if self.delivery_map else d
+        return Trace(run, p_ans, p_corr, p_deliver, raw)
+
+    def delivery_raw(self, run: Run, extractor: FeatureExtractor | None = None) -> float | None:
+        """The uncalibrated delivery estimate (for calibration error before calibration)."""
+        if self.correctness is None or run.final != "answer":
+            return None
+        d = float(self.correctness.score([render_prefix(run, len(run.steps))])[0])
+        if self.estimator == "hybrid" and self.hybrid is not None:
+            ex = extractor or FeatureExtractor(self.catalogs)
+            x = np.concatenate([[d], ex.features(run, len(run.steps))])[None, :]
+            d = float(self.hybrid.score(x)[0])
+        return d
+
+    def to_body(self) -> dict[str, Any]:
+        return {
+            "answerability": self.answerability.to_dict() if self.answerability else None,
+            "correctness": self.correctness.to_dict() if self.correctness else None,
+            "hybrid": self.hybrid.to_dict() if self.hybrid else None,
+            "estimator": self.estimator,
+            "prefix_map": _map_dict(self.prefix_map),
+            "delivery_map": _map_dict(self.delivery_map),
+            "theta": self.theta,
+            "stops": self.stops,
+            "chow_tau": {str(lam): chow_tau(lam) for lam in LAMBDAS},
+            "features": list(FEATURE_NAMES),
+            "info": self.info,
+        }
+
+
+def _map_dict(m: IsotonicMap | None) -> dict[str, Any] | None:
+    return None if m is None else {"x": list(m.x), "y": list(m.y)}
+
+
+def _map_from(raw: Any) -> IsotonicMap | None:
+    return None if raw is None else IsotonicMap(tuple(raw["x"]), tuple(raw["y"]))
+
+
+def split_pools(
+    runs: Sequence[Run], *, fraction: float, seed: int, group_by: GroupBy = "group"
+) -> tuple[list[Run], list[Run]]:
+    """(train, calibration): whole groups go to one pool, ``fraction`` of groups to calibration,
+    chosen by a seeded permutation of the sorted group names."""
+
+    def key(r: Run) -> str:
+        return r.database if group_by == "database" else r.group
+
+    groups = sorted({key(r) for r in runs})
+    order = np.random.default_rng(seed).permutation(len(groups))
+    n_cal = max(1, round(fraction * len(groups))) if len(groups) > 1 else 0
+    cal = {groups[i] for i in order[:n_cal]}
+    return [r for r in runs if key(r) not in cal], [r for r in runs if key(r) in cal]
+
+
+def _prefixes(runs: Sequence[Run]) -> list[tuple[Run, int]]:
+    return [(r, t) for r in runs for t in range(len(r.steps) + 1)]
+
+
+def _fit_head(
+    pairs: list[tuple[Run, int]], labels: list[int], name: str, info: dict[str, Any]
+) -> TextHead | None:
+    if len(set(labels)) < 2:
+        info[f"{name}_reason"] = f"not fitted: {len(labels)} prefixes with one class only"
+        return None
+    texts = [render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs]
+    return fit_text_head(texts, labels)
+
+
+def _oof_terminal(runs: list[Run], n_folds: int = 5) -> np.ndarray:
+    """Out-of-fold correctness-head scores of each run's terminal snapshot (grouped folds)."""
+    groups = sorted({r.group for r in runs})
+    fold_of = {g: i % n_folds for i, g in enumerate(groups)}
+    out = np.full(len(runs), np.nan)
+    for k in range(n_folds):
+        train = [r for r in runs if fold_of[r.group] != k]
+        held = [i for i, r in enumerate(runs) if fold_of[r.group] == k]
+        pairs = _prefixes(train)
+        labels = [int(bool(r.correct)) for r, _ in pairs]
+        if not held or len(set(labels)) < 2:
+            continue
+        texts = [render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs]
+        head = fit_text_head(texts, labels)
+        finals = [render_prefix(runs[i], len(runs[i].steps)) for i in held]
+        out[held] = head.score(finals)
+    return out
+
+
+def train_monitor(
+    runs: Sequence[Run],
+    catalogs: dict[str, Catalog],
+    *,
+    calibration_fraction: float = 0.3,
+    group_by: GroupBy = "group",
+    seed: int = 42,
+) -> Monitor:
+    """Fit and freeze a monitor on ``runs`` (see the module docstring)."""
+    info: dict[str, Any] = {"seed": seed, "group_by": group_by, "n_runs_given": len(runs)}
+    leaking = [r for r in runs if r.step_count_leaks]
+    usable = [r for r in runs if not r.step_count_leaks]
+    info["excluded_step_count_leaks"] = len(leaking)
+    train, cal = split_pools(usable, fraction=calibration_fraction, seed=seed, group_by=group_by)
+    info["n_train"], info["n_calibration"] = len(train), len(cal)
+    info["databases"] = sorted({r.database for r in usable})
+    info["schema_databases"] = sorted(catalogs)
+    info["agents"] = sorted({r.agent for r in usable})
+    # Answerability: positive class unanswerable (Section 3.3).
+    ans_pairs = [(r, t) for r, t in _prefixes(train) if r.answerable is not None]
+    answerability = _fit_head(
+        ans_pairs, [int(r.answerable is False) for r, _ in ans_pairs], "answerability", info
+    )
+    # Correctness: answered answerable runs only, every prefix labelled with the outcome.
+    corr_runs = [r for r in train if r.final == "answer" and r.answerable and r.correct is not None]
+    corr_pairs = _prefixes(corr_runs)
+    correctness = _fit_head(
+        corr_pairs, [int(bool(r.correct)) for r, _ in corr_pairs], "correctness", info
+    )
+    extractor = FeatureExtractor(catalogs)
+    hybrid = None
+    if correctness is not None:
+        oof = _oof_terminal(corr_runs)
+        ok = ~np.isnan(oof)
+        x = np.array(
+            [
+                np.concatenate([[s], extractor.features(r, len(r.steps))])
+                for s, r in zip(oof, corr_runs, strict=True)
+            ]
+        )
+        y = [int(bool(r.correct)) for r in corr_runs]
+        if ok.sum() > 1 and len({y[i] for i in np.flatnonzero(ok)}) == 2:
+            hybrid = fit_hybrid(x[ok], [y[i] for i in np.flatnonzero(ok)], seed=seed)
+    draft = Monitor(
+        answerability, correctness, hybrid, "head", None, None, None, {}, info, catalogs
+    )
+    return _freeze(draft, cal, extractor)
+
+
+def _freeze(draft: Monitor, cal: list[Run], extractor: FeatureExtractor) -> Monitor:
+    info = dict(draft.info)
+    traces = [draft.trace(r, extractor) for r in cal]
+    prefix_map = None
+    if draft.correctness is not None:
+        xs = [
+            float(v)
+            for tr in traces
+            if tr.run.delivered_correct is not None and tr.p_corr is not None
+            for v in tr.p_corr
+        ]
+        ys = [
+            int(bool(tr.run.delivered_correct))
+            for tr in traces
+            if tr.run.delivered_correct is not None and tr.p_corr is not None
+            for _ in tr.p_corr
+        ]
+        prefix_map = IsotonicMap.fit(xs, ys)
+    answered = [r for r in cal if r.final == "answer" and r.correct is not None]
+    labels = [int(bool(r.delivered_correct)) for r in answered]
+    estimator: Literal["head", "hybrid"] = "head"
+    delivery_map = None
+    if draft.correctness is not None and answered:
+        head_monitor = _replace(draft, estimator="head")
+        d_head = [head_monitor.delivery_raw(r, extractor) or 0.0 for r in answered]
+        a_head = auroc(d_head, labels) if len(set(labels)) == 2 else math.nan
+        a_hyb = math.nan
+        d_hyb: list[float] = []
+        if draft.hybrid is not None and len(set(labels)) == 2:
+            hyb_monitor = _replace(draft, estimator="hybrid")
+            d_hyb = [hyb_monitor.delivery_raw(r, extractor) or 0.0 for r in answered]
+            a_hyb = auroc(d_hyb, labels)
+        info["selection"] = {
+            "auroc_head": a_head,
+            "auroc_hybrid": a_hyb,
+            "margin": SELECTION_MARGIN,
+        }
+        if not math.isnan(a_hyb) and a_hyb > a_head + SELECTION_MARGIN:
+            estimator = "hybrid"
+        delivery_map = IsotonicMap.fit(d_hyb if estimator == "hybrid" else d_head, labels)
+    staged = _replace(
+        draft, estimator=estimator, prefix_map=prefix_map, delivery_map=delivery_map, info=info
+    )
+    traces = [staged.trace(r, extractor) for r in cal]
+    theta = None
+    mins = [float(np.min(tr.p_ans)) for tr in traces if tr.p_ans is not None and tr.run.answerable]
+    if staged.answerability is not None:
+        theta = gate_theta(mins)
+    stops: dict[str, float | None] = {}
+    agent_traces = [tr for tr in traces if tr.run.final != "none"]
+    for lam in LAMBDAS:
+        if staged.correctness is None or not agent_traces:
+            stops[str(lam)] = None
+            continue
+        stop, _rs, _saved = choose_stop(agent_traces, theta=theta, tau=chow_tau(lam), lam=lam)
+        stops[str(lam)] = stop
+    return _replace(staged, theta=theta, stops=stops)
+
+
+def _replace(m: Monitor, **changes: Any) -> Monitor:
+    from dataclasses import replace
+
+    return replace(m, **changes)
+
+
+def _digest(body: dict[str, Any]) -> str:
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def save_monitor(monitor: Monitor, path: Path) -> str:
+    """Write the monitor with its hash (through a temporary file); returns the hash."""
+    body = json.loads(json.dumps(monitor.to_body(), allow_nan=True))
+    digest = _digest(body)
+    record = {"format": MONITOR_FORMAT, "version": MONITOR_VERSION, "sha256": digest, "body": body}
+    tmp = path.with_name(path.name + ".partial")
+    tmp.write_text(json.dumps(record, sort_keys=True), encoding="utf-8")
+    tmp.replace(path)
+    return digest
+
+
+def load_monitor(path: Path, catalogs: dict[str, Catalog] | None = None) -> Monitor:
+    """Read a saved monitor.
+
+    Raises:
+        MonitorFileError: another format or version, or a body whose hash changed.
+    """
+    try:
+        record = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise MonitorFileError(f"Cannot read monitor file {str(path)!r}: {exc}.") from exc
+    if not isinstance(record, dict) or record.get("format") != MONITOR_FORMAT:
+        raise MonitorFileError(f"{str(path)!r} is not an Assay monitor file.")
+    if record.get("version") != MONITOR_VERSION:
+        raise MonitorFileError(
+            f"Monitor file {str(path)!r} is version {record.get('version')!r}; this Assay reads "
+            f"version {MONITOR_VERSION!r}.",
+            hint="Retrain it with `assay monitor train`.",
+        )
+    body = record.get("body")
+    if not isinstance(body, dict) or _digest(body) != record.get("sha256"):
+        raise MonitorFileError(
+            f"Monitor file {str(path)!r} does not match its sha256: it was changed after saving.",
+            hint="Retrain it with `assay monitor train`; never edit a saved monitor.",
+        )
+    return Monitor(
+        TextHead.from_dict(body["answerability"]) if body["answerability"] else None,
+        TextHead.from_dict(body["correctness"]) if body["correctness"] else None,
+        BoostedHybrid.from_dict(body["hybrid"]) if body["hybrid"] else None,
+        body["estimator"],
+        _map_from(body["prefix_map"]),
+        _map_from(body["delivery_map"]),
+        body["theta"],
+        dict(body["stops"]),
+        dict(body["info"]),
+        dict(catalogs or {}),
+    )

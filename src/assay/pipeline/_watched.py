@@ -1,0 +1,115 @@
+"""``ask_agent``: a question answered by Assay's ReAct agent, watched by the trajectory monitor,
+and given a verdict through the same rule and gate as every other answer.
+
+refuse? (question intent, before any model call) -> the agent runs (every query guarded and
+read-only; with a monitor, the exit gate at t = 0 and at every step, early exit mid-run) ->
+an abstention, a stop with its named reason, or a system failure, each showing nothing -> an
+answer is scored like any sampled answer (checks, agreement, rule), the monitor's delivery
+decision (Chow's rule) joins the findings, and the gate decides show / warn / withhold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from assay.agreement import agreement
+from assay.connectors import PooledConnector
+from assay.gate import GatePolicy, decide
+from assay.generators import ChatClient, SampleRecord
+from assay.guard import refusals
+from assay.monitor import Monitor
+from assay.pipeline._react import AgentRun, ReactAgent
+from assay.pipeline._scorer import Scorer
+from assay.scoring import ScoreInputs, get_rule
+from assay.settings import Settings
+from assay.types import Verdict
+
+__all__ = ["ask_agent"]
+
+_SYSTEM_FAILURES = frozenset({"llm.unavailable", "agent.max_steps"})
+
+
+def _shows_nothing(
+    ident: str, behaviour: str, code: str, message: str, run: AgentRun, policy: GatePolicy
+) -> Verdict:
+    return Verdict(
+        id=ident,
+        behaviour=behaviour,  # type: ignore[arg-type]
+        action="withhold",
+        score=None,
+        rule="monitor",
+        rule_version="1",
+        policy=policy.name,
+        policy_version=policy.version,
+        reasons=(code,),
+        provenance={"question": run.run.question, "message": message, "run": run.run.to_dict()},
+    )
+
+
+def ask_agent(
+    question: str,
+    db: str,
+    connector: PooledConnector,
+    settings: Settings,
+    client: ChatClient,
+    *,
+    monitor: Monitor | None = None,
+    lam: float = 1.0,
+    policy: GatePolicy | None = None,
+    ident: str = "question",
+) -> Verdict:
+    """The verdict for one question answered by the watched agent (see the module docstring)."""
+    policy = policy or GatePolicy()
+    found = refusals(question.strip())
+    if found:
+        return Verdict(
+            id=ident,
+            behaviour="refuse",
+            action="withhold",
+            score=None,
+            rule="monitor",
+            rule_version="1",
+            policy=policy.name,
+            policy_version=policy.version,
+            reasons=tuple(dict.fromkeys(r.code for r in found)),
+            provenance={"question": question[:200], "message": found[0].message},
+        )
+    agent = ReactAgent(client, connector, settings, monitor=monitor, lam=lam)
+    outcome = agent.run(question, run_id=ident)
+    run = outcome.run
+    if outcome.stopped in _SYSTEM_FAILURES:
+        message = f"The agent failed ({outcome.stopped}); nothing is shown."
+        verdict = _shows_nothing(ident, "answer", outcome.stopped or "", message, outcome, policy)
+        return replace(verdict, failure={"code": outcome.stopped, "message": message})
+    if outcome.stopped is not None:
+        message = outcome.decisions[-1].message if outcome.decisions else outcome.stopped
+        return _shows_nothing(ident, "abstain", outcome.stopped, message, outcome, policy)
+    if run.final != "answer" or run.final_sql is None:
+        message = "The agent found that the database cannot answer this question."
+        return _shows_nothing(ident, "abstain", "agent.final_null", message, outcome, policy)
+    queries = [s.sql for s in run.steps if s.sql]
+    sample = {"final_sql": run.final_sql, "queries": queries, "sampler": run.agent}
+    record = SampleRecord.model_validate(
+        {"id": ident, "db": db, "question": question, "samples": [sample]}
+    )
+    # The scorer executes the final SQL again through the guard (identical SQL runs once).
+    with Scorer(get_rule("agreement_first"), policy=policy, settings=settings) as scorer:
+        verdict = scorer.score(record)
+    provenance: dict[str, Any] = {**verdict.provenance, "run": run.to_dict()}
+    if outcome.finding is None:
+        return replace(verdict, provenance=provenance)
+    findings = (*verdict.findings, outcome.finding)
+    result = verdict.candidate.result if verdict.candidate is not None else None
+    scored = scorer.rule(
+        ScoreInputs(findings, dict(verdict.provenance.get("measures") or {}), agreement([result]))
+    )
+    decision = decide(policy, scored)
+    return replace(
+        verdict,
+        findings=findings,
+        score=scored.score,
+        action=decision.action,
+        reasons=decision.reasons,
+        provenance=provenance,
+    )

@@ -1,0 +1,34 @@
+"""The heads: the saved hybrid walks its trees exactly as scikit-learn does, the text head
+learns a separable toy problem and survives a save/load round trip."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.ensemble import HistGradientBoostingClassifier
+
+from assay.monitor import BoostedHybrid, TextHead, fit_hybrid, fit_text_head
+
+
+def test_hybrid_matches_sklearn_predict_proba_with_missing_values() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(400, 4))
+    x[rng.random(x.shape) < 0.2] = np.nan
+    x[:, 3] = np.nan  # a never-observed feature is dropped, not fed as a column
+    y = (np.nan_to_num(x[:, 0]) + 0.5 * np.nan_to_num(x[:, 1]) > 0).astype(int)
+    ours = fit_hybrid(x, y, seed=1)
+    oracle = HistGradientBoostingClassifier(
+        max_iter=100, max_depth=3, learning_rate=0.1, early_stopping=False, random_state=1
+    ).fit(x[:, :3], y)
+    np.testing.assert_allclose(ours.score(x), oracle.predict_proba(x[:, :3])[:, 1], atol=1e-9)
+    back = BoostedHybrid.from_dict(ours.to_dict())
+    np.testing.assert_allclose(back.score(x), ours.score(x), atol=1e-12)
+
+
+def test_text_head_separates_and_round_trips() -> None:
+    good = [f"QUESTION: q{i} STEP 1 RESULT: 3 rows sample alpha" for i in range(30)]
+    bad = [f"QUESTION: q{i} STEP 1 RESULT: error: no such table" for i in range(30)]
+    head = fit_text_head(good + bad, [1] * 30 + [0] * 30)
+    s = head.score(["STEP 1 RESULT: 2 rows sample alpha", "STEP 1 RESULT: error: no such table"])
+    assert s[0] > 0.5 > s[1]
+    back = TextHead.from_dict(head.to_dict())
+    np.testing.assert_allclose(back.score(good[:3]), head.score(good[:3]), atol=1e-5)
