@@ -9,11 +9,11 @@ import pytest
 
 pytest.importorskip("starlette")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from assay.cli._ask import demo_warehouse  # noqa: E402
-from assay.service import Service, ServiceConfig, create_app, demo_config  # noqa: E402
-from assay.settings import load_settings  # noqa: E402
+from assay.cli._ask import demo_warehouse
+from assay.service import Service, ServiceConfig, create_app, demo_config
+from assay.settings import load_settings
 
 
 @pytest.fixture(scope="session")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.pipeline import MAX_QUESTION_CHARS
 
@@ -59,3 +59,11 @@ class FeedbackBody(_Body):
     verdict_id: str = Field(pattern=_ID)
     label: Literal[0, 1]
     comment: str = Field("", max_length=2_000)
+
+    @field_validator("label", mode="before")
+    @classmethod
+    def _not_bool(cls, value: Any) -> Any:
+        # true == 1 in Python; a label is a number, as in label files.
+        if isinstance(value, bool):
+            raise ValueError("a label is 1 (right) or 0 (wrong), not a boolean")
+        return value
