@@ -133,7 +133,6 @@
       note.textContent = text;
     }
     if (data.reading) q("reading").textContent = data.reading;
-    else if (p.message) q("reading").textContent = p.message;
     else q("reading-box").hidden = true;
 
     const result = v.result;
@@ -223,7 +222,8 @@
     result.rows.forEach((row, r) => {
       const tr = el("tr");
       row.forEach((value, c) => {
-        const td = el("td", value === null ? "—" : (isNumber(value) ? value.toLocaleString("en-US", { maximumFractionDigits: 2 }) : value));
+        const shown = value === null ? "—" : (isNumber(value) ? value.toLocaleString("en-US", { maximumFractionDigits: 2 }) : String(value).replace(/T00:00:00$/, ""));
+        const td = el("td", shown);
         td.id = id + "-r" + r + "-c" + c;
         td.tabIndex = -1;
         if (isNumber(value)) td.classList.add("num");
