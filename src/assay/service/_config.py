@@ -10,6 +10,7 @@ databases:
     url: shop.duckdb            # a path (relative to this file) or an SQLAlchemy URL
     semantic: shop.yaml         # its semantic layer
 ledger: sqlite:///ledger.db     # any SQLAlchemy URL; relative sqlite paths are beside this file
+ledger_sync: normal             # SQLite: normal survives a killed process, full a power loss too
 tokens:                         # optional: client name -> bearer token (or sha256:<hex>)
   analyst: "s3cret-token"
 cors_origins: []                # CORS stays off unless origins are named
@@ -23,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -76,6 +77,8 @@ class ServiceConfig(BaseModel):
 
     databases: dict[str, DatabaseConfig] = Field(min_length=1)
     ledger: str = "sqlite:///assay-ledger.db"
+    # SQLite ledgers: "normal" survives a killed process, "full" also a power loss (slower).
+    ledger_sync: Literal["normal", "full"] = "normal"
     tokens: dict[str, str] = Field(default_factory=dict)
     cors_origins: list[str] = Field(default_factory=list)
     limits: LimitsConfig = Field(default_factory=LimitsConfig)  # type: ignore[arg-type]

@@ -49,7 +49,7 @@ class Service:
     ) -> None:
         self.config = config
         self.settings = settings
-        self.ledger = ledger or Ledger(config.ledger)
+        self.ledger = ledger or Ledger(config.ledger, synchronous=config.ledger_sync)
         self.databases: dict[str, _Database] = {}
         try:
             for key, spec in sorted(config.databases.items()):
