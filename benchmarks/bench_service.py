@@ -14,6 +14,7 @@ request has a timeout and the run has a deadline.
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -67,41 +68,60 @@ def _rss_mb(pid: int) -> float:
     return total / 1024.0
 
 
+async def _post(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, body: bytes
+) -> tuple[int, bytes]:
+    """One keep-alive HTTP/1.1 POST over raw streams: the load generator stays lean, so that
+    what is measured is the server, not the client library."""
+    writer.write(
+        b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
+    )
+    await writer.drain()
+    head = await reader.readuntil(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    length = 0
+    for line in head.split(b"\r\n"):
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":", 1)[1])
+    return status, await reader.readexactly(length)
+
+
 async def _load(
-    url: str, questions: list[str], n: int, clients: int, memory: list[float], pid: int
+    port: int, questions: list[str], n: int, clients: int, memory: list[float], pid: int
 ) -> tuple[list[tuple[int, float]], list[str], int, float]:
     latencies: list[tuple[int, float]] = []
     acknowledged: list[str] = []
     failures = 0
     counter = iter(range(n))
-    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
-    async with httpx.AsyncClient(base_url=url, timeout=REQUEST_TIMEOUT_S, limits=limits) as http:
+    bodies = [json.dumps({"question": q}).encode() for q in questions]
 
-        async def worker() -> None:
-            nonlocal failures
+    async def worker() -> None:
+        nonlocal failures
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
             for i in counter:
                 started = time.perf_counter()
                 try:
-                    response = await http.post(
-                        "/api/ask", json={"question": questions[i % len(questions)]}
+                    status, raw = await asyncio.wait_for(
+                        _post(reader, writer, bodies[i % len(bodies)]), REQUEST_TIMEOUT_S
                     )
-                except httpx.HTTPError:
+                except (OSError, asyncio.IncompleteReadError, TimeoutError):
                     failures += 1
-                    continue
+                    return
                 latencies.append((i % len(questions), (time.perf_counter() - started) * 1000.0))
-                if response.status_code == 200:
-                    acknowledged.append(response.json()["verdict"]["id"])
+                if status == 200:
+                    acknowledged.append(json.loads(raw)["verdict"]["id"])
                 else:
                     failures += 1
                 if i % max(1, n // 20) == 0:
                     memory.append(_rss_mb(pid))
+        finally:
+            writer.close()
 
-        started = time.perf_counter()
-        await asyncio.wait_for(
-            asyncio.gather(*(worker() for _ in range(clients))), timeout=DEADLINE_S
-        )
-        wall = time.perf_counter() - started
-    return latencies, acknowledged, failures, wall
+    started = time.perf_counter()
+    await asyncio.wait_for(asyncio.gather(*(worker() for _ in range(clients))), DEADLINE_S)
+    return latencies, acknowledged, failures, time.perf_counter() - started
 
 
 def _in_process(
@@ -184,11 +204,11 @@ def run() -> dict[str, object]:
                 httpx.post(url + "/api/ask", json={"question": q}, timeout=REQUEST_TIMEOUT_S)
             memory: list[float] = [_rss_mb(server.pid)]
             latencies, acknowledged, failures, wall = asyncio.run(
-                _load(url, questions, n, clients, memory, server.pid)
+                _load(port, questions, n, clients, memory, server.pid)
             )
             memory.append(_rss_mb(server.pid))
             serial, serial_ack, _, _ = asyncio.run(
-                _load(url, questions, n_serial, 1, [], server.pid)
+                _load(port, questions, n_serial, 1, [], server.pid)
             )
         finally:
             os.killpg(server.pid, signal.SIGTERM)
