@@ -108,6 +108,14 @@ def test_score_samples(client: TestClient) -> None:
     assert only["verdict"]["rule"]["name"] == "agreement_first"
 
 
+def test_score_refuses_a_malformed_record(client: TestClient, service: Service) -> None:
+    before = service.ledger.counts()
+    records = [{"id": "s1", "question": "q", "samples": []}]
+    body = _error(client.post("/api/score", json={"records": records}), 422, "request.invalid")
+    assert "records[0]" in body["error"]["message"]
+    assert service.ledger.counts() == before
+
+
 def test_score_refuses_a_db_in_a_record(client: TestClient) -> None:
     records = [{"id": "s1", "db": "/etc/passwd", "question": "q", "samples": [{"text": "x"}]}]
     _error(client.post("/api/score", json={"records": records}), 422, "request.forbidden_field")
@@ -159,7 +167,7 @@ BAD_BODIES = [
     (b"[1, 2]", "application/json", 422, "request.invalid"),
     (b'{"question": 5}', "application/json", 422, "request.invalid"),
     (b'{"question": ""}', "application/json", 422, "request.invalid"),
-    (b'{"question": "   "}', "application/json", 422, "input.invalid"),
+    (b'{"question": "   "}', "application/json", 422, "request.invalid"),
     (b'{"question": "x", "verbose": true}', "application/json", 422, "request.unknown_field"),
     (
         b'{"question": "x", "url": "duckdb:///x"}',
@@ -350,7 +358,14 @@ def test_timeout_and_internal_errors_hide_the_exception(
             body = _error(c.post("/api/ask", json={"question": SHOW_Q}), 503, "ledger.unavailable")
             assert "/srv" not in json.dumps(body)
 
-            from assay.errors import ConnectionFailed
+            from assay.errors import ConnectionFailed, InputError
+
+            def bad_input(*args: object, **kwargs: object) -> dict[str, Any]:
+                raise InputError("The question is 3,000 characters long.", hint="Ask less.")
+
+            monkeypatch.setattr(svc, "ask", bad_input)
+            body = _error(c.post("/api/ask", json={"question": SHOW_Q}), 422, "input.invalid")
+            assert body["error"]["hint"] == "Ask less."
 
             def db_down(*args: object, **kwargs: object) -> dict[str, Any]:
                 raise ConnectionFailed("cannot open /srv/x.duckdb", hint="")

@@ -36,6 +36,13 @@ class AskBody(_Body):
     database: str | None = Field(None, max_length=200)
     follow_up_of: str | None = Field(None, pattern=_ID)
 
+    @field_validator("question")
+    @classmethod
+    def _words(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the question has no words")
+        return value
+
 
 class SqlBody(_Body):
     """One read-only query, guarded, executed, checked and gated."""

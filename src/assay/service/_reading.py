@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from assay.pipeline import Agent
-from assay.semantic import SemanticLayer, resolve
+from assay.semantic import SemanticLayer, read
 
 __all__ = ["choices_for", "compose_follow_up", "restatement"]
 
@@ -91,26 +91,29 @@ def compose_follow_up(
     """
     cleaned = _LEAD.sub("", fragment.strip()).rstrip("?. ").strip()
     lexicon = agent.lexicon
-    said = resolve(cleaned, layer, lexicon) if cleaned else None
+    said = read(cleaned, layer, lexicon) if cleaned else None
     if said is None or said.metrics:
         return {"question": fragment, "inherited": [], "replaced": [], "previous": previous}
-    before = resolve(previous, layer, lexicon)
+    before = read(previous, layer, lexicon)
     text = previous.strip().rstrip("?. ")
     inherited, replaced = [], []
-    if said.period is not None and before.period is not None:
-        text = re.sub(
-            rf"\s*\b(in|for|during|of)?\s*{re.escape(before.period.text)}\b",
-            "",
-            text,
-            count=1,
-            flags=re.IGNORECASE,
-        )
-        replaced.append(f"period {before.period.label} -> {said.period.label}")
-    elif before.period is not None:
-        inherited.append(f"period {before.period.label}")
-    if said.group_by is not None and before.group_by is not None:
+    if said.periods and before.periods:
+        for period in before.periods:
+            text = re.sub(
+                rf"\s*\b(in|for|during|of)?\s*{re.escape(period.text)}\b",
+                "",
+                text,
+                count=1,
+                flags=re.IGNORECASE,
+            )
+        old = " and ".join(p.label for p in before.periods)
+        new = " and ".join(p.label for p in said.periods)
+        replaced.append(f"period {old} -> {new}")
+    elif before.periods:
+        inherited.append("period " + " and ".join(p.label for p in before.periods))
+    if said.groups and before.groups:
         for match in before.matches:
-            if match.kind == "dimension" and before.group_by in match.targets:
+            if match.kind == "dimension" and set(before.groups) & set(match.targets):
                 text = re.sub(
                     rf"\s*\b(by|per|for each)?\s*{re.escape(match.phrase)}\b",
                     "",
@@ -118,13 +121,14 @@ def compose_follow_up(
                     count=1,
                     flags=re.IGNORECASE,
                 )
-        replaced.append(f"grouping {before.group_by} -> {said.group_by}")
-    elif before.group_by is not None:
-        inherited.append(f"grouping {before.group_by}")
+        replaced.append(f"grouping {', '.join(before.groups)} -> {', '.join(said.groups)}")
+    elif before.groups:
+        inherited.append(f"grouping {', '.join(before.groups)}")
     if before.metrics:
         inherited.insert(0, "metric " + ", ".join(layer.metric(m).label for m in before.metrics))
-    for dimension, value in before.filters:
-        inherited.append(f"filter {dimension} = {value}")
+    for kept in before.filters:
+        values = " or ".join(kept.values)
+        inherited.append(f"filter {kept.dimension} {'is not' if kept.negated else '='} {values}")
     return {
         "question": f"{text} {cleaned}?",
         "inherited": inherited,

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from assay.connectors import PooledConnector, connect
 from assay.errors import AssayError, ConfigError
 from assay.gate import GatePolicy
@@ -236,10 +238,23 @@ class Service:
         """Score sampled answers (the samples format, without ``db``) against a database."""
         db = self.database(database)
         scorer = self._scorer(db, rule)
-        out = []
+        out: list[dict[str, Any]] = []
         for raw in records:
             # The record's database is the configured one, set here; the request cannot name it.
-            record = SampleRecord.model_validate({**raw, "db": self.config.databases[db.key].url})
+            try:
+                record = SampleRecord.model_validate(
+                    {**raw, "db": self.config.databases[db.key].url}
+                )
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in e['loc']) or '(record)'}: {e['msg']}"
+                    for e in exc.errors()[:10]
+                )
+                raise ApiError(
+                    "request.invalid",
+                    f"records[{len(out)}] is not a samples record: {problems}.",
+                    "Write records as in docs/samples.md, without 'db'.",
+                ) from exc
             with db.lock:
                 verdict = scorer.score(record)
             written = verdict.to_dict()
