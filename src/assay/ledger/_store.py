@@ -1,8 +1,8 @@
 """``Ledger``: every question, verdict, provenance and feedback, stored append-only.
 
 SQLite by default (a file, WAL journal, one write lock, ``synchronous`` NORMAL or FULL), or
-any SQLAlchemy URL; it is separate from the guarded connections that answer questions. Rows are only ever inserted: the class has
-no update or delete, and on SQLite triggers refuse ``UPDATE`` and ``DELETE`` at the engine, so a
+any SQLAlchemy URL; it is separate from the guarded connections that answer questions. Rows
+are only ever inserted: the class has no update or delete, and on SQLite triggers refuse ``UPDATE`` and ``DELETE`` at the engine, so a
 verdict once acknowledged stays as it was decided. Each write is one transaction committed before
 the caller acknowledges it (a crash loses nothing acknowledged and leaves nothing half-written).
 
