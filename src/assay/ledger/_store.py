@@ -2,9 +2,10 @@
 
 SQLite by default (a file, WAL journal, one write lock, ``synchronous`` NORMAL or FULL), or
 any SQLAlchemy URL; it is separate from the guarded connections that answer questions. Rows
-are only ever inserted: the class has no update or delete, and on SQLite triggers refuse ``UPDATE`` and ``DELETE`` at the engine, so a
-verdict once acknowledged stays as it was decided. Each write is one transaction committed before
-the caller acknowledges it (a crash loses nothing acknowledged and leaves nothing half-written).
+are only ever inserted: the class has no update or delete, and on SQLite triggers refuse
+``UPDATE`` and ``DELETE`` at the engine, so a verdict once acknowledged stays as it was
+decided. Each write is one transaction committed before the caller acknowledges it (a crash
+loses nothing acknowledged and leaves nothing half-written).
 
 Feedback is appended too; a verdict's label is its latest feedback (thumbs up 1, down 0).
 ``export`` writes ``verdicts.jsonl`` and ``labels.jsonl`` in the formats ``assay report`` and
