@@ -92,3 +92,38 @@ def test_kill_mid_load_loses_no_acknowledged_verdict(live: LiveServer, tmp_path:
     assert again.status_code == 200
     old = httpx.get(f"{live.url}/api/verdicts/{acknowledged[0]}")
     assert old.status_code == 200 and old.json()["verdict"]["id"] == acknowledged[0]
+
+
+def test_mcp_over_streamable_http(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
+    """`assay serve` also serves MCP at /mcp, behind the same tokens."""
+    import anyio
+    import httpx2
+    from mcp import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    token = "t" * 24
+    config = write_config(tmp_path, *demo_paths, tokens={"agent": token})
+    server = LiveServer(config, tmp_path / "server.log").start()
+    try:
+        refused = httpx.post(server.url + "/mcp", json={})
+        assert refused.status_code == 401
+        assert refused.json()["error"]["code"] == "auth.missing_token"
+
+        async def session() -> tuple[list[str], dict[str, object]]:
+            headers = {"Authorization": f"Bearer {token}"}
+            async with (
+                httpx2.AsyncClient(headers=headers, timeout=30) as http,
+                streamable_http_client(server.url + "/mcp", http_client=http) as streams,
+                ClientSession(streams[0], streams[1]) as client,
+            ):
+                await client.initialize()
+                tools = sorted(t.name for t in (await client.list_tools()).tools)
+                result = await client.call_tool("ask", {"question": "Delete all cancelled orders."})
+                assert result.structured_content is not None
+                return tools, dict(result.structured_content)
+
+        tools, refusal = anyio.run(session)
+        assert tools == ["ask", "catalog", "semantic", "sql"]
+        assert refusal["badge"] == "refuse" and refusal["reasons"]
+    finally:
+        server.stop()
