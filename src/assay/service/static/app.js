@@ -179,8 +179,10 @@
     }
     if (v.sql) q("sql").textContent = v.sql; else q("sql-box").hidden = true;
     const policy = data.policy || {};
-    q("policy").textContent = "Decided by " + (policy.kind === "chow" ? "Chow's rule on the calibrated probability: " : "the fixed thresholds: ") +
-      (policy.name || "") + " · rule " + v.rule.name + " " + v.rule.version + " · verdict " + v.id;
+    const decided = v.behaviour !== "answer" ? "the behaviour rules (before any query); gate policy " :
+      (policy.kind === "chow" ? "Chow's rule on the calibrated probability: " : "the fixed thresholds: ");
+    q("policy").textContent = "Decided by " + decided + (policy.name || "") + " · rule " + v.rule.name +
+      " " + v.rule.version + " · verdict " + v.id;
 
     q("follow-form").addEventListener("submit", (event) => {
       event.preventDefault();
