@@ -105,7 +105,43 @@ def test_score_samples(client: TestClient) -> None:
     (only,) = body["verdicts"]
     assert only["sample_id"] == "s1"
     assert only["verdict"]["provenance"]["db"] == "shop"
-    assert only["verdict"]["rule"]["name"] == "agreement_first"
+    assert only["verdict"]["rule"]["name"] == "assay"  # DEFAULT_RULE, as 'assay score'
+    named = client.post("/api/score", json={"records": records, "rule": "agreement_first"})
+    assert named.json()["verdicts"][0]["verdict"]["rule"]["name"] == "agreement_first"
+    _error(
+        client.post("/api/score", json={"records": records, "rule": "nope"}), 422, "request.invalid"
+    )
+
+
+def test_a_path_or_url_opens_nothing(
+    client: TestClient, service: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import assay.service._service as module
+
+    opened: list[str] = []
+    monkeypatch.setattr(module, "connect", lambda target, *a, **k: opened.append(target))
+    monkeypatch.setattr(module, "load_semantic", lambda path: opened.append(str(path)))
+    for database in (
+        "/etc/passwd",
+        "../shop.duckdb",
+        "duckdb:///tmp/x.duckdb",
+        "postgresql://u:p@10.0.0.1/db",
+        "file:///etc/shadow",
+    ):
+        for path in ("/api/ask", "/api/sql"):
+            body = (
+                {"question": "x", "database": database}
+                if path == "/api/ask"
+                else {"sql": "SELECT 1", "database": database}
+            )
+            _error(client.post(path, json=body), 404, "database.unknown")
+        _error(client.get("/api/catalog", params={"database": database}), 404, "database.unknown")
+    _error(
+        client.post("/api/ask", json={"question": "x", "layer": "/tmp/evil.yaml"}),
+        422,
+        "request.forbidden_field",
+    )
+    assert opened == []
 
 
 def test_score_refuses_a_malformed_record(client: TestClient, service: Service) -> None:

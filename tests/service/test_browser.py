@@ -115,6 +115,8 @@ def test_ask_shows_badge_reading_table_and_chart(browser: Any, server: LiveServe
     rows = card.find_elements(By.CSS_SELECTOR, "table tbody tr")
     assert len(rows) == 3
     assert len(card.find_elements(By.CSS_SELECTOR, "svg.chart-bars rect")) == 3
+    policy = card.find_element(By.CSS_SELECTOR, ".policy").text
+    assert policy.startswith("Decided by the fixed thresholds: thresholds(show>=0.80")
     cite = card.find_elements(By.CSS_SELECTOR, "a.cite")
     assert cite, "the written answer cites its numbers"
     cite[1].click()  # a cited number leads to its cell
@@ -184,6 +186,7 @@ def test_refused_question_shows_its_reason(browser: Any, server: LiveServer) -> 
     reasons = card.find_element(By.CSS_SELECTOR, '[data-role="reasons"]').text
     assert "intent.write" in reasons and "only reads" in reasons
     assert not card.find_elements(By.CSS_SELECTOR, "table")
+    assert "behaviour rules" in card.find_element(By.CSS_SELECTOR, ".policy").text
     _shot(browser, "07-refused")
 
 

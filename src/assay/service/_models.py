@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from assay.pipeline import MAX_QUESTION_CHARS
+from assay.scoring import DEFAULT_RULE, RULES
 
 __all__ = [
     "FORBIDDEN_FIELDS",
@@ -57,7 +58,14 @@ class ScoreBody(_Body):
 
     records: list[dict[str, Any]] = Field(min_length=1, max_length=100)
     database: str | None = Field(None, max_length=200)
-    rule: Literal["designed", "v2", "agreement_first", "v3"] = "agreement_first"
+    rule: str = DEFAULT_RULE
+
+    @field_validator("rule")
+    @classmethod
+    def _known_rule(cls, value: str) -> str:
+        if value not in RULES:
+            raise ValueError(f"rule {value[:40]!r} is not one of {sorted(RULES)}")
+        return value
 
 
 class FeedbackBody(_Body):

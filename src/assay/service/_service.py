@@ -21,7 +21,7 @@ from assay.gate import GatePolicy
 from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
 from assay.pipeline import Agent, Scorer, run_sql
-from assay.scoring import IsotonicCalibrator
+from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, load_semantic
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
@@ -232,7 +232,7 @@ class Service:
         self,
         records: list[dict[str, Any]],
         database: str | None = None,
-        rule: str = "agreement_first",
+        rule: str = DEFAULT_RULE,
         client: str = "",
     ) -> dict[str, Any]:
         """Score sampled answers (the samples format, without ``db``) against a database."""
