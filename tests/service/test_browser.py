@@ -210,3 +210,30 @@ def test_keyboard_only_and_phone_width(browser: Any, server: LiveServer) -> None
         "return performance.getEntriesByType('resource').map(e => new URL(e.name).origin)"
     )
     assert set(origins) <= {server.url}, origins
+
+
+def test_page_says_chow_decided(
+    browser: Any, demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from assay.service._calibrate import calibrate_from_ledger
+    from tests.service.test_calibrate import _fill
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    _fill(demo_paths, url, 50)
+    ledger = Ledger(url)
+    try:
+        (fitted,) = calibrate_from_ledger(ledger, tmp_path / "cal")
+    finally:
+        ledger.close()
+    assert fitted.calibrator is not None
+    config = write_config(tmp_path, *demo_paths, calibration={"dir": str(tmp_path / "cal")})
+    live = LiveServer(config, tmp_path / "server.log").start()
+    try:
+        _open(browser, live)
+        card = _ask(browser, "What was the gross revenue in 2023?", 0)
+        policy = card.find_element(By.CSS_SELECTOR, ".policy").text
+        assert policy.startswith("Decided by Chow's rule on the calibrated probability: chow(")
+        assert fitted.calibrator.digest in policy
+        _shot(browser, "09-chow")
+    finally:
+        live.stop()
