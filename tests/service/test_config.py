@@ -92,3 +92,16 @@ def test_commands_have_help(command: str) -> None:
 def test_calibrate_needs_a_file_or_a_ledger(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "c.json")])
     assert result.exit_code == 2 and "--ledger" in result.output
+
+
+def test_no_configuration_serves_the_demo(tmp_path: Path) -> None:
+    from assay.cli._serve import open_service
+
+    service = open_service(None, f"sqlite:///{tmp_path / 'ledger.db'}")
+    try:
+        assert service.config.demo is True and sorted(service.databases) == ["shop"]
+        body = service.ask("What was the gross revenue in 2023?")
+        assert body["badge"] == "show"
+    finally:
+        service.close()
+        service.ledger.close()
