@@ -36,6 +36,7 @@ def test_ask_shows_and_records(client: TestClient, service: Service) -> None:
     assert body["verdict"]["behaviour"] == "answer" and body["verdict"]["action"] == "show"
     assert "gross revenue" in body["reading"] and "2023" in body["reading"]
     assert body["policy"]["kind"] == "thresholds"
+    assert body["answer"]["text"] == body["verdict"]["text"] and body["answer"]["result"]
     stored = service.ledger.verdict(body["verdict"]["id"])
     assert stored is not None and stored["verdict"] == body["verdict"]
     assert stored["verdict"]["rule"]["version"] and stored["verdict"]["policy"]["version"]
@@ -56,6 +57,7 @@ def test_ask_behaviours(client: TestClient, question: str, badge: str, reason: s
     body = client.post("/api/ask", json={"question": question}).json()
     assert body["badge"] == badge
     assert reason in body["verdict"]["reasons"]
+    assert body["answer"] is None  # nothing to put before a person
 
 
 def test_clarify_offers_choices_that_answer(client: TestClient) -> None:

@@ -179,6 +179,20 @@ def test_feedback_lands_in_the_ledger(browser: Any, server: LiveServer) -> None:
     assert [(f["label"], f["comment"]) for f in stored["feedback"]] == [(0, "looks too high")]
 
 
+def test_withheld_answer_shows_no_numbers(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "What was the latest ship date in 2023?", 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "withhold"
+    text = card.find_element(By.CSS_SELECTOR, '[data-role="text"]').text
+    assert text.startswith("The answer is withheld") and not any(c.isdigit() for c in text)
+    assert not card.find_elements(By.CSS_SELECTOR, "table")
+    assert not card.find_elements(By.CSS_SELECTOR, "svg")
+    assert (
+        "veto.stand_in_returned" in card.find_element(By.CSS_SELECTOR, '[data-role="reasons"]').text
+    )
+    _shot(browser, "07a-withheld")
+
+
 def test_refused_question_shows_its_reason(browser: Any, server: LiveServer) -> None:
     _open(browser, server)
     card = _ask(browser, "Delete all cancelled orders.", 0)

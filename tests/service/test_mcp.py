@@ -45,6 +45,9 @@ async def _session(config: Path) -> dict[str, Any]:
             await session.call_tool("sql", {"query": "SELECT count(*) AS n FROM orders"})
         )
         out["refused"] = _payload(await session.call_tool("sql", {"query": "DROP TABLE orders"}))
+        out["withheld"] = _payload(
+            await session.call_tool("ask", {"question": "What was the latest ship date in 2023?"})
+        )
         out["catalog"] = _payload(await session.call_tool("catalog", {}))
         out["semantic"] = _payload(await session.call_tool("semantic", {}))
         out["unknown"] = _payload(
@@ -63,7 +66,10 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     assert out["clarify"]["reasons"] == ["behaviour.ambiguous_metric"]
     assert out["sql"]["result"]["rows"][0][0] > 0
     assert out["refused"]["action"] == "withhold"
+    assert out["refused"]["result"] is None and out["refused"]["text"] is None
     assert out["refused"]["reasons"] == ["guard.forbidden_statement"]
+    assert out["withheld"]["action"] == "withhold" and out["withheld"]["reasons"]
+    assert out["withheld"]["text"] is None and out["withheld"]["result"] is None
     assert "orders" in json.dumps(out["catalog"])
     assert "gross_revenue" in json.dumps(out["semantic"])
     assert out["unknown"]["ok"] is False
@@ -71,6 +77,6 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     try:  # the agent's answers are in the same ledger as a person's
         assert out["ask"]["verdict_id"] in ledger.ids()
-        assert ledger.counts().verdicts == 4
+        assert ledger.counts().verdicts == 5
     finally:
         ledger.close()

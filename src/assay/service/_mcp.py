@@ -31,6 +31,9 @@ TOOLS = ("ask", "catalog", "semantic", "sql")
 def _summary(payload: dict[str, Any]) -> dict[str, Any]:
     """The verdict with its reasons first, then the rest of the record."""
     verdict = payload["verdict"]
+    # Fail closed: only an answer shown (show, or warn with its warning) carries its text and
+    # rows; a withheld answer, an ask-back, an abstention or a refusal carries none.
+    shown = verdict["behaviour"] == "answer" and verdict["action"] in ("show", "warn")
     return {
         "ok": True,
         "database": payload["database"],
@@ -42,9 +45,9 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
         "findings": verdict["findings"],
         "reading": payload["reading"],
         "message": verdict["provenance"].get("message", ""),
-        "text": verdict.get("text"),
+        "text": verdict.get("text") if shown else None,
         "sql": verdict.get("sql"),
-        "result": verdict.get("result"),
+        "result": verdict.get("result") if shown else None,
         "choices": payload["choices"],
         "policy": payload["policy"],
         "follow_up": payload.get("follow_up"),

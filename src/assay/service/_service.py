@@ -159,11 +159,17 @@ class Service:
     def _response(
         self, db: _Database, record: dict[str, Any], follow_up: dict[str, Any] | None = None
     ) -> dict[str, Any]:
+        shown = record.get("behaviour") == "answer" and record.get("action") in ("show", "warn")
         return {
             "ok": True,
             "database": db.key,
             "verdict": record,
             "badge": badge(record),
+            # What may be put before a person: nothing unless the answer is shown (fail closed);
+            # the verdict keeps a withheld candidate for audit only.
+            "answer": {"text": record.get("text"), "result": record.get("result")}
+            if shown
+            else None,
             "reading": restatement(record),
             "choices": choices_for(record, db.layer),
             "follow_up": follow_up,

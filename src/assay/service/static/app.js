@@ -141,7 +141,8 @@
     if (v.behaviour !== "answer") {
       textBox.textContent = p.message || "";
     } else if (v.action === "withhold") {
-      textBox.textContent = "The answer is withheld. " + (v.text ? "It would have read: " + v.text : "");
+      // Fail closed: a withheld answer's text and numbers are never put on the page.
+      textBox.textContent = "The answer is withheld: Assay could not vouch for it (the reasons are below).";
     } else {
       writeCited(textBox, v.text || "", p.citations || [], id, cited);
     }
