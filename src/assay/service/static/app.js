@@ -152,7 +152,7 @@
     for (const code of v.reasons || []) {
       const finding = findings.find((f) => f.code === code);
       const words = finding ? finding.message : (PLAIN[code] || code);
-      const li = el("li", "Because " + words + " (" + code + ")");
+      const li = el("li", "Because: " + words + " (" + code + ")");
       reasons.appendChild(li);
     }
     for (const f of findings) {
