@@ -85,6 +85,11 @@ def test_latest_feedback_is_the_label(ledger: Ledger) -> None:
     ledger.add_feedback("v3", 1)
     assert [(a.id, a.label) for a in ledger.labelled("shop")] == [("v1", 0)]
     assert [a.id for a in ledger.labelled()] == ["v1", "v3"]
+    ledger.record(_verdict("v4", 0.5), database="shop", question="q", kind="sql")
+    ledger.add_feedback("v4", 1)
+    assert [a.id for a in ledger.labelled("shop")] == ["v1"]  # a raw query is scored otherwise
+    assert [a.id for a in ledger.labelled("shop", kind="sql")] == ["v4"]
+    assert ledger.labelled("shop")[0].rule == "agreement_first"
 
 
 def test_concurrent_writers_lose_nothing(ledger: Ledger) -> None:

@@ -48,6 +48,7 @@ def test_calibrate_from_ledger_then_chow(demo_paths: tuple[Path, Path], tmp_path
     assert "shop: isotonic calibrator on 50 labelled answers" in result.output
     calibrator = json.loads((out / "shop.json").read_text())
     assert calibrator["kind"] == "isotonic" and calibrator["n"] == 50
+    assert calibrator["rule"] == "agreement_first"  # the rule that scored the answers
     assert json.loads((out / "shop.ids.json").read_text()) == sorted(fitted_on)
 
     svc = make_service(demo_paths, url, calibration={"dir": str(out), "cost": 4.0})

@@ -75,6 +75,7 @@ class LabelledAnswer:
 
     id: str
     database: str
+    rule: str
     score: float
     label: int
     feedback_seq: int
@@ -257,8 +258,9 @@ class Ledger:
             ).all()
         return {str(ident): int(label) for ident, label in rows}
 
-    def labelled(self, database: str | None = None) -> list[LabelledAnswer]:
-        """Scored answers with feedback, oldest first (optionally of one database)."""
+    def labelled(self, database: str | None = None, kind: str = "ask") -> list[LabelledAnswer]:
+        """Scored answers of one kind (questions asked, by default) with feedback, oldest
+        first, optionally of one database."""
         latest: dict[str, tuple[int, int]] = {}
         with self._engine.connect() as conn:
             for ident, label, seq in conn.execute(
@@ -267,15 +269,19 @@ class Ledger:
                 )
             ):
                 latest[str(ident)] = (int(label), int(seq))
-            query = sa.select(VERDICTS.c.id, VERDICTS.c.database, VERDICTS.c.score).where(
-                VERDICTS.c.score.is_not(None), VERDICTS.c.behaviour == "answer"
+            query = sa.select(
+                VERDICTS.c.id, VERDICTS.c.database, VERDICTS.c.rule, VERDICTS.c.score
+            ).where(
+                VERDICTS.c.score.is_not(None),
+                VERDICTS.c.behaviour == "answer",
+                VERDICTS.c.kind == kind,
             )
             if database is not None:
                 query = query.where(VERDICTS.c.database == database)
             rows = conn.execute(query.order_by(VERDICTS.c.seq)).all()
         return [
-            LabelledAnswer(str(i), str(d), float(s), *latest[str(i)])
-            for i, d, s in rows
+            LabelledAnswer(str(i), str(d), str(r), float(s), *latest[str(i)])
+            for i, d, r, s in rows
             if str(i) in latest
         ]
 

@@ -27,10 +27,11 @@ class LedgerCalibration:
 
 
 def calibrate_from_ledger(
-    ledger: Ledger, out: Path, *, min_labels: int = 50, rule: str = "agreement_first"
+    ledger: Ledger, out: Path, *, min_labels: int = 50
 ) -> list[LedgerCalibration]:
     """Fit and save ``out/<database>.json`` (and ``<database>.ids.json``) for every database
-    with at least ``min_labels`` labelled answers of both classes.
+    with at least ``min_labels`` labelled answers of both classes, all scored by one rule
+    (answers to questions only: ``/api/sql`` and ``/api/score`` verdicts are scored otherwise).
 
     Raises:
         ScoringError: the ledger holds no labelled answers at all.
@@ -55,8 +56,18 @@ def calibrate_from_ledger(
                 )
             )
             continue
+        rules = sorted({a.rule for a in mine})
+        if len(rules) > 1:
+            done.append(
+                LedgerCalibration(
+                    database, len(mine), None, f"the answers mix scoring rules {rules}"
+                )
+            )
+            continue
         try:
-            calibrator = fit_isotonic([a.score for a in mine], [a.label for a in mine], rule=rule)
+            calibrator = fit_isotonic(
+                [a.score for a in mine], [a.label for a in mine], rule=rules[0]
+            )
         except ScoringError as exc:
             done.append(LedgerCalibration(database, len(mine), None, exc.message))
             continue
