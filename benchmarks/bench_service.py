@@ -49,13 +49,13 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of a process and its children (the engine workers), in MB."""
+def _rss_mb(pid: int, children: bool = True) -> float:
+    """Resident memory of a process and (by default) its children (the engine workers), in MB."""
     total = 0
     pids = [pid]
     try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(c) for c in children]
+        if children:
+            pids += [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
     except OSError:
         pass
     for p in pids:
@@ -88,7 +88,13 @@ async def _post(
 
 
 async def _load(
-    port: int, questions: list[str], n: int, clients: int, memory: list[float], pid: int
+    port: int,
+    questions: list[str],
+    n: int,
+    clients: int,
+    memory: list[float],
+    pid: int,
+    own: list[float],
 ) -> tuple[list[tuple[int, float]], list[str], int, float]:
     latencies: list[tuple[int, float]] = []
     acknowledged: list[str] = []
@@ -116,6 +122,7 @@ async def _load(
                     failures += 1
                 if i % max(1, n // 20) == 0:
                     memory.append(_rss_mb(pid))
+                    own.append(_rss_mb(pid, children=False))
         finally:
             writer.close()
 
@@ -203,12 +210,13 @@ def run() -> dict[str, object]:
             for q in questions:  # warm, as in-process is warmed
                 httpx.post(url + "/api/ask", json={"question": q}, timeout=REQUEST_TIMEOUT_S)
             memory: list[float] = [_rss_mb(server.pid)]
+            own: list[float] = [_rss_mb(server.pid, children=False)]
             latencies, acknowledged, failures, wall = asyncio.run(
-                _load(port, questions, n, clients, memory, server.pid)
+                _load(port, questions, n, clients, memory, server.pid, own)
             )
             memory.append(_rss_mb(server.pid))
             serial, serial_ack, _, _ = asyncio.run(
-                _load(port, questions, n_serial, 1, [], server.pid)
+                _load(port, questions, n_serial, 1, [], server.pid, [])
             )
         finally:
             os.killpg(server.pid, signal.SIGTERM)
@@ -259,6 +267,8 @@ def run() -> dict[str, object]:
         "ledger_duplicated": duplicated,
         "memory_first_tenth_mb": round(first, 1),
         "memory_last_tenth_mb": round(last, 1),
+        "memory_samples_mb": [round(m, 1) for m in memory],
+        "memory_server_process_samples_mb": [round(m, 1) for m in own],
     }
     write("service", record)
     ratio = record["ratio_p50_concurrent_answered"]

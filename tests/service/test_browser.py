@@ -229,7 +229,7 @@ def test_keyboard_only_and_phone_width(browser: Any, server: LiveServer) -> None
 def test_page_says_chow_decided(
     browser: Any, demo_paths: tuple[Path, Path], tmp_path: Path
 ) -> None:
-    from assay.service._calibrate import calibrate_from_ledger
+    from assay.service import calibrate_from_ledger
     from tests.service.test_calibrate import _fill
 
     url = f"sqlite:///{tmp_path / 'ledger.db'}"

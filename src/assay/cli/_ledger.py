@@ -41,7 +41,7 @@ def export_command(url: str, out: Path, database: str | None) -> None:
 def calibrate_ledger(url: str, out: Path, min_labels: int) -> None:
     """``assay calibrate --ledger``: one isotonic calibrator per database with enough labels."""
     from assay.ledger import Ledger
-    from assay.service._calibrate import calibrate_from_ledger
+    from assay.service import calibrate_from_ledger
 
     ledger = Ledger(url)
     try:

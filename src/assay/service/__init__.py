@@ -5,6 +5,7 @@ Needs the ``[service]`` extra (``pip install 'assay[service]'``).
 """
 
 from assay.service._app import CSRF_COOKIE, CSRF_HEADER, create_app
+from assay.service._calibrate import LedgerCalibration, calibrate_from_ledger
 from assay.service._config import (
     CalibrationConfig,
     DatabaseConfig,
@@ -27,11 +28,13 @@ __all__ = [
     "ApiError",
     "CalibrationConfig",
     "DatabaseConfig",
+    "LedgerCalibration",
     "LimitsConfig",
     "Service",
     "ServiceConfig",
     "badge",
     "build_mcp",
+    "calibrate_from_ledger",
     "create_app",
     "demo_config",
     "error_body",
