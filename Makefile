@@ -23,9 +23,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 # PostgreSQL: scripts/pg installs Debian's server when missing and starts it on loopback.
+# Browser tests: scripts/browser installs Debian's chromium and chromedriver when missing.
 pytest: $(STAMP)
 	@url=$$(scripts/pg start | tail -n 1) || url=""; \
 	if [ -z "$$url" ]; then echo "PostgreSQL could not be started; its tests will skip (fail under CI=true)."; fi; \
+	scripts/browser >/dev/null || echo "chromium could not be installed; the browser tests will skip (fail under CI=true)."; \
 	ASSAY_TEST_PG_URL="$$url" $(BIN)/pytest -q $(PYTEST_ARGS); status=$$?; \
 	scripts/pg stop; exit $$status
 

@@ -81,6 +81,9 @@ COMMAND_PATHS: dict[str, str] = {
     "bench": "assay.cli._bench:bench_group",
     "monitor": "assay.cli._monitor:monitor_group",
     "semantic": "assay.cli._semantic_draft:semantic_group",
+    "serve": "assay.cli._serve:serve_command",
+    "mcp": "assay.cli._mcp:mcp_command",
+    "ledger": "assay.cli._ledger:ledger_group",
 }
 
 

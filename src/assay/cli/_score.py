@@ -186,7 +186,11 @@ def _summary(counts: Counter[str]) -> None:
 
 
 @click.command("calibrate")
-@click.argument("verdicts", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument(
+    "verdicts", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
+)
+@click.option("--ledger", help="Calibrate per database from the service's ledger (URL).")
+@click.option("--min-labels", default=50, show_default=True, help="With --ledger: labels needed.")
 @click.option(
     "--labels",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -194,13 +198,22 @@ def _summary(counts: Counter[str]) -> None:
 )
 @click.option(
     "--out",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=click.Path(path_type=Path),
     required=True,
-    help="Where to save the calibrator (JSON).",
+    help="Where to save the calibrator (JSON; with --ledger, a folder).",
 )
 @handle_errors
-def calibrate_command(verdicts: Path, labels: Path | None, out: Path) -> None:
-    """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule."""
+def calibrate_command(
+    verdicts: Path | None, ledger: str | None, min_labels: int, labels: Path | None, out: Path
+) -> None:
+    """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule (with
+    --ledger: one per database into the --out folder, from the service's feedback)."""
+    if ledger is not None:
+        from assay.cli._ledger import calibrate_ledger
+
+        return calibrate_ledger(ledger, out, min_labels)
+    if verdicts is None:
+        raise click.UsageError("Give a verdicts file, or --ledger URL.")
     # The same reader and label rules as 'assay report': malformed lines and duplicate ids are
     # named, and every scored verdict needs a label.
     loaded = read_verdicts(verdicts)

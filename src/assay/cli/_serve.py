@@ -1,0 +1,80 @@
+"""``assay serve``: the HTTP API, the web page and MCP over streamable HTTP, on one port."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assay.cli._main import handle_errors, resolve_settings, settings_options
+from assay.errors import ConfigError
+
+__all__ = ["open_service", "serve_command"]
+
+
+def open_service(config_path: Path | None, ledger: str | None, **kwargs: Any) -> Any:
+    """The ``Service`` for a configuration file, or for the demo warehouse without one."""
+    try:
+        from assay.service import Service, demo_config, load_config
+    except ImportError as exc:  # pragma: no cover - the extra is part of dev
+        raise ConfigError(
+            f"The service needs the [service] extra ({exc.name} is missing).",
+            hint="pip install 'assay[service]'",
+        ) from exc
+    settings = resolve_settings(kwargs)
+    if config_path is None:
+        from assay.cli._ask import demo_warehouse
+
+        db, layer = demo_warehouse(settings)
+        config = demo_config(db, layer, settings, ledger)
+    else:
+        config = load_config(config_path)
+        if ledger is not None:
+            config = config.model_copy(update={"ledger": ledger})
+    return Service(config, settings)
+
+
+@click.command("serve")
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Server configuration (YAML, docs/deploy.md); default: the demo warehouse.",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option("--ledger", help="Ledger SQLAlchemy URL (overrides the configuration's).")
+@click.option("--no-mcp", is_flag=True, help="Do not serve MCP (streamable HTTP) at /mcp.")
+@settings_options("time_limit_ms", "max_rows", "cache_dir", "n_workers", "memory_limit_mb")
+@handle_errors
+def serve_command(
+    config_path: Path | None, host: str, port: int, ledger: str | None, no_mcp: bool, **kwargs: Any
+) -> None:
+    """Serve the API, the web page and MCP over the configured databases (or the demo)."""
+    import uvicorn
+
+    from assay.service import create_app, mcp_http
+
+    service = open_service(config_path, ledger, **kwargs)
+    try:
+        routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)
+        app = create_app(service, extra_routes=routes, lifespan=lifespan)
+        keys = ", ".join(sorted(service.databases))
+        click.echo(
+            f"Assay serving {keys}{' (demo warehouse)' if service.config.demo else ''} on "
+            f"http://{host}:{port}/ (ledger {service.ledger.url.split('://')[0]}; "
+            f"tokens {'on' if service.config.tokens else 'off'})",
+            err=True,
+        )
+        uvicorn.run(
+            app,
+            host=host,
+            port=port,
+            log_level="warning",
+            timeout_keep_alive=5,
+            limit_concurrency=256,
+            timeout_graceful_shutdown=5,
+        )
+    finally:
+        service.close()

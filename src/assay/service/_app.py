@@ -1,0 +1,425 @@
+"""``create_app``: the ASGI app (Starlette): the API, its OpenAPI document and the web page.
+
+Every request gets an id (``X-Request-Id``). Every error is the one JSON shape. Before a handler
+runs, in this order: the query string is refused on POST (parameters go in the body), tokens are
+checked when configured, the client's rate is counted, cross-site and token-less page requests
+are refused (CSRF), and the body is read within its size and time limits. The handler's work
+runs in a worker thread under the per-request time limit.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from importlib import resources
+from typing import Any
+
+import anyio
+from pydantic import BaseModel, ValidationError
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from assay.errors import AssayError
+from assay.service._errors import ApiError, error_body, from_assay_error
+from assay.service._models import FORBIDDEN_FIELDS, AskBody, FeedbackBody, ScoreBody, SqlBody
+from assay.service._openapi import openapi_document
+from assay.service._service import Service
+
+__all__ = ["CSRF_COOKIE", "CSRF_HEADER", "create_app"]
+
+CSRF_COOKIE = "assay_csrf"
+CSRF_HEADER = "X-CSRF-Token"
+_LOG = logging.getLogger("assay.service")
+_STATIC = {
+    "app.js": "text/javascript; charset=utf-8",
+    "app.css": "text/css; charset=utf-8",
+    "favicon.svg": "image/svg+xml",
+}
+_PAGE_HEADERS = {
+    # Every asset comes from this app: the policy forbids any other origin.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; "
+    "style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; "
+    "base-uri 'none'; form-action 'self'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+
+Handler = Callable[[Request, Any, str], Awaitable[dict[str, Any]]]
+
+
+class _RateLimiter:
+    """A sliding one-minute window of request times per client."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._seen: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def allow(self, client: str) -> bool:
+        if self.per_minute <= 0:
+            return True
+        now = time.monotonic()
+        with self._lock:
+            window = self._seen.setdefault(client, deque())
+            while window and now - window[0] > 60.0:
+                window.popleft()
+            if len(window) >= self.per_minute:
+                return False
+            window.append(now)
+            return True
+
+
+def create_app(
+    service: Service,
+    *,
+    extra_routes: list[BaseRoute] | None = None,
+    lifespan: Callable[[Starlette], AbstractAsyncContextManager[None]] | None = None,
+) -> Starlette:
+    """The app over ``service``; ``extra_routes`` mounts more (the MCP endpoint)."""
+    config = service.config
+    limits = config.limits
+    limiter = _RateLimiter(limits.rate_per_minute)
+    page_token = secrets.token_urlsafe(32)
+
+    def client_of(request: Request) -> str:
+        if not config.tokens:
+            return f"ip:{request.client.host if request.client else 'unknown'}"
+        from assay.service._config import token_client
+
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if not header:
+            raise ApiError(
+                "auth.missing_token",
+                "This server requires a bearer token.",
+                "Send 'Authorization: Bearer <token>' with a token the operator gave you.",
+            )
+        found = token_client(config.tokens, token.strip()) if scheme.lower() == "bearer" else None
+        if found is None:
+            raise ApiError(
+                "auth.bad_token",
+                "The bearer token is not one this server knows.",
+                "Check the token; the operator can issue a new one.",
+            )
+        return f"token:{found}"
+
+    def check_csrf(request: Request) -> None:
+        origin = request.headers.get("origin")
+        own = f"{request.url.scheme}://{request.url.netloc}"
+        if origin is not None and origin != own and origin not in config.cors_origins:
+            raise ApiError(
+                "csrf.failed",
+                f"A request from origin {origin[:100]!r} is not allowed.",
+                "Call the API from this server's page, or have the operator list the origin "
+                "in cors_origins.",
+            )
+        if request.headers.get("sec-fetch-site") == "cross-site" and origin is None:
+            raise ApiError("csrf.failed", "A cross-site request is not allowed.", "")
+        cookie = request.cookies.get(CSRF_COOKIE)
+        if cookie is not None and not secrets.compare_digest(
+            cookie.encode(), request.headers.get(CSRF_HEADER, "").encode()
+        ):
+            raise ApiError(
+                "csrf.failed",
+                "The page's request did not carry its CSRF token.",
+                "Reload the page.",
+            )
+
+    async def read_json(request: Request) -> Any:
+        kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            raise ApiError(
+                "request.unsupported_media_type",
+                f"The body must be application/json, not {kind[:60] or 'missing'!r}.",
+                "Send 'Content-Type: application/json'.",
+            )
+        declared = request.headers.get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limits.max_body_bytes:
+            raise _too_large(int(declared), limits.max_body_bytes)
+        body = bytearray()
+        try:
+            with anyio.fail_after(limits.body_read_timeout_s):
+                async for chunk in request.stream():
+                    body.extend(chunk)
+                    if len(body) > limits.max_body_bytes:
+                        raise _too_large(len(body), limits.max_body_bytes)
+        except TimeoutError as exc:
+            raise ApiError(
+                "request.body_timeout",
+                f"The body did not arrive within {limits.body_read_timeout_s:g} s.",
+                "Send the whole body at once.",
+            ) from exc
+        try:
+            return json.loads(body)
+        except json.JSONDecodeError as exc:
+            raise ApiError(
+                "request.malformed_json",
+                f"The body is not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}.",
+                "Send one JSON object.",
+            ) from exc
+        except UnicodeDecodeError as exc:
+            raise ApiError(
+                "request.malformed_json", "The body is not UTF-8 text.", "Send UTF-8 JSON."
+            ) from exc
+
+    def api(model: type[BaseModel] | None, handler: Handler, *, post: bool) -> Any:
+        async def endpoint(request: Request) -> Response:
+            request_id = uuid.uuid4().hex[:16]
+            try:
+                if post and request.url.query:
+                    raise ApiError(
+                        "request.query_string",
+                        "Parameters go in the JSON body, not in the URL.",
+                        'POST {"question": "..."} as application/json.',
+                        {
+                            "parameters": sorted(
+                                {k for k, _ in request.query_params.multi_items()}
+                            )[:10]
+                        },
+                    )
+                client = client_of(request)
+                if not limiter.allow(client):
+                    raise ApiError(
+                        "rate.limited",
+                        f"More than {limits.rate_per_minute} requests in a minute.",
+                        "Wait a minute and retry; the operator sets limits.rate_per_minute.",
+                    )
+                body: Any = None
+                if post:
+                    check_csrf(request)
+                    body = _validated(model, await read_json(request)) if model else None
+                with anyio.fail_after(limits.request_time_limit_s):
+                    payload = await handler(request, body, client)
+                payload["request_id"] = request_id
+                return JSONResponse(payload, headers={"X-Request-Id": request_id})
+            except TimeoutError:
+                return _error(
+                    ApiError(
+                        "request.timeout",
+                        f"No answer within {limits.request_time_limit_s:g} s.",
+                        "Ask a narrower question; the operator sets limits.request_time_limit_s.",
+                    ),
+                    request_id,
+                )
+            except ApiError as exc:
+                return _error(exc, request_id)
+            except AssayError as exc:
+                _LOG.warning("request %s: %s: %s", request_id, exc.code, exc.message)
+                return _error(from_assay_error(exc), request_id)
+            except Exception:
+                _LOG.exception("request %s failed", request_id)
+                return _error(
+                    ApiError(
+                        "server.internal",
+                        "The server failed to answer this request.",
+                        f"Retry; the operator can find request {request_id} in the log.",
+                    ),
+                    request_id,
+                )
+
+        return endpoint
+
+    async def in_thread(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+        return await anyio.to_thread.run_sync(func, abandon_on_cancel=True)
+
+    async def ask(request: Request, body: AskBody, client: str) -> dict[str, Any]:
+        return await in_thread(
+            lambda: service.ask(body.question, body.database, body.follow_up_of, client)
+        )
+
+    async def sql(request: Request, body: SqlBody, client: str) -> dict[str, Any]:
+        return await in_thread(lambda: service.sql(body.sql, body.database, body.question, client))
+
+    async def score(request: Request, body: ScoreBody, client: str) -> dict[str, Any]:
+        for n, record in enumerate(body.records):
+            bad = sorted(FORBIDDEN_FIELDS & set(record))
+            if bad:
+                raise _forbidden(bad, f"records[{n}]")
+        return await in_thread(
+            lambda: service.score(body.records, body.database, body.rule, client)
+        )
+
+    async def feedback(request: Request, body: FeedbackBody, client: str) -> dict[str, Any]:
+        return await in_thread(
+            lambda: service.feedback(body.verdict_id, body.label, body.comment, client)
+        )
+
+    async def verdict(request: Request, body: None, client: str) -> dict[str, Any]:
+        ident = str(request.path_params["ident"])
+        return await in_thread(lambda: service.verdict(ident))
+
+    async def semantic(request: Request, body: None, client: str) -> dict[str, Any]:
+        extra = sorted(set(request.query_params) - {"database"})
+        if extra:
+            raise ApiError(
+                "request.unknown_field",
+                f"Unknown parameters {extra[:10]}.",
+                "Only ?database=<key> is taken.",
+            )
+        key = request.query_params.get("database")
+        return await in_thread(lambda: service.semantic(key))
+
+    async def catalog(request: Request, body: None, client: str) -> dict[str, Any]:
+        key = request.query_params.get("database")
+        return await in_thread(lambda: service.catalog(key))
+
+    async def healthz(request: Request) -> Response:
+        return JSONResponse(
+            {"ok": True, "databases": sorted(service.databases), "demo": config.demo}
+        )
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(openapi_document())
+
+    async def page(request: Request) -> Response:
+        html = _asset("index.html").replace("{{csrf}}", page_token)
+        html = html.replace("{{tokens}}", "required" if config.tokens else "off")
+        response = Response(html, media_type="text/html; charset=utf-8", headers=_PAGE_HEADERS)
+        response.set_cookie(CSRF_COOKIE, page_token, httponly=True, samesite="strict")
+        return response
+
+    async def static(request: Request) -> Response:
+        name = str(request.path_params["name"])
+        if name not in _STATIC:
+            raise HTTPException(404)
+        return Response(_asset(name), media_type=_STATIC[name], headers=_PAGE_HEADERS)
+
+    routes: list[BaseRoute] = [
+        Route("/", page, methods=["GET"]),
+        Route("/static/{name}", static, methods=["GET"]),
+        Route("/healthz", healthz, methods=["GET"]),
+        Route("/openapi.json", openapi, methods=["GET"]),
+        Route("/api/ask", api(AskBody, ask, post=True), methods=["POST"]),
+        Route("/api/sql", api(SqlBody, sql, post=True), methods=["POST"]),
+        Route("/api/score", api(ScoreBody, score, post=True), methods=["POST"]),
+        Route("/api/feedback", api(FeedbackBody, feedback, post=True), methods=["POST"]),
+        Route("/api/verdicts/{ident}", api(None, verdict, post=False), methods=["GET"]),
+        Route("/api/semantic", api(None, semantic, post=False), methods=["GET"]),
+        Route("/api/catalog", api(None, catalog, post=False), methods=["GET"]),
+        *(extra_routes or []),
+    ]
+    middleware = []
+    if config.cors_origins:
+        middleware.append(
+            Middleware(
+                CORSMiddleware,
+                allow_origins=list(config.cors_origins),
+                allow_methods=["GET", "POST"],
+                allow_headers=["Authorization", "Content-Type", CSRF_HEADER],
+            )
+        )
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        request_id = uuid.uuid4().hex[:16]
+        if status == 405:
+            hint = (
+                'POST the question in a JSON body: {"question": "..."}.'
+                if request.url.path.startswith("/api/")
+                else "See /openapi.json for the methods each endpoint takes."
+            )
+            return _error(
+                ApiError(
+                    "request.method_not_allowed",
+                    f"{request.method} is not allowed on {request.url.path[:100]}.",
+                    hint,
+                ),
+                request_id,
+            )
+        return _error(
+            ApiError(
+                "request.not_found",
+                f"No endpoint {request.url.path[:100]}.",
+                "See /openapi.json for the endpoints.",
+            ),
+            request_id,
+        )
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        request_id = uuid.uuid4().hex[:16]
+        _LOG.exception("request %s failed", request_id, exc_info=exc)
+        return _error(
+            ApiError("server.internal", "The server failed to answer this request.", ""),
+            request_id,
+        )
+
+    return Starlette(
+        routes=routes,
+        middleware=middleware,
+        exception_handlers={404: not_found, 405: not_found, 500: internal},
+        lifespan=lifespan,
+    )
+
+
+def _validated(model: type[BaseModel], raw: Any) -> Any:
+    if not isinstance(raw, dict):
+        raise ApiError(
+            "request.invalid",
+            f"The body is a JSON {type(raw).__name__}, not an object.",
+            "Send one JSON object.",
+        )
+    bad = sorted(FORBIDDEN_FIELDS & set(raw))
+    if bad:
+        raise _forbidden(bad, "body")
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        problems = [
+            {"field": ".".join(str(p) for p in e["loc"]), "problem": e["msg"], "type": e["type"]}
+            for e in exc.errors()
+        ]
+        unknown = [p["field"] for p in problems if p["type"] == "extra_forbidden"]
+        if unknown:
+            raise ApiError(
+                "request.unknown_field",
+                f"Unknown fields {unknown[:10]}.",
+                f"Take them out; this endpoint takes {sorted(model.model_fields)}.",
+                {"problems": problems[:20]},
+            ) from exc
+        raise ApiError(
+            "request.invalid",
+            "; ".join(f"{p['field']}: {p['problem']}" for p in problems[:10]) + ".",
+            f"See /openapi.json for the {model.__name__} schema.",
+            {"problems": problems[:20]},
+        ) from exc
+
+
+def _forbidden(fields: list[str], where: str) -> ApiError:
+    return ApiError(
+        "request.forbidden_field",
+        f"The {where} names {fields}: a request can never supply a connection, a path or a layer.",
+        'Name a configured database by its key: {"database": "shop"}.',
+        {"fields": fields},
+    )
+
+
+def _too_large(size: int, limit: int) -> ApiError:
+    return ApiError(
+        "request.too_large",
+        f"The body is {size:,} bytes; the limit is {limit:,}.",
+        "Send less (the operator sets limits.max_body_bytes).",
+    )
+
+
+def _error(error: ApiError, request_id: str) -> JSONResponse:
+    headers = {"X-Request-Id": request_id}
+    if error.code == "rate.limited":
+        headers["Retry-After"] = "60"
+    return JSONResponse(error_body(error, request_id), status_code=error.status, headers=headers)
+
+
+def _asset(name: str) -> str:
+    return resources.files("assay.service").joinpath("static", name).read_text(encoding="utf-8")

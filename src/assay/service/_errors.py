@@ -1,0 +1,99 @@
+"""The one JSON error shape and its stable codes.
+
+Every error the service returns is
+``{"ok": false, "error": {"code", "message", "hint", "details"}, "request_id"}``. A 5xx never
+carries the exception's text (it is logged with the request id instead).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from assay.errors import AssayError
+
+__all__ = ["ERROR_CODES", "ApiError", "error_body", "from_assay_error"]
+
+# code -> (HTTP status, when it happens). Tests enumerate this table.
+ERROR_CODES: dict[str, tuple[int, str]] = {
+    "request.malformed_json": (400, "the body is not JSON"),
+    "request.invalid": (422, "a field is missing or has the wrong type"),
+    "request.unknown_field": (422, "the body has a field the endpoint does not take"),
+    "request.forbidden_field": (
+        422,
+        "the body tries to name a URL, a file path or a layer (only configured keys are allowed)",
+    ),
+    "request.query_string": (400, "parameters were sent in the URL instead of the JSON body"),
+    "request.unsupported_media_type": (415, "a POST body that is not application/json"),
+    "request.too_large": (413, "the body is larger than limits.max_body_bytes"),
+    "request.body_timeout": (408, "the client did not send its body in time"),
+    "request.not_found": (404, "no such endpoint"),
+    "request.method_not_allowed": (405, "the endpoint does not take this method"),
+    "auth.missing_token": (401, "tokens are configured and none was sent"),
+    "auth.bad_token": (401, "the bearer token is not a configured one"),
+    "csrf.failed": (403, "a cross-site request, or a page request without its CSRF token"),
+    "rate.limited": (429, "the client sent more than limits.rate_per_minute requests"),
+    "database.unknown": (404, "the request names a database that is not configured"),
+    "database.required": (422, "several databases are configured and the request names none"),
+    "verdict.not_found": (404, "no verdict with this id in the ledger"),
+    "input.invalid": (422, "the question or query cannot be taken (empty, too long)"),
+    "request.timeout": (504, "the answer took longer than limits.request_time_limit_s"),
+    "ledger.unavailable": (503, "the ledger could not be written; nothing was acknowledged"),
+    "server.unavailable": (503, "a configured database could not be opened"),
+    "server.internal": (500, "an unexpected failure (named in the server log by request id)"),
+}
+
+
+@dataclass
+class ApiError(Exception):
+    """An error answered with the JSON shape; ``code`` is a key of ``ERROR_CODES``."""
+
+    code: str
+    message: str
+    hint: str = ""
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        assert self.code in ERROR_CODES, self.code
+        super().__init__(self.message)
+
+    @property
+    def status(self) -> int:
+        return ERROR_CODES[self.code][0]
+
+
+def error_body(error: ApiError, request_id: str) -> dict[str, Any]:
+    """The JSON error shape.
+
+    Example:
+        >>> error_body(ApiError("verdict.not_found", "No verdict 'x'."), "r1")["error"]["code"]
+        'verdict.not_found'
+    """
+    return {
+        "ok": False,
+        "error": {
+            "code": error.code,
+            "message": error.message,
+            "hint": error.hint,
+            "details": error.details,
+        },
+        "request_id": request_id,
+    }
+
+
+def from_assay_error(exc: AssayError) -> ApiError:
+    """An expected library error as an API error: input problems are the caller's (4xx),
+    anything else a named 503 without the library's text (it may hold paths)."""
+    if exc.code == "input.invalid":
+        return ApiError("input.invalid", exc.message, exc.hint)
+    if exc.code.startswith("ledger"):
+        return ApiError(
+            "ledger.unavailable",
+            "The ledger could not be written; the verdict was not acknowledged.",
+            "Retry; if it persists, the operator should check the ledger URL.",
+        )
+    return ApiError(
+        "server.unavailable",
+        f"The service could not complete the request ({exc.code}).",
+        "Retry later; the operator can find the cause in the server log.",
+    )

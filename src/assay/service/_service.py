@@ -1,0 +1,371 @@
+"""``Service``: the configured databases, their agents and the ledger, behind HTTP and MCP.
+
+Every operation names a database by its configured key; the key is the only thing a caller can
+choose. Every verdict is committed to the ledger before it is returned, so a verdict a client
+has received is a verdict the ledger holds.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from assay.connectors import PooledConnector, connect
+from assay.errors import AssayError, ConfigError
+from assay.gate import GatePolicy
+from assay.generators import SampleModel, SampleRecord
+from assay.ledger import Ledger
+from assay.pipeline import Agent, Scorer, run_sql
+from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
+from assay.semantic import SemanticLayer, load_semantic
+from assay.service._config import ServiceConfig
+from assay.service._errors import ApiError
+from assay.service._reading import choices_for, compose_follow_up, restatement
+from assay.settings import Settings
+from assay.types import Candidate, Finding, Verdict
+
+__all__ = ["Service"]
+
+
+@dataclass
+class _Database:
+    key: str
+    connector: PooledConnector
+    layer: SemanticLayer
+    agent: Agent
+    policy: GatePolicy
+    scorers: dict[str, Scorer] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+class Service:
+    """The configured databases and the ledger; close it when done."""
+
+    def __init__(
+        self, config: ServiceConfig, settings: Settings, ledger: Ledger | None = None
+    ) -> None:
+        self.config = config
+        self.settings = settings
+        self.ledger = ledger or Ledger(config.ledger, synchronous=config.ledger_sync)
+        self.databases: dict[str, _Database] = {}
+        try:
+            for key, spec in sorted(config.databases.items()):
+                self.databases[key] = self._open(key, spec.url, spec.semantic)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, key: str, url: str, semantic: Path) -> _Database:
+        layer = load_semantic(semantic)
+        policy = self._policy(key)
+        connector = connect(url, self.settings)
+        try:
+            agent = Agent(connector, layer, self.settings, policy=policy)
+        except BaseException:
+            connector.close()
+            raise
+        return _Database(key, connector, layer, agent, policy)
+
+    def _policy(self, key: str) -> GatePolicy:
+        """Chow's rule on the database's calibrator when one was fitted, else thresholds."""
+        folder = self.config.calibration.dir
+        if folder is None or not (folder / f"{key}.json").exists():
+            return GatePolicy()
+        calibrator = IsotonicCalibrator.load(folder / f"{key}.json")
+        if calibrator.rule not in ("", "agreement_first"):
+            raise ConfigError(
+                f"The calibrator for {key!r} was fitted on rule {calibrator.rule!r}, but the "
+                "service scores with 'agreement_first'.",
+                hint="Refit it with 'assay calibrate --ledger' on this service's ledger.",
+            )
+        return GatePolicy.chow(self.config.calibration.cost, calibrator)
+
+    def close(self) -> None:
+        for database in self.databases.values():
+            for scorer in database.scorers.values():
+                scorer.close()
+            database.connector.close()
+        self.databases.clear()
+
+    def database(self, key: str | None) -> _Database:
+        """The configured database ``key`` names (optional when only one is configured)."""
+        if key is None:
+            if len(self.databases) == 1:
+                return next(iter(self.databases.values()))
+            raise ApiError(
+                "database.required",
+                f"{len(self.databases)} databases are configured; the request names none.",
+                'Add "database" with one of the configured keys.',
+                {"configured": sorted(self.databases)},
+            )
+        if key not in self.databases:
+            raise ApiError(
+                "database.unknown",
+                f"No configured database {key[:80]!r}.",
+                "Name a configured database by its key (GET /api/semantic lists them); "
+                "URLs and paths are never accepted.",
+                {"configured": sorted(self.databases)},
+            )
+        return self.databases[key]
+
+    def ask(
+        self,
+        question: str,
+        database: str | None = None,
+        follow_up_of: str | None = None,
+        client: str = "",
+    ) -> dict[str, Any]:
+        """Ask a question (or a follow-up that inherits a previous reading); the verdict is in
+        the ledger when this returns."""
+        db = self.database(database)
+        follow_up: dict[str, Any] | None = None
+        asked = question
+        if follow_up_of is not None:
+            previous = self.ledger.verdict(follow_up_of)
+            if previous is None:
+                raise ApiError(
+                    "verdict.not_found",
+                    f"No verdict {follow_up_of[:80]!r} to follow up.",
+                    "Give the id of an earlier answer, or ask a whole question.",
+                )
+            if previous["database"] != db.key:
+                raise ApiError(
+                    "request.invalid",
+                    f"Verdict {follow_up_of!r} was asked of {previous['database']!r}, "
+                    f"not {db.key!r}.",
+                    "Follow an answer up on the database it came from.",
+                )
+            follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
+            follow_up["of"] = follow_up_of
+            asked = follow_up["question"]
+        ident = _new_id()
+        verdict = db.agent.ask(asked, ident=ident)
+        record = verdict.to_dict()
+        self.ledger.record(
+            record,
+            database=db.key,
+            question=asked,
+            kind="ask",
+            follow_up_of=follow_up_of,
+            client=client,
+        )
+        return self._response(db, record, follow_up)
+
+    def _response(
+        self, db: _Database, record: dict[str, Any], follow_up: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        shown = record.get("behaviour") == "answer" and record.get("action") in ("show", "warn")
+        return {
+            "ok": True,
+            "database": db.key,
+            "verdict": record,
+            "badge": badge(record),
+            # What may be put before a person: nothing unless the answer is shown (fail closed);
+            # the verdict keeps a withheld candidate for audit only.
+            "answer": {"text": record.get("text"), "result": record.get("result")}
+            if shown
+            else None,
+            "reading": restatement(record),
+            "choices": choices_for(record, db.layer),
+            "follow_up": follow_up,
+            "policy": {
+                "name": record["policy"]["name"],
+                "kind": db.policy.kind,
+                "version": record["policy"]["version"],
+            },
+        }
+
+    def sql(
+        self, statement: str, database: str | None = None, question: str = "", client: str = ""
+    ) -> dict[str, Any]:
+        """One guarded read-only query, checked and gated like any answer."""
+        db = self.database(database)
+        ident = _new_id()
+        run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
+        if run.result is None:
+            findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            verdict = Verdict(
+                ident,
+                "answer",
+                "withhold",
+                0.0,
+                "guard",
+                "1.0",
+                db.policy.name,
+                db.policy.version,
+                findings,
+                tuple(dict.fromkeys(f.code for f in findings)),
+                Candidate(statement),
+                provenance={"question": question, "kind": "sql"},
+            )
+        else:
+            record_in = SampleRecord(
+                id=ident,
+                db=self.config.databases[db.key].url,
+                question=question or "(a query run as given)",
+                samples=[SampleModel(final_sql=run.report.sql)],
+            )
+            scorer = self._scorer(db, "agreement_first")
+            with db.lock:
+                verdict = scorer.score(
+                    record_in,
+                    candidates=[Candidate(run.report.sql, (statement,), None, run.result)],
+                )
+            verdict = Verdict(
+                **{
+                    **verdict.__dict__,
+                    "provenance": {
+                        **verdict.provenance,
+                        "db": db.key,
+                        "question": question,
+                        "kind": "sql",
+                    },
+                }
+            )
+        record = verdict.to_dict()
+        record["guard"] = run.report.to_dict()
+        self.ledger.record(
+            record, database=db.key, question=question or statement, kind="sql", client=client
+        )
+        return self._response(db, record)
+
+    def score(
+        self,
+        records: list[dict[str, Any]],
+        database: str | None = None,
+        rule: str = DEFAULT_RULE,
+        client: str = "",
+    ) -> dict[str, Any]:
+        """Score sampled answers (the samples format, without ``db``) against a database."""
+        db = self.database(database)
+        scorer = self._scorer(db, rule)
+        out: list[dict[str, Any]] = []
+        for raw in records:
+            # The record's database is the configured one, set here; the request cannot name it.
+            try:
+                record = SampleRecord.model_validate(
+                    {**raw, "db": self.config.databases[db.key].url}
+                )
+            except ValidationError as exc:
+                problems = "; ".join(
+                    f"{'.'.join(str(p) for p in e['loc']) or '(record)'}: {e['msg']}"
+                    for e in exc.errors()[:10]
+                )
+                raise ApiError(
+                    "request.invalid",
+                    f"records[{len(out)}] is not a samples record: {problems}.",
+                    "Write records as in docs/samples.md, without 'db'.",
+                ) from exc
+            with db.lock:
+                verdict = scorer.score(record)
+            written = verdict.to_dict()
+            written["provenance"] = {**written["provenance"], "db": db.key}
+            written["id"] = _new_id()
+            written["provenance"]["sample_id"] = record.id
+            self.ledger.record(
+                written, database=db.key, question=record.question, kind="score", client=client
+            )
+            out.append({"sample_id": record.id, "verdict": written, "badge": badge(written)})
+        return {"ok": True, "database": db.key, "verdicts": out}
+
+    def _scorer(self, db: _Database, rule: str) -> Scorer:
+        with db.lock:
+            if rule not in db.scorers:
+                scorer = Scorer.named(rule, policy=db.policy, settings=self.settings)
+                db.scorers[rule] = scorer
+            return db.scorers[rule]
+
+    def semantic(self, database: str | None = None) -> dict[str, Any]:
+        """What can be asked: every configured database's metrics, dimensions and coverage."""
+        keys = sorted(self.databases) if database is None else [self.database(database).key]
+        out = {}
+        for key in keys:
+            layer = self.databases[key].layer
+            out[key] = {
+                "name": layer.name,
+                "description": layer.description or self.config.databases[key].description,
+                "metrics": [
+                    {"name": m.name, "label": m.label, "synonyms": list(m.synonyms)}
+                    for m in layer.metrics
+                ],
+                "dimensions": [
+                    {
+                        "name": d.name,
+                        "synonyms": list(d.synonyms),
+                        "values": list(d.values[:50]),
+                    }
+                    for d in layer.dimensions
+                ],
+                "coverage": [str(d) for d in layer.coverage] if layer.coverage else None,
+                "policy": self.databases[key].policy.name,
+            }
+        return {"ok": True, "databases": out}
+
+    def catalog(self, database: str | None = None) -> dict[str, Any]:
+        db = self.database(database)
+        return {"ok": True, "database": db.key, "catalog": db.agent.catalog.to_dict()}
+
+    def verdict(self, ident: str) -> dict[str, Any]:
+        stored = self.ledger.verdict(ident)
+        if stored is None:
+            raise ApiError(
+                "verdict.not_found",
+                f"No verdict {ident[:80]!r} in the ledger.",
+                "Give the id a verdict came back with.",
+            )
+        record = stored["verdict"]
+        db = self.databases.get(stored["database"])
+        return {
+            "ok": True,
+            "database": stored["database"],
+            "verdict": record,
+            "badge": badge(record),
+            "reading": restatement(record),
+            "choices": choices_for(record, db.layer) if db else [],
+            "question": stored["question"],
+            "follow_up_of": stored["follow_up_of"],
+            "feedback": stored["feedback"],
+        }
+
+    def feedback(
+        self, ident: str, label: int, comment: str = "", client: str = ""
+    ) -> dict[str, Any]:
+        try:
+            self.ledger.add_feedback(ident, label, comment, client)
+        except AssayError as exc:
+            if exc.details.get("reason") == "ledger.unknown_verdict":
+                raise ApiError(
+                    "verdict.not_found",
+                    f"No verdict {ident[:80]!r} to give feedback on.",
+                    "Give the id a verdict came back with.",
+                ) from exc
+            raise
+        return {"ok": True, "verdict_id": ident, "label": label}
+
+
+def badge(record: dict[str, Any]) -> str:
+    """What the page's badge says: the action for answers, else the behaviour.
+
+    Example:
+        >>> badge({"behaviour": "clarify", "action": "withhold"})
+        'ask back'
+        >>> badge({"behaviour": "answer", "action": "warn"})
+        'warn'
+    """
+    if record.get("status") == "failed" or record.get("action") is None:
+        return "withhold"
+    behaviour = record.get("behaviour")
+    if behaviour == "answer":
+        return str(record["action"])
+    return {"clarify": "ask back", "abstain": "abstain", "refuse": "refuse"}.get(
+        str(behaviour), "withhold"
+    )
+
+
+def _new_id() -> str:
+    return f"v-{uuid.uuid4().hex}"

@@ -1,0 +1,253 @@
+"""The page in a real browser (Debian's chromium through Selenium and chromedriver).
+
+Ask and see the badge, the reading, the table and the chart; pick a clarification; ask a
+follow-up; give feedback and find it in the ledger; a refused question shows its reason; the
+keyboard alone works; phone width reads without sideways scrolling; nothing is fetched from
+another origin. A screenshot of each state is written to ``build/screenshots/`` (or
+``$ASSAY_SCREENSHOTS``). ``scripts/browser`` installs the browser (``make test`` runs it); the
+tests skip without it, except under ``CI=true``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.ledger import Ledger
+from tests.service._live import LiveServer, write_config
+
+pytestmark = pytest.mark.slow
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+SHOTS = Path(os.environ.get("ASSAY_SCREENSHOTS", "build/screenshots"))
+
+if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI=true but chromium/chromedriver are missing: run scripts/browser.")
+    pytest.skip(
+        "chromium and chromedriver are not installed (scripts/browser)", allow_module_level=True
+    )
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service as DriverService  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(
+    demo_paths: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[LiveServer]:
+    folder = tmp_path_factory.mktemp("browser")
+    live = LiveServer(write_config(folder, *demo_paths), folder / "server.log").start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM  # the system's chromium: nothing is downloaded
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1000",
+        "--disable-extensions",
+        "--no-first-run",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=DriverService(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+
+
+def _shot(driver: Any, name: str) -> None:
+    path = SHOTS / f"{name}.png"
+    height = driver.execute_script("return document.body.scrollHeight")
+    width = driver.execute_script("return window.outerWidth")
+    driver.set_window_size(width, min(max(height + 120, 700), 4000))
+    driver.save_screenshot(str(path))
+    assert path.stat().st_size > 1_000
+
+
+def _open(driver: Any, server: LiveServer, width: int = 1200) -> None:
+    driver.set_window_size(width, 1000)
+    driver.get(server.url + "/")
+    WebDriverWait(driver, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#examples button"))
+
+
+def _ask(driver: Any, question: str, n_before: int) -> Any:
+    box = driver.find_element(By.ID, "question")
+    box.clear()
+    box.send_keys(question)
+    box.send_keys(Keys.ENTER)
+    return _newest(driver, n_before)
+
+
+def _newest(driver: Any, n_before: int) -> Any:
+    WebDriverWait(driver, 30).until(
+        lambda d: len(d.find_elements(By.CSS_SELECTOR, "#answers .answer")) > n_before
+    )
+    return driver.find_elements(By.CSS_SELECTOR, "#answers .answer")[0]
+
+
+def _count(driver: Any) -> int:
+    return len(driver.find_elements(By.CSS_SELECTOR, "#answers .answer"))
+
+
+def test_ask_shows_badge_reading_table_and_chart(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "Top 3 country by net revenue last year", 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "show"
+    assert "net revenue" in card.find_element(By.CSS_SELECTOR, '[data-role="reading"]').text
+    rows = card.find_elements(By.CSS_SELECTOR, "table tbody tr")
+    assert len(rows) == 3
+    assert len(card.find_elements(By.CSS_SELECTOR, "svg.chart-bars rect")) == 3
+    policy = card.find_element(By.CSS_SELECTOR, ".policy").text
+    assert policy.startswith("Decided by the fixed thresholds: thresholds(show>=0.80")
+    cite = card.find_elements(By.CSS_SELECTOR, "a.cite")
+    assert cite, "the written answer cites its numbers"
+    cite[1].click()  # a cited number leads to its cell
+    focused = browser.switch_to.active_element
+    assert focused.tag_name == "td" and focused.text == cite[1].text
+    _shot(browser, "01-answer-bars")
+    line = _ask(browser, "What was the number of orders per month in 2024?", 1)
+    assert len(line.find_elements(By.CSS_SELECTOR, "svg.chart-line polyline")) == 1
+    _shot(browser, "02-answer-line")
+
+
+def test_clarification_buttons_reask(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "What was revenue in 2023?", 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "ask back"
+    buttons = card.find_elements(By.CSS_SELECTOR, "button.choice")
+    assert [b.text for b in buttons] == ["gross revenue", "net revenue"]
+    _shot(browser, "03-ask-back")
+    buttons[1].click()
+    chosen = _newest(browser, 1)
+    assert chosen.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "show"
+    assert "net revenue" in chosen.find_element(By.CSS_SELECTOR, ".asked").text
+    _shot(browser, "04-clarified")
+
+
+def test_follow_up_inherits_the_reading(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "What was the gross revenue in 2023?", 0)
+    follow = card.find_element(By.CSS_SELECTOR, '[data-role="follow-input"]')
+    follow.send_keys("and in 2024?")
+    follow.send_keys(Keys.ENTER)
+    later = _newest(browser, 1)
+    note = later.find_element(By.CSS_SELECTOR, '[data-role="follow"]').text
+    assert "Kept: metric gross revenue" in note and "period 2023 -> 2024" in note
+    assert (
+        later.find_element(By.CSS_SELECTOR, ".asked").text == "What was the gross revenue in 2024?"
+    )
+    _shot(browser, "05-follow-up")
+
+
+def test_feedback_lands_in_the_ledger(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "What was the gross revenue in 2023?", 0)
+    ident = card.get_attribute("data-verdict")
+    card.find_element(By.CSS_SELECTOR, 'button[data-label="0"]').click()
+    card.find_element(By.CSS_SELECTOR, '[data-role="comment"]').send_keys("looks too high")
+    card.find_element(By.CSS_SELECTOR, '[data-role="send"]').click()
+    WebDriverWait(browser, 20).until(
+        ec.text_to_be_present_in_element(
+            (By.CSS_SELECTOR, f'[data-verdict="{ident}"] [data-role="thanks"]'), "recorded"
+        )
+    )
+    _shot(browser, "06-feedback")
+    ledger = Ledger(f"sqlite:///{server.config.parent / 'ledger.db'}")
+    try:
+        stored = ledger.verdict(ident)
+    finally:
+        ledger.close()
+    assert stored is not None
+    assert [(f["label"], f["comment"]) for f in stored["feedback"]] == [(0, "looks too high")]
+
+
+def test_withheld_answer_shows_no_numbers(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "What was the latest ship date in 2023?", 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "withhold"
+    text = card.find_element(By.CSS_SELECTOR, '[data-role="text"]').text
+    assert text.startswith("The answer is withheld") and not any(c.isdigit() for c in text)
+    assert not card.find_elements(By.CSS_SELECTOR, "table")
+    assert not card.find_elements(By.CSS_SELECTOR, "svg")
+    assert (
+        "veto.stand_in_returned" in card.find_element(By.CSS_SELECTOR, '[data-role="reasons"]').text
+    )
+    _shot(browser, "07a-withheld")
+
+
+def test_refused_question_shows_its_reason(browser: Any, server: LiveServer) -> None:
+    _open(browser, server)
+    card = _ask(browser, "Delete all cancelled orders.", 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "refuse"
+    reasons = card.find_element(By.CSS_SELECTOR, '[data-role="reasons"]').text
+    assert "intent.write" in reasons and "only reads" in reasons
+    assert not card.find_elements(By.CSS_SELECTOR, "table")
+    assert "behaviour rules" in card.find_element(By.CSS_SELECTOR, ".policy").text
+    _shot(browser, "07-refused")
+
+
+def test_keyboard_only_and_phone_width(browser: Any, server: LiveServer) -> None:
+    _open(browser, server, width=390)
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.TAB)  # the skip link
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    focused = browser.switch_to.active_element
+    assert focused.get_attribute("id") == "question"
+    focused.send_keys("What was the number of orders per month in 2024?", Keys.ENTER)
+    card = _newest(browser, 0)
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "show"
+    assert browser.switch_to.active_element == card  # focus moves to the new answer
+    overflow = browser.execute_script(
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert overflow <= 0, "the page scrolls sideways at phone width"
+    _shot(browser, "08-phone")
+    origins = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(e => new URL(e.name).origin)"
+    )
+    assert set(origins) <= {server.url}, origins
+
+
+def test_page_says_chow_decided(
+    browser: Any, demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    from assay.service import calibrate_from_ledger
+    from tests.service.test_calibrate import _fill
+
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    _fill(demo_paths, url, 50)
+    ledger = Ledger(url)
+    try:
+        (fitted,) = calibrate_from_ledger(ledger, tmp_path / "cal")
+    finally:
+        ledger.close()
+    assert fitted.calibrator is not None
+    config = write_config(tmp_path, *demo_paths, calibration={"dir": str(tmp_path / "cal")})
+    live = LiveServer(config, tmp_path / "server.log").start()
+    try:
+        _open(browser, live)
+        card = _ask(browser, "What was the gross revenue in 2023?", 0)
+        policy = card.find_element(By.CSS_SELECTOR, ".policy").text
+        assert policy.startswith("Decided by Chow's rule on the calibrated probability: chow(")
+        assert fitted.calibrator.digest in policy
+        _shot(browser, "09-chow")
+    finally:
+        live.stop()

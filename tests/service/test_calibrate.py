@@ -1,0 +1,121 @@
+"""Feedback that calibrates: the ledger's labels fit an isotonic map per database, the service
+then gates with Chow's rule, the page is told which policy decided, and no answer is judged by
+a calibrator fitted on its own feedback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from assay.cli._main import main
+from assay.ledger import labels_for, read_labels, read_verdicts
+from tests.service.conftest import make_service
+
+ANSWERED = [
+    "What was the gross revenue in 2023?",
+    "Top 3 country by net revenue last year",
+    "What was the average delivery days in 2023?",
+    "What was the latest ship date in 2023?",
+    "What was the number of orders per month in 2024?",
+]
+
+
+def _fill(demo_paths: tuple[Path, Path], url: str, n: int) -> list[str]:
+    """``n`` answered questions with feedback: right when shown, wrong otherwise."""
+    svc = make_service(demo_paths, url)
+    try:
+        ids = []
+        for i in range(n):
+            body = svc.ask(ANSWERED[i % len(ANSWERED)])
+            ident = body["verdict"]["id"]
+            svc.feedback(ident, 1 if body["badge"] == "show" else 0, "")
+            ids.append(ident)
+        svc.ask("What was revenue in 2023?")  # an ask-back: no score, never calibrates
+        return ids
+    finally:
+        svc.close()
+        svc.ledger.close()
+
+
+def test_calibrate_from_ledger_then_chow(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    fitted_on = _fill(demo_paths, url, 50)
+    out = tmp_path / "calibrators"
+    result = CliRunner().invoke(main, ["calibrate", "--ledger", url, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "shop: isotonic calibrator on 50 labelled answers" in result.output
+    calibrator = json.loads((out / "shop.json").read_text())
+    assert calibrator["kind"] == "isotonic" and calibrator["n"] == 50
+    assert calibrator["rule"] == "agreement_first"  # the rule that scored the answers
+    assert json.loads((out / "shop.ids.json").read_text()) == sorted(fitted_on)
+
+    svc = make_service(demo_paths, url, calibration={"dir": str(out), "cost": 4.0})
+    try:
+        body = svc.ask("What was the gross revenue in 2023?")
+        assert body["policy"]["kind"] == "chow"
+        assert body["verdict"]["policy"]["name"].startswith("chow(lambda=4, calibrator=")
+        assert body["verdict"]["provenance"] is not None
+        # A shown answer was labelled right every time: P(right) = 1 >= 4/5.
+        assert body["verdict"]["action"] == "show"
+        withheld = svc.ask("What was the latest ship date in 2023?")
+        assert withheld["verdict"]["action"] == "withhold"
+        assert "chow.below_threshold" in withheld["verdict"]["reasons"]
+        # The answers it judges were never part of its fit.
+        assert body["verdict"]["id"] not in fitted_on
+        assert svc.semantic()["databases"]["shop"]["policy"].startswith("chow(")
+    finally:
+        svc.close()
+        svc.ledger.close()
+
+
+def test_too_few_labels_keep_thresholds(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    _fill(demo_paths, url, 12)
+    out = tmp_path / "calibrators"
+    result = CliRunner().invoke(main, ["calibrate", "--ledger", url, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "shop: not calibrated (12 labelled answers, fewer than 50)" in result.output
+    assert not (out / "shop.json").exists()
+    svc = make_service(demo_paths, url, calibration={"dir": str(out)})
+    try:
+        assert svc.ask(ANSWERED[0])["policy"]["kind"] == "thresholds"
+    finally:
+        svc.close()
+        svc.ledger.close()
+
+
+def test_export_is_read_by_report_and_calibrate(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    ids = _fill(demo_paths, url, 10)
+    out = tmp_path / "export"
+    result = CliRunner().invoke(main, ["ledger", "export", "--ledger", url, "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "wrote 11 verdicts and 10 labels" in result.output
+    verdicts = read_verdicts(out / "verdicts.jsonl")
+    labels = read_labels(out / "labels.jsonl")
+    assert set(labels) == set(ids) and len(verdicts) == 11
+    assert labels_for(None, [verdicts]) == labels  # the verdicts carry their own labels too
+    scored = {k: v for k, v in verdicts.items() if v.get("score") is not None}
+    (tmp_path / "scored.jsonl").write_text(
+        "".join(json.dumps(v) + "\n" for v in scored.values()), encoding="utf-8"
+    )
+    fitted = CliRunner().invoke(
+        main,
+        [
+            "calibrate",
+            str(tmp_path / "scored.jsonl"),
+            "--labels",
+            str(out / "labels.jsonl"),
+            "--out",
+            str(tmp_path / "c.json"),
+        ],
+    )
+    assert fitted.exit_code == 0, fitted.output
+    empty = CliRunner().invoke(
+        main, ["ledger", "export", "--ledger", url, "--out", str(out), "--database", "nope"]
+    )
+    assert empty.exit_code == 1 and "holds no verdicts of 'nope'" in empty.output

@@ -1,0 +1,107 @@
+"""The server-side configuration and the commands that start the service."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from assay.cli._main import main
+from assay.errors import ConfigError
+from assay.service import load_config, token_client
+
+
+def test_relative_paths_are_beside_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "assay.yaml"
+    path.write_text(
+        "databases:\n  shop: {url: shop.duckdb, semantic: layers/shop.yaml}\n"
+        "  pg: {url: 'postgresql://r@h/db', semantic: /abs/pg.yaml}\n"
+        "ledger: sqlite:///ledger.db\ncalibration: {dir: cal, cost: 2}\n",
+        encoding="utf-8",
+    )
+    config = load_config(path)
+    assert config.databases["shop"].url == str(tmp_path / "shop.duckdb")
+    assert config.databases["shop"].semantic == tmp_path / "layers" / "shop.yaml"
+    assert config.databases["pg"].url == "postgresql://r@h/db"
+    assert config.ledger == f"sqlite:///{tmp_path / 'ledger.db'}"
+    assert config.calibration.dir == tmp_path / "cal" and config.calibration.cost == 2
+    assert config.cors_origins == [] and config.tokens == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("databases: {}\n", "databases"),
+        ("databases:\n  'a b': {url: x, semantic: y}\n", "must be letters"),
+        ("databases:\n  shop: {url: x, semantic: y}\ntokens: {ci: short}\n", "shorter than 16"),
+        ("databases:\n  shop: {url: x, semantic: y, password: z}\n", "password"),
+        (
+            "databases:\n  shop: {url: x, semantic: y}\nlimits: {max_body_bytes: 10}\n",
+            "max_body_bytes",
+        ),
+        ("- a list\n", "not a mapping"),
+        ("databases: [\n", "Cannot read"),
+    ],
+    ids=["empty", "bad-key", "short-token", "unknown-key", "tiny-body", "list", "not-yaml"],
+)
+def test_bad_configuration_is_named(tmp_path: Path, text: str, problem: str) -> None:
+    path = tmp_path / "assay.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError, match=problem):
+        load_config(path)
+
+
+def test_tokens_compare_plain_and_hashed() -> None:
+    import hashlib
+
+    tokens = {"a": "x" * 20, "b": "sha256:" + hashlib.sha256(b"y" * 20).hexdigest()}
+    assert token_client(tokens, "x" * 20) == "a"
+    assert token_client(tokens, "y" * 20) == "b"
+    assert token_client(tokens, "sha256:" + hashlib.sha256(b"y" * 20).hexdigest()) is None
+    assert token_client(tokens, "") is None
+
+
+def test_serve_with_a_bad_configuration_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "assay.yaml"
+    path.write_text("databases: {}\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["serve", "--config", str(path)])
+    assert result.exit_code == 1
+    assert "Error: The service configuration" in result.output
+
+
+def test_serve_with_a_missing_database_exits_1(tmp_path: Path) -> None:
+    layer = tmp_path / "shop.yaml"
+    layer.write_text("name: shop\n", encoding="utf-8")
+    path = tmp_path / "assay.yaml"
+    path.write_text(
+        f"databases:\n  shop: {{url: {tmp_path / 'missing.duckdb'}, semantic: {layer}}}\n"
+        f"ledger: sqlite:///{tmp_path / 'l.db'}\n",
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(main, ["serve", "--config", str(path)])
+    assert result.exit_code == 1 and result.output.startswith("Error: ")
+
+
+@pytest.mark.parametrize("command", ["serve", "mcp", "ledger", "calibrate"])
+def test_commands_have_help(command: str) -> None:
+    result = CliRunner().invoke(main, [command, "--help"])
+    assert result.exit_code == 0 and "Usage:" in result.output
+
+
+def test_calibrate_needs_a_file_or_a_ledger(tmp_path: Path) -> None:
+    result = CliRunner().invoke(main, ["calibrate", "--out", str(tmp_path / "c.json")])
+    assert result.exit_code == 2 and "--ledger" in result.output
+
+
+def test_no_configuration_serves_the_demo(tmp_path: Path) -> None:
+    from assay.cli._serve import open_service
+
+    service = open_service(None, f"sqlite:///{tmp_path / 'ledger.db'}")
+    try:
+        assert service.config.demo is True and sorted(service.databases) == ["shop"]
+        body = service.ask("What was the gross revenue in 2023?")
+        assert body["badge"] == "show"
+    finally:
+        service.close()
+        service.ledger.close()
