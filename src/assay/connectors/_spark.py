@@ -44,6 +44,7 @@ __all__ = [
     "SPARK_GRACE_S",
     "DatabricksTarget",
     "SparkConnector",
+    "close_channel",
     "connect_spark",
     "is_spark_target",
     "parse_databricks_url",
@@ -278,12 +279,13 @@ class SparkConnector:
     def _release(self, session: Any, *, abandon: bool) -> None:
         if session is None:
             return
-        if abandon:  # the client thread is stuck: close its channel so it cannot hold on
-            _quietly(session.client.close)
-            return
-        releaser = threading.Thread(target=_quietly, args=(session.stop,), daemon=True)
-        releaser.start()
-        releaser.join(SPARK_GRACE_S)
+        if not abandon:  # a stuck client thread: do not wait on the server again
+            releaser = threading.Thread(
+                target=_quietly, args=(session.client.release_session,), daemon=True
+            )
+            releaser.start()
+            releaser.join(SPARK_GRACE_S)
+        close_channel(session)
 
     # -- the Connector protocol --------------------------------------------------------------
 
@@ -368,6 +370,19 @@ class SparkConnector:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def close_channel(session: Any) -> None:
+    """Close one Spark Connect session's channel, and only that.
+
+    Not ``session.stop()`` or ``client.close()``, which also shut down a thread pool that every
+    client in the process shares and so fail other requests in flight ("cannot schedule new
+    futures after shutdown"); the session's ``__del__`` would call the latter, so it is
+    disarmed here.
+    """
+    client = session.client
+    _quietly(client._channel.close)
+    client.close = lambda: None
 
 
 def _quietly(call: Any, *args: Any) -> None:

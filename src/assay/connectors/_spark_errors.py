@@ -71,6 +71,9 @@ def databricks_errors() -> dict[type[BaseException], str]:
         exc.DatabaseError: FAILED,
         exc.Error: FAILED,
         exc.Warning: FAILED,
+        # Raised by the connector's own usage telemetry, outside the exception tree.
+        exc.TelemetryRateLimitError: CONNECTION,
+        exc.TelemetryNonRateLimitError: CONNECTION,
     }
 
 

@@ -21,6 +21,8 @@ def load_duckdb_into_spark(url: str, database: Path, folder: Path) -> list[str]:
     import duckdb
     from pyspark.sql.connect.session import SparkSession
 
+    from assay.connectors._spark import close_channel
+
     folder.mkdir(parents=True, exist_ok=True)
     con = duckdb.connect(str(database), read_only=True)
     try:
@@ -45,5 +47,6 @@ def load_duckdb_into_spark(url: str, database: Path, folder: Path) -> list[str]:
             admin.sql(f"DROP TABLE IF EXISTS `{name}`").collect()
             admin.sql(f"CREATE TABLE `{name}` USING parquet LOCATION '{location}'").collect()
     finally:
-        admin.stop()
+        admin.client.release_session()
+        close_channel(admin)
     return names

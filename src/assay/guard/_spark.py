@@ -304,7 +304,7 @@ def _text(sql: str, max_sql_bytes: int) -> list[Violation]:
     return []
 
 
-def _tree(tree: exp.Expression, catalog: Catalog | None) -> list[Violation]:
+def _tree(tree: exp.Expr, catalog: Catalog | None) -> list[Violation]:
     if not isinstance(tree, _QUERY_ROOTS):
         return [
             Violation(
