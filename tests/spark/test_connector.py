@@ -72,9 +72,7 @@ def test_statement_log_names_every_statement(spark: SparkConnector) -> None:
         "SELECT 1) AS x; DROP TABLE nation; SELECT * FROM (SELECT 1",
     ],
 )
-def test_a_command_does_not_parse_inside_the_wrapper(
-    spark: SparkConnector, statement: str
-) -> None:
+def test_a_command_does_not_parse_inside_the_wrapper(spark: SparkConnector, statement: str) -> None:
     with pytest.raises(ExecutionFailed):
         spark.execute(statement, time_limit_ms=30_000, max_rows=1)
     assert spark.execute("SELECT count(*) FROM nation", time_limit_ms=30_000, max_rows=1).rows == (

@@ -218,6 +218,7 @@ class SparkConnector:
         time_limit_ms: int,
         max_rows: int = 1,
         wrap: bool = True,
+        analyse_only: bool = False,
     ) -> Result:
         """Send one statement in a fresh session, on a client thread, under the time limit."""
         if self._closed:
@@ -233,6 +234,10 @@ class SparkConnector:
             try:
                 box["session"] = session = self._session()
                 session.addTag(tag)
+                if analyse_only:
+                    box["columns"] = ["schema"]
+                    box["rows"] = [(session.sql(text).schema.simpleString(),)]
+                    return
                 frame = session.sql(text).limit(max_rows + 1)
                 box["columns"] = list(frame.columns)
                 box["rows"] = [tuple(row) for row in frame.collect()]
@@ -304,6 +309,18 @@ class SparkConnector:
             ExecutionFailed: Spark refused the statement (a command is refused by its parser).
         """
         return self._run(sql, purpose="query", time_limit_ms=time_limit_ms, max_rows=max_rows)
+
+    def plan(self, sql: str, *, time_limit_ms: int = 30_000) -> str:
+        """Ask Spark to parse and analyse a query without running it; return its schema.
+
+        The query goes inside ``SELECT * FROM (...)`` (a command does not parse there) and only
+        its schema is requested (an analysis request: no job runs).
+
+        Raises:
+            ExecutionFailed: Spark's parser or analyser refuses the query.
+        """
+        result = self._run(sql, purpose="plan", time_limit_ms=time_limit_ms, analyse_only=True)
+        return str(result.rows[0][0])
 
     def catalog(self) -> Catalog:
         """Tables and columns of the current database; declared foreign keys where the catalog

@@ -36,6 +36,7 @@ __all__ = [
     "SPARK_EXTRA_FUNCTION_TYPES",
     "SPARK_EXTRA_NODE_TYPES",
     "SPARK_FILE_FORMATS",
+    "SPARK_FORMAT_FUNCTIONS",
     "SPARK_REFUSED_FUNCTIONS",
     "SPARK_REFUSED_STATEMENTS",
     "SPARK_SEQUENCE_MAX",
@@ -88,6 +89,7 @@ SPARK_ALLOWED_ANONYMOUS: frozenset[str] = frozenset(
     percent_rank cume_dist ntile lag lead nth_value grouping grouping_id degrees radians pi sin
     cos tan asin acos atan atan2 sinh cosh tanh cot e factorial bit_length bit_count
     sequence range transform filter aggregate exists forall zip_with timestampadd timestampdiff
+    array_repeat
     dateadd extract weekofyear
     """.split()
 )
@@ -99,7 +101,12 @@ SPARK_BOUNDED_FUNCTIONS: dict[str, tuple[int, int]] = {
     "rpad": (1, 10_000),
     "array_repeat": (1, 10_000),
     "space": (0, 10_000),
+    "pad": (1, 10_000),
 }
+# Functions whose format string can ask for any width: the format must be a literal and every
+# width in it at most this.
+SPARK_FORMAT_FUNCTIONS: frozenset[str] = frozenset({"printf", "format_string"})
+SPARK_MAX_FORMAT_WIDTH = 10_000
 # The most elements a literal sequence(...) or range(...) may generate.
 SPARK_SEQUENCE_MAX = 100_000
 
@@ -193,7 +200,7 @@ SPARK_REFUSED_STATEMENTS: dict[str, str] = {
     "explain": "plain EXPLAIN is not offered for Spark",
 }
 
-_QUERY_ROOTS = (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Subquery)
+_QUERY_ROOTS = (exp.Select, exp.Union, exp.Intersect, exp.Except, exp.Subquery, exp.Values)
 _LEADING = re.compile(r"\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*([A-Za-z][A-Za-z ]{0,40})", re.S)
 
 Plan = Callable[[str], Any]
@@ -323,6 +330,13 @@ def _tree(tree: exp.Expr, catalog: Catalog | None) -> list[Violation]:
             found.extend(_table(node, catalog, ctes))
         elif isinstance(node, exp.Join):
             found.extend(_cross_join(node))
+        elif isinstance(node, exp.With) and node.args.get("recursive"):
+            found.append(
+                Violation(
+                    "guard.recursive_cte",
+                    "WITH RECURSIVE can run without bound in Spark; rewrite without recursion.",
+                )
+            )
         elif type(node).__name__ not in allowed_nodes:
             found.append(
                 Violation(
@@ -420,12 +434,22 @@ def _bounds(node: exp.Func, name: str) -> list[Violation]:
         if step == 0 or count > SPARK_SEQUENCE_MAX:
             return [_bomb(name, f"it would generate {count} elements, over {SPARK_SEQUENCE_MAX}")]
         return []
+    if name in SPARK_FORMAT_FUNCTIONS:
+        form = args[0] if args else None
+        widths = re.findall(r"%[-+ #0]*(\d+|\*)", form.this) if _is_string(form) else ["*"]
+        if any(w == "*" or int(w) > SPARK_MAX_FORMAT_WIDTH for w in widths):
+            return [_bomb(name, "its format must be a literal with widths of at most 10000")]
+        return []
     if name in SPARK_BOUNDED_FUNCTIONS:
         index, cap = SPARK_BOUNDED_FUNCTIONS[name]
         value = _literal_int(args[index]) if len(args) > index else None
         if value is None or value > cap:
             return [_bomb(name, f"its size argument must be a literal of at most {cap}")]
     return []
+
+
+def _is_string(node: Any) -> bool:
+    return isinstance(node, exp.Literal) and node.is_string
 
 
 def _bomb(name: str, why: str) -> Violation:
@@ -530,6 +554,8 @@ def _disconnected(
             a, b = owner(left), owner(right)
             if a in parent and b in parent:
                 parent[find(a)] = find(b)
+    for single in _one_row_sources(select):
+        parent[find(single)] = find(sources[0])  # a one-row aggregate multiplies nothing
     roots = {find(s) for s in sources}
     if len(roots) > 1:
         return [
@@ -540,6 +566,23 @@ def _disconnected(
             )
         ]
     return []
+
+
+def _one_row_sources(select: exp.Select) -> list[str]:
+    from_ = select.args.get("from") or select.args.get("from_")
+    items = [from_.this] if from_ is not None else []
+    items += [j.this for j in select.args.get("joins") or []]
+    found = []
+    for item in items:
+        query = item.this if isinstance(item, exp.Subquery) else None
+        if (
+            isinstance(query, exp.Select)
+            and not query.args.get("group")
+            and query.expressions
+            and all(isinstance(e.unalias(), exp.AggFunc) for e in query.expressions)
+        ):
+            found.append(item.alias_or_name.lower())
+    return found
 
 
 def _owners(
