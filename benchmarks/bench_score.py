@@ -1,5 +1,6 @@
 """Scoring speed: 10,000 questions x 5 samples whose results are already in memory, with result
-sizes drawn from those of the Spider slice (rules, checks that need no database, agreement,
+sizes drawn from those of the Spider slice (the default rule, assay-1.0, with the default
+matching policy; checks that need no database, the question-SQL checks included; agreement;
 gate). Also relaxed matching of two 100 x 10 results, against a naive implementation that tries
 every column permutation, in the same run; and peak memory while streaming questions."""
 
@@ -17,11 +18,13 @@ from assay.agreement import NormalisedResult, agreement, relaxed_match
 from assay.bench import default_spider_root
 from assay.checks import CheckContext, run_checks
 from assay.gate import GatePolicy, decide
-from assay.scoring import ScoreInputs, get_rule
+from assay.scoring import DEFAULT_RULE, ScoreInputs, get_rule
+from assay.settings import load_settings
 from assay.types import Candidate, Result
 from benchmarks._common import median, report, timings, write
 
 N_QUESTIONS = 10_000
+MATCHING = load_settings({}).matching  # the default rule with the default matching policy
 K = 5
 FALLBACK_SHAPES = [(1, 1)] * 50 + [(3, 2)] * 20 + [(10, 2)] * 15 + [(40, 3)] * 10 + [(100, 4)] * 5
 
@@ -65,14 +68,15 @@ def questions(
 
 
 def score_all(shapes: list[tuple[int, int]], n: int) -> tuple[float, Counter[str]]:
-    rule, policy = get_rule("agreement_first"), GatePolicy()
+    rule, policy = get_rule(DEFAULT_RULE), GatePolicy()
     actions: Counter[str] = Counter()
     rng = np.random.default_rng(0)
     started = time.perf_counter()
     for results in questions(shapes, rng, n):
         shown = Candidate("SELECT 1", (), None, results[0])
         checked = run_checks(CheckContext("q", shown, "duckdb"))
-        scored = rule(ScoreInputs(checked.findings, checked.measures, agreement(results)))
+        agreed = agreement(results, policy=MATCHING)
+        scored = rule(ScoreInputs(checked.findings, checked.measures, agreed))
         actions[decide(policy, scored).action] += 1
     return time.perf_counter() - started, actions
 

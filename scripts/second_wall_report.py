@@ -1,7 +1,8 @@
 """Write docs/second-wall.md: what each engine stops on its own when the guard is bypassed.
 
-Every adversarial statement of tests/fixtures/guard/adversarial.sql is sent straight to each
-connector it names (PostgreSQL as the role ``assay pg-role`` creates). Run with the test
+Every adversarial statement of tests/fixtures/guard/adversarial.sql, and every attack of
+tests/fixtures/guard/attacks.sql (issue 11), is sent straight to each connector it names
+(PostgreSQL as the role ``assay pg-role`` creates), with a time limit of 300 ms. Run with the test
 PostgreSQL up: ``ASSAY_TEST_PG_URL=$(scripts/pg start | tail -1) .venv/bin/python
 scripts/second_wall_report.py``.
 """
@@ -18,9 +19,12 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fixtures import shop  # noqa: E402
 from tests.fixtures.corpus import load  # noqa: E402
+from tests.guard.test_issue11 import load as load_attacks  # noqa: E402
 
 from assay.connectors import connect, pg_role_sql  # noqa: E402
 from assay.errors import ExecutionError  # noqa: E402
+
+LIMIT_MS = 300
 
 
 def _targets(tmp: Path) -> dict[str, str]:
@@ -55,16 +59,26 @@ def main() -> int:
         targets = _targets(Path(tmp))
         outcomes: dict[tuple[str, str], str] = {}
         cases = load("adversarial.sql")
+        attacks = load_attacks("attacks.sql")
         for dialect, target in targets.items():
             with connect(target) as connector:
                 for case in cases:
                     if dialect not in case.dialects:
                         continue
                     try:
-                        connector.execute(case.sql, time_limit_ms=1_500, max_rows=5)
+                        connector.execute(case.sql, time_limit_ms=LIMIT_MS, max_rows=5)
                         outcomes[(case.title, dialect)] = "runs"
                     except ExecutionError as exc:
                         outcomes[(case.title, dialect)] = exc.code.split(".")[-1]
+                for attack in attacks:
+                    if dialect not in attack.dialects:
+                        continue
+                    key = ("attack: " + attack.title, dialect)
+                    try:
+                        connector.execute(attack.sql, time_limit_ms=LIMIT_MS, max_rows=5)
+                        outcomes[key] = "runs"
+                    except ExecutionError as exc:
+                        outcomes[key] = exc.code.split(".")[-1]
     engines = list(targets)
     lines = [
         "# The second wall: what each engine stops on its own",
@@ -76,14 +90,57 @@ def main() -> int:
         "harmless (fresh connection per request, read-only file, canary and file checks).",
         "A blank cell means the statement does not apply to that engine.",
         "",
+        "## Limits set deliberately",
+        "",
+        "- **Result bytes**: the worker keeps at most `max_result_bytes` (64 MB) of a result",
+        "  and truncates past it, as it does past `max_rows`; one value over `max_cell_bytes`",
+        "  (8 MB) fails the query (`resource_limit`). The parent reads at most twice the result",
+        "  cap plus 4 MiB of one reply and kills the worker past it",
+        "  (tests/connectors/test_byte_caps.py measures the parent's memory).",
+        "- **DuckDB**: spills go to a private folder under the system temp directory (never",
+        "  beside the database file, DuckDB's default), capped by `max_temp_directory_size` =",
+        "  `temp_limit_mb` (512 MiB). Logging (`CALL enable_logging`) passes",
+        "  `lock_configuration`; a worker whose logging, temp or memory settings changed is",
+        "  retired after the request, so no later request reads its log.",
+        "- **PostgreSQL** (`assay pg-role`): `work_mem` 16 MB, `maintenance_work_mem` 16 MB,",
+        "  `hash_mem_multiplier` 1, `temp_file_limit` 256 MB and no parallel workers for the",
+        "  role, so a memory bomb fails in its backend well before `statement_timeout`; the",
+        "  large-object functions (`lo_from_bytea`, `lo_create`, ...) and the transaction-id",
+        "  functions (`pg_current_xact_id`, `txid_current`) are revoked from PUBLIC. The role can",
+        "  still read the server's catalogue views (`pg_stat_activity` shows its own sessions'",
+        "  queries): refusing them is the first wall's job (`guard.catalogue_view`), which",
+        "  allows `information_schema.tables` and `.columns` (DuckDB, PostgreSQL) and",
+        "  `sqlite_master` (SQLite) only: the schema of the tables the user may query.",
+        "",
+        "## The adversarial corpus, guard bypassed",
+        "",
         "| statement | attempts | " + " | ".join(engines) + " |",
         "| --- | --- | " + " | ".join("---" for _ in engines) + " |",
     ]
     for case in cases:
         cells = [outcomes.get((case.title, e), "") for e in engines]
         lines.append(f"| {case.title} | {case.attempts} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## The attacks of issue 11, guard bypassed",
+        "",
+        "The first wall refuses each with the code shown (tests/guard/test_issue11.py); here",
+        "each is sent to the engine anyway. `runs` is expected for most: these are reads the",
+        "first wall exists to refuse (catalogue views, CTE shadowing, bounded bombs), and the",
+        "worker's byte caps, time limit and the role's grants contain what they do.",
+        "",
+        "| attack | first wall | " + " | ".join(engines) + " |",
+        "| --- | --- | " + " | ".join("---" for _ in engines) + " |",
+    ]
+    for attack in attacks:
+        cells = [outcomes.get(("attack: " + attack.title, e), "") for e in engines]
+        lines.append(f"| {attack.title} | `{attack.code}` | " + " | ".join(cells) + " |")
     for engine in engines:
-        ran = sorted(t for (t, e), o in outcomes.items() if e == engine and o == "runs")
+        ran = sorted(
+            t
+            for (t, e), o in outcomes.items()
+            if e == engine and o == "runs" and not t.startswith("attack: ")
+        )
         lines += ["", f"**{engine}** runs on its own: " + (", ".join(ran) or "nothing") + "."]
     out = ROOT / "docs" / "second-wall.md"
     out.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -50,6 +50,27 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("max_rows", 1_000, int, "rows", "Rows kept from one query result (row cap)."),
     Setting("memory_limit_mb", 2_048, int, "MiB", "Engine memory limit for one worker."),
     Setting("max_sql_bytes", 100_000, int, "bytes", "Largest SQL statement the guard accepts."),
+    Setting(
+        "max_result_bytes",
+        64_000_000,
+        int,
+        "bytes",
+        "Bytes of one result kept in the worker; past it the result is truncated (byte cap).",
+    ),
+    Setting(
+        "max_cell_bytes",
+        8_000_000,
+        int,
+        "bytes",
+        "Largest single value a result may hold; a larger one fails the query.",
+    ),
+    Setting(
+        "temp_limit_mb",
+        512,
+        int,
+        "MiB",
+        "Temporary files one DuckDB worker may spill (in its own private temp directory).",
+    ),
     Setting("n_workers", 1, int, "processes", "Warm worker processes per connector."),
     Setting("cache_dir", "", str, "path", "Where generated warehouses are cached."),
     Setting("llm_base_url", "", str, "url", "OpenAI-compatible endpoint; empty means no model."),
@@ -71,6 +92,15 @@ SETTINGS: tuple[Setting, ...] = (
         str,
         "path",
         "The Spider slice's folder; empty means ../shared/data/spider-slice beside the project.",
+    ),
+    Setting(
+        "matching",
+        "permuted",
+        str,
+        "policy",
+        "How sample results are matched for agreement: strict (same columns in the same "
+        "order, same rows), permuted (columns in any order) or relaxed (a projection, the "
+        "paper's Definition 1).",
     ),
 )
 
@@ -106,6 +136,9 @@ class Settings:
     max_rows: int = _DEFAULT["max_rows"]
     memory_limit_mb: int = _DEFAULT["memory_limit_mb"]
     max_sql_bytes: int = _DEFAULT["max_sql_bytes"]
+    max_result_bytes: int = _DEFAULT["max_result_bytes"]
+    max_cell_bytes: int = _DEFAULT["max_cell_bytes"]
+    temp_limit_mb: int = _DEFAULT["temp_limit_mb"]
     n_workers: int = _DEFAULT["n_workers"]
     cache_dir: str = _DEFAULT["cache_dir"]
     llm_base_url: str = _DEFAULT["llm_base_url"]
@@ -116,6 +149,7 @@ class Settings:
     llm_escalation_base_url: str = _DEFAULT["llm_escalation_base_url"]
     llm_escalation_model: str = _DEFAULT["llm_escalation_model"]
     spider_root: str = _DEFAULT["spider_root"]
+    matching: str = _DEFAULT["matching"]
     # fields generated from SETTINGS: end
 
     def __post_init__(self) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as _dt
 import decimal
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Literal
 
 __all__ = [
@@ -13,6 +14,7 @@ __all__ = [
     "Candidate",
     "Fact",
     "Finding",
+    "FindingCode",
     "FindingKind",
     "Result",
     "Verdict",
@@ -22,6 +24,47 @@ __all__ = [
 Action = Literal["show", "warn", "withhold"]
 Behaviour = Literal["answer", "clarify", "abstain", "refuse"]
 FindingKind = Literal["veto", "cap", "signal", "note"]
+_KINDS = frozenset({"veto", "cap", "signal", "note"})
+
+
+class FindingCode(StrEnum):
+    """Every finding code the checks, the scorer and the agent emit; the prefix is the kind.
+
+    A refusal passed through from another stage (a guard code such as
+    ``guard.forbidden_statement``) keeps its own code and is always of kind ``veto``.
+    """
+
+    CAP_INCOMPLETE = "cap.incomplete"
+    CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
+    CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"
+    CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
+    CAP_STAND_IN_IN_AGGREGATE = "cap.stand_in_in_aggregate"
+    CAP_THIN_EVIDENCE = "cap.thin_evidence"
+    CAP_UNCITED_NUMBER = "cap.uncited_number"
+    CAP_UNSUPPORTED_CLAIM = "cap.unsupported_claim"
+    NOTE_JUDGE_ISSUE = "note.judge_issue"
+    NOTE_LLM_UNAVAILABLE = "note.llm_unavailable"
+    NOTE_PROJECTION_ORDER = "note.projection_order"
+    NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
+    NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"
+    NOTE_UNSUPPORTED_COMMENTARY = "note.unsupported_commentary"
+    SIGNAL_AGGREGATE_MISMATCH = "signal.aggregate_mismatch"
+    SIGNAL_COMPARISON_FLIPPED = "signal.comparison_flipped"
+    SIGNAL_DUPLICATE_ROWS = "signal.duplicate_rows"
+    SIGNAL_EMPTY_RESULT = "signal.empty_result"
+    SIGNAL_GROUPING_MISSING = "signal.grouping_missing"
+    SIGNAL_LITERAL_MISSING = "signal.literal_missing"
+    SIGNAL_LITERAL_NOT_IN_DATA = "signal.literal_not_in_data"
+    SIGNAL_PROJECTION_SHORT = "signal.projection_short"
+    SIGNAL_RANKING_MISMATCH = "signal.ranking_mismatch"
+    SIGNAL_SHAPE_MISMATCH = "signal.shape_mismatch"
+    VETO_BAD_JOIN = "veto.bad_join"
+    VETO_CHECK_FAILED = "veto.check_failed"
+    VETO_IMPOSSIBLE_VALUE = "veto.impossible_value"
+    VETO_MISSING_TABLE = "veto.missing_table"
+    VETO_NO_RESULT = "veto.no_result"
+    VETO_READING_MISMATCH = "veto.reading_mismatch"
+    VETO_STAND_IN_RETURNED = "veto.stand_in_returned"
 
 
 @dataclass(frozen=True)
@@ -68,6 +111,22 @@ class Finding:
     kind: FindingKind
     message: str
     evidence: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # The code's prefix is its kind, so a renderer or rule that reads one reads the other
+        # (a 'veto.*' emitted as a note was once never printed). Codes of other stages
+        # ('guard.*') pass through as vetoes only.
+        prefix = self.code.partition(".")[0]
+        if self.kind not in _KINDS or (prefix in _KINDS and prefix != self.kind):
+            raise ValueError(
+                f"Finding code {self.code!r} has kind {self.kind!r}; a code's prefix must be "
+                f"its kind. Emit '{self.kind}.{self.code.partition('.')[2]}' or kind "
+                f"{prefix!r}."
+            )
+        if prefix not in _KINDS and self.kind != "veto":
+            raise ValueError(
+                f"Finding code {self.code!r} from another stage must be a veto, not {self.kind!r}."
+            )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -172,3 +172,13 @@ def test_keeps_at_most_100_rows() -> None:
     same = Result(("n",), tuple((i,) for i in range(250)), 250)
     result = agreement([big, same])
     assert result.undetermined == (1,)
+
+
+def test_permuted_matching_frees_column_order_only() -> None:
+    ab = Result(("a", "b"), ((1, "x"), (2, "y")), 2)
+    ba = Result(("b", "a"), (("y", 2), ("x", 1)), 2)
+    narrow = Result(("a",), ((1,), (2,)), 2)
+    assert agreement([ab, ba], policy="permuted").a == 1.0
+    assert agreement([ab, ba], policy="strict").a == 0.5
+    assert agreement([ab, narrow], policy="permuted").a == 0.5
+    assert agreement([ab, narrow], policy="relaxed").a == 1.0

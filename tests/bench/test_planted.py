@@ -44,3 +44,23 @@ def test_deterministic_faults(records: list[SampleRecord], rule: str) -> None:
         assert row.not_shown == row.planted, kind
         if rule == "designed" or FAULTS[kind].check.startswith("veto."):  # type: ignore[union-attr]
             assert row.withheld == row.planted, kind
+
+
+def test_judge_only_kinds_have_a_deterministic_check_under_assay(
+    records: list[SampleRecord],
+) -> None:
+    """Issue 10: wrong aggregate, intent flip, time shift and partial answer now have a
+    question-SQL check; under assay-1.0 (K = 5) no planted error of any kind is shown."""
+    five = list(spider_records(ROOT, k=5))
+    with Scorer.named("assay", write_missing_text=True) as scorer:
+        report = run_planted(five, scorer)
+    assert report.controls_identical == report.controls
+    for kind, row in report.rows.items():
+        assert row.planted > 0 and row.not_shown == row.planted, kind
+    rows = report.rows
+    # Fired on most plants where the question names what was changed (the rest: the question
+    # does not say, e.g. a year not in the question or half the rows left out).
+    assert rows["wrong_aggregate"].check_fired >= 0.8 * rows["wrong_aggregate"].planted
+    assert rows["time_shift"].check_fired >= 0.8 * rows["time_shift"].planted
+    assert rows["intent_flip"].check_fired >= 0.6 * rows["intent_flip"].planted
+    assert rows["partial_answer"].check_fired > 0

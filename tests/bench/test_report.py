@@ -195,3 +195,19 @@ def test_faults_command(tmp_path: Path, shop_duckdb: Path) -> None:
     assert rows["fake_table"]["withheld"] == 1.0 and rows["fake_table"]["check_fired"] == 1.0
     assert rows["intent_flip"]["planted"] == 3 and rows["intent_flip"]["not_shown"] == 1.0
     assert "controls rescored identically: 3 of 3" in result.output
+
+
+def test_hypotheses_the_report_cannot_measure_are_not_evaluated() -> None:
+    """A benchmark-only metric is 'not evaluated', never 'fail'; a paired AUROC difference
+    with an at_least criterion compares the point estimate."""
+    from assay.bench import Hypothesis
+    from assay.bench._report import _hypothesis
+
+    rules = {"a": {"gate": {"pass_accuracy": 0.9}, "auroc": {"value": 0.8}}, "b": {}}
+    comparisons = {"a-b": {"value": 0.02, "low": -0.01, "high": 0.05}}
+    planted = Hypothesis("H", "planted_not_shown", "a", "at_least", 1.0)
+    assert _hypothesis(planted, rules, comparisons)["result"] == "not evaluated"
+    at_least = Hypothesis("H", "auroc", "a", "at_least", 0.0, "b")
+    assert _hypothesis(at_least, rules, comparisons)["result"] == "pass"
+    above = Hypothesis("H", "auroc", "a", "ci_low_above", 0.0, "b")
+    assert _hypothesis(above, rules, comparisons)["result"] == "fail"

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from assay.checks import fit_check
 from assay.errors import GenerationError
 from assay.generators import plan
-from assay.semantic import JoinPath, SemanticLayer, load_semantic, resolve
+from assay.semantic import JoinPath, SemanticLayer, load_semantic, read, resolve
 
 
 def test_same_question_same_sql(wrb: Path) -> None:
@@ -51,3 +52,107 @@ def test_no_join_path(wrb: Path) -> None:
     )
     with pytest.raises(GenerationError, match="No join path"):
         plan(resolve("What was the gross revenue by category in 2023?", cut), cut)
+
+
+@pytest.mark.parametrize(
+    ("question", "fragments"),
+    [
+        ("gross revenue in 2023 excluding Germany", ["customers.country <> 'DE'"]),
+        (
+            "gross revenue in 2023 excluding Germany and France",
+            ["NOT customers.country IN ('DE', 'FR')"],
+        ),
+        ("gross revenue in 2023 where country is DE or FR", ["customers.country IN ('DE', 'FR')"]),
+        (
+            "Which product category had the most net revenue in Q4 2023?",
+            ["GROUP BY products.category", "ORDER BY value DESC", "LIMIT 1"],
+        ),
+        ("the fewest units sold by category in 2023", ["ORDER BY value ASC", "LIMIT 1"]),
+        (
+            "gross revenue in 2023 compared with the previous year",
+            ["YEAR(orders.order_date) AS year", "'2022-01-01'", "'2024-01-01'"],
+        ),
+        (
+            "gross revenue Q1 2024 vs Q1 2023",
+            ["DATE_TRUNC('QUARTER', orders.order_date) AS quarter"],
+        ),
+        ("gross revenue H1 2024 vs H1 2023", ["THEN 'H1 2024'", "THEN 'H1 2023'"]),
+    ],
+    ids=[
+        "not-equal",
+        "not-in",
+        "in",
+        "which-most",
+        "fewest",
+        "previous-year",
+        "quarters",
+        "halves",
+    ],
+)
+def test_plan_follows_the_reading(wrb: Path, question: str, fragments: list[str]) -> None:
+    layer = load_semantic(wrb / "shop.yaml")
+    reading = read(question, layer)
+    planned = plan(reading, layer)
+    for fragment in fragments:
+        assert fragment in planned.sql, planned.sql
+    fit = fit_check(planned.sql, reading, layer)
+    assert fit.mismatches == () and fit.complete == 1.0
+
+
+@pytest.mark.parametrize(
+    ("planned_for", "asked", "says"),
+    [
+        ("gross revenue in 2023 for Germany", "gross revenue in 2023 excluding Germany", "not DE"),
+        ("gross revenue in 2023", "gross revenue in 2023 excluding Germany", "absent"),
+        ("gross revenue in 2022", "gross revenue in 2023", "period bounds"),
+        (
+            "top 2 country by gross revenue in 2023",
+            "top 3 country by gross revenue in 2023",
+            "keeps 2",
+        ),
+        (
+            "bottom 2 country by gross revenue in 2023",
+            "top 2 country by gross revenue in 2023",
+            "ascending",
+        ),
+        ("gross revenue by category in 2023", "gross revenue by country in 2023", "grouped by"),
+        ("gross revenue in 2023", "gross revenue in 2023 vs 2022", "period bounds"),
+    ],
+    ids=["polarity", "filter-dropped", "period", "limit", "direction", "group", "comparison"],
+)
+def test_fit_check_vetoes_a_plan_that_answers_another_question(
+    wrb: Path, planned_for: str, asked: str, says: str
+) -> None:
+    layer = load_semantic(wrb / "shop.yaml")
+    sql = plan(read(planned_for, layer), layer).sql
+    fit = fit_check(sql, read(asked, layer), layer)
+    assert fit.complete < 1.0
+    (finding,) = fit.findings
+    assert finding.code == "veto.reading_mismatch" and finding.kind == "veto"
+    assert says in finding.message
+
+
+def test_fit_check_reads_aliased_sql(wrb: Path) -> None:
+    layer = load_semantic(wrb / "shop.yaml")
+    sql = (
+        "SELECT SUM(ol.quantity * ol.unit_price) AS value FROM order_lines ol JOIN orders o "
+        "ON ol.order_id = o.order_id JOIN customers c ON o.customer_id = c.customer_id "
+        "WHERE o.order_date >= DATE '2023-01-01' AND o.order_date < DATE '2024-01-01' "
+        "AND o.status <> 'cancelled' AND NOT c.country IN ('DE', 'FR')"
+    )
+    assert fit_check(sql, read("gross revenue 2023 except DE or FR", layer), layer).complete == 1.0
+    assert fit_check("SELEC nothing", read("gross revenue 2023", layer), layer).complete < 1.0
+
+
+def test_ranking_by_change(wrb: Path) -> None:
+    layer = load_semantic(wrb / "clinic.yaml")
+    reading = read("Which city's visit count fell the most from 2023 to 2024?", layer)
+    assert reading.change == "down" and reading.ranking is not None
+    assert not reading.ranking.descending  # the most negative change first
+    planned = plan(reading, layer)
+    assert "a.value - b.value AS change" in planned.sql and "LIMIT 1" in planned.sql
+    assert fit_check(planned.sql, reading, layer).complete == 1.0
+    grew = read("Which city's visit count grew the most from 2023 to 2024?", layer)
+    assert fit_check(planned.sql, grew, layer).complete < 1.0
+    both = read("By how much did visits drop from Q4 2023 to Q1 2024?", layer)
+    assert [p.label for p in both.periods] == ["Q4 2023", "Q1 2024"] and both.compare

@@ -3,6 +3,7 @@ behaviour, and for answers the expected rows from SQL written by hand here."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,9 +14,9 @@ from click.testing import CliRunner
 from assay.bench import result_equivalent
 from assay.cli import main
 from assay.connectors import connect
-from assay.errors import InputError, SemanticError
+from assay.errors import SemanticError
 from assay.pipeline import Agent
-from assay.semantic import load_semantic, parse_semantic
+from assay.semantic import SemanticLayer, load_semantic, parse_semantic
 
 Y23 = "BETWEEN DATE '2023-01-01' AND DATE '2023-12-31'"
 QUESTIONS: dict[str, list[tuple[str, str, str | None, bool]]] = {
@@ -231,11 +232,27 @@ def test_hand_written_questions(
     assert "cap.uncited_number" not in [f.code for f in verdict.findings]
 
 
-def test_bad_questions_named(agents: dict[str, Agent]) -> None:
-    with pytest.raises(InputError, match="empty"):
-        agents["shop"].ask("   ")
-    with pytest.raises(InputError, match="10,000 characters"):
-        agents["shop"].ask("x" * 10_000)
+@pytest.mark.parametrize(
+    ("question", "code", "words"),
+    [
+        ("   ", "input.empty", "empty"),
+        ("x" * 10_000, "input.too_long", "10,000 characters"),
+        ("gross revenue\x00\x01 2023", "input.binary", "binary"),
+        ("?!? 2023 ...", "input.no_words", "no words"),
+        ("12345", "input.no_words", "no words"),
+        ("Quel était le chiffre d'affaires en 2023 ?", "input.other_language", "English"),
+        ("2023年の総売上はいくらでしたか", "input.other_language", "English"),
+    ],
+    ids=["empty", "overlong", "binary", "punctuation", "numbers", "french", "japanese"],
+)
+def test_bad_questions_named(
+    agents: dict[str, Agent], question: str, code: str, words: str
+) -> None:
+    verdict = agents["shop"].ask(question)
+    assert verdict.behaviour == "abstain" and verdict.action == "withhold"
+    assert verdict.reasons == (code,)
+    assert words in verdict.provenance["message"]
+    assert verdict.candidate is None
 
 
 def test_layer_that_does_not_match_its_database(wrb: Path) -> None:
@@ -293,3 +310,69 @@ def test_layer_referencing_a_missing_column(wrb: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "metrics[0].time_column: column 'orders.placed_on' does not exist" in result.output
     assert parse_semantic(raw).metrics[0].time_column == "orders.placed_on"
+
+
+def _with_metric(layer: SemanticLayer, name: str, expression: str) -> SemanticLayer:
+    metrics = tuple(
+        m if m.name != name else dataclasses.replace(m, expression=expression)
+        for m in layer.metrics
+    )
+    return dataclasses.replace(layer, metrics=metrics)
+
+
+def test_fan_out_is_an_abstention_not_an_error(wrb: Path) -> None:
+    # A sum over orders broken down by a product column would repeat each order per line.
+    layer = _with_metric(load_semantic(wrb / "shop.yaml"), "order_count", "SUM(orders.order_id)")
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        verdict = Agent(connector, layer).ask("number of orders by category in 2023")
+    assert verdict.behaviour == "abstain" and verdict.action == "withhold"
+    assert verdict.reasons == ("generation.error",)
+    assert "multiply rows" in verdict.provenance["message"]
+    assert verdict.provenance["reading"].startswith("number of orders")
+
+
+def test_engine_failure_is_withheld_not_raised(wrb: Path) -> None:
+    layer = _with_metric(
+        load_semantic(wrb / "shop.yaml"), "gross_revenue", "SUM(CAST(orders.status AS INTEGER))"
+    )
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        verdict = Agent(connector, layer).ask("gross revenue in 2023")
+    assert verdict.behaviour == "answer" and verdict.action == "withhold"
+    assert verdict.reasons and verdict.reasons[0].startswith("execution")
+
+
+def test_reading_restated_first_and_in_json(tmp_path: Path, wrb: Path) -> None:
+    runner = CliRunner()
+    args = ["--db", str(wrb / "shop.duckdb"), "--semantic", str(wrb / "shop.yaml")]
+    shown = runner.invoke(main, ["ask", "gross revenue in 2023 excluding Germany", *args])
+    assert shown.exit_code == 0, shown.output
+    first = shown.output.splitlines()[0]
+    assert first.startswith("I read this as: gross revenue, where country is not DE")
+    record = runner.invoke(main, ["ask", "top 2 countries by net revenue in 2023", *args, "--json"])
+    data = json.loads(record.output)
+    assert data["provenance"]["read"]["ranking"] == {"n": 2, "descending": True}
+    assert data["provenance"]["fit"]["mismatches"] == []
+    shown = runner.invoke(main, ["semantic", "show", *args])
+    assert shown.exit_code == 0, shown.output
+    assert "gross revenue" in shown.output and "DE (germany)" in shown.output
+
+
+def test_semantic_show_json(wrb: Path) -> None:
+    runner = CliRunner()
+    args = ["--db", str(wrb / "saas.duckdb"), "--semantic", str(wrb / "saas.yaml"), "--json"]
+    data = json.loads(runner.invoke(main, ["semantic", "show", *args]).output)
+    assert data["fiscal_year_start_month"] == 4
+    assert [d["name"] for d in data["dimensions"]] == ["region", "segment"]
+    assert all(m["data"][0] is not None for m in data["metrics"])
+
+
+def test_a_bug_is_a_failure_not_an_answer(agents: dict[str, Agent]) -> None:
+    agent = agents["shop"]
+    lexicon = agent.lexicon
+    agent.lexicon = object()  # type: ignore[assignment]  # a broken stage
+    try:
+        verdict = agent.ask("What was the gross revenue in 2023?")
+    finally:
+        agent.lexicon = lexicon
+    assert verdict.action == "withhold" and verdict.candidate is None
+    assert verdict.failure is not None and verdict.failure["code"] == "agent.internal_error"

@@ -99,6 +99,7 @@ def test_versions() -> None:
         "v2": "2.0",
         "agreement_first": "2.1",
         "v3": "3.0",
+        "assay": "assay-1.0",
     }
 
 
@@ -142,3 +143,48 @@ def test_rule_contract(
     b = RULES[name](ScoreInputs(findings, FULL, agreement([samples[0], *rest])))
     assert 0.0 <= a.score <= 1.0
     assert a.score == pytest.approx(b.score)
+
+
+@pytest.mark.parametrize(
+    ("n_agree", "action"),
+    [(5, "show"), (4, "show"), (3, "warn"), (2, "warn"), (1, "withhold")],
+    ids=["5of5", "4of5", "3of5", "2of5", "alone"],
+)
+def test_assay_is_sqrt_of_agreement(n_agree: int, action: str) -> None:
+    scored = get_rule("assay")(inputs(n_agree))
+    assert scored.score == pytest.approx(math.sqrt(n_agree / 5), abs=1e-6)
+    assert scored.terms["A"] == pytest.approx(n_agree / 5)
+    assert decide(GatePolicy(), scored).action == action
+
+
+@pytest.mark.parametrize(
+    ("code", "cap"),
+    [
+        ("signal.literal_not_in_data", HARD_CAP),
+        ("signal.aggregate_mismatch", HARD_CAP),
+        ("veto.no_result", HARD_CAP),
+        ("veto.missing_table", HARD_CAP),
+        ("cap.thin_evidence", SOFT_CAP),
+        ("cap.uncited_number", SOFT_CAP),
+    ],
+)
+def test_assay_caps_and_names_them(code: str, cap: float) -> None:
+    scored = get_rule("assay")(inputs(5, codes=(code,)))
+    assert scored.score == cap and scored.capped_by == (code,)
+    assert scored.raw == 1.0
+
+
+def test_assay_ignores_the_papers_signal_and_v3_ignores_question_signals() -> None:
+    assert get_rule("assay")(inputs(5, codes=("signal.empty_result",))).score == 1.0
+    assert get_rule("v3")(inputs(5, codes=("signal.literal_not_in_data",))).score == 1.0
+    assert get_rule("agreement_first")(inputs(5, codes=("signal.duplicate_rows",))).score == 1.0
+
+
+@given(st.lists(st.booleans(), min_size=1, max_size=8))
+@settings(max_examples=50, deadline=None)
+def test_assay_is_invariant_to_the_order_of_samples_after_the_first(pattern: list[bool]) -> None:
+    samples = [RIGHT] + [RIGHT if p else WRONG for p in pattern]
+    forward = get_rule("assay")(ScoreInputs((), FULL, agreement(samples)))
+    backward = get_rule("assay")(ScoreInputs((), FULL, agreement([RIGHT, *samples[:0:-1]])))
+    assert forward.score == backward.score
+    assert 0.0 <= forward.score <= 1.0

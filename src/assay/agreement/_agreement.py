@@ -18,14 +18,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from assay.agreement._match import NormalisedResult, relaxed_match, strict_match
+from assay.agreement._match import (
+    NormalisedResult,
+    permuted_match,
+    relaxed_match,
+    strict_match,
+)
 from assay.agreement._normalise import needs_six_places, normalise_row
+from assay.errors import ScoringError
 from assay.types import Result
 
-__all__ = ["KEEP_ROWS", "Agreement", "MatchingPolicy", "Prepared", "agreement", "prepare"]
+__all__ = [
+    "KEEP_ROWS",
+    "MATCHERS",
+    "Agreement",
+    "MatchingPolicy",
+    "Prepared",
+    "agreement",
+    "prepare",
+]
 
 KEEP_ROWS = 100
-MatchingPolicy = Literal["relaxed", "strict"]
+MatchingPolicy = Literal["relaxed", "permuted", "strict"]
+MATCHERS = {"relaxed": relaxed_match, "permuted": permuted_match, "strict": strict_match}
 
 
 @dataclass(frozen=True)
@@ -67,9 +82,12 @@ class Agreement:
     undetermined: tuple[int, ...]
     cluster_sizes: tuple[int, ...]
     policy: MatchingPolicy
+    weights: tuple[float, ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        extra: dict[str, Any] = {"weights": list(self.weights)} if self.weights else {}
         return {
+            **extra,
             "a": self.a,
             "a_lower": self.a_lower,
             "l2": self.l2,
@@ -94,16 +112,20 @@ def _pair(r0: Prepared, rk: Prepared | None, policy: MatchingPolicy) -> bool | N
         if whole.row_count is not None and whole.row_count <= len(cut.matchable.rows):
             return False  # the cut one has more rows than the whole one
         return None
-    match = relaxed_match if policy == "relaxed" else strict_match
-    return match(r0.matchable, rk.matchable)
+    return MATCHERS[policy](r0.matchable, rk.matchable)
 
 
 def agreement(
     results: Sequence[Result | None] | Sequence[Prepared | None],
     *,
     policy: MatchingPolicy = "relaxed",
+    weights: Sequence[float] | None = None,
 ) -> Agreement:
     """Agreement with sample 0 over K samples (``None`` for a sample with no result).
+
+    ``weights`` (one positive number per sample, e.g. each sampler's measured reliability)
+    make A the weighted share ``sum(w_k over agreeing k) / sum(w_k)``; without them every
+    sample weighs the same. L2 and the cluster sizes stay unweighted.
 
     Example:
         >>> one = Result(("n",), ((3,),), 1)
@@ -113,6 +135,14 @@ def agreement(
     """
     prepared = [r if isinstance(r, Prepared) or r is None else prepare(r) for r in results]
     k = len(prepared)
+    if weights is not None and (
+        len(weights) != k or not all(math.isfinite(w) and w > 0 for w in weights)
+    ):
+        raise ScoringError(
+            f"Agreement weights must be {k} positive numbers, one per sample; got "
+            f"{list(weights)!r}.",
+            hint="Give every sampler a reliability above 0, or score without weights.",
+        )
     if k == 0:
         return Agreement(0.0, 0.0, None, 0, (), (), (), policy)
     first = prepared[0]
@@ -126,8 +156,10 @@ def agreement(
                 undetermined.append(index)
             elif outcome:
                 agreeing.append(index)
-    a = (len(agreeing) + len(undetermined)) / k
-    a_lower = len(agreeing) / k
+    w = list(weights) if weights is not None else [1.0] * k
+    total = sum(w)
+    a = sum(w[i] for i in (*agreeing, *undetermined)) / total
+    a_lower = sum(w[i] for i in agreeing) / total
     sizes = _cluster_sizes(prepared)
     return Agreement(
         round(a, 12),
@@ -138,6 +170,7 @@ def agreement(
         tuple(undetermined),
         sizes,
         policy,
+        tuple(round(x, 12) for x in weights) if weights is not None else None,
     )
 
 

@@ -1,4 +1,8 @@
-"""Strict and relaxed matching of two normalised results.
+"""Strict, permuted and relaxed matching of two normalised results.
+
+Strict matching wants the same columns in the same order and the same multiset of rows;
+permuted matching lets the columns come in any order (the same width); relaxed matching also
+lets the narrower result be a projection of the wider.
 
 Relaxed matching is Definition 1 of the governed-score paper: the results have the same row
 count and the narrower equals, as a multiset of rows, a projection of the wider onto an
@@ -14,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["NormalisedResult", "relaxed_match", "strict_match"]
+__all__ = ["NormalisedResult", "permuted_match", "relaxed_match", "strict_match"]
 
 Row = tuple[Any, ...]
 # Search nodes tried before giving up on a pathological assignment (then: no match).
@@ -65,6 +69,19 @@ def strict_match(a: NormalisedResult, b: NormalisedResult) -> bool:
         True
     """
     return a.n_cols == b.n_cols and len(a.rows) == len(b.rows) and a.row_multiset == b.row_multiset
+
+
+def permuted_match(a: NormalisedResult, b: NormalisedResult) -> bool:
+    """The same number of columns and the same multiset of rows once the columns are put in
+    some order: what Spider's execution match accepts (column order is presentation).
+
+    Example:
+        >>> permuted_match(NormalisedResult.of([(1, "x")], 2), NormalisedResult.of([("x", 1)], 2))
+        True
+        >>> permuted_match(NormalisedResult.of([(1,)], 1), NormalisedResult.of([(1, "x")], 2))
+        False
+    """
+    return a.n_cols == b.n_cols and relaxed_match(a, b)
 
 
 def relaxed_match(a: NormalisedResult, b: NormalisedResult) -> bool:

@@ -1,12 +1,20 @@
-"""Bench: generated warehouses, evaluation and reports.
+"""Bench: generated warehouses, evaluation and reports."""
 
-Re-exported here: what the CLI's bench commands, the benchmarks and the tests use. The
-product imports nothing from this package (tests/meta/test_layers.py).
-"""
-
-from assay.bench._faults import DETERMINISTIC_FAULTS, FAULTS
-from assay.bench._gate_metrics import always_abstain_rs, gate_table, reliability_score
+from assay.bench._faults import (
+    DETERMINISTIC_FAULTS,
+    FAULTS,
+    Fault,
+    Planted,
+    plant,
+)
+from assay.bench._gate_metrics import (
+    RS_LAMBDAS,
+    always_abstain_rs,
+    gate_table,
+    reliability_score,
+)
 from assay.bench._metrics import (
+    RiskCoverage,
     accuracy_at_coverage,
     aurc,
     auroc,
@@ -16,10 +24,22 @@ from assay.bench._metrics import (
     mcnemar_exact,
     paired_auroc_difference,
     reliability_bins,
+    risk_coverage,
 )
-from assay.bench._phrasing import PHRASING_DIR, load_phrasing, phrasing_splits, phrasing_task
-from assay.bench._planted import run_planted
+from assay.bench._phrasing import (
+    PHRASING_DIR,
+    load_phrasing,
+    phrasing_splits,
+    phrasing_task,
+)
+from assay.bench._planted import (
+    FaultRow,
+    PlantedReport,
+    run_planted,
+)
 from assay.bench._prereg import (
+    BUNDLE_PACKAGES,
+    DEFAULT_HYPOTHESES,
     Hypothesis,
     bundle_hash,
     check_manifest,
@@ -27,18 +47,59 @@ from assay.bench._prereg import (
     freeze,
     load_hypotheses,
 )
-from assay.bench._report import build_report, rounded
-from assay.bench._runner import RunContext, SystemAnswer, make_system, run_benchmark
-from assay.bench._spider import default_spider_root, spider_records
-from assay.bench._stats import UndefinedStatisticWarning, bootstrap_counts
+from assay.bench._report import (
+    build_report,
+    rounded,
+)
+from assay.bench._rule_choice import (
+    CHOICE_VARIANTS,
+    VARIANTS,
+    ChoiceRow,
+    RuleVariant,
+    choose,
+    gate_summary,
+    leave_one_out,
+)
+from assay.bench._runner import (
+    SYSTEMS,
+    AssaySystem,
+    RunContext,
+    System,
+    SystemAnswer,
+    make_system,
+    run_benchmark,
+)
+from assay.bench._spider import (
+    SPIDER_SYSTEMS,
+    default_spider_root,
+    execution_match,
+    spider_records,
+    system_labels,
+)
+from assay.bench._stats import (
+    Estimate,
+    UndefinedStatisticWarning,
+    bootstrap_counts,
+)
 from assay.bench._task_metrics import (
     TaskOutcome,
     cost_per_correct,
     paired_cost_difference,
     task_metrics,
 )
-from assay.bench._tasks import Task
-from assay.bench._tpc import build_tpc, tpc_queries
+from assay.bench._tasks import (
+    SPLITS,
+    Task,
+    assign_splits,
+    domain_tasks,
+    task_set_hash,
+)
+from assay.bench._tpc import (
+    TPC_BENCHMARKS,
+    build_tpc,
+    tpc_extension_path,
+    tpc_queries,
+)
 from assay.bench._wrb_report import (
     compare_runs,
     confidence_rows,
@@ -46,21 +107,51 @@ from assay.bench._wrb_report import (
     load_run,
     score_run,
 )
-from assay.bench._wrb_score import prohibited, result_equivalent, score_task
-from assay.bench._write_report import write_report
+from assay.bench._wrb_score import (
+    OUTCOMES,
+    ScoredTask,
+    prohibited,
+    result_equivalent,
+    score_task,
+)
+from assay.bench._write_report import (
+    write_report,
+)
 
 __all__ = [
+    "BUNDLE_PACKAGES",
+    "CHOICE_VARIANTS",
+    "DEFAULT_HYPOTHESES",
     "DETERMINISTIC_FAULTS",
     "FAULTS",
+    "OUTCOMES",
     "PHRASING_DIR",
+    "RS_LAMBDAS",
+    "SPIDER_SYSTEMS",
+    "SPLITS",
+    "SYSTEMS",
+    "TPC_BENCHMARKS",
+    "VARIANTS",
+    "AssaySystem",
+    "ChoiceRow",
+    "Estimate",
+    "Fault",
+    "FaultRow",
     "Hypothesis",
+    "Planted",
+    "PlantedReport",
+    "RiskCoverage",
+    "RuleVariant",
     "RunContext",
+    "ScoredTask",
+    "System",
     "SystemAnswer",
     "Task",
     "TaskOutcome",
     "UndefinedStatisticWarning",
     "accuracy_at_coverage",
     "always_abstain_rs",
+    "assign_splits",
     "aurc",
     "auroc",
     "auroc_interval",
@@ -70,15 +161,20 @@ __all__ = [
     "build_tpc",
     "bundle_hash",
     "check_manifest",
+    "choose",
     "compare_runs",
     "confidence_rows",
     "cost_per_correct",
     "default_spider_root",
+    "domain_tasks",
     "ece",
+    "execution_match",
     "expected_results",
     "file_hash",
     "freeze",
+    "gate_summary",
     "gate_table",
+    "leave_one_out",
     "load_hypotheses",
     "load_phrasing",
     "load_run",
@@ -88,17 +184,22 @@ __all__ = [
     "paired_cost_difference",
     "phrasing_splits",
     "phrasing_task",
+    "plant",
     "prohibited",
     "reliability_bins",
     "reliability_score",
     "result_equivalent",
+    "risk_coverage",
     "rounded",
     "run_benchmark",
     "run_planted",
     "score_run",
     "score_task",
     "spider_records",
+    "system_labels",
     "task_metrics",
+    "task_set_hash",
+    "tpc_extension_path",
     "tpc_queries",
     "write_report",
 ]

@@ -55,12 +55,17 @@ PlantFn = Callable[[PlantContext], Planted | None]
 @dataclass(frozen=True)
 class Fault:
     """A kind of planted error and the finding code of the check built to catch it (``None``
-    when only a judge model could)."""
+    when only a judge model could), with further codes that also catch it (``also``)."""
 
     name: str
     check: str | None
     plant: PlantFn
     changes_query: bool
+    also: tuple[str, ...] = ()
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return (self.check, *self.also) if self.check else self.also
 
 
 def _tree(ctx: PlantContext) -> exp.Expr | None:
@@ -263,10 +268,20 @@ FAULTS: dict[str, Fault] = {
         Fault("bad_join", "veto.bad_join", plant_bad_join, True),
         Fault("stand_in", "veto.stand_in_returned", plant_stand_in, False),
         Fault("wrong_number", "cap.uncited_number", plant_wrong_number, False),
-        Fault("time_shift", None, plant_time_shift, True),
-        Fault("wrong_aggregate", None, plant_wrong_aggregate, True),
-        Fault("intent_flip", None, plant_intent_flip, True),
-        Fault("partial_answer", None, plant_partial, False),
+        # The question-SQL checks catch the kinds the paper left to a judge, where the question
+        # says what was asked: the year it names, the quantity, the direction, the attributes.
+        Fault("time_shift", "signal.literal_missing", plant_time_shift, True),
+        Fault("wrong_aggregate", "signal.aggregate_mismatch", plant_wrong_aggregate, True),
+        Fault(
+            "intent_flip",
+            "signal.ranking_mismatch",
+            plant_intent_flip,
+            True,
+            ("signal.comparison_flipped",),
+        ),
+        # Half the rows left out has no deterministic check (only agreement sees it); a
+        # dropped column does.
+        Fault("partial_answer", "signal.projection_short", plant_partial, False),
     )
 }
 DETERMINISTIC_FAULTS = ("fake_table", "bad_join", "stand_in", "wrong_number")

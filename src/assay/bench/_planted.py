@@ -27,6 +27,7 @@ class FaultRow:
     kind: str
     check: str | None
     planted: int = 0
+    codes: tuple[str, ...] = ()
     not_applicable: int = 0
     withheld: int = 0
     not_shown: int = 0
@@ -40,6 +41,7 @@ class FaultRow:
         return {
             "kind": self.kind,
             "check": self.check,
+            "codes": list(self.codes),
             "planted": self.planted,
             "not_applicable": self.not_applicable,
             "withheld": share(self.withheld),
@@ -79,7 +81,10 @@ def run_planted(
 ) -> PlantedReport:
     """Plant each kind into every correct answer and rescore; rescore controls twice."""
     kinds = tuple(kinds)
-    report = PlantedReport(scorer.rule.name, {k: FaultRow(k, FAULTS[k].check) for k in kinds})
+    report = PlantedReport(
+        scorer.rule.name,
+        {k: FaultRow(k, FAULTS[k].check, codes=FAULTS[k].codes) for k in kinds},
+    )
     for record in records:
         if record.label != 1:
             continue
@@ -107,7 +112,7 @@ def run_planted(
             row.planted += 1
             row.withheld += verdict.action == "withhold"
             row.not_shown += verdict.action != "show"
-            fired = row.check is not None and row.check in {f.code for f in verdict.findings}
+            fired = bool(set(row.codes) & {f.code for f in verdict.findings})
             row.check_fired += fired
             if len(row.examples) < 3:
                 row.examples.append(

@@ -148,13 +148,25 @@ def _hypothesis(
     if h.metric == "auroc" and h.baseline:
         diff = comparisons.get(f"{h.rule}-{h.baseline}")
         value, low = (diff["value"], diff["low"]) if diff else (None, None)
-        passed = low is not None and low > h.threshold if h.criterion == "ci_low_above" else None
+        if h.criterion == "ci_low_above":
+            passed = low is not None and low > h.threshold
+        elif value is None:
+            passed = False
+        else:
+            passed = value >= h.threshold if h.criterion == "at_least" else value <= h.threshold
         return {
             **out,
             "value": value,
             "low": low,
             "high": diff["high"] if diff else None,
             "result": "pass" if passed else "fail",
+        }
+    if h.metric != "auroc" and h.metric not in rules[h.rule]["gate"]:
+        return {
+            **out,
+            "value": None,
+            "result": "not evaluated",
+            "reason": f"{h.metric!r} is not measured from verdicts (a benchmark measures it)",
         }
     value = (
         rules[h.rule]["gate"].get(h.metric)

@@ -2,14 +2,16 @@
 
 ``../shared/data/spider-slice`` holds three Spider dev databases and, for 179 questions, the
 final SQL of six published systems. Taken in a fixed order (DAIL-SQL first, as sample 0) they
-stand in for K = 6 sampled answers; sample 0 is labelled by execution match with the gold SQL.
+stand in for K = 6 sampled answers; sample 0 is labelled by execution match with the gold SQL,
+the columns in any order (as Spider's official evaluation accepts them).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +27,7 @@ __all__ = [
     "default_spider_root",
     "execution_match",
     "spider_records",
+    "system_labels",
 ]
 
 # Sample 0 first: the answer shown is DAIL-SQL + GPT-4's.
@@ -51,13 +54,43 @@ def default_spider_root() -> Path:
     return Path.cwd().parent / "shared" / "data" / "spider-slice"
 
 
+MAX_PERMUTED_COLUMNS = 8
+
+
 def execution_match(gold: Result, predicted: Result, ordered: bool) -> bool:
-    """Spider's execution match: the same rows (in order when the gold SQL orders them)."""
+    """Spider's execution match: the same rows (in order when the gold SQL orders them), the
+    columns in any order, as the official evaluation (test-suite ``result_eq``) accepts them.
+
+    Column orders are tried among those whose columns hold the same values as the gold's
+    (content fingerprints), so the search stays small; results wider than
+    ``MAX_PERMUTED_COLUMNS`` are compared in their given column order.
+
+    Example:
+        >>> gold = Result(("a", "b"), ((1, "x"), (2, "y")), 2)
+        >>> execution_match(gold, Result(("b", "a"), (("x", 1), ("y", 2)), 2), ordered=True)
+        True
+        >>> execution_match(gold, Result(("b", "a"), (("y", 2), ("x", 1)), 2), ordered=True)
+        False
+    """
+    if len(gold.columns) != len(predicted.columns) or len(gold.rows) != len(predicted.rows):
+        return False
     a = [normalise_row(r) for r in gold.rows]
     b = [normalise_row(r) for r in predicted.rows]
-    if len(gold.columns) != len(predicted.columns):
-        return False
-    return a == b if ordered else Counter(a) == Counter(b)
+    n = len(gold.columns)
+    orders: Iterable[tuple[int, ...]] = [tuple(range(n))]
+    if 1 < n <= MAX_PERMUTED_COLUMNS:
+        gold_cols = [Counter(r[j] for r in a) for j in range(n)]
+        pred_cols = [Counter(r[j] for r in b) for j in range(n)]
+        orders = (
+            p
+            for p in itertools.permutations(range(n))
+            if all(pred_cols[p[j]] == gold_cols[j] for j in range(n))
+        )
+    for order in orders:
+        moved = [tuple(r[i] for i in order) for r in b]
+        if (a == moved) if ordered else (Counter(a) == Counter(moved)):
+            return True
+    return False
 
 
 def _run(connector: PooledConnector, sql: str) -> Result | None:
@@ -67,8 +100,15 @@ def _run(connector: PooledConnector, sql: str) -> Result | None:
         return None
 
 
-def spider_records(root: Path | None = None) -> Iterator[SampleRecord]:
-    """Records with K = 6 samples (SQL only; Assay executes them) and execution-match labels."""
+def spider_records(root: Path | None = None, k: int = 6) -> Iterator[SampleRecord]:
+    """Records with the first ``k`` systems as samples (SQL only; Assay executes them) and
+    execution-match labels of sample 0. ``k = 5`` is issue 10's setting (no ChatGPT
+    zero-shot); ``k = 6`` the earlier one."""
+    if not 1 <= k <= len(SPIDER_SYSTEMS):
+        raise BenchError(
+            f"K = {k} is outside 1..{len(SPIDER_SYSTEMS)}.",
+            hint=f"The slice has {len(SPIDER_SYSTEMS)} systems.",
+        )
     root = root or default_spider_root()
     questions = root / "questions.jsonl"
     if not questions.exists():
@@ -87,13 +127,44 @@ def spider_records(root: Path | None = None) -> Iterator[SampleRecord]:
             db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
             if db not in connectors:
                 connectors[db] = connect(db)
-            yield _record(row, db, connectors[db])
+            yield _record(row, db, connectors[db], k)
     finally:
         for connector in connectors.values():
             connector.close()
 
 
-def _record(row: dict[str, Any], db: str, connector: PooledConnector) -> SampleRecord:
+def system_labels(root: Path | None = None, k: int = 6) -> dict[str, dict[str, bool]]:
+    """For each question id, whether each of the first ``k`` systems' SQL matches the gold
+    result (the same execution match as sample 0's label): what sampler reliabilities are
+    measured from."""
+    root = root or default_spider_root()
+    rows = [
+        json.loads(line)
+        for line in (root / "questions.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    out: dict[str, dict[str, bool]] = {}
+    connectors: dict[str, PooledConnector] = {}
+    try:
+        for row in rows:
+            db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
+            if db not in connectors:
+                connectors[db] = connect(db)
+            gold = _run(connectors[db], row["gold_sql"])
+            ordered = "order by" in row["gold_sql"].lower()
+            out[row["id"]] = {}
+            for name in SPIDER_SYSTEMS[:k]:
+                got = _run(connectors[db], row["predictions"][name])
+                out[row["id"]][name] = (
+                    gold is not None and got is not None and execution_match(gold, got, ordered)
+                )
+    finally:
+        for connector in connectors.values():
+            connector.close()
+    return out
+
+
+def _record(row: dict[str, Any], db: str, connector: PooledConnector, k: int) -> SampleRecord:
     gold = _run(connector, row["gold_sql"])
     shown_sql = row["predictions"][SPIDER_SYSTEMS[0]]
     shown = _run(connector, shown_sql)
@@ -101,5 +172,7 @@ def _record(row: dict[str, Any], db: str, connector: PooledConnector) -> SampleR
     if gold is not None:
         ordered = "order by" in row["gold_sql"].lower()
         label = int(shown is not None and execution_match(gold, shown, ordered))
-    samples = [SampleModel(final_sql=row["predictions"][name]) for name in SPIDER_SYSTEMS]
+    samples = [
+        SampleModel(final_sql=row["predictions"][name], sampler=name) for name in SPIDER_SYSTEMS[:k]
+    ]
     return SampleRecord(id=row["id"], db=db, question=row["question"], samples=samples, label=label)

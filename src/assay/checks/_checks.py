@@ -3,7 +3,8 @@
 Codes are stable: ``veto.missing_table``, ``veto.bad_join``, ``veto.stand_in_returned``,
 ``cap.uncited_number``, ``cap.unsupported_claim``, ``cap.incomplete``, ``cap.thin_evidence``,
 ``signal.empty_result``, ``note.unsupported_commentary``, ``note.judge_issue``,
-``note.unmeasured``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
+``note.unmeasured``, ``veto.check_failed`` (a check that raised), and the question-SQL codes
+of ``_consistency`` and ``_values``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
 ``complete``) feed the designed score; ``thin_evidence`` runs last and reads them.
 """
 
@@ -14,9 +15,11 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any
 
+from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._values import literal_in_data
 from assay.errors import ExecutionError
 from assay.types import Finding
 
@@ -265,28 +268,44 @@ def grounded(measures: dict[str, float | None] | Any) -> float | None:
 
 
 def thin_evidence(ctx: CheckContext) -> CheckOutcome:
-    """Evidence is thin when fewer than three of the designed terms are measured, or GROUNDED is
-    not. SAFETY is always measured (its checklist L1 runs on every answer); RETRIEVE never is."""
+    """Evidence is thin when measurable evidence is missing: GROUNDED unmeasured, or fewer than
+    three of the applicable designed terms measured. SAFETY is always measured (its checklist L1
+    runs on every answer); RETRIEVE never is. For an SQL-only sample (no written text, no judge)
+    SCHEMA and COMPLETE cannot be measured by construction: they leave the denominator, and a
+    ``note.text_terms_absent`` says so in the verdict."""
+    sql_only = not ctx.candidate.text and ctx.judge is None
     measured = {
         "GROUNDED": grounded(ctx.measures) is not None,
         "SCHEMA": ctx.measures.get("schema") is not None,
         "SAFETY": True,
         "COMPLETE": ctx.measures.get("complete") is not None,
     }
-    count = sum(measured.values())
-    if count >= 3 and measured["GROUNDED"]:
-        return CheckOutcome()
-    missing = ", ".join(k for k, v in measured.items() if not v)
-    return CheckOutcome(
-        (
+    findings: list[Finding] = []
+    if sql_only:
+        del measured["SCHEMA"], measured["COMPLETE"]
+        findings.append(
             Finding(
-                "cap.thin_evidence",
-                "cap",
-                f"Evidence is thin: {count} of the score's terms measured (unmeasured: {missing}).",
-                {"measured": count, "unmeasured": missing},
-            ),
+                "note.text_terms_absent",
+                "note",
+                "SQL-only sample: SCHEMA and COMPLETE need written text, so they are left out "
+                "of the score's denominator (not counted as missing evidence).",
+                {"absent": "SCHEMA, COMPLETE"},
+            )
+        )
+    count = sum(measured.values())
+    if measured["GROUNDED"] and count >= min(3, len(measured)):
+        return CheckOutcome(tuple(findings))
+    missing = ", ".join(k for k, v in measured.items() if not v)
+    findings.append(
+        Finding(
+            "cap.thin_evidence",
+            "cap",
+            f"Evidence is thin: {count} of the {len(measured)} applicable terms measured "
+            f"(unmeasured: {missing}).",
+            {"measured": count, "applicable": len(measured), "unmeasured": missing},
         )
     )
+    return CheckOutcome(tuple(findings))
 
 
 CHECKS: tuple[Check, ...] = (
@@ -296,6 +315,8 @@ CHECKS: tuple[Check, ...] = (
     numbers_cited,
     judge_findings,
     empty_result,
+    *QUESTION_CHECKS,
+    literal_in_data,
     thin_evidence,
 )
 
@@ -312,13 +333,29 @@ class CheckReport:
 
 
 def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckReport:
-    """Run the registry in order, each check seeing the shares measured before it."""
+    """Run the registry in order, each check seeing the shares measured before it.
+
+    A check that raises is a finding, never a crash: ``veto.check_failed`` names the check and
+    the exception (fail closed: a check that could not run withholds), and the others still run.
+    """
     findings: list[Finding] = []
     measures: dict[str, float | None] = {}
     # One context for all checks, reading the shares measured so far through a read-only view.
     ctx = replace(ctx, measures=MappingProxyType(measures))
     for check in checks:
-        outcome = check(ctx)
+        try:
+            outcome = check(ctx)
+        except Exception as exc:  # any failure of one check is that check's finding
+            name = getattr(check, "__name__", repr(check))
+            findings.append(
+                Finding(
+                    "veto.check_failed",
+                    "veto",
+                    f"The check {name!r} could not run: {type(exc).__name__}: {str(exc)[:200]}.",
+                    {"check": name, "error": type(exc).__name__},
+                )
+            )
+            continue
         findings.extend(outcome.findings)
         measures.update(outcome.measures)
     return CheckReport(tuple(findings), dict(measures))

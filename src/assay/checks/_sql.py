@@ -1,4 +1,8 @@
-"""What the checks read from a query's tree: its tables, equi-join pairs and output lineage."""
+"""What the checks read from a query's tree: its tables, equi-join pairs and output lineage.
+
+The checks do not resolve names themselves: they read the guard's one analysis of the query
+(``assay.guard.analyse``), which resolves tables and columns by scope as the engine does.
+"""
 
 from __future__ import annotations
 
@@ -8,17 +12,13 @@ from functools import lru_cache
 import sqlglot
 from sqlglot import exp
 from sqlglot.errors import ErrorLevel
-from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from assay.catalog import Catalog
+from assay.guard import DIALECTS, QueryAnalysis, analyse
 
 __all__ = ["equi_join_pairs", "output_sources", "parse_query", "referenced_tables"]
 
 ColumnKey = tuple[str, str]
-_DIALECTS = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}
-# Engine catalogues and table-valued functions are not fabricated tables (Appendix C).
-_CATALOGUE_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_sequence"})
-_CATALOGUE_SCHEMAS = frozenset({"information_schema", "pg_catalog"})
 
 _STATEMENTS = (
     exp.Query,
@@ -42,9 +42,9 @@ def parse_query(sql: str, dialect: str) -> exp.Expr | None:
         trees = [
             t
             for t in sqlglot.parse(
-                sql, read=_DIALECTS.get(dialect, dialect), error_level=ErrorLevel.RAISE
+                sql, read=DIALECTS.get(dialect, dialect), error_level=ErrorLevel.RAISE
             )
-            if t is not None
+            if t is not None and not isinstance(t, exp.Semicolon)
         ]
     except Exception:  # any parse failure means "not a parsed query" for the share
         return None
@@ -53,8 +53,9 @@ def parse_query(sql: str, dialect: str) -> exp.Expr | None:
     return trees[0]
 
 
-def _cte_names(tree: exp.Expr) -> set[str]:
-    return {cte.alias.lower() for cte in tree.find_all(exp.CTE) if cte.alias}
+def _analysis(tree: exp.Expr, catalog: Catalog | None) -> QueryAnalysis:
+    dialect = catalog.dialect if catalog is not None and catalog.dialect in DIALECTS else None
+    return analyse(tree, dialect, catalog)
 
 
 def referenced_tables(tree: exp.Expr) -> list[str]:
@@ -64,53 +65,22 @@ def referenced_tables(tree: exp.Expr) -> list[str]:
         >>> referenced_tables(parse_query("WITH t AS (SELECT 1) SELECT * FROM t, x", "duckdb"))
         ['x']
     """
-    ctes = _cte_names(tree)
-    names = []
-    for table in tree.find_all(exp.Table):
-        if not isinstance(table.this, exp.Identifier):
-            continue
-        name = table.name
-        if table.db.lower() in _CATALOGUE_SCHEMAS or name.lower() in _CATALOGUE_TABLES:
-            continue
-        if name.lower() in ctes and not table.db:
-            continue
-        names.append(name)
-    return sorted(set(names), key=str.lower)
+    return _analysis(tree, None).base_tables
 
 
-def _scopes(tree: exp.Expr) -> list[Scope]:
-    try:
-        return list(traverse_scope(tree))
-    except Exception:  # an odd tree has no usable scopes; the checks then measure nothing
-        return []
-
-
-def _resolve(column: exp.Column, scope: Scope, catalog: Catalog) -> ColumnKey | None:
-    sources = {
-        alias.lower(): source
-        for alias, (_node, source) in scope.selected_sources.items()
-        if isinstance(source, exp.Table) and isinstance(source.this, exp.Identifier)
-    }
-    if column.table:
-        source = sources.get(column.table.lower())
-        if source is None:
-            return None
-        info = catalog.table(source.name)
-        col = info.column(column.name) if info else None
-        return (info.name, col.name) if info and col else None
-    owners = []
-    for source in sources.values():
-        info = catalog.table(source.name)
-        col = info.column(column.name) if info else None
-        if info and col:
-            owners.append((info.name, col.name))
-    return owners[0] if len(owners) == 1 else None
+def _key(table: str | None, column: str, catalog: Catalog) -> ColumnKey | None:
+    if table is None:
+        return None
+    info = catalog.table(table)
+    col = info.column(column) if info else None
+    return (info.name, col.name) if info and col else None
 
 
 def equi_join_pairs(tree: exp.Expr, catalog: Catalog) -> list[tuple[ColumnKey, ColumnKey]]:
     """Column pairs ``a = b`` joining two different base tables, from ON and WHERE clauses."""
+    analysis = _analysis(tree, catalog)
     pairs: set[tuple[ColumnKey, ColumnKey]] = set()
-    for scope in _scopes(tree):
+    for scope in analysis.scopes:
         select = scope.expression
         if not isinstance(select, exp.Select):
             continue
@@ -125,7 +95,9 @@ def equi_join_pairs(tree: exp.Expr, catalog: Catalog) -> list[tuple[ColumnKey, C
                 left, right = eq.this, eq.expression
                 if not (isinstance(left, exp.Column) and isinstance(right, exp.Column)):
                     continue
-                a, b = _resolve(left, scope, catalog), _resolve(right, scope, catalog)
+                a_ref, b_ref = analysis.resolve(scope, left), analysis.resolve(scope, right)
+                a = _key(a_ref.table, left.name, catalog)
+                b = _key(b_ref.table, right.name, catalog)
                 if a and b and a[0].lower() != b[0].lower():
                     first, second = sorted([a, b], key=lambda k: (k[0].lower(), k[1].lower()))
                     pairs.add((first, second))
@@ -140,14 +112,18 @@ def output_sources(tree: exp.Expr, catalog: Catalog) -> list[ColumnKey | None]:
     or through MIN, MAX or ANY_VALUE), else ``None``."""
     if not isinstance(tree, exp.Select):
         return []
-    scopes = _scopes(tree)
-    root = next((s for s in scopes if s.expression is tree), None)
-    if root is None:
+    analysis = _analysis(tree, catalog)
+    root = analysis.root
+    if root is None or not isinstance(root.expression, exp.Select):
         return [None] * len(tree.expressions)
     out: list[ColumnKey | None] = []
-    for projection in tree.expressions:
+    for projection in root.expression.expressions:
         node = projection
         while isinstance(node, _PASS_THROUGH):
             node = node.this
-        out.append(_resolve(node, root, catalog) if isinstance(node, exp.Column) else None)
+        if isinstance(node, exp.Column) and not isinstance(node.this, exp.Star):
+            ref = analysis.resolve(root, node)
+            out.append(_key(ref.table, node.name, catalog))
+        else:
+            out.append(None)
     return out

@@ -63,7 +63,10 @@ def render_answer(verdict: Verdict) -> str:
     head = f"{badge} {verdict.provenance.get('question', '')}"
     if verdict.score is not None:
         head += f"  (score {verdict.score:.2f}, {verdict.rule} {verdict.rule_version})"
-    lines = [head]
+    lines = []
+    if verdict.provenance.get("reading"):
+        lines.append(f"I read this as: {verdict.provenance['reading']}")
+    lines.append(head)
     candidate = verdict.candidate
     if verdict.behaviour != "answer":
         lines.append(f"  {verdict.provenance.get('message', '')}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import click
@@ -18,12 +19,34 @@ _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...
 
 @click.command("sql")
 @click.option("--db", required=True, help=_DB_HELP)
-@click.argument("statement")
+@click.argument("statement", required=False)
+@click.option(
+    "-f",
+    "--file",
+    "path",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="Read the statement from this file ('-' for standard input).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record.")
-@settings_options("time_limit_ms", "max_rows", "memory_limit_mb", "max_sql_bytes")
+@settings_options(
+    "time_limit_ms",
+    "max_rows",
+    "memory_limit_mb",
+    "max_sql_bytes",
+    "max_result_bytes",
+    "max_cell_bytes",
+)
 @handle_errors
-def sql_command(db: str, statement: str, as_json: bool, **kwargs: Any) -> None:
-    """Run one guarded, read-only query and print its rows or every violation."""
+def sql_command(
+    db: str, statement: str | None, path: str | None, as_json: bool, **kwargs: Any
+) -> None:
+    """Run one guarded, read-only query and print its rows or every violation.
+
+    The statement is the argument, or the file given with -f, or standard input when neither
+    is given ('-' as the argument reads standard input too). A statement that begins with a
+    comment ('-- note ...') is given after '--': assay sql --db shop.duckdb -- "-- note ...".
+    """
+    statement = _statement(statement, path)
     settings = resolve_settings(kwargs)
     with connect(db, settings) as connector:
         run = run_sql(statement, connector, settings)
@@ -38,6 +61,26 @@ def sql_command(db: str, statement: str, as_json: bool, **kwargs: Any) -> None:
         click.echo(render_violations(run.report))
     if run.result is None:
         raise click.exceptions.Exit(1)
+
+
+def _statement(argument: str | None, path: str | None) -> str:
+    if argument is not None and path is not None:
+        raise click.UsageError("Give the statement as an argument or with -f FILE, not both.")
+    if path is not None and path != "-":
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return handle.read()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise click.UsageError(f"Cannot read the statement from {path!r}: {exc}.") from exc
+    if argument is not None and argument != "-":
+        return argument
+    stream = sys.stdin
+    if path is None and argument is None and stream.isatty():
+        raise click.UsageError(
+            "Give a statement: as an argument, with -f FILE, or on standard input."
+        )
+    text: str = stream.read()
+    return text
 
 
 @click.command("catalog")

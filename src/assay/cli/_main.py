@@ -79,6 +79,7 @@ COMMAND_PATHS: dict[str, str] = {
     "prereg": "assay.cli._report:prereg_group",
     "faults": "assay.cli._report:faults_command",
     "bench": "assay.cli._bench:bench_group",
+    "semantic": "assay.cli._semantic:semantic_group",
 }
 
 

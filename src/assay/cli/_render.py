@@ -83,9 +83,27 @@ def render_verdict(record: dict[str, Any]) -> str:
         lines.append(f"  failure {record['failure']['code']}: {record['failure']['message']}")
     for reason in record.get("reasons", []):
         lines.append(f"  because {click.style(reason, bold=True)}")
+    agreement = record.get("agreement") or {}
+    terms = agreement.get("terms") or {}
+    if terms:
+        shown = ", ".join(
+            f"{k} {'unmeasured' if v is None else format(float(v), '.3g')}"
+            for k, v in terms.items()
+        )
+        lines.append(f"  terms: {shown}")
+    if agreement.get("capped_by"):
+        lines.append(
+            f"  capped by: {', '.join(agreement['capped_by'])} (before caps "
+            f"{float(agreement.get('raw', 0.0)):.2f})"
+        )
+    # Every finding, of every kind, is printed: nothing that fired is hidden.
     for finding in record.get("findings", []):
-        if finding["kind"] != "note" or finding["code"] == "note.no_result":
-            lines.append(f"  {finding['code']}: {finding['message']}")
+        lines.append(f"  [{finding['kind']}] {finding['code']}: {finding['message']}")
+    for failure in record.get("failures", []):
+        lines.append(
+            f"  sample {failure.get('sample')} failed {failure.get('code')}: "
+            f"{failure.get('message')}"
+        )
     if record.get("sql"):
         lines.append(f"  SQL: {record['sql']}")
     result = record.get("result")

@@ -17,7 +17,14 @@ from assay.gate import GatePolicy
 from assay.generators import ChatClient, ChatEndpoint, read_samples
 from assay.ledger import append_verdict, labels_for, read_verdicts, written_ids
 from assay.pipeline import Scorer
-from assay.scoring import RULES, IsotonicCalibrator, fit_isotonic, get_rule
+from assay.scoring import (
+    DEFAULT_RULE,
+    RULES,
+    IsotonicCalibrator,
+    SamplerReliability,
+    fit_isotonic,
+    get_rule,
+)
 
 __all__ = ["calibrate_command", "score_command"]
 
@@ -38,9 +45,9 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
 @click.option(
     "--rule",
     type=click.Choice(list(RULES)),
-    default="agreement_first",
+    default=DEFAULT_RULE,
     show_default=True,
-    help="Scoring rule.",
+    help="Scoring rule (assay is assay-1.0; the paper's rules stay for replication).",
 )
 @click.option(
     "--out",
@@ -49,13 +56,6 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
 )
 @click.option("--resume", is_flag=True, help="Skip ids already written to --out.")
 @click.option("--show", is_flag=True, help="Print each verdict readably.")
-@click.option(
-    "--matching",
-    type=click.Choice(["relaxed", "strict"]),
-    default="relaxed",
-    show_default=True,
-    help="How results are matched for agreement.",
-)
 @click.option("--cost", type=float, help="Chow's rule: cost lambda of showing a wrong answer.")
 @click.option(
     "--calibrator",
@@ -63,11 +63,19 @@ def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
     help="Calibrator from 'assay calibrate' (with --cost).",
 )
 @click.option(
+    "--reliability",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Sampler reliabilities (JSON, see docs/samples.md): weigh each sample's agreement by "
+    "its sampler's measured share of right answers.",
+)
+@click.option(
     "--judge",
     is_flag=True,
     help="Ask the configured model (ASSAY_LLM_*) for COMPLETE and unsupported claims.",
 )
-@settings_options("time_limit_ms", "memory_limit_mb", "llm_base_url", "llm_model", "llm_api_key")
+@settings_options(
+    "time_limit_ms", "memory_limit_mb", "matching", "llm_base_url", "llm_model", "llm_api_key"
+)
 @handle_errors
 def score_command(
     samples: Path,
@@ -75,14 +83,25 @@ def score_command(
     out: Path | None,
     resume: bool,
     show: bool,
-    matching: str,
     cost: float | None,
     calibrator: Path | None,
+    reliability: Path | None,
     judge: bool,
     **kwargs: Any,
 ) -> None:
-    """Give every question in a samples file a verdict: show, warn or withhold, and why."""
+    """Give every question in a samples file a verdict: show, warn or withhold, and why.
+
+    Exit status: 0 when every line has a verdict (a sample whose SQL failed is evidence, named
+    in its record, not a failure); 1 when some line could not be scored (each such line is a
+    record with status "failed" and a named failure code); 2 for usage errors.
+    """
     settings = resolve_settings(kwargs)
+    matching = str(settings.matching)
+    if matching not in ("strict", "permuted", "relaxed"):
+        raise InputError(
+            f"Unknown matching policy {matching!r}.",
+            hint="Use --matching strict, permuted or relaxed (or ASSAY_MATCHING).",
+        )
     policy = _policy(cost, calibrator)
     model_judge = ModelJudge(ChatClient(ChatEndpoint.from_settings(settings))) if judge else None
     if not samples.exists():
@@ -90,7 +109,7 @@ def score_command(
             f"Samples file {str(samples)!r} does not exist.",
             hint="Give the path of a JSONL file (see docs/samples.md).",
         )
-    done: set[str] = set()
+    done: Counter[str] = Counter()
     if out is not None and out.exists():
         if not resume:
             raise InputError(
@@ -108,17 +127,33 @@ def score_command(
             matching,  # type: ignore[arg-type]
             judge=model_judge,
             base_dir=samples.parent,
+            reliability=SamplerReliability.load(reliability) if reliability else None,
         ) as scorer:
+            seen: set[str] = set()
             for line in read_samples(samples):
                 ident = line.id or f"line-{line.line_no}"
-                if ident in done:
+                duplicate = ident in seen
+                seen.add(ident)
+                if done[ident] > 0:
+                    done[ident] -= 1
                     counts["skipped"] += 1
                     continue
                 if line.record is None:
-                    assert line.error is not None
-                    verdict = scorer.failed(ident, line.error.code, str(line.error))
+                    verdict = scorer.failed(
+                        ident,
+                        line.error.code if line.error else "input.invalid",
+                        str(line.error) if line.error else f"Line {line.line_no} is unreadable.",
+                    )
+                elif duplicate:
+                    verdict = scorer.failed(
+                        ident,
+                        "input.duplicate_id",
+                        f"Line {line.line_no} repeats id {ident!r}; only its first line is "
+                        "scored. Give every question its own id.",
+                        line.record.label,
+                    )
                 else:
-                    verdict = scorer.score(line.record)
+                    verdict = scorer.score_line(line.record)
                 record = verdict.to_dict()
                 if out is not None or not show:
                     append_verdict(sink, record)
@@ -146,7 +181,7 @@ def _summary(counts: Counter[str]) -> None:
             "SQL failed (named in their records)"
         )
     click.echo(line + ".", err=True)
-    if counts["failed"] or counts["sample_failures"]:
+    if counts["failed"]:
         raise click.exceptions.Exit(1)
 
 

@@ -233,5 +233,12 @@ def connect(target: str, settings: Settings | None = None, **overrides: Any) -> 
     """
     settings = (settings or load_settings()).with_values(**overrides)
     kind, resolved = detect(str(target))
-    spec = EngineSpec(kind, resolved, memory_limit_mb=settings.memory_limit_mb)
+    spec = EngineSpec(
+        kind,
+        resolved,
+        memory_limit_mb=settings.memory_limit_mb,
+        max_result_bytes=settings.max_result_bytes,
+        max_cell_bytes=settings.max_cell_bytes,
+        temp_limit_mb=settings.temp_limit_mb,
+    )
     return PooledConnector(spec, dialect=kind, n_workers=settings.n_workers)

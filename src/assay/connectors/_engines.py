@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
 from assay.settings import DEFAULTS
 
-__all__ = ["EngineSession", "EngineSpec", "open_session"]
+__all__ = ["CellTooLarge", "EngineSession", "EngineSpec", "open_session", "value_size"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +29,9 @@ class EngineSpec:
     target: str  # a file path or an SQLAlchemy URL
     memory_limit_mb: int = DEFAULTS.memory_limit_mb
     threads: int = 2
+    max_result_bytes: int = 64_000_000
+    max_cell_bytes: int = 8_000_000
+    temp_limit_mb: int = 512
 
 
 class EngineSession(Protocol):
@@ -53,11 +56,54 @@ DUCKDB_CONFIG: dict[str, Any] = {
 }
 
 
-def _fetch(cursor: Any, max_rows: int) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+# Bytes a value is counted as beyond its own length (the reply's per-value overhead).
+VALUE_OVERHEAD_BYTES = 16
+_BATCH = 256
+
+
+def value_size(value: Any) -> int:
+    """Bytes one value is counted as against the result and cell caps."""
+    if isinstance(value, str):
+        return len(value) * (1 if value.isascii() else 4) + VALUE_OVERHEAD_BYTES
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return len(value) + VALUE_OVERHEAD_BYTES
+    if isinstance(value, (list, tuple)):
+        return sum(value_size(v) for v in value) + VALUE_OVERHEAD_BYTES
+    if isinstance(value, dict):
+        return sum(value_size(k) + value_size(v) for k, v in value.items()) + 16
+    return VALUE_OVERHEAD_BYTES + 8
+
+
+class CellTooLarge(Exception):
+    """One value of a result is over the cell cap (the worker reports a resource limit)."""
+
+
+def _fetch(
+    cursor: Any, max_rows: int, spec: EngineSpec | None = None
+) -> tuple[list[str], list[tuple[Any, ...]], bool]:
+    """At most ``max_rows`` rows and ``spec.max_result_bytes`` bytes; a value over
+    ``spec.max_cell_bytes`` fails the query."""
+    max_bytes = spec.max_result_bytes if spec is not None else EngineSpec.max_result_bytes
+    max_cell = spec.max_cell_bytes if spec is not None else EngineSpec.max_cell_bytes
     columns = [d[0] for d in (cursor.description or [])]
-    rows = [tuple(r) for r in cursor.fetchmany(max_rows + 1)]
-    truncated = len(rows) > max_rows
-    return columns, rows[:max_rows], truncated
+    rows: list[tuple[Any, ...]] = []
+    used = 0
+    while len(rows) <= max_rows:
+        batch = cursor.fetchmany(min(_BATCH, max_rows + 1 - len(rows)))
+        if not batch:
+            return columns, rows, False
+        for raw in batch:
+            row = tuple(raw)
+            sizes = [value_size(v) for v in row]
+            if sizes and max(sizes) > max_cell:
+                raise CellTooLarge(
+                    f"A value of {max(sizes):,} bytes is over the cell cap of {max_cell:,} bytes."
+                )
+            used += sum(sizes) + VALUE_OVERHEAD_BYTES
+            if used > max_bytes or len(rows) == max_rows:
+                return columns, rows, True
+            rows.append(row)
+    return columns, rows[:max_rows], True
 
 
 def _payload(
@@ -72,16 +118,33 @@ def _payload(
     }
 
 
+# Instance-wide settings a statement could change past lock_configuration (CALL
+# enable_logging does); a changed value retires the worker.
+_WATCHED_SETTINGS = (
+    "SELECT name, value FROM duckdb_settings() WHERE name IN ('enable_logging', "
+    "'enabled_log_types', 'logging_mode', 'logging_level', 'logging_storage', 'temp_directory', "
+    "'max_temp_directory_size', 'memory_limit', 'threads') ORDER BY 1"
+)
+
+
 class DuckDBSession:
     """One open read-only DuckDB database; a cursor per query."""
 
     def __init__(self, spec: EngineSpec):
+        import tempfile
+
         import duckdb
 
         self.sent: list[str] = []
+        self.spec = spec
         config = dict(DUCKDB_CONFIG)
         config["memory_limit"] = f"{spec.memory_limit_mb}MB"
         config["threads"] = spec.threads
+        # Spills go to a private folder under the system's temp (never beside the database,
+        # DuckDB's default), bounded by temp_limit_mb; the folder goes with the worker.
+        self._temp = tempfile.TemporaryDirectory(prefix="assay-duckdb-")
+        config["temp_directory"] = self._temp.name
+        config["max_temp_directory_size"] = f"{spec.temp_limit_mb}MB"
         self.con = duckdb.connect(spec.target, read_only=True, config=config)
         self._send(self.con, "SET lock_configuration = true")
         self.baseline = self._instance_state()
@@ -93,20 +156,20 @@ class DuckDBSession:
     def _instance_state(self) -> list[tuple[Any, ...]]:
         cur = self.con.cursor()
         try:
-            return [
-                tuple(r)
-                for r in cur.execute(
-                    "SELECT database_name, path FROM duckdb_databases() ORDER BY 1"
-                ).fetchall()
-            ] + [
-                tuple(r)
-                for r in cur.execute("SELECT name FROM duckdb_secrets() ORDER BY 1").fetchall()
-            ]
+            state: list[tuple[Any, ...]] = []
+            for query in (
+                "SELECT database_name, path FROM duckdb_databases() ORDER BY 1",
+                "SELECT name FROM duckdb_secrets() ORDER BY 1",
+                _WATCHED_SETTINGS,
+            ):
+                state += [tuple(r) for r in cur.execute(query).fetchall()]
+            return state
         finally:
             cur.close()
 
     def dirty(self) -> bool:
-        """Whether instance-wide state changed (an attached database, a secret)."""
+        """Whether instance-wide state changed (an attached database, a secret, logging
+        switched on, a limit changed)."""
         return self._instance_state() != self.baseline
 
     def run(self, sql: str, max_rows: int, time_limit_ms: int) -> dict[str, Any]:
@@ -116,7 +179,7 @@ class DuckDBSession:
         timer.start()
         try:
             cursor.execute(sql)  # logged by the parent before it was sent here
-            columns, rows, truncated = _fetch(cursor, max_rows)
+            columns, rows, truncated = _fetch(cursor, max_rows, self.spec)
         finally:
             timer.cancel()
             cursor.close()
@@ -170,15 +233,26 @@ SQLITE_FUNCTIONS = frozenset(
     strftime unixepoch printf format char hex unicode quote like glob cast likely unlikely
     row_number rank dense_rank percent_rank cume_dist ntile lag lead first_value last_value
     nth_value sign mod floor ceil ceiling sqrt power pow exp ln log log10 log2 concat concat_ws
-    string_agg
+    string_agg json json_extract json_type json_valid json_array_length json_object json_array
+    json_quote json_group_array json_group_object -> ->> pragma_table_info
     """.split()
 )
+
+
+# Pragmas a query may read as table-valued functions, with a table name as argument.
+SQLITE_READ_PRAGMAS = frozenset({"table_info"})
 
 
 def _sqlite_authorizer(action: int, arg1: str | None, arg2: str | None, *_: Any) -> int:
     if action in _SQLITE_ALLOWED_ACTIONS:
         return sqlite3.SQLITE_OK
     if action == sqlite3.SQLITE_FUNCTION and (arg2 or "").lower() in SQLITE_FUNCTIONS:
+        return sqlite3.SQLITE_OK
+    if action == sqlite3.SQLITE_PRAGMA and (arg1 or "").lower() in SQLITE_READ_PRAGMAS and arg2:
+        return sqlite3.SQLITE_OK  # pragma_table_info('t'): one table's columns, read-only
+    if action == sqlite3.SQLITE_UPDATE and arg1 == "sqlite_master":
+        # A table-valued pragma declares its virtual table, which SQLite reports as an update
+        # of sqlite_master; the file is open read-only with query_only on, so nothing changes.
         return sqlite3.SQLITE_OK
     return sqlite3.SQLITE_DENY
 
@@ -223,7 +297,7 @@ class SQLiteSession:
         started = time.perf_counter()
         try:
             cursor = con.execute(sql)
-            columns, rows, truncated = _fetch(cursor, max_rows)
+            columns, rows, truncated = _fetch(cursor, max_rows, self.spec)
         finally:
             con.close()
         return _payload(columns, rows, truncated, started)
@@ -265,6 +339,7 @@ class PostgresSession:
         from sqlalchemy.pool import NullPool
 
         self.sent: list[str] = []
+        self.spec = spec
         self.engine = create_engine(spec.target, poolclass=NullPool)
         raw = self.engine.raw_connection()
         raw.close()
@@ -288,11 +363,11 @@ class PostgresSession:
                 # extended protocol, which refuses a second statement.
                 with pg.cursor() as cursor:
                     cursor.execute(sql, prepare=True)
-                    columns, rows, truncated = _fetch(cursor, max_rows)
+                    columns, rows, truncated = _fetch(cursor, max_rows, self.spec)
             else:
                 with pg.cursor(name="assay_query") as cursor:
                     cursor.execute(sql)
-                    columns, rows, truncated = _fetch(cursor, max_rows)
+                    columns, rows, truncated = _fetch(cursor, max_rows, self.spec)
         finally:
             try:
                 pg.rollback()
@@ -304,10 +379,14 @@ class PostgresSession:
         from sqlalchemy import inspect
 
         inspector = inspect(self.engine)
-        self.sent.append("-- SQLAlchemy inspector: tables, columns, foreign keys of 'public'")
+        self.sent.append(
+            "-- SQLAlchemy inspector: tables, views, columns, foreign keys of 'public'"
+        )
         rows: list[tuple[Any, ...]] = []
         fks: list[ForeignKey] = []
-        for table in sorted(inspector.get_table_names(schema="public")):
+        names = inspector.get_table_names(schema="public")
+        names += inspector.get_view_names(schema="public")
+        for table in sorted(set(names)):
             for column in inspector.get_columns(table, schema="public"):
                 rows.append((table, column["name"], str(column["type"])))
             for fk in inspector.get_foreign_keys(table, schema="public"):

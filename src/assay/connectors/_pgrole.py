@@ -53,12 +53,19 @@ def pg_role_sql(
     tables: list[str],
     schema: str = "public",
     statement_timeout_ms: int = 10_000,
+    work_mem_mb: int = 16,
+    temp_file_limit_mb: int = 256,
 ) -> str:
     """SQL, run by a superuser, creating a SELECT-only login role for Assay.
 
     The role gets CONNECT on the database, USAGE on one schema and SELECT on the named tables;
     no CREATE, no TEMP, no membership in the server-file or program roles; the advisory-lock
-    functions and dblink are revoked from PUBLIC (which every role belongs to).
+    functions, the large-object functions (``lo_from_bytea`` writes inside a read-only
+    transaction), the transaction-id functions (``pg_current_xact_id`` assigns one) and dblink
+    are revoked from PUBLIC (which every role belongs to). Memory and spill are bounded for the
+    role: ``work_mem`` per sort or hash (``hash_mem_multiplier`` 1), ``temp_file_limit`` for
+    spilled files, no parallel workers (each would take its own ``work_mem``), so a memory bomb
+    fails in the backend well before ``statement_timeout``.
 
     Example:
         >>> "GRANT SELECT ON \\"public\\".\\"orders\\"" in pg_role_sql(
@@ -80,6 +87,12 @@ def pg_role_sql(
         f"ALTER ROLE {r} SET default_transaction_read_only = on;",
         f"ALTER ROLE {r} SET statement_timeout = {int(statement_timeout_ms)};",
         f"ALTER ROLE {r} SET idle_in_transaction_session_timeout = 60000;",
+        "-- Memory and spill per query: a memory bomb fails in the backend, not the server.",
+        f"ALTER ROLE {r} SET work_mem = '{int(work_mem_mb)}MB';",
+        f"ALTER ROLE {r} SET maintenance_work_mem = '{int(work_mem_mb)}MB';",
+        f"ALTER ROLE {r} SET hash_mem_multiplier = 1;",
+        f"ALTER ROLE {r} SET temp_file_limit = '{int(temp_file_limit_mb)}MB';",
+        f"ALTER ROLE {r} SET max_parallel_workers_per_gather = 0;",
         "-- No TEMP objects and no CREATE: PUBLIC holds TEMPORARY on every database by default.",
         f"REVOKE TEMPORARY, CREATE ON DATABASE {db} FROM PUBLIC;",
         f"REVOKE ALL ON DATABASE {db} FROM {r};",
@@ -106,5 +119,15 @@ def pg_role_sql(
         "END $$;",
         "REVOKE EXECUTE ON FUNCTION pg_catalog.lo_import(text) FROM PUBLIC;",
         "REVOKE EXECUTE ON FUNCTION pg_catalog.lo_export(oid, text) FROM PUBLIC;",
+        "-- Large objects (lo_from_bytea, lo_create, lo_put, ...) and transaction ids: both",
+        "-- change server state even inside a read-only transaction.",
+        "DO $$ BEGIN",
+        "  EXECUTE (SELECT string_agg(format('REVOKE EXECUTE ON FUNCTION %s FROM PUBLIC',"
+        " p.oid::regprocedure), '; ') FROM pg_proc p"
+        " WHERE p.pronamespace = 'pg_catalog'::regnamespace"
+        " AND (p.proname LIKE 'lo\\_%' OR p.proname IN ('loread', 'lowrite',"
+        " 'pg_current_xact_id', 'pg_current_xact_id_if_assigned', 'txid_current',"
+        " 'txid_current_if_assigned')));",
+        "END $$;",
     ]
     return "\n".join(lines) + "\n"

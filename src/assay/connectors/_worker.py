@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import pickle
 import resource
 import signal
 import threading
@@ -28,7 +29,7 @@ from assay.connectors._drivers import (
     postgres_errors,
     sqlalchemy_errors,
 )
-from assay.connectors._engines import EngineSpec, open_session
+from assay.connectors._engines import CellTooLarge, EngineSpec, open_session
 from assay.errors import (
     ConnectionFailed,
     ExecutionError,
@@ -37,12 +38,21 @@ from assay.errors import (
     error_for_code,
 )
 
-__all__ = ["KILL_GRACE_S", "WorkerPool"]
+__all__ = ["KILL_GRACE_S", "REPLY_HEADROOM_BYTES", "WorkerPool", "reply_limit"]
+
+
+def reply_limit(spec: EngineSpec) -> int:
+    """The most bytes the parent reads of one worker reply."""
+    return 2 * spec.max_result_bytes + REPLY_HEADROOM_BYTES
+
 
 # The engine's own deadline fires at the limit; the watchdog kills half a second later, well
 # inside the "limit plus at most one second" promise even with process teardown.
 KILL_GRACE_S = 0.5
 START_TIMEOUT_S = 60.0
+# The parent reads at most this much of one reply beyond twice the result cap (pickling
+# overhead); a longer reply kills the worker instead of filling the parent's memory.
+REPLY_HEADROOM_BYTES = 4 * 1024 * 1024
 # Address space allowed beyond the engine's memory limit: the interpreter, the driver's own
 # allocations and thread stacks need about 600 MiB virtual here.
 ADDRESS_HEADROOM_MB = 1536
@@ -107,6 +117,8 @@ def _serve(spec: EngineSpec, conn: Connection) -> None:
             else:
                 return
             reply: tuple[Any, ...] = ("ok", payload, session.dirty(), list(session.sent))
+        except CellTooLarge as exc:
+            reply = ("error", ResourceLimit.code, _message(exc), list(session.sent))
         except BaseException as exc:  # every driver error goes back as a code and message
             reply = ("error", classify(exc, tables), _message(exc), list(session.sent))
         session.sent.clear()
@@ -218,9 +230,19 @@ class WorkerPool:
                 return ("error", ExecutionTimeout.code, message, []), False
             return self._died(worker), False
         try:
-            reply = worker.conn.recv()
-        except (EOFError, OSError):
+            data = worker.conn.recv_bytes(reply_limit(self.spec))
+        except OSError as exc:
+            if "too long" in str(exc).lower() or "message" in str(exc).lower():
+                _kill(worker.process)
+                message = (
+                    f"The result is larger than the {reply_limit(self.spec):,} bytes the "
+                    "parent reads of one reply; it was dropped."
+                )
+                return ("error", ResourceLimit.code, message, []), False
             return self._died(worker), False
+        except EOFError:
+            return self._died(worker), False
+        reply = pickle.loads(data)  # the worker is this package's own child process
         status, _payload, extra, _sent = reply
         # A dirty instance (something attached or a secret created) is not reused.
         keep = status == "ok" and not extra

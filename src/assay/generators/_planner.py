@@ -1,4 +1,4 @@
-"""The planner: a resolved question compiled to SQL with sqlglot's builder, no model involved.
+"""The planner: a question's reading compiled to SQL with sqlglot's builder, no model involved.
 
 The metric's expression and required filters, the period on its time column, dimension filters,
 grouping (a dimension, or a month or year grain), ordering and limits. Tables are joined along
@@ -9,6 +9,7 @@ the same question always gives the same SQL.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.errors import GenerationError
-from assay.semantic import JoinPath, Metric, Resolution, SemanticLayer
+from assay.semantic import Dimension, Filter, JoinPath, Metric, Reading, SemanticLayer
 
 __all__ = ["Plan", "plan"]
 
@@ -78,74 +79,159 @@ def _joins(layer: SemanticLayer, metric: Metric, needed: set[str]) -> list[tuple
     return ordered
 
 
-def plan(resolution: Resolution, layer: SemanticLayer, dialect: str = "duckdb") -> Plan:
-    """The SQL for a question the behaviour rules chose to answer."""
-    if not resolution.metrics:
+def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Plan:
+    """The SQL for a question the behaviour rules chose to answer.
+
+    Filters become ``=``, ``IN``, ``<>`` or ``NOT IN``; two or more periods are compared side
+    by side (grouped by year when each is a whole year, else by a labelled period); a ranking
+    orders by the value and keeps its first N.
+    """
+    if not reading.metrics:
         raise GenerationError(
             "Nothing to plan: the question names no metric.",
             hint="The behaviour rules should have abstained.",
         )
-    metric = layer.metric(resolution.metrics[0])
+    if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
+        return _plan_change(reading, layer, dialect)
+    metrics = [layer.metric(name) for name in reading.metrics]
+    metric = metrics[0]
+    for other in metrics[1:]:
+        if (other.table, other.time_column, other.required_filters) != (
+            metric.table,
+            metric.time_column,
+            metric.required_filters,
+        ):
+            raise GenerationError(
+                f"{metric.label} and {other.label} are measured on different tables or "
+                "filters; one query cannot answer both.",
+                hint="Ask for one metric at a time.",
+            )
     time_col = metric.time_column
-    group = layer.dimension(resolution.group_by) if resolution.group_by else None
-    filters = [(layer.dimension(d), v) for d, v in resolution.filters]
+    groups = [layer.dimension(name) for name in reading.groups]
+    filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
     needed = _tables_of(metric.expression) | _tables_of(time_col)
+    for other in metrics[1:]:
+        needed |= _tables_of(other.expression)
     for text in metric.required_filters:
         needed |= _tables_of(text)
-    for dim in [group] + [d for d, _ in filters]:
-        if dim is not None:
-            needed.add(dim.column.split(".")[0])
+    for dim in groups + [d for d, _ in filters]:
+        needed.add(dim.column.split(".")[0])
     joins = _joins(layer, metric, needed)
+    time = exp.column(*_split(time_col))
     projections: list[exp.Expr] = []
     keys: list[exp.Expr] = []
-    key: exp.Expr
-    if resolution.grain == "month":
-        key = exp.func("date_trunc", exp.Literal.string("month"), exp.column(*_split(time_col)))
-        projections.append(exp.alias_(key, "month"))
+    periods = reading.periods
+    kinds = {p.kind for p in periods}
+    compared = len(periods) > 1
+    kind: str | None = None
+    if compared:
+        kind = kinds.pop() if len(kinds) == 1 else None
+        if kind == "year":
+            key: exp.Expr = exp.Year(this=time.copy())
+        elif kind is not None:
+            key = exp.func("date_trunc", exp.Literal.string(kind), time.copy())
+        else:
+            key = exp.Case(
+                ifs=[
+                    exp.If(this=_between(time, p.start, p.end), true=exp.Literal.string(p.label))
+                    for p in periods
+                ]
+            )
+        projections.append(exp.alias_(key, kind or "period"))
         keys.append(key)
-    elif resolution.grain == "year":
-        key = exp.Year(this=exp.column(*_split(time_col)))
-        projections.append(exp.alias_(key, "year"))
+    compared_kind = kind if compared else None
+    if reading.grain is not None and reading.grain != compared_kind:
+        if reading.grain == "year":
+            key = exp.Year(this=time.copy())
+        else:
+            key = exp.func("date_trunc", exp.Literal.string(reading.grain), time.copy())
+        projections.append(exp.alias_(key, reading.grain))
         keys.append(key)
-    elif group is not None:
+    for group in groups:
         key = exp.column(*_split(group.column))
         projections.append(exp.alias_(key, group.name))
         keys.append(key)
-    value = sqlglot.parse_one(metric.expression, read="duckdb")
-    projections.append(exp.alias_(value, "value"))
+    for k, m in enumerate(metrics):
+        value = sqlglot.parse_one(m.expression, read="duckdb")
+        projections.append(exp.alias_(value, "value" if k == 0 else f"value_{m.name}"))
     query = exp.select(*projections).from_(metric.table)
     for table, on in joins:
         query = query.join(table, on=on)
     conditions: list[exp.Expr] = []
-    if resolution.period is not None:
-        column = exp.column(*_split(time_col))
-        conditions.append(
-            column >= exp.cast(exp.Literal.string(str(resolution.period.start)), "DATE")
-        )
-        conditions.append(column < exp.cast(exp.Literal.string(str(resolution.period.end)), "DATE"))
+    if len(periods) == 1:
+        conditions.append(_between(time, periods[0].start, periods[0].end))
+    elif periods:
+        conditions.append(exp.or_(*[exp.paren(_between(time, p.start, p.end)) for p in periods]))
     conditions += [sqlglot.condition(text) for text in metric.required_filters]
-    conditions += [exp.column(*_split(d.column)).eq(exp.Literal.string(v)) for d, v in filters]
+    conditions += [_filter(d, f) for d, f in filters]
     if conditions:
         query = query.where(*conditions)
     if keys:
         query = query.group_by(*keys)
-    if resolution.grain is not None:
-        query = query.order_by(keys[0])
-    elif resolution.top_n:
-        direction = "DESC" if resolution.descending else "ASC"
-        query = query.order_by(f"value {direction}", keys[0] if keys else "1").limit(
-            resolution.top_n
-        )
+    if reading.ranking is not None and keys:
+        direction = "DESC" if reading.ranking.descending else "ASC"
+        query = query.order_by(f"value {direction}", "1")
+        if reading.ranking.n is not None:
+            query = query.limit(reading.ranking.n)
+    elif keys and (reading.grain is not None or len(periods) > 1):
+        query = query.order_by(*[str(i + 1) for i in range(len(keys))])
     sql = query.sql(dialect=dialect)
     return Plan(
         sql,
         metric,
         (metric.table, *[t for t, _ in joins]),
         len(joins),
-        group.name if group else None,
-        resolution.grain,
-        tuple((d.name, v) for d, v in filters),
+        groups[0].name if groups else None,
+        reading.grain,
+        tuple((d.name, v) for d, f in filters for v in f.values),
     )
+
+
+def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
+    """Groups ranked by the change of the metric between two periods: each period planned
+    alone, joined on the groups, ``later - earlier`` ordered (a fall: most negative first)."""
+    earlier, later = sorted(reading.periods, key=lambda p: p.start)
+    one = dataclasses.replace(reading, ranking=None, change=None, compare=False)
+    a = plan(dataclasses.replace(one, periods=(later,)), layer, dialect)
+    b = plan(dataclasses.replace(one, periods=(earlier,)), layer, dialect)
+    assert reading.ranking is not None
+    names = list(reading.groups)
+    change = exp.column("value", "a") - exp.column("value", "b")
+    query = (
+        exp.select(*[exp.column(n, "a") for n in names], exp.alias_(change, "change"))
+        .from_(exp.alias_(exp.paren(sqlglot.parse_one(a.sql, read=dialect)), "a"))
+        .join(
+            exp.alias_(exp.paren(sqlglot.parse_one(b.sql, read=dialect)), "b"),
+            on=exp.and_(*[exp.column(n, "a").eq(exp.column(n, "b")) for n in names]),
+        )
+        .order_by(f"change {'DESC' if reading.ranking.descending else 'ASC'}", "1")
+    )
+    if reading.ranking.n is not None:
+        query = query.limit(reading.ranking.n)
+    return Plan(
+        query.sql(dialect=dialect),
+        a.metric,
+        a.tables,
+        a.join_count,
+        a.group_by,
+        a.grain,
+        a.filters,
+    )
+
+
+def _between(column: exp.Expr, start: object, end: object) -> exp.Expr:
+    lower = column.copy() >= exp.cast(exp.Literal.string(str(start)), "DATE")
+    upper = column.copy() < exp.cast(exp.Literal.string(str(end)), "DATE")
+    return exp.and_(lower, upper)
+
+
+def _filter(dim: Dimension, f: Filter) -> exp.Expr:
+    column = exp.column(*_split(dim.column))
+    literals = [exp.Literal.string(v) for v in f.values]
+    if len(literals) == 1:
+        return column.neq(literals[0]) if f.negated else column.eq(literals[0])
+    listed = column.isin(*literals)
+    return exp.not_(listed) if f.negated else listed
 
 
 def _split(ref: str) -> tuple[str, str]:

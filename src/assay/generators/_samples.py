@@ -54,6 +54,7 @@ class SampleModel(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     final_sql: str | None = None
+    sampler: str | None = None  # which system, prompt or model drew it (reliability weights)
     queries: list[str] = Field(default_factory=list)
     text: str | None = None
     result: ResultModel | None = None
@@ -118,13 +119,27 @@ def read_samples(path: Path) -> Iterator[SampleLine]:
     """Read a samples file line by line; a bad line becomes a ``SampleLine`` with an error
     naming the line, the key and the fix, and reading goes on."""
     try:
-        handle = Path(path).open(encoding="utf-8")
+        handle = Path(path).open("rb")  # decoded line by line: a bad byte fails one line only
     except OSError as exc:
         raise InputError(
             f"Cannot read samples file {str(path)!r}: {exc.strerror}.", hint="Check the path."
         ) from exc
     with handle:
-        for line_no, line in enumerate(handle, start=1):
+        for line_no, raw_line in enumerate(handle, start=1):
+            try:
+                line = raw_line.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield SampleLine(
+                    line_no,
+                    None,
+                    None,
+                    InputError(
+                        f"Line {line_no} of {path} is not UTF-8: byte "
+                        f"0x{raw_line[exc.start]:02x} at position {exc.start}.",
+                        hint="Write the samples file in UTF-8.",
+                    ),
+                )
+                continue
             if not line.strip():
                 continue
             try:

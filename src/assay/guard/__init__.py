@@ -1,5 +1,6 @@
 """Guard: the first wall. Static SQL validation as an AST allowlist, and question intent."""
 
+from assay.guard._analysis import ColumnRef, QueryAnalysis, TableRef, analyse
 from assay.guard._intent import INTENT_RULES, Refusal, refusal_reasons, refusals
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import TEXT_RULES, TREE_RULES
@@ -10,9 +11,13 @@ __all__ = [
     "INTENT_RULES",
     "TEXT_RULES",
     "TREE_RULES",
+    "ColumnRef",
     "GuardReport",
+    "QueryAnalysis",
     "Refusal",
+    "TableRef",
     "Violation",
+    "analyse",
     "refusal_reasons",
     "refusals",
     "validate",

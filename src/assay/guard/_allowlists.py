@@ -10,9 +10,12 @@ from __future__ import annotations
 
 __all__ = [
     "ALLOWED_ANONYMOUS",
+    "ALLOWED_CATALOGUE_VIEWS",
     "ALLOWED_FUNCTION_TYPES",
     "ALLOWED_NODE_TYPES",
     "BOUNDED_FUNCTIONS",
+    "CATALOGUE_FUNCTIONS",
+    "CATALOGUE_PREFIXES",
     "CATALOGUE_SCHEMAS",
     "DEFAULT_SCHEMAS",
     "REFUSED_FUNCTIONS",
@@ -31,6 +34,10 @@ ALLOWED_NODE_TYPES: frozenset[str] = frozenset(
     BitwiseXor BitwiseNot BitwiseLeftShift BitwiseRightShift Escape Collate Slice Kwarg
     PropertyEQ Array Struct Pow ColumnDef Sort Cluster Distribute LikeAny ILikeAny
     RegexpILike IgnoreNulls RespectNulls CurrentDate CurrentTimestamp CurrentTime
+    Comprehension Lambda AtTimeZone LimitOptions TableSample Pivot PivotAlias Columns
+    JSONPath JSONPathRoot JSONPathKey JSONPathSubscript JSONPathWildcard JSONPathSlice
+    JSONPathUnion JSONPathSelector JSONPathFilter JSONPathRecursive JSONPathScript
+    Describe Summarize
     """.split()
 )
 
@@ -57,6 +64,11 @@ ALLOWED_FUNCTION_TYPES: frozenset[str] = frozenset(
     Radians Degrees Pi Sin Cos Tan Asin Acos Atan Atan2 BitLength Overlay Substr Left Right
     GenerateSeries ExplodingGenerateSeries Unnest Abs Count Cot Sinh Cosh Tanh Factorial
     DateFormat DateToString StrToDate Ceil
+    Transform ArrayFilter StructExtract ArgMax ArgMin Format WidthBucket Columns ArrayDistinct
+    ArraySort ArrayReverse ArraySlice ArrayFirst ArrayLast ArrayMin ArrayMax ArraySum ArrayAll
+    ArrayAny ArrayUniqueAgg JSONBExtract JSONBExtractScalar JSONArrayLength JSONFormat
+    JSONObject JSONArray JSONType JSONExists JSONValueArray ToDays ToMonths ToYears
+    MakeInterval GenerateDateArray Reduce Filter MapFromEntries Map VarMap Coalesce
     """.split()
 )
 
@@ -82,12 +94,21 @@ _COMMON_ANONYMOUS = """
     extract dayofmonth dayofweek dayofyear hour minute second millisecond microsecond quarter
     week year month day yearweek timezone strptime try_strptime try_cast row_number
     nullifzero
+    list_sum list_avg list_min list_max list_count list_reduce list_apply list_transform
+    list_filter list_distinct list_unique list_has list_contains list_position list_slice
+    list_extract list_element list_reverse list_concat list_zip list_has_any list_has_all
+    array_transform array_filter array_reduce flatten struct_extract struct_insert map_extract
+    element_at map_keys map_values map_entries cardinality list_grade_up array_distinct
+    json_extract json_extract_string json_extract_path json_extract_path_text json_type
+    json_valid json_array_length json_object json_array json_keys json_quote json
+    jsonb_extract_path jsonb_extract_path_text to_json row_to_json width_bucket
+    arg_max_null arg_min_null first last fsum list_value list_pack
 """
 
 # Functions sqlglot keeps anonymous, allowed by name per dialect.
 ALLOWED_ANONYMOUS: dict[str, frozenset[str]] = {
     "duckdb": frozenset(_COMMON_ANONYMOUS.split()),
-    "sqlite": frozenset(_COMMON_ANONYMOUS.split()),
+    "sqlite": frozenset([*_COMMON_ANONYMOUS.split(), "pragma_table_info"]),
     "postgres": frozenset([*_COMMON_ANONYMOUS.split(), "array_agg", "percentile_cont"]),
 }
 
@@ -99,6 +120,27 @@ BOUNDED_FUNCTIONS: dict[str, tuple[int, int]] = {
     "rpad": (1, 10_000),
     "pad": (1, 10_000),
 }
+
+# Table-valued functions that read the engine's catalogue; refused with that reason (the
+# allowlist keeps out every function not listed anyway). ``pragma_table_info`` is allowed on
+# SQLite (see ALLOWED_ANONYMOUS): it describes one table's columns.
+CATALOGUE_FUNCTIONS: frozenset[str] = frozenset(
+    """
+    duckdb_settings duckdb_databases duckdb_logs duckdb_log_contexts duckdb_secrets
+    duckdb_extensions duckdb_functions duckdb_views duckdb_tables duckdb_columns
+    duckdb_schemas duckdb_indexes duckdb_constraints duckdb_dependencies duckdb_keywords
+    duckdb_memory duckdb_temporary_files duckdb_types duckdb_sequences duckdb_optimizers
+    duckdb_variables duckdb_prepared_statements duckdb_approx_database_count
+    duckdb_external_file_cache pragma_database_list pragma_database_size pragma_storage_info
+    pragma_metadata_info pragma_version pragma_platform pragma_user_agent pragma_collations
+    pragma_show pg_stat_activity pg_get_functiondef pg_get_viewdef pg_get_userbyid
+    pg_ls_dir pg_stat_get_activity pg_backend_pid pg_postmaster_start_time pg_conf_load_time
+    current_user session_user current_database current_schema current_schemas
+    inet_server_addr inet_server_port inet_client_addr version pg_current_xact_id
+    pg_current_snapshot txid_current_snapshot pg_get_keywords pg_settings_get_flags
+    pg_table_size pg_relation_size pg_total_relation_size pg_database_size
+    """.split()
+)
 
 # Refused with a named reason; the allowlist already keeps them out.
 REFUSED_FUNCTIONS: dict[str, str] = {
@@ -124,6 +166,7 @@ REFUSED_FUNCTIONS: dict[str, str] = {
             "mysql_scan postgres_query http_get http_post"
         ).split()
     },
+    **{name: "reads the engine's catalogue or server state" for name in CATALOGUE_FUNCTIONS},
     **{
         name: "reads the environment or the session's settings"
         for name in "getenv current_setting getvariable pg_settings".split()
@@ -159,9 +202,32 @@ REFUSED_FUNCTIONS: dict[str, str] = {
 
 # Schemas that hold the engine's own catalogue views (read-only metadata, not user tables).
 CATALOGUE_SCHEMAS: dict[str, frozenset[str]] = {
-    "duckdb": frozenset({"information_schema"}),
+    "duckdb": frozenset({"information_schema", "pg_catalog"}),
     "sqlite": frozenset(),
-    "postgres": frozenset({"information_schema"}),
+    "postgres": frozenset({"information_schema", "pg_catalog", "pg_toast"}),
+}
+
+# Unqualified names with these prefixes are the engine's catalogue views (unless, outside
+# PostgreSQL, the database has a table of that name: pg_catalog is searched first there).
+CATALOGUE_PREFIXES: dict[str, tuple[str, ...]] = {
+    "duckdb": ("duckdb_", "pg_", "sqlite_", "pragma_"),
+    "sqlite": ("sqlite_", "pragma_"),
+    "postgres": ("pg_",),
+}
+
+# The catalogue views a question may legitimately read: the schema of the tables the user
+# may query, and nothing about the server, its sessions, roles, settings, logs, view sources or
+# other databases. ``schema.view`` for a qualified view, a bare name for an unqualified one.
+# On PostgreSQL ``information_schema`` lists the columns of the relations the connected role
+# holds a privilege on (the ``assay pg-role`` role: its SELECT tables; ``tables`` also names
+# the system catalogues every role may read, which are public knowledge); DuckDB and SQLite
+# open one database file read-only, so their tables and columns views list the user's tables
+# only. ``information_schema.views`` is refused: on both engines it holds the system views'
+# definitions.
+ALLOWED_CATALOGUE_VIEWS: dict[str, frozenset[str]] = {
+    "duckdb": frozenset({"information_schema.tables", "information_schema.columns"}),
+    "sqlite": frozenset({"sqlite_master", "sqlite_schema"}),
+    "postgres": frozenset({"information_schema.tables", "information_schema.columns"}),
 }
 
 # Schema qualifiers that name the user's own default schema.

@@ -13,25 +13,27 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from sqlglot import exp
+from sqlglot.optimizer.scope import Scope
 
 from assay.guard._allowlists import (
     ALLOWED_ANONYMOUS,
+    ALLOWED_CATALOGUE_VIEWS,
     ALLOWED_FUNCTION_TYPES,
     ALLOWED_NODE_TYPES,
     BOUNDED_FUNCTIONS,
     DEFAULT_SCHEMAS,
     REFUSED_FUNCTIONS,
 )
+from assay.guard._bounds import MAX_VALUE_BYTES, recursion_problem, string_growth, value_bytes
 from assay.guard._context import GuardContext, did_you_mean, location
 from assay.guard._report import Violation
 
-__all__ = ["TEXT_RULES", "TREE_RULES", "Rule"]
+__all__ = ["RECHECK_RULES", "TEXT_RULES", "TREE_RULES", "Rule"]
 
 Rule = Callable[[GuardContext], list[Violation]]
 
 MAX_FORMAT_WIDTH = 1_000
 MAX_SERIES_STEPS = 10_000_000
-MAX_RECURSION_BOUND = 100_000
 
 
 def _at(ctx: GuardContext, node: exp.Expr, code: str, message: str) -> Violation:
@@ -78,6 +80,8 @@ def one_query(ctx: GuardContext) -> list[Violation]:
             )
         ]
     tree = ctx.tree
+    if ctx.dialect == "duckdb" and _duckdb_table_statement(tree):
+        return []
     if not isinstance(tree, (exp.Query, exp.Values)):
         kind = type(tree).__name__.upper() if tree is not None else "nothing"
         if isinstance(tree, exp.Command):
@@ -90,6 +94,28 @@ def one_query(ctx: GuardContext) -> list[Violation]:
             )
         ]
     return []
+
+
+def _duckdb_table_statement(tree: exp.Expr | None) -> bool:
+    """DuckDB's ``DESCRIBE t``, ``SUMMARIZE t`` and ``PIVOT t ON c IN (...) USING ...`` of a
+    table are queries too (the engine reads them as SELECT)."""
+    if isinstance(tree, (exp.Describe, exp.Summarize)):
+        target = tree.this
+        extra = {k for k, v in tree.args.items() if v and k not in {"this", "table"}}
+        return (
+            isinstance(target, exp.Table)
+            and isinstance(target.this, exp.Identifier)
+            and not extra - {"as_json"}
+            and not tree.args.get("as_json")
+        )
+    if isinstance(tree, exp.Pivot):
+        fields = tree.args.get("fields") or tree.expressions
+        return (
+            isinstance(tree.this, exp.Table)
+            and bool(fields)
+            and all(isinstance(f, exp.In) and f.expressions for f in fields)
+        )
+    return False
 
 
 def _describe_node(node: exp.Expr) -> str:
@@ -162,7 +188,7 @@ def _int_literal(node: exp.Expr | None) -> int | None:
     if isinstance(node, exp.Neg):
         inner = _int_literal(node.this)
         return None if inner is None else -inner
-    if isinstance(node, exp.Paren):
+    if isinstance(node, (exp.Paren, exp.Cast)):
         return _int_literal(node.this)
     if isinstance(node, exp.Literal) and not node.is_string:
         try:
@@ -172,7 +198,7 @@ def _int_literal(node: exp.Expr | None) -> int | None:
     return None
 
 
-_PRINTF_SPEC = re.compile(r"%[-+ 0#']*(\*|\d+)?(?:\.(\*|\d+))?")
+_PRINTF_SPEC = re.compile(r"%(?:\d+\$)?[-+ 0#',]*(\*(?:\d+\$)?|\d+)?(?:\.(\*(?:\d+\$)?|\d+))?")
 _FMT_SPEC = re.compile(r"\{[^{}]*\}")
 
 
@@ -186,7 +212,7 @@ def _format_violation(fmt: exp.Expr | None) -> str | None:
     for match in _FMT_SPEC.finditer(text):
         widths.extend(re.findall(r"\*|\d+", match.group(0)))
     for width in widths:
-        if width == "*" or int(width) > MAX_FORMAT_WIDTH:
+        if width.startswith("*") or int(width) > MAX_FORMAT_WIDTH:
             return f"its format asks for a width of {width} (at most {MAX_FORMAT_WIDTH})"
     return None
 
@@ -216,12 +242,13 @@ def _series_violation(node: exp.Func) -> str | None:
 def bounded_functions(ctx: GuardContext) -> list[Violation]:
     found: list[Violation] = []
     assert ctx.tree is not None
-    for node in ctx.of_type(exp.Func):
-        assert isinstance(node, exp.Func)
-        name = _function_name(node)
+    for node in ctx.of_type(exp.Func, exp.DPipe):
+        name = _function_name(node) if isinstance(node, exp.Func) else "||"
         problem: str | None = None
         if isinstance(node, exp.Repeat):
             problem = _size_problem(node.args.get("times"), BOUNDED_FUNCTIONS["repeat"][1])
+        elif isinstance(node, exp.Space):
+            problem = _size_problem(node.this, BOUNDED_FUNCTIONS["repeat"][1])
         elif isinstance(node, exp.Pad):
             problem = _size_problem(node.args.get("expression"), BOUNDED_FUNCTIONS["pad"][1])
         elif isinstance(node, exp.Anonymous) and name in BOUNDED_FUNCTIONS:
@@ -235,7 +262,12 @@ def bounded_functions(ctx: GuardContext) -> list[Violation]:
             "range",
             "generate_series",
         }:
+            assert isinstance(node, exp.Func)
             problem = _series_violation(node)
+        if problem is None:
+            problem = string_growth(node)
+        if problem is None and value_bytes(node) > MAX_VALUE_BYTES:
+            problem = f"the value it builds can exceed {MAX_VALUE_BYTES:,} bytes"
         if problem:
             found.append(
                 _at(
@@ -264,35 +296,17 @@ def bounded_recursion(ctx: GuardContext) -> list[Violation]:
         if not with_.args.get("recursive"):
             continue
         for cte in with_.expressions:
-            body = cte.this
-            if not isinstance(body, exp.Union):
-                continue
-            step = body.expression
-            refers = any(t.name.lower() == cte.alias.lower() for t in step.find_all(exp.Table))
-            if refers and not _has_literal_bound(step):
+            problem = recursion_problem(cte)
+            if problem:
                 found.append(
                     _at(
                         ctx,
                         cte,
                         "guard.unbounded_recursion",
-                        f"Recursive CTE {cte.alias} has no literal bound in its recursive step; "
-                        f"add a WHERE condition such as n < 1000 (at most "
-                        f"{MAX_RECURSION_BOUND:,}).",
+                        f"Recursive CTE {cte.alias} is not bounded: {problem}.",
                     )
                 )
     return found
-
-
-def _has_literal_bound(step: exp.Expr) -> bool:
-    where = step.args.get("where") if isinstance(step, exp.Select) else None
-    if where is None:
-        return False
-    for cmp in where.find_all(exp.LT, exp.LTE, exp.GT, exp.GTE, exp.Between):
-        for side in cmp.iter_expressions():
-            value = _int_literal(side)
-            if value is not None and abs(value) <= MAX_RECURSION_BOUND:
-                return True
-    return False
 
 
 _FILE_LIKE = re.compile(
@@ -329,7 +343,8 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
         assert isinstance(table, exp.Table)
         if not isinstance(table.this, exp.Identifier):
             continue
-        if ctx.is_catalogue_view(table):
+        ref = ctx.analysis.table_ref(table)
+        if ref.kind != "base":
             continue
         catalog_name = table.catalog.lower()
         if (table.db and table.db.lower() not in own_schemas) or (
@@ -345,12 +360,36 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
                 )
             )
             continue
-        name = ctx.base_table(table)
-        if name is None or ctx.catalog.table(name) is not None or _FILE_LIKE.search(name):
+        name = ref.name
+        if ctx.catalog.table(name) is not None or _FILE_LIKE.search(name):
             continue
-        hint = did_you_mean(name, list(ctx.catalog.table_names) + sorted(ctx.cte_names))
+        ctes = [c.alias for c in ctx.of_type(exp.CTE) if isinstance(c, exp.CTE)]
+        hint = did_you_mean(name, list(ctx.catalog.table_names) + ctes)
         suffix = f" Did you mean {hint[0]!r}?" if hint else ""
         found.append(_at(ctx, table, "guard.unknown_table", f"Unknown table {name!r}.{suffix}"))
+    return found
+
+
+def catalogue_views(ctx: GuardContext) -> list[Violation]:
+    """Refuse the engine's catalogue views beyond the allowed ones (the user tables' schema)."""
+    found: list[Violation] = []
+    allowed = ALLOWED_CATALOGUE_VIEWS.get(ctx.dialect, frozenset())
+    for ref in ctx.analysis.tables:
+        if ref.kind != "catalogue":
+            continue
+        key = f"{ref.schema}.{ref.name}".lower() if ref.schema else ref.name.lower()
+        if key in allowed:
+            continue
+        shown = ", ".join(sorted(allowed)) or "none"
+        found.append(
+            _at(
+                ctx,
+                ref.node,
+                "guard.catalogue_view",
+                f"{key} is the engine's own catalogue, which a question may not read "
+                f"(allowed here: {shown}).",
+            )
+        )
     return found
 
 
@@ -445,8 +484,34 @@ def _is_large_source(ctx: GuardContext, source: object) -> bool:
     if isinstance(source, exp.Table):
         if isinstance(source.this, (exp.GenerateSeries, exp.ExplodingGenerateSeries)):
             return True
+        if isinstance(source.this, exp.Anonymous) and source.this.name.lower() in {
+            "range",
+            "generate_series",
+            "unnest",
+        }:
+            return True
         return ctx.base_table(source) is not None
+    if isinstance(source, Scope):
+        expression = source.expression
+        if isinstance(expression, (exp.Unnest, exp.Explode)) or source.is_udtf:
+            return expression.find(exp.Column) is None  # a correlated unnest is per row
+        if isinstance(expression, exp.Select) and _one_row(expression):
+            return False
+        return bool(ctx.analysis.reach(source)) or any(
+            isinstance(n, (exp.GenerateSeries, exp.Unnest)) for n in expression.walk()
+        )
     return False
+
+
+def _one_row(select: exp.Select) -> bool:
+    """Whether a derived table summarises its rows (one row, or grouped) rather than passing
+    them through; a product with a summary is how analysts compare a row with a total."""
+    limit = select.args.get("limit")
+    if limit is not None and _int_literal(limit.expression) in (0, 1):
+        return True
+    if select.args.get("from_") is None or select.args.get("group") is not None:
+        return True
+    return any(e.find(exp.AggFunc) is not None for e in select.expressions)
 
 
 def _aliases_in(
@@ -459,36 +524,43 @@ def _aliases_in(
         if column.table and column.table.lower() in lowered:
             alias = lowered[column.table.lower()]
         elif not column.table:
-            owners = [
-                a
-                for a, (_n, s) in sources.items()
-                if isinstance(s, exp.Table) and _table_has(ctx, s, column.name)
-            ]
+            owners = [a for a, (_n, s) in sources.items() if _source_has(ctx, s, column.name)]
             alias = owners[0] if len(owners) == 1 else None
         if alias is not None and alias not in touched:
             touched.append(alias)
     return touched
 
 
-def _table_has(ctx: GuardContext, table: exp.Table, column: str) -> bool:
-    name = ctx.base_table(table)
-    if name is None or ctx.catalog is None:
+def _source_has(ctx: GuardContext, source: object, column: str) -> bool:
+    if not isinstance(source, (exp.Table, Scope)):
         return False
-    info = ctx.catalog.table(name)
-    return info is not None and info.column(column) is not None
+    outputs = ctx.analysis.outputs(source)
+    return outputs is not None and column.lower() in outputs
 
 
 def retired_columns(ctx: GuardContext) -> list[Violation]:
+    """Refuse a retired column read anywhere: directly, through a CTE or derived table, or in
+    the columns a star returns."""
     if ctx.semantic is None or not ctx.semantic.retired_columns:
         return []
     retired = {(r.table.lower(), r.column.lower()): r for r in ctx.semantic.retired_columns}
     found: list[Violation] = []
+    seen: set[tuple[str, str]] = set()
+    located: list[tuple[tuple[str, str], exp.Expr]] = []
     for ref in ctx.column_refs:
-        if ref.table is None:
+        reads = list(ref.reads)
+        if ref.table is not None:
+            reads.append((ref.table, ref.node.name))
+        for table, column in reads:
+            located.append(((table.lower(), column.lower()), ref.node))
+    assert ctx.tree is not None
+    for table, column in sorted(ctx.analysis.base_reads):
+        located.append(((table.lower(), column.lower()), ctx.tree))
+    for key, node in located:
+        rule = retired.get(key)
+        if rule is None or key in seen:
             continue
-        rule = retired.get((ref.table.lower(), ref.node.name.lower()))
-        if rule is None:
-            continue
+        seen.add(key)
         fix = (
             f" Use {rule.replacement!r} instead."
             if rule.replacement
@@ -497,7 +569,7 @@ def retired_columns(ctx: GuardContext) -> list[Violation]:
         found.append(
             _at(
                 ctx,
-                ref.node,
+                node,
                 "guard.retired_column",
                 f"Column {rule.table}.{rule.column} is retired.{fix}",
             )
@@ -506,27 +578,34 @@ def retired_columns(ctx: GuardContext) -> list[Violation]:
 
 
 def forbidden_joins(ctx: GuardContext) -> list[Violation]:
+    """Refuse a scope combining the two sides of a forbidden join, directly or through CTEs
+    and derived tables."""
     if ctx.semantic is None or not ctx.semantic.forbidden_joins:
         return []
     found: list[Violation] = []
+    reported: set[tuple[str, str]] = set()
     for scope in ctx.scopes:
-        tables = {
-            (ctx.base_table(s) or "").lower()
-            for _a, (_n, s) in scope.selected_sources.items()
-            if isinstance(s, exp.Table)
-        }
+        reaches = [ctx.analysis.reach(s) for _a, (_n, s) in scope.selected_sources.items()]
         for rule in ctx.semantic.forbidden_joins:
-            if rule.left.lower() in tables and rule.right.lower() in tables:
-                reason = f" ({rule.reason})" if rule.reason else ""
-                found.append(
-                    _at(
-                        ctx,
-                        scope.expression,
-                        "guard.forbidden_join",
-                        f"Joining {rule.left} with {rule.right} is forbidden by the semantic "
-                        f"layer{reason}; join through the governed path instead.",
-                    )
+            left, right = rule.left.lower(), rule.right.lower()
+            joined = any(
+                (left in a and right in b) or (right in a and left in b)
+                for i, a in enumerate(reaches)
+                for b in reaches[i + 1 :]
+            )
+            if not joined or (left, right) in reported:
+                continue
+            reported.add((left, right))
+            reason = f" ({rule.reason})" if rule.reason else ""
+            found.append(
+                _at(
+                    ctx,
+                    scope.expression,
+                    "guard.forbidden_join",
+                    f"Joining {rule.left} with {rule.right} is forbidden by the semantic "
+                    f"layer{reason}; join through the governed path instead.",
                 )
+            )
     return found
 
 
@@ -538,9 +617,19 @@ TREE_RULES: tuple[Rule, ...] = (
     bounded_functions,
     bounded_recursion,
     file_scans,
+    catalogue_views,
     known_tables,
     known_columns,
     no_cartesian_product,
     retired_columns,
     forbidden_joins,
+)
+# Run again on the regenerated tree, which is what executes.
+RECHECK_RULES: tuple[Rule, ...] = (
+    one_query,
+    node_allowlist,
+    function_allowlist,
+    bounded_functions,
+    bounded_recursion,
+    file_scans,
 )

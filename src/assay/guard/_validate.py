@@ -19,7 +19,7 @@ from sqlglot.tokenizer_core import TokenType
 from assay.catalog import Catalog
 from assay.guard._context import GuardContext
 from assay.guard._report import GuardReport, Violation
-from assay.guard._rules import TEXT_RULES, TREE_RULES
+from assay.guard._rules import RECHECK_RULES, TEXT_RULES, TREE_RULES
 from assay.semantic import SemanticLayer
 from assay.settings import DEFAULTS
 
@@ -72,6 +72,24 @@ def validate(
         >>> validate("DROP TABLE t", catalog=None, dialect="duckdb").codes
         ('guard.forbidden_statement',)
     """
+    try:
+        return _validate(sql, catalog, dialect, semantic, max_sql_bytes)
+    except Exception as exc:  # fail closed: the guard never raises, whatever the input
+        violation = Violation(
+            "guard.internal_error",
+            f"The guard could not check this statement ({type(exc).__name__}); it is refused. "
+            "Simplify the query.",
+        )
+        return GuardReport(sql, dialect, (violation,), None)
+
+
+def _validate(
+    sql: str,
+    catalog: Catalog | None,
+    dialect: str,
+    semantic: SemanticLayer | None,
+    max_sql_bytes: int,
+) -> GuardReport:
     if dialect not in DIALECTS:
         known = ", ".join(sorted(DIALECTS))
         violation = Violation(
@@ -90,9 +108,14 @@ def validate(
     violations = _run(TREE_RULES[:1], ctx)
     if not violations:
         violations = _run(TREE_RULES[1:], ctx)
+    if not violations and ctx.analysis.error is not None:
+        violations = [_analysis_violation(ctx.analysis.error)]
     if violations:
         return GuardReport(sql, dialect, tuple(violations), None)
     regenerated = _regenerate(ctx)
+    again = _recheck(regenerated, ctx)
+    if again:
+        return GuardReport(sql, dialect, tuple(again), None)
     engine = _engine_check(sql, regenerated, dialect, ctx.explain)
     if engine:
         return GuardReport(sql, dialect, tuple(engine), None)
@@ -136,6 +159,13 @@ def _split_explain(sql: str, dialect: str) -> tuple[str, bool, Violation | None]
     if not rest:
         return sql, False, Violation("guard.explain", "EXPLAIN needs a query after it.")
     nxt = rest[0]
+    if (
+        dialect == "sqlite"
+        and len(rest) > 2
+        and nxt.text.upper() == "QUERY"
+        and rest[1].text.upper() == "PLAN"
+    ):
+        return body[rest[1].end + 1 :], True, None  # SQLite's plan, which runs nothing
     if nxt.text.upper() in {"ANALYZE", "ANALYSE", "VERBOSE", "QUERY", "EXPLAIN"} or (
         nxt.token_type == TokenType.L_PAREN
         and len(rest) > 1
@@ -177,14 +207,38 @@ def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
                 f"SQL does not parse as {ctx.dialect}: {type(exc).__name__}. Fix the syntax.",
             )
         ]
-    statements = [s for s in parsed if s is not None]
+    # A trailing comment after the last ``;`` parses as a Semicolon node: not a statement.
+    statements = [s for s in parsed if s is not None and not isinstance(s, exp.Semicolon)]
     tree = statements[0] if len(statements) == 1 else None
-    ctes = frozenset(
-        cte.alias.lower() for s in statements for cte in s.find_all(exp.CTE) if cte.alias
+    return replace(ctx, tree=tree, explain=explain, n_statements=len(statements)), []
+
+
+def _analysis_violation(error: str) -> Violation:
+    return Violation(
+        "guard.unresolvable",
+        f"The query's names cannot be resolved ({error}); a table may be joined twice under "
+        "one name. Give each FROM item its own alias.",
     )
-    return replace(
-        ctx, tree=tree, explain=explain, n_statements=len(statements), cte_names=ctes
-    ), []
+
+
+def _recheck(regenerated: str, ctx: GuardContext) -> list[Violation]:
+    """Run the tree rules again on the regenerated text, which is what will execute: sqlglot
+    may spell a function differently (``space(n)`` becomes ``REPEAT(' ', n)``)."""
+    body = regenerated[len(_explain_words(ctx)) + 1 :] if ctx.explain else regenerated
+    try:
+        again = sqlglot.parse(body, read=DIALECTS[ctx.dialect], error_level=ErrorLevel.RAISE)
+    except Exception as exc:  # what the guard wrote must parse again; else refuse
+        return [
+            Violation(
+                "guard.engine_disagrees",
+                f"The regenerated query does not parse again ({type(exc).__name__}); refused.",
+            )
+        ]
+    statements = [s for s in again if s is not None and not isinstance(s, exp.Semicolon)]
+    if len(statements) != 1:
+        return [Violation("guard.engine_disagrees", "The regenerated query is not one statement.")]
+    fresh = replace(ctx, sql=body, tree=statements[0], n_statements=1)
+    return _run(RECHECK_RULES, fresh)
 
 
 def _sqlite_string_identifiers(ctx: GuardContext) -> GuardContext:
@@ -207,7 +261,11 @@ def _regenerate(ctx: GuardContext) -> str:
     assert ctx.tree is not None
     # copy=False: the tree is not used after this, and copying it doubles the cost.
     body = ctx.tree.sql(dialect=DIALECTS[ctx.dialect], comments=False, copy=False)
-    return f"EXPLAIN {body}" if ctx.explain else body
+    return f"{_explain_words(ctx)} {body}" if ctx.explain else body
+
+
+def _explain_words(ctx: GuardContext) -> str:
+    return "EXPLAIN QUERY PLAN" if ctx.dialect == "sqlite" else "EXPLAIN"
 
 
 def _engine_check(original: str, regenerated: str, dialect: str, explain: bool) -> list[Violation]:

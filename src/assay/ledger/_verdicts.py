@@ -9,6 +9,7 @@ most the line being written), ``--resume`` asks ``written_ids`` which ids are al
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
@@ -36,8 +37,9 @@ def append_verdict(sink: TextIO, record: Mapping[str, Any]) -> None:
     sink.flush()
 
 
-def written_ids(path: Path) -> set[str]:
-    """Ids already in a verdict file, for resuming it.
+def written_ids(path: Path) -> Counter[str]:
+    """Ids already in a verdict file, with how often each was written, for resuming it (a
+    duplicate id is written twice: once scored, once as its named failure).
 
     A last line cut short by a crash is not counted and is removed from the file, so that the
     next append starts on a line of its own. An unreadable line before the last is not a crash
@@ -51,7 +53,7 @@ def written_ids(path: Path) -> set[str]:
         lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
     except (OSError, UnicodeDecodeError) as exc:
         raise LedgerError(f"Cannot read verdicts {str(path)!r}: {exc}.", hint=_HINT) from exc
-    ids: set[str] = set()
+    ids: Counter[str] = Counter()
     keep: list[str] = []
     for n, line in enumerate(lines, start=1):
         if not line.strip():
@@ -66,7 +68,7 @@ def written_ids(path: Path) -> set[str]:
                 f"Line {n} of {str(path)!r} is not a verdict record, and it is not the last.",
                 hint="Only a last line cut short is repaired; remove or fix this one.",
             ) from exc
-        ids.add(ident)
+        ids[ident] += 1
         keep.append(line if line.endswith("\n") else line + "\n")
     if "".join(keep) != "".join(lines):
         try:

@@ -1,35 +1,50 @@
 """``Agent``: a question answered from a semantic layer, stages in order.
 
-refuse? (question intent) -> resolve (lexicon) -> decide (behaviour rules) -> generate
+bad input? -> refuse? (intent) -> read (the whole question) -> decide (behaviour rules) -> generate
 (planner; with a model configured, K sampled SQL as agreement evidence) -> validate (guard) ->
 execute (read-only) -> verify and check -> write (every number cited) -> score -> gate.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from assay.agreement import Agreement, agreement
 from assay.answer import write_governed
 from assay.catalog import Profiles
-from assay.checks import CheckContext, VerifyContext, run_checks, verify
+from assay.checks import (
+    CheckContext,
+    JudgeReport,
+    VerifyContext,
+    fit_check,
+    run_checks,
+    verify,
+)
 from assay.connectors import PooledConnector, QueryCache
-from assay.errors import ExecutionError, InputError, LLMUnavailable, SemanticError
+from assay.errors import (
+    AssayError,
+    ExecutionError,
+    GenerationError,
+    LLMUnavailable,
+    SemanticError,
+)
 from assay.gate import GatePolicy
 from assay.gate import decide as decide_gate
 from assay.generators import ModelPath, plan
-from assay.guard import refusal_reasons
+from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
     BehaviourDecision,
     Lexicon,
     Metric,
-    Resolution,
+    Reading,
     SemanticLayer,
     check_against,
-    resolve,
+    read,
 )
 from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
@@ -42,7 +57,7 @@ __all__ = ["MAX_QUESTION_CHARS", "Agent"]
 class Agent:
     """Assay's rule-gated agent over one warehouse and its semantic layer (no model needed).
 
-    ``ask`` runs the stages in order: refuse? (question intent), resolve (lexicon), decide
+    ``ask`` runs the stages in order: refuse? (question intent), read (every word), decide
     (behaviour rules), generate (planner), validate (guard, with the semantic layer), execute
     (read-only), verify and check, write (every number cited), score, gate.
     """
@@ -68,52 +83,107 @@ class Agent:
             )
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)
+        self.vocabulary = status_vocabulary(self.layer)
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
-        text = question.strip()
-        if not text or len(text) > MAX_QUESTION_CHARS:
-            raise InputError(
-                f"The question is {'empty' if not text else f'{len(text):,} characters long'}.",
-                hint=f"Ask one question of at most {MAX_QUESTION_CHARS:,} characters.",
+        """The verdict for one question. Never raises for an expected failure: bad input, a
+        plan that cannot be made (a join that would fan out), a query the guard refuses or the
+        engine fails on all become a verdict that shows nothing, with the reason named. An
+        unexpected exception is recorded as a system failure and nothing is shown."""
+        try:
+            return self._ask(question, ident)
+        except Exception as exc:  # fail closed: a bug never shows an answer
+            failure = {"code": "agent.internal_error", "message": f"{type(exc).__name__}: {exc}"}
+            verdict = self._verdict(
+                ident,
+                "abstain",
+                ("agent.internal_error",),
+                {
+                    "question": question[:200],
+                    "message": "Assay failed while reading this question; nothing is shown.",
+                },
             )
-        refusal = refusal_reasons(text)
-        resolution = resolve(text, self.layer, self.lexicon)
-        decision = decide_behaviour(resolution, self.layer, refusal)
+            return dataclasses.replace(verdict, failure=failure)
+
+    def _ask(self, question: str, ident: str) -> Verdict:
+        text = question.strip()
+        bad = bad_input(text)
+        if bad is not None:
+            code, message = bad
+            return self._verdict(
+                ident, "abstain", (code,), {"question": text[:200], "message": message}
+            )
+        found = refusals(text, vocabulary=self.vocabulary)
+        refusal = tuple(dict.fromkeys(r.code for r in found))
+        reading = read(text, self.layer, self.lexicon)
+        decision = decide_behaviour(reading, self.layer, refusal)
+        if found:  # name the payload: what was asked for, in the user's words
+            decision = replace(
+                decision,
+                message=f"I can't do that. {found[0].message} Assay only reads data: it never "
+                "changes it, sends it anywhere, reveals secrets, or follows instructions "
+                "embedded in a question.",
+            )
         model_notes: list[dict[str, Any]] = []
         if decision.code == "behaviour.concept_missing" and self.model is not None:
-            resolution, decision = self._model_metric(text, resolution, refusal, model_notes)
+            reading, decision = self._model_metric(text, reading, refusal, model_notes)
         base = {
             "semantic": self.layer.name,
             "question": text,
             "message": decision.message,
+            "reading": reading.restate(self.layer),
+            "read": reading_record(reading),
             "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
             "model": model_notes,
         }
         if decision.behaviour != "answer":
-            return Verdict(
-                ident,
-                decision.behaviour,  # type: ignore[arg-type]
-                "withhold",
-                None,
-                "rules",
-                "1.0",
-                self.policy.name,
-                self.policy.version,
-                reasons=(decision.code,),
-                provenance=base,
-            )
-        return self._answer(text, ident, resolution, base)
+            return self._verdict(ident, decision.behaviour, (decision.code,), base)
+        try:
+            return self._answer(text, ident, reading, base)
+        except GenerationError as exc:
+            base["message"] = f"I cannot answer this safely: {exc.message}"
+            return self._verdict(ident, "abstain", (exc.code,), base)
+        except AssayError as exc:  # the guard or the engine: fail closed, say why
+            finding = Finding(exc.code, "veto", exc.message)
+            base["message"] = exc.message
+            return self._verdict(ident, "answer", (exc.code,), base, findings=(finding,))
 
-    def _answer(
-        self, text: str, ident: str, resolution: Resolution, base: dict[str, Any]
+    def _verdict(
+        self,
+        ident: str,
+        behaviour: str,
+        reasons: tuple[str, ...],
+        base: dict[str, Any],
+        findings: tuple[Finding, ...] = (),
     ) -> Verdict:
-        planned = plan(resolution, self.layer, self.connector.dialect)
+        """A verdict that shows nothing (an abstention, a question back, a refusal, or a
+        withheld answer)."""
+        return Verdict(
+            id=ident,
+            behaviour=behaviour,  # type: ignore[arg-type]
+            action="withhold",
+            score=0.0 if behaviour == "answer" else None,
+            rule="rules",
+            rule_version="1.0",
+            policy=self.policy.name,
+            policy_version=self.policy.version,
+            findings=findings,
+            reasons=reasons,
+            provenance=base,
+        )
+
+    def _answer(self, text: str, ident: str, reading: Reading, base: dict[str, Any]) -> Verdict:
+        planned = plan(reading, self.layer, self.connector.dialect)
+        fit = fit_check(planned.sql, reading, self.layer, self.connector.dialect)
         run = run_sql(
             planned.sql, self.connector, self.settings, semantic=self.layer, catalog=self.catalog
         )
         metric = planned.metric
-        period = resolution.period.label if resolution.period else ""
-        filters = ", ".join(f"{d} = {v}" for d, v in planned.filters)
+        period = reading.period.label if reading.period else ""
+        filters = "; ".join(
+            f"{f.dimension} {'not ' if f.negated else ''}in {', '.join(f.values)}"
+            for f in reading.filters
+        )
         definition = (
             f"{metric.label} = {metric.expression} over {metric.time_column}"
             + (
@@ -129,30 +199,34 @@ class Agent:
             period=period,
             group_by=planned.group_by,
             grain=planned.grain,
+            fit={"checked": list(fit.checked), "mismatches": list(fit.mismatches)},
         )
         if run.result is None:
-            findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            findings = (
+                *fit.findings,
+                *(Finding(v.code, "veto", v.message) for v in run.report.violations),
+            )
             return Verdict(
-                ident,
-                "answer",
-                "withhold",
-                0.0,
-                "rules",
-                "1.0",
-                self.policy.name,
-                self.policy.version,
-                findings,
-                tuple(f.code for f in findings),
-                Candidate(planned.sql),
+                id=ident,
+                behaviour="answer",
+                action="withhold",
+                score=0.0,
+                rule="rules",
+                rule_version="1.0",
+                policy=self.policy.name,
+                policy_version=self.policy.version,
+                findings=findings,
+                reasons=tuple(f.code for f in findings),
+                candidate=Candidate(planned.sql),
                 provenance=base,
             )
         written = write_governed(
             run.result,
             label=metric.label,
             period=period,
-            group=planned.group_by or planned.grain,
+            group=planned.group_by or planned.grain or ("year" if reading.compare else None),
             definition=definition,
-            top_n=resolution.top_n,
+            top_n=reading.top_n,
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         findings = verify(
@@ -160,7 +234,7 @@ class Agent:
                 run.report.sql or planned.sql,
                 run.result,
                 metric,
-                resolution.period,
+                reading.period,
                 self.layer.coverage,
                 self.profiles,
             )
@@ -173,18 +247,22 @@ class Agent:
                 self.catalog,
                 self.profiles,
                 f"{period} {definition}",
+                # The fit check is the COMPLETE term, measured without a model: it enters the
+                # score where the paper's judge COMPLETE does (and caps below 0.5 as it does).
+                judge=JudgeReport(complete=fit.complete, source="fit_check"),
             )
         )
         all_findings = tuple(
-            {(f.code, f.message): f for f in (*findings, *checked.findings)}.values()
+            {(f.code, f.message): f for f in (*fit.findings, *findings, *checked.findings)}.values()
         )
+        measures = dict(checked.measures)
         features = {
             "join_count": planned.join_count,
             "sql_length": len(planned.sql),
             "repair_attempts": 0,
             "verification_issues": len(findings),
         }
-        if any(n.startswith("model-resolved") for n in resolution.notes):
+        if any(n.startswith("model-resolved") for n in reading.notes):
             all_findings += (
                 Finding(
                     "cap.model_resolved_metric",
@@ -194,7 +272,7 @@ class Agent:
                     {"metric": metric.name},
                 ),
             )
-        agreed = self._agreement(text, resolution, metric, run.result, base)
+        agreed = self._agreement(text, reading, metric, run.result, base)
         if "model_unavailable" in base:
             all_findings += (
                 Finding(
@@ -205,32 +283,32 @@ class Agent:
                     {"failure": base["model_unavailable"]},
                 ),
             )
-        scored, rule = self._score(all_findings, checked.measures, features, agreed)
+        scored, rule = self._score(all_findings, measures, features, agreed)
         decision = decide_gate(self.policy, scored)
         base.update(citations=[c.__dict__ for c in written.citations], features=features)
         return Verdict(
-            ident,
-            "answer",
-            decision.action,
-            scored.score,
-            rule.name,
-            rule.version,
-            self.policy.name,
-            self.policy.version,
-            all_findings,
-            decision.reasons,
-            candidate,
-            agreed.to_dict() if self.model is not None else {},
-            base,
+            id=ident,
+            behaviour="answer",
+            action=decision.action,
+            score=scored.score,
+            rule=rule.name,
+            rule_version=rule.version,
+            policy=self.policy.name,
+            policy_version=self.policy.version,
+            findings=all_findings,
+            reasons=decision.reasons,
+            candidate=candidate,
+            agreement=agreed.to_dict() if self.model is not None else {},
+            provenance=base,
         )
 
     def _model_metric(
         self,
         text: str,
-        resolution: Resolution,
+        resolution: Reading,
         refusal: tuple[str, ...],
         notes: list[dict[str, Any]],
-    ) -> tuple[Resolution, BehaviourDecision]:
+    ) -> tuple[Reading, BehaviourDecision]:
         """Ask the model which defined metric the question means; the rules then decide on
         the re-validated reading. A failure leaves the rules' abstention, recorded."""
         assert self.model is not None
@@ -242,13 +320,24 @@ class Agent:
         notes.append({"step": "choose_metric", "metric": name, "usage": usage})
         if name is None:
             return resolution, decide_behaviour(resolution, self.layer, refusal)
+        # The model read the words the lexicon could not as this metric: they are accounted
+        # for by that reading (the answer is capped for it), not dropped.
         chosen = replace(
-            resolution, metrics=(name,), notes=(*resolution.notes, f"model-resolved metric: {name}")
+            resolution,
+            metrics=(name,),
+            unread=(),
+            value_like=(),
+            suggestions=(),
+            notes=(
+                *resolution.notes,
+                f"model-resolved metric: {name} "
+                f"(from {', '.join(resolution.unread) or 'the question'})",
+            ),
         )
         return chosen, decide_behaviour(chosen, self.layer, refusal)
 
     def _agreement(
-        self, text: str, resolution: Resolution, metric: Metric, shown: Result, base: dict[str, Any]
+        self, text: str, resolution: Reading, metric: Metric, shown: Result, base: dict[str, Any]
     ) -> Agreement:
         """A over the governed answer and the model's K sampled SQL (escalating when low)."""
         if self.model is None:
@@ -313,6 +402,81 @@ class Agent:
         return rule(ScoreInputs(findings, measures, agreed)), rule
 
 
+def status_vocabulary(layer: SemanticLayer) -> tuple[str, ...]:
+    """Words the layer records as values (dimension values, literals in metric filters), so
+    that "void orders" or "cancelled orders" reads as a description, not a request.
+
+    Example:
+        >>> status_vocabulary(SemanticLayer())
+        ()
+    """
+    words: set[str] = set()
+    for dim in layer.dimensions:
+        words.update(v.lower() for v in dim.values)
+    for metric in layer.metrics:
+        for text in metric.required_filters:
+            words.update(w.lower() for w in re.findall(r"'([^']*)'", text))
+    return tuple(sorted(w for w in words if w))
+
+
 # One deterministic candidate agrees with itself: A = 1.
 RESULT_ONE = Result(("x",), ((1,),), 1)
+
 MAX_QUESTION_CHARS = 2_000
+# Words common in other languages' questions and absent from English ones.
+_FOREIGN = frozenset(
+    "le la les des du une est était quel quelle combien wie viel welche das der die und ist war"
+    " el los las cuál cuanto cuánto fue qual quanto foi het een hoeveel wat dat jaar".split()
+)
+
+
+def bad_input(text: str) -> tuple[str, str] | None:
+    """A code and a plain message when a question cannot be read at all, else ``None``."""
+    if not text:
+        return "input.empty", "The question is empty; ask one question in words."
+    if len(text) > MAX_QUESTION_CHARS:
+        return (
+            "input.too_long",
+            f"The question is {len(text):,} characters long; ask one question of at most "
+            f"{MAX_QUESTION_CHARS:,} characters.",
+        )
+    if any((ord(c) < 32 and c not in "\t\n\r") or c == "\ufffd" for c in text):
+        return "input.binary", "The question holds control or binary characters; type it as text."
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return (
+            "input.no_words",
+            "The question has no words, only numbers or punctuation; ask it in words.",
+        )
+    words = [w.lower() for w in text.replace("?", " ").split()]
+    foreign = sum(w in _FOREIGN for w in words)
+    non_ascii = sum(not c.isascii() for c in letters)
+    if non_ascii > len(letters) / 3 or (foreign >= 2 and foreign >= len(words) / 4):
+        return (
+            "input.other_language",
+            "I read questions in English only; ask it in English with the warehouse's terms.",
+        )
+    return None
+
+
+def reading_record(reading: Reading) -> dict[str, Any]:
+    """The structured reading, as written into every verdict's provenance."""
+    return {
+        "metrics": list(reading.metrics),
+        "filters": [
+            {"dimension": f.dimension, "values": list(f.values), "negated": f.negated}
+            for f in reading.filters
+        ],
+        "periods": [
+            {"label": p.label, "start": str(p.start), "end": str(p.end)} for p in reading.periods
+        ],
+        "grain": reading.grain,
+        "group_by": list(reading.groups),
+        "ranking": (
+            {"n": reading.ranking.n, "descending": reading.ranking.descending}
+            if reading.ranking
+            else None
+        ),
+        "compare": reading.compare,
+        "unread": list(reading.unread),
+    }

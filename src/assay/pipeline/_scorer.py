@@ -15,11 +15,11 @@ from assay.answer import write_answer
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, QueryCache, connect
-from assay.errors import ConnectionFailed, ExecutionError
+from assay.errors import AssayError, ConnectionFailed, ExecutionError
 from assay.gate import GatePolicy, decide
 from assay.generators import SampleRecord
 from assay.pipeline._guarded import EVIDENCE_ROWS, run_sql
-from assay.scoring import Rule, ScoreInputs, get_rule
+from assay.scoring import Rule, RuleScore, SamplerReliability, ScoreInputs, get_rule
 from assay.settings import Settings, load_settings
 from assay.types import Candidate, Finding, Verdict
 
@@ -45,10 +45,11 @@ class Scorer:
     rule: Rule
     policy: GatePolicy = field(default_factory=GatePolicy)
     settings: Settings = field(default_factory=load_settings)
-    matching: MatchingPolicy = "relaxed"
+    matching: MatchingPolicy = "permuted"
     judge: Judge | None = None
     base_dir: Path | None = None
     write_missing_text: bool = False
+    reliability: SamplerReliability | None = None
     _databases: dict[str, _Database] = field(default_factory=dict)
 
     @classmethod
@@ -98,17 +99,33 @@ class Scorer:
     def failed(self, ident: str, code: str, message: str, label: int | None = None) -> Verdict:
         """A line that could not be scored: a named failure, never an abstention."""
         return Verdict(
-            ident,
-            "answer",
-            "withhold",
-            None,
-            self.rule.name,
-            self.rule.version,
-            self.policy.name,
-            self.policy.version,
+            id=ident,
+            behaviour="answer",
+            action="withhold",
+            score=None,
+            rule=self.rule.name,
+            rule_version=self.rule.version,
+            policy=self.policy.name,
+            policy_version=self.policy.version,
             label=label,
             failure={"code": code, "message": message},
         )
+
+    def score_line(self, record: SampleRecord) -> Verdict:
+        """``score`` with the line boundary: whatever scoring one record raises becomes a named
+        failure for that line (``score.internal_error`` with the exception's type and text), so
+        one bad record never stops a run."""
+        try:
+            return self.score(record)
+        except Exception as exc:  # the line boundary: any failure is named, never a crash
+            name = type(exc).__name__
+            code = getattr(exc, "code", None) if isinstance(exc, AssayError) else None
+            return self.failed(
+                record.id,
+                str(code or "score.internal_error"),
+                f"Scoring raised {name}: {str(exc)[:500]}",
+                record.label,
+            )
 
     def score(
         self,
@@ -147,42 +164,69 @@ class Scorer:
         )
         findings = list(report.findings)
         if shown.result is None:
+            refused = next((f for f in failures if f["sample"] == 0), None)
             findings.insert(
                 0,
                 Finding(
                     "veto.no_result",
-                    "note",
+                    "veto",
                     f"Sample 0 has no result: {shown.error or 'no SQL ran'}.",
-                    {"error": shown.error or ""},
+                    {
+                        "error": shown.error or "",
+                        "violation": refused["code"] if refused else "",
+                        "detail": refused["message"] if refused else "",
+                    },
                 ),
             )
-        agreed = agreement([c.result for c in candidates], policy=self.matching)
+        weights = self._weights(record, len(candidates), findings)
+        agreed = agreement([c.result for c in candidates], policy=self.matching, weights=weights)
         scored = self.rule(ScoreInputs(tuple(findings), report.measures, agreed))
         decision = decide(self.policy, scored)
         return Verdict(
-            record.id,
-            "answer",
-            decision.action,
-            scored.score,
-            self.rule.name,
-            self.rule.version,
-            self.policy.name,
-            self.policy.version,
-            tuple(findings),
-            decision.reasons,
-            shown,
-            _agreement_record(agreed, scored.terms),
-            {
+            id=record.id,
+            behaviour="answer",
+            action=decision.action,
+            score=scored.score,
+            rule=self.rule.name,
+            rule_version=self.rule.version,
+            policy=self.policy.name,
+            policy_version=self.policy.version,
+            findings=tuple(findings),
+            reasons=decision.reasons,
+            candidate=shown,
+            agreement=_agreement_record(agreed, scored),
+            provenance={
                 "db": record.db,
                 "k": len(candidates),
                 "matching": self.matching,
                 "measures": report.measures,
                 "probability": decision.probability,
             },
-            record.label,
-            None,
-            tuple(failures),
+            label=record.label,
+            failure=None,
+            failures=tuple(failures),
         )
+
+    def _weights(
+        self, record: SampleRecord, k: int, findings: list[Finding]
+    ) -> tuple[float, ...] | None:
+        """Each sample's sampler reliability, when a reliability file names them all."""
+        if self.reliability is None:
+            return None
+        names = [s.sampler for s in record.samples][:k]
+        weights = self.reliability.weights(names) if len(names) == k else None
+        if weights is None:
+            unknown = sorted({str(n) for n in names if n not in self.reliability.samplers})
+            findings.append(
+                Finding(
+                    "note.reliability_unused",
+                    "note",
+                    "Agreement is unweighted: the reliability file does not measure every "
+                    f"sample's sampler (unnamed or unknown: {', '.join(unknown) or 'none'}).",
+                    {"unknown": unknown},
+                )
+            )
+        return weights
 
     def _judge(self, record: SampleRecord, shown: Candidate) -> JudgeReport | None:
         if shown.judge is not None:
@@ -232,7 +276,11 @@ class Scorer:
         return replace(candidate, result=run.result)
 
 
-def _agreement_record(agreed: Agreement, terms: Any) -> dict[str, Any]:
+def _agreement_record(agreed: Agreement, scored: RuleScore) -> dict[str, Any]:
+    """The agreement, and every term that entered the score with its value, the score before
+    caps and the codes that capped it."""
     record = agreed.to_dict()
-    record["terms"] = dict(terms)
+    record["terms"] = dict(scored.terms)
+    record["raw"] = scored.raw
+    record["capped_by"] = list(scored.capped_by)
     return record

@@ -1,8 +1,10 @@
-"""Scoring: the rules registry (designed, v2, agreement_first, v3) and calibrators."""
+"""Scoring: the rules registry (designed, v2, agreement_first, v3, assay) and calibrators."""
 
 from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic
 from assay.scoring._confidence import FEATURES, ConfidenceModel, fit_confidence
+from assay.scoring._reliability import SamplerReliability, fit_reliability
 from assay.scoring._rules import (
+    DEFAULT_RULE,
     HARD_CAP,
     RULES,
     SOFT_CAP,
@@ -14,6 +16,7 @@ from assay.scoring._rules import (
 )
 
 __all__ = [
+    "DEFAULT_RULE",
     "FEATURES",
     "HARD_CAP",
     "RULES",
@@ -23,8 +26,10 @@ __all__ = [
     "IsotonicCalibrator",
     "Rule",
     "RuleScore",
+    "SamplerReliability",
     "ScoreInputs",
     "fit_confidence",
     "fit_isotonic",
+    "fit_reliability",
     "get_rule",
 ]

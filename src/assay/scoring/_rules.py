@@ -2,21 +2,25 @@
 
 ``designed`` (bench-1.0) is the weighted mean over measured terms with caps; ``v2`` (2.0)
 replaces L2 by A and counts only judge issues about the answer; ``agreement_first`` (2.1) is A
-itself with deterministic vetoes and caps; ``v3`` (3.0) adds zero-cost signals. None has a
-fitted parameter. Every rule carries a version that is written into every verdict.
+itself with deterministic vetoes and caps; ``v3`` (3.0) adds zero-cost signals. ``assay``
+(assay-1.0, the default of ``assay score``) is Assay's own rule, chosen on the Spider slice after
+the paper (see ``assay_1_0``); the paper's four stay frozen for replication. None has a fitted
+parameter. Every rule carries a version that is written into every verdict.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from assay.agreement import Agreement
-from assay.checks import grounded
+from assay.checks import QUESTION_SIGNALS, grounded
 from assay.errors import ScoringError
 from assay.types import Finding
 
 __all__ = [
+    "DEFAULT_RULE",
     "HARD_CAP",
     "RULES",
     "SOFT_CAP",
@@ -27,6 +31,7 @@ __all__ = [
     "get_rule",
 ]
 
+DEFAULT_RULE = "assay"
 HARD_CAP = 0.59
 SOFT_CAP = 0.79
 WEIGHTS: dict[str, float] = {
@@ -166,7 +171,10 @@ def agreement_first(inputs: ScoreInputs) -> RuleScore:
 def v3(inputs: ScoreInputs) -> RuleScore:
     """3.0: agreement-first, then one firing signal caps at 0.79 and two or more at 0.59."""
     base = agreement_first(inputs)
-    signals = tuple(f.code for f in inputs.findings if f.kind == "signal")
+    # The paper's signals only: the question-SQL checks built after it are assay-1.0's.
+    signals = tuple(
+        f.code for f in inputs.findings if f.kind == "signal" and f.code not in QUESTION_SIGNALS
+    )
     if not signals:
         return base
     cap = HARD_CAP if len(signals) >= 2 else SOFT_CAP
@@ -174,6 +182,42 @@ def v3(inputs: ScoreInputs) -> RuleScore:
     return RuleScore(
         round(score, 6), base.raw, tuple(dict.fromkeys((*base.capped_by, *signals))), base.terms
     )
+
+
+def assay_1_0(inputs: ScoreInputs) -> RuleScore:
+    """assay-1.0, the default: s = sqrt(A), min(s, 0.59) on a veto or a question-SQL signal,
+    min(s, 0.79) on a cap.
+
+    A is the agreement share under the scorer's matching policy (``permuted`` by default:
+    the same rows, the columns in any order, as Spider's execution match; relaxed projection
+    matching counted wrong answers as agreeing on 793 questions outside the slice). The square
+    root is monotone, so alone it ranks exactly as A does; it places the gate's fixed
+    thresholds at A >= 0.64 to show and A >= 0.36 to warn (with K = 5: show when four of five
+    agree, warn when two or three do, withhold when sample 0 stands alone), and a 0.59 cap
+    below every answer that two samples share.
+    The question-SQL signals (``QUESTION_SIGNALS``) withhold: they see misreadings that every
+    sample may share. Evidence that is thin by measurement caps as in 2.1; SQL-only samples are
+    not thin by construction (the check leaves the text terms out of the denominator).
+    """
+    support = math.sqrt(max(inputs.a, 0.0))
+    signals = tuple(dict.fromkeys(c for c in inputs.has(*QUESTION_SIGNALS)))
+    hard = tuple(dict.fromkeys((*inputs.has(*VETOES), *inputs.of_kind("veto"), *signals)))
+    soft = tuple(
+        dict.fromkeys(
+            (
+                *inputs.has(
+                    "cap.uncited_number",
+                    "cap.unsupported_claim",
+                    "cap.incomplete",
+                    "cap.thin_evidence",
+                ),
+                *inputs.of_kind("cap"),
+            )
+        )
+    )
+    terms: dict[str, float | None] = {"A": inputs.a, "support": round(support, 6)}
+    terms.update({code: 1.0 for code in signals})
+    return _capped(support, hard, soft, terms)
 
 
 RULES: dict[str, Rule] = {
@@ -190,6 +234,12 @@ RULES: dict[str, Rule] = {
             agreement_first,
         ),
         Rule("v3", "3.0", "agreement_first plus signals (one: 0.79, two or more: 0.59)", v3),
+        Rule(
+            "assay",
+            "assay-1.0",
+            "sqrt(A); vetoes and question-SQL signals 0.59, caps 0.79",
+            assay_1_0,
+        ),
     )
 }
 

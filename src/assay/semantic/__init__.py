@@ -1,6 +1,6 @@
 """Semantic layer: governed metrics, dimensions, joins and the rules that read them."""
 
-from assay.semantic._behaviour import BehaviourDecision, decide
+from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._model import (
     Dimension,
@@ -10,25 +10,38 @@ from assay.semantic._model import (
     RetiredColumn,
     SemanticLayer,
 )
-from assay.semantic._periods import Period, parse_period
-from assay.semantic._resolve import Lexicon, Match, Resolution, resolve
+from assay.semantic._periods import Period, find_periods, parse_period
+from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+
+# The names the pipeline used before the whole-question reader; kept for callers.
+Resolution = Reading
+resolve = read
 
 __all__ = [
     "BehaviourDecision",
     "Dimension",
+    "Filter",
     "ForbiddenJoin",
     "JoinPath",
     "Lexicon",
     "Match",
     "Metric",
     "Period",
+    "Ranking",
+    "Reading",
     "Resolution",
     "RetiredColumn",
     "SemanticLayer",
+    "canonical",
     "check_against",
+    "closest_metrics",
     "decide",
+    "find_periods",
     "load_semantic",
     "parse_period",
     "parse_semantic",
+    "read",
     "resolve",
+    "tokenize",
 ]

@@ -1,13 +1,18 @@
-"""``decide``: the only place a behaviour is chosen, by ordered rules and never by a model.
+"""``decide``: the only place a behaviour is chosen, by ordered rules over a ``Reading``.
 
 1. refuse: a write or prohibited action asked for, or an injection payload (found by the guard's
    intent check before any model or query runs, and passed in here);
-2. abstain: the period lies outside coverage; a filter value is absent from a closed domain; a
-   retired column whose quantity does not survive; a concept with no metric;
-3. clarify: a phrase matches two or more defined metrics and nothing pins the choice (the
-   clarification lists each reading with the words that tell them apart), or the question
-   names only concepts the layer leaves undefined;
+2. abstain: a period outside coverage; a retired column nothing replaces; a derived measure or
+   an aggregate the layer does not define (named); a grouping by something that is no
+   dimension (named); a word standing where a value would that no dimension holds and that
+   resembles nothing the layer knows (named); no metric at all (the closest metrics named);
+3. clarify: a misspelt word that resembles a defined name (did you mean ..., asked, never
+   applied); any other unread content word (named); a negation or ranking with nothing to apply
+   to; a phrase that matches two or more defined metrics with nothing to pin the choice (each
+   reading with the words that tell them apart); only concepts the layer leaves undefined;
 4. answer.
+
+An unread content word is never dropped: it always ends in 2 or 3, named in the message.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._resolve import Resolution
+from assay.semantic._reading import Reading
 
 __all__ = ["BehaviourDecision", "decide"]
 
@@ -40,37 +45,31 @@ def _distinguishing(
     return out
 
 
-def decide(
-    resolution: Resolution, layer: SemanticLayer, refusal: tuple[str, ...] = ()
-) -> BehaviourDecision:
-    if refusal:
-        return BehaviourDecision(
-            "refuse",
-            refusal[0],
-            "I can't do that: Assay only reads data "
-            "and never changes it, reads files, or follows instructions "
-            f"embedded in a question ({', '.join(refusal)}).",
-        )
-    period = resolution.period
-    if period is not None and layer.coverage is not None:
+def closest_metrics(words: str, layer: SemanticLayer, n: int = 3) -> list[str]:
+    """The layer's metric labels most like ``words`` (rapidfuzz), best first."""
+    from rapidfuzz import fuzz, process
+
+    labels = sorted({m.label for m in layer.metrics})
+    found = process.extract(words.lower(), labels, scorer=fuzz.token_set_ratio, limit=n)
+    return [label for label, _, _ in found]
+
+
+def _quote(words: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(f"'{w}'" for w in dict.fromkeys(words))
+
+
+def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
+    if layer.coverage is not None:
         start, end = layer.coverage
-        if period.start < start or period.start > end:
-            return BehaviourDecision(
-                "abstain",
-                "behaviour.period_outside_coverage",
-                f"The warehouse covers {start} to {end}; {period.label} is outside it, so "
-                "there is no data to answer from.",
-            )
-    closed = {d.name for d in layer.dimensions if d.closed}
-    if resolution.unknown_values and closed:
-        value = resolution.unknown_values[0]
-        return BehaviourDecision(
-            "abstain",
-            "behaviour.value_not_in_domain",
-            f"'{value}' is not a value the warehouse records (known dimensions: "
-            f"{', '.join(sorted(closed))}), so there is nothing to filter on.",
-        )
-    for retired in resolution.retired:
+        for period in reading.periods:
+            if period.start < start or period.start > end:
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_outside_coverage",
+                    f"The warehouse covers {start} to {end}; {period.label} is outside it, so "
+                    "there is no data to answer from.",
+                )
+    for retired in reading.retired:
         if not retired.replacement:
             why = retired.reason or "no reason given"
             return BehaviourDecision(
@@ -79,8 +78,171 @@ def decide(
                 f"{retired.table}.{retired.column} is retired ({why}) and nothing replaces "
                 "it, so that breakdown is no longer available.",
             )
-    if resolution.ambiguous:
-        match = resolution.ambiguous[0]
+    if reading.derived:
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.concept_missing",
+            f"The warehouse defines no {_quote(reading.derived)} measure; the closest it has "
+            f"are {', '.join(closest_metrics(reading.question, layer))}.",
+        )
+    if reading.aggregates and reading.metrics:
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.aggregate_undefined",
+            f"The warehouse does not define {_quote(reading.aggregates)} of "
+            f"{layer.metric(reading.metrics[0]).label}; only the metric as defined can be "
+            "answered.",
+        )
+    if reading.unknown_groups:
+        dims = ", ".join(d.name for d in layer.dimensions) or "none"
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.dimension_missing",
+            f"The warehouse has no {_quote(reading.unknown_groups)} to break results down by "
+            f"(its dimensions: {dims}).",
+        )
+    excluded = _excluded_by_definition(reading, layer)
+    if excluded:
+        word, metric, condition = excluded
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.excluded_by_definition",
+            f"{metric} is defined with {condition}, and there is no dimension to ask for "
+            f"'{word}' by, so the warehouse's definitions cannot answer it.",
+        )
+    suggested = {w for w, _ in reading.suggestions}
+    unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
+    if unknown and reading.metrics:
+        closed = [d for d in layer.dimensions if d.closed]
+        known = "; ".join(f"{d.name}: {', '.join(d.values)}" for d in closed) or "none"
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.value_not_in_domain",
+            f"{_quote(unknown)} is not a value the warehouse records (known values: {known}), "
+            "so there is nothing to filter on.",
+        )
+    return None
+
+
+def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str, str, str] | None:
+    """An unread word that a metric's required filter excludes ("cancelled" orders)."""
+    for word in reading.unread:
+        low = word.lower()
+        stems = {low, low[:-1], low[:-2], low[:-3]} - {""}
+        for name in reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets):
+            metric = layer.metric(name)
+            for condition in metric.required_filters:
+                if any(f"'{stem}'" in condition.lower() for stem in stems):
+                    return word, metric.label, condition
+    return None
+
+
+def _meanings(phrase: str, layer: SemanticLayer) -> str:
+    """What a suggested phrase can mean, when it names more than one metric."""
+    from assay.semantic._resolve import Lexicon
+
+    lexicon = Lexicon(layer)
+    key = tuple(phrase.split())
+    targets = [t for k, t in lexicon.entries.get(key, []) if k == "metric"]
+    if len(targets) < 2:
+        return ""
+    labels = " or ".join(layer.metric(t).label for t in sorted(targets))
+    return f" ('{phrase}' can mean {labels})"
+
+
+def _also_ambiguous(reading: Reading, layer: SemanticLayer) -> str:
+    """The competing readings of an ambiguous phrase, named whatever else is asked back."""
+    if not reading.ambiguous:
+        return ""
+    match = reading.ambiguous[0]
+    labels = " or ".join(layer.metric(t).label for t in match.targets)
+    return f" Also, '{match.phrase}' can mean {labels}."
+
+
+def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
+    if reading.suggestions:
+        options = "; ".join(
+            f"'{w}': did you mean '{s}'{_meanings(s, layer)}?" for w, s in reading.suggestions
+        )
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.did_you_mean",
+            f"I could not read {options} (nothing is assumed until you say).",
+        )
+    if reading.unread:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.unread_words",
+            f"I don't know what {_quote(reading.unread)} means here, so I cannot be sure which "
+            f"question to answer. Rephrase it with the warehouse's terms "
+            f"(`assay semantic show` lists them).{_also_ambiguous(reading, layer)}",
+        )
+    if reading.dangling:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.dangling_word",
+            f"I don't know what {_quote(reading.dangling)} applies to here; name the value "
+            "or the breakdown it is about.",
+        )
+    return None
+
+
+def decide(
+    reading: Reading, layer: SemanticLayer, refusal: tuple[str, ...] = ()
+) -> BehaviourDecision:
+    """The behaviour for a reading, by the ordered rules above."""
+    if refusal:
+        return BehaviourDecision(
+            "refuse",
+            refusal[0],
+            "I can't do that: Assay only reads data "
+            "and never changes it, reads files, or follows instructions "
+            f"embedded in a question ({', '.join(refusal)}).",
+        )
+    abstain = _abstain(reading, layer)
+    if abstain is not None:
+        return abstain
+    if not reading.metrics and not reading.ambiguous:
+        undefined = {c.lower() for c in layer.undefined_concepts}
+        if reading.suggestions and all(s in undefined for _, s in reading.suggestions):
+            return BehaviourDecision(
+                "abstain",
+                "behaviour.concept_missing",
+                f"{_quote([w for w, _ in reading.suggestions])} is nothing the warehouse defines "
+                f"a measure for; the closest metrics are "
+                f"{', '.join(closest_metrics(reading.question, layer))}.",
+            )
+        if reading.suggestions:
+            return _clarify(reading, layer) or BehaviourDecision("clarify", "", "")
+        if reading.undefined and not reading.unread:
+            defined = ", ".join(m.label for m in layer.metrics)
+            return BehaviourDecision(
+                "clarify",
+                "behaviour.undefined_concept",
+                f"'{reading.undefined[0]}' is not defined in this warehouse. Which measure "
+                f"do you mean: {defined}?",
+            )
+        words = " ".join(reading.unread) or reading.question
+        named = f" ({_quote(reading.unread)})" if reading.unread else ""
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.concept_missing",
+            f"The question asks for something the warehouse has no metric for{named}, so it "
+            f"cannot be answered from this data; the closest metrics are "
+            f"{', '.join(closest_metrics(words, layer))}.",
+        )
+    clarify = _clarify(reading, layer)
+    if clarify is not None:
+        return clarify
+    if reading.several:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.several_metrics",
+            f"The question names {_quote(reading.several)} apart; which one should be "
+            "measured (or ask for them together, e.g. 'gross and net revenue')?",
+        )
+    if reading.ambiguous:
+        match = reading.ambiguous[0]
         readings = _distinguishing(layer, match.targets)
         options = "; or ".join(
             f"{layer.metric(name).label} ({', '.join(words)})" for name, words in readings
@@ -90,20 +252,5 @@ def decide(
             "behaviour.ambiguous_metric",
             f"'{match.phrase}' has more than one definition here. Do you mean {options}?",
             tuple(readings),
-        )
-    if not resolution.metrics:
-        if resolution.undefined:
-            defined = ", ".join(m.label for m in layer.metrics)
-            return BehaviourDecision(
-                "clarify",
-                "behaviour.undefined_concept",
-                f"'{resolution.undefined[0]}' is not defined in this warehouse. Which measure "
-                f"do you mean: {defined}?",
-            )
-        return BehaviourDecision(
-            "abstain",
-            "behaviour.concept_missing",
-            "The question asks for something the warehouse has no metric, dimension or column "
-            "for, so it cannot be answered from this data.",
         )
     return BehaviourDecision("answer", "behaviour.answer", "")

@@ -1,17 +1,30 @@
-"""Reading a period out of a question, against the warehouse's own clock.
+"""Reading periods out of a question, against the warehouse's own clock and fiscal year.
 
-Years (``2023``, ``2022 and 2023``), quarters (``Q2 2023``), months (``March 2024``), fiscal
-years (``FY2024``, named by the calendar year they end in), and relative periods (``last year``,
-``this quarter``, ``last month``, ``year to date``, ``next year``) read against the clock.
+``find_periods`` returns every period a question names, each with the characters it was read
+from, so that the reader can account for those words. Spellings read: years (``2023``, ``CY2023``),
+quarters (``Q2 2023``, ``2023-Q2``, ``Q2 '23``, ``second quarter of 2023``, ``Q4`` alone: this
+year's), halves (``H1 2023``, ``first half of 2023``), months (``March 2024``, ``Mar '24``,
+``2024-03``, ``March`` alone: its latest occurrence by the clock), relative periods (``last
+year``, ``last yr``, ``this quarter``, ``year to date``, ``so far this month``, ``past 3
+months``, ``last 6 full months``, ``next year``), ``since <period>``, and fiscal years and
+quarters (``FY2024``, ``FY24``, ``fiscal 2023/24``, ``fiscal year 2024``, ``fiscal Q2 this
+year``, ``this fiscal year to date``) resolved against the layer's fiscal start month; a fiscal
+year is named by the calendar year it ends in.
+
+The spellings are a table of regular expressions over the lower-cased question (dates are
+lexical tokens; the sentence structure around them is read by the grammar in ``_grammar``). The
+module runs past 400 lines because that table is one list, kept whole so its order (the most
+specific spelling first) can be read in one place.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["Period", "parse_period"]
+__all__ = ["MONTHS", "Period", "find_periods", "parse_period"]
 
 MONTHS = [
     "january",
@@ -27,76 +40,455 @@ MONTHS = [
     "november",
     "december",
 ]
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4}
+_ABBR = {m[:3]: i + 1 for i, m in enumerate(MONTHS)} | {"sept": 9}
+_ORD = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4}
+_NUM = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+}
+_MONTH_RE = (
+    r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
+)
+_YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
 
 
 @dataclass(frozen=True)
 class Period:
-    """``[start, end)`` with the words it was read from."""
+    """``[start, end)`` with the words it was read from and where they are."""
 
     start: dt.date
     end: dt.date
     label: str
     text: str
+    span: tuple[int, int] = (0, 0)
+    relative_previous: bool = False  # "the previous year": relative to another period named
+    ranged: bool = False  # "from 2022 to 2024": one span made of two named ends
+    ends: tuple[Period, ...] = ()  # the two periods a ranged span was made from
 
     def overlaps(self, start: dt.date, end_inclusive: dt.date) -> bool:
         return self.start <= end_inclusive and self.end > start
 
+    @property
+    def kind(self) -> str | None:
+        """``year``, ``quarter`` or ``month`` when the period is exactly one, else ``None``."""
+        if self.start.day != 1:
+            return None
+        for name, months in (("year", 12), ("quarter", 3), ("month", 1)):
+            aligned = (
+                (self.start.month - 1) % months == 0 if name != "year" else self.start.month == 1
+            )
+            if aligned and self.end == _add_months(self.start, months):
+                return name
+        return None
 
-def _quarter(q: int, year: int) -> tuple[dt.date, dt.date]:
-    start = dt.date(year, 3 * q - 2, 1)
-    end = dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)
-    return start, end
+    @property
+    def whole_year(self) -> bool:
+        return (
+            self.start.month == 1
+            and self.start.day == 1
+            and self.end == dt.date(self.start.year + 1, 1, 1)
+        )
 
 
-def _month(m: int, year: int) -> tuple[dt.date, dt.date]:
-    end = dt.date(year + 1, 1, 1) if m == 12 else dt.date(year, m + 1, 1)
-    return dt.date(year, m, 1), end
+def _add_months(day: dt.date, months: int) -> dt.date:
+    index = day.year * 12 + day.month - 1 + months
+    return dt.date(index // 12, index % 12 + 1, 1)
 
 
-def _relative(text: str, clock: dt.date) -> Period | None:
-    q_now = (clock.month - 1) // 3 + 1
-    rules: list[tuple[str, tuple[dt.date, dt.date], str]] = [
-        (
-            r"\b(last|previous|prior) year\b",
-            (dt.date(clock.year - 1, 1, 1), dt.date(clock.year, 1, 1)),
-            str(clock.year - 1),
-        ),
-        (
-            r"\b(this|current) year\b|\byear to date\b|\bytd\b",
-            (dt.date(clock.year, 1, 1), clock + dt.timedelta(days=1)),
-            f"{clock.year} to date",
-        ),
-        (
-            r"\bnext year\b",
-            (dt.date(clock.year + 1, 1, 1), dt.date(clock.year + 2, 1, 1)),
-            str(clock.year + 1),
-        ),
-        (
-            r"\b(last|previous|prior) quarter\b",
-            _quarter(q_now - 1 or 4, clock.year if q_now > 1 else clock.year - 1),
-            f"Q{q_now - 1 or 4} {clock.year if q_now > 1 else clock.year - 1}",
-        ),
-        (
-            r"\b(this|current) quarter\b",
-            (_quarter(q_now, clock.year)[0], clock + dt.timedelta(days=1)),
-            f"Q{q_now} {clock.year} to date",
-        ),
-        (
-            r"\b(last|previous|prior) month\b",
-            _month(clock.month - 1 or 12, clock.year if clock.month > 1 else clock.year - 1),
-            "last month",
-        ),
-    ]
-    for pattern, (start, end), label in rules:
-        match = re.search(pattern, text)
-        if match:
-            return Period(start, end, label, match.group(0))
-    return None
+def _year(text: str) -> int:
+    text = text.strip("'")
+    return int(text) + 2000 if len(text) == 2 else int(text)
+
+
+def _month_number(name: str) -> int:
+    return _ABBR[name[:3]]
+
+
+def _fy(year: int, fiscal: int) -> tuple[dt.date, dt.date, str]:
+    """Fiscal year ``year`` (named by the calendar year it ends in)."""
+    start = dt.date(year - (1 if fiscal > 1 else 0), fiscal, 1)
+    return start, _add_months(start, 12), f"fiscal year {year}"
+
+
+def _fy_of(day: dt.date, fiscal: int) -> int:
+    return day.year + (1 if fiscal > 1 and day.month >= fiscal else 0)
+
+
+class _Rules:
+    """The spelling table, bound to a clock and a fiscal start month."""
+
+    def __init__(self, clock: dt.date, fiscal: int):
+        self.clock, self.fiscal = clock, fiscal
+        self.tomorrow = clock + dt.timedelta(days=1)
+        self.month0 = dt.date(clock.year, clock.month, 1)
+        q_now = (clock.month - 1) // 3
+        self.quarter0 = dt.date(clock.year, 3 * q_now + 1, 1)
+
+    def table(self) -> list[tuple[str, Callable[[re.Match[str]], tuple[dt.date, dt.date, str]]]]:
+        c, f = self.clock, self.fiscal
+        rel = r"(?P<rel>this|current|last|previous|prior|next)"
+        return [
+            (
+                r"\b(?:(?:this|current) fiscal year|fiscal year|fiscal) to date\b|\bfytd\b",
+                lambda m: (_fy(_fy_of(c, f), f)[0], self.tomorrow, "this fiscal year to date"),
+            ),
+            (
+                rf"\bfiscal (?:q|quarter )(?P<q>[1-4]) (?:of )?{rel} (?:fiscal )?(?:year|yr)\b",
+                lambda m: self._fq(int(m["q"]), _fy_of(c, f) + self._shift(m["rel"])),
+            ),
+            (
+                r"\b(?:fiscal )?(?:q(?P<q>[1-4]) (?:of )?fy ?(?P<y>\d{4}|\d{2})|fy ?(?P<y2>\d{4}|"
+                r"\d{2}) q(?P<q2>[1-4])|fiscal q(?P<q3>[1-4]) (?:of )?(?P<y3>\d{4}))\b",
+                lambda m: self._fq(
+                    int(m["q"] or m["q2"] or m["q3"]), _year(m["y"] or m["y2"] or m["y3"])
+                ),
+            ),
+            (
+                r"\bfiscal q(?P<q>[1-4])\b",
+                lambda m: self._fq(int(m["q"]), _fy_of(c, f)),
+            ),
+            (
+                r"\b(?:fiscal (?:year )?|fy ?)(?P<a>\d{4}) ?(?:/|-) ?(?P<b>\d{4}|\d{2})\b",
+                lambda m: _fy(_year(m["a"]) + 1, f),
+            ),
+            (
+                r"\b(?:fiscal year|fiscal|fy) ?'?(?P<y>\d{4}|\d{2})\b",
+                lambda m: _fy(_year(m["y"]), f),
+            ),
+            (
+                r"\bq(?P<a>[1-4]) ?(?:-|–|to|through|thru) ?q(?P<b>[1-4]),? (?:of )?"
+                r"(?P<y>(?:19|20)\d{2}|'\d{2})\b",
+                lambda m: self._quarters(int(m["a"]), int(m["b"]), _year(m["y"])),
+            ),
+            (
+                rf"\b{_MONTH_RE} ?(?:-|–|to|through|thru|until) ?"
+                rf"{_MONTH_RE.replace('mon>', 'mon2>')},? (?:of )?{_YEAR_RE}\b",
+                lambda m: self._months(
+                    _month_number(m["mon"]), _month_number(m["mon2"]), _year(m["year"])
+                ),
+            ),
+            (
+                rf"\b{rel} (?:fiscal year|fiscal yr|fy)\b",
+                lambda m: _fy(_fy_of(c, f) + self._shift(m["rel"]), f),
+            ),
+            (
+                r"\b(?:(?P<h>h[12]) (?:of )?(?P<y>\d{4}|'\d{2})|(?P<y2>\d{4}) (?P<h2>h[12])|"
+                r"(?P<o>first|1st|second|2nd) half (?:of )?(?P<y3>\d{4}))\b",
+                lambda m: self._half(m),
+            ),
+            (
+                rf"\b(?:(?P<h>h[12])|(?P<o>first|1st|second|2nd) half) (?:of )?{rel} (?:year|yr)\b",
+                lambda m: self._half_rel(m),
+            ),
+            (
+                r"\b(?:q(?P<q>[1-4])(?: of)?[ -]?(?P<y>\d{4}|'\d{2})"
+                r"|(?P<y2>\d{4})[ -]?q(?P<q2>[1-4])"
+                r"|(?P<o>first|1st|second|2nd|third|3rd|fourth|4th) quarter (?:of )?"
+                r"(?P<y3>\d{4}))\b",
+                lambda m: self._quarter(
+                    int(m["q"] or m["q2"] or _ORD.get(m["o"] or "", 0)),
+                    _year(m["y"] or m["y2"] or m["y3"]),
+                ),
+            ),
+            (
+                rf"\b(?:q(?P<q>[1-4])|(?P<o>first|1st|second|2nd|third|3rd|fourth|4th) quarter)"
+                rf" (?:of )?{rel} (?:year|yr)\b",
+                lambda m: self._quarter(
+                    int(m["q"] or _ORD.get(m["o"] or "", 0)), c.year + self._shift(m["rel"])
+                ),
+            ),
+            (
+                r"\b(?P<y>(?:19|20)\d{2})-(?P<m>0[1-9]|1[0-2])\b(?!-)",
+                lambda m: self._month(int(m["m"]), int(m["y"])),
+            ),
+            (
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?"
+                rf"(?P<y>(?:19|20)\d{{2}})\b"
+                rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? "
+                rf"(?P<y2>(?:19|20)\d{{2}})\b",
+                lambda m: self._date(
+                    int(m["y"] or m["y2"]),
+                    _month_number(m["mon"] or m["mon2"]),
+                    int(m["d"] or m["d2"]),
+                ),
+            ),
+            (
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b(?! ?(?:19|20)\d\d)"
+                rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b"
+                rf"(?!,? ?(?:19|20)\d\d)",
+                lambda m: self._date_latest(
+                    _month_number(m["mon"] or m["mon2"]), int(m["d"] or m["d2"])
+                ),
+            ),
+            (
+                rf"\b{_MONTH_RE},? ?(?:of )?{_YEAR_RE}\b",
+                lambda m: self._month(_month_number(m["mon"]), _year(m["year"])),
+            ),
+            (
+                r"\b(?:so far )?(?:this|current) month(?: so far| to date)?\b|\bmonth to date\b"
+                r"|\bmtd\b",
+                lambda m: (self.month0, self.tomorrow, "this month to date"),
+            ),
+            (
+                r"\b(?:so far )?(?:this|current) quarter(?: so far| to date)?\b"
+                r"|\bquarter to date\b|\bqtd\b",
+                lambda m: (self.quarter0, self.tomorrow, "this quarter to date"),
+            ),
+            (
+                r"\b(?:so far )?(?:this|current) (?:year|yr)(?: so far| to date)?\b"
+                r"|\byear to date\b|\bytd\b|\bso far this year\b",
+                lambda m: (dt.date(c.year, 1, 1), self.tomorrow, f"{c.year} to date"),
+            ),
+            (
+                r"\b(?:last|past|previous|prior|trailing) (?P<n>\d+|one|two|three|four|five|six|"
+                r"seven|eight|nine|ten|eleven|twelve) (?P<full>full |complete |whole )?"
+                r"(?P<unit>months|quarters|years|month|quarter|year)\b",
+                lambda m: self._last_n(m),
+            ),
+            (
+                r"\b(?:last|previous|prior) (?:calendar )?(?:year|yr)\b|\bthe year before\b",
+                lambda m: (dt.date(c.year - 1, 1, 1), dt.date(c.year, 1, 1), str(c.year - 1)),
+            ),
+            (
+                r"\bnext (?:year|yr)\b",
+                lambda m: (dt.date(c.year + 1, 1, 1), dt.date(c.year + 2, 1, 1), str(c.year + 1)),
+            ),
+            (
+                r"\b(?:last|previous|prior) quarter\b",
+                lambda m: self._quarter_at(_add_months(self.quarter0, -3)),
+            ),
+            (
+                r"\bnext quarter\b",
+                lambda m: self._quarter_at(_add_months(self.quarter0, 3)),
+            ),
+            (
+                r"\b(?:last|previous|prior) month\b",
+                lambda m: self._month_at(_add_months(self.month0, -1)),
+            ),
+            (
+                r"\bnext month\b",
+                lambda m: self._month_at(_add_months(self.month0, 1)),
+            ),
+            (
+                r"\bq(?P<q>[1-4])\b",
+                lambda m: self._quarter(int(m["q"]), c.year),
+            ),
+            (
+                r"\bcy ?(?P<y>\d{4})\b|\b(?P<y2>(?:19|20)\d{2})\b(?![-/]\d)",
+                lambda m: (
+                    dt.date(int(m["y"] or m["y2"]), 1, 1),
+                    dt.date(int(m["y"] or m["y2"]) + 1, 1, 1),
+                    str(m["y"] or m["y2"]),
+                ),
+            ),
+            (
+                r"\b(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})\b",
+                lambda m: self._day(m),
+            ),
+            (
+                rf"(?:(?<=\bin )|(?<=\bfor )|(?<=\bduring )|(?<=\bsince )|(?<=\bof )|(?<=\bfrom )"
+                rf"|(?<=\bto )|(?<=\bthrough )|(?<=\buntil )|(?<=\bvs )|(?<=\band ))"
+                rf"{_MONTH_RE}(?= |$|\?|\.|,)",
+                lambda m: self._month_latest(_month_number(m["mon"])),
+            ),
+            (
+                rf"\b(?!may\b|mar\b|jan\b|dec\b){_MONTH_RE}(?= |$|\?|\.|,)",
+                lambda m: self._month_latest(_month_number(m["mon"])),
+            ),
+        ]
+
+    @staticmethod
+    def _shift(rel: str) -> int:
+        return {"last": -1, "previous": -1, "prior": -1, "next": 1}.get(rel, 0)
+
+    def _fq(self, q: int, fy: int) -> tuple[dt.date, dt.date, str]:
+        start = _add_months(_fy(fy, self.fiscal)[0], 3 * (q - 1))
+        return start, _add_months(start, 3), f"fiscal Q{q} {fy}"
+
+    def _quarter(self, q: int, year: int) -> tuple[dt.date, dt.date, str]:
+        start = dt.date(year, 3 * q - 2, 1)
+        return start, _add_months(start, 3), f"Q{q} {year}"
+
+    def _quarters(self, a: int, b: int, year: int) -> tuple[dt.date, dt.date, str]:
+        if b < a:
+            raise ValueError("a quarter range that runs backwards")
+        start = dt.date(year, 3 * a - 2, 1)
+        return start, _add_months(dt.date(year, 3 * b - 2, 1), 3), f"Q{a}-Q{b} {year}"
+
+    def _months(self, a: int, b: int, year: int) -> tuple[dt.date, dt.date, str]:
+        if b < a:
+            raise ValueError("a month range that runs backwards")
+        label = f"{MONTHS[a - 1].title()}-{MONTHS[b - 1].title()} {year}"
+        return dt.date(year, a, 1), _add_months(dt.date(year, b, 1), 1), label
+
+    def _quarter_at(self, start: dt.date) -> tuple[dt.date, dt.date, str]:
+        return self._quarter((start.month - 1) // 3 + 1, start.year)
+
+    def _half(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        half = m["h"] or m["h2"] or ("h1" if m["o"] in {"first", "1st"} else "h2")
+        year = _year(m["y"] or m["y2"] or m["y3"])
+        start = dt.date(year, 1 if half == "h1" else 7, 1)
+        return start, _add_months(start, 6), f"{half.upper()} {year}"
+
+    def _half_rel(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        half = m["h"] or ("h1" if m["o"] in {"first", "1st"} else "h2")
+        year = self.clock.year + self._shift(m["rel"])
+        start = dt.date(year, 1 if half == "h1" else 7, 1)
+        return start, _add_months(start, 6), f"{half.upper()} {year}"
+
+    def _month(self, month: int, year: int) -> tuple[dt.date, dt.date, str]:
+        start = dt.date(year, month, 1)
+        return start, _add_months(start, 1), f"{MONTHS[month - 1].title()} {year}"
+
+    def _month_at(self, start: dt.date) -> tuple[dt.date, dt.date, str]:
+        return self._month(start.month, start.year)
+
+    def _month_latest(self, month: int) -> tuple[dt.date, dt.date, str]:
+        year = self.clock.year if month <= self.clock.month else self.clock.year - 1
+        return self._month(month, year)
+
+    def _date(self, year: int, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
+        day = dt.date(year, month, day_of)
+        return day, day + dt.timedelta(days=1), str(day)
+
+    def _date_latest(self, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
+        day = dt.date(self.clock.year, month, day_of)
+        if day > self.clock:
+            day = dt.date(self.clock.year - 1, month, day_of)
+        return day, day + dt.timedelta(days=1), str(day)
+
+    def _day(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        day = dt.date(int(m["y"]), int(m["m"]), int(m["d"]))
+        return day, day + dt.timedelta(days=1), str(day)
+
+    def _last_n(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        n = int(m["n"]) if m["n"].isdigit() else _NUM[m["n"]]
+        unit = m["unit"].rstrip("s")
+        months = n * {"month": 1, "quarter": 3, "year": 12}[unit]
+        if m["full"] or unit != "month":
+            anchor = {"month": self.month0, "quarter": self.quarter0}.get(
+                unit, dt.date(self.clock.year, 1, 1)
+            )
+            return (
+                _add_months(anchor, -months),
+                anchor,
+                f"the last {n} full {unit}s",
+            )
+        start = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
+        start = start.replace(day=min(self.clock.day, 28 if start.month == 2 else 30))
+        return start, self.tomorrow, f"the past {n} {unit}s"
+
+
+_PREVIOUS = re.compile(
+    r"\b(?:the )?(?:previous|prior|preceding) (?:year|yr|period)\b|\bthe year before\b"
+    r"|\bsame (?:period|time|quarter|month) (?:last|a) year\b|\byear[- ]over[- ]year\b|\byoy\b"
+    r"|\b(?:vs\.?|versus|against|compared (?:with|to)) (?:the )?last (?:year|yr)\b"
+)
+_Spelling = Callable[[re.Match[str]], tuple[dt.date, dt.date, str]]
+_CACHE: dict[tuple[dt.date, int], list[tuple[re.Pattern[str], _Spelling]]] = {}
+
+
+def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> list[Period]:
+    """Every period the question names, in order, none overlapping another's words.
+
+    Example:
+        >>> [p.label for p in find_periods("Q1 2024 vs Q1 2023", dt.date(2024, 11, 15))]
+        ['Q1 2024', 'Q1 2023']
+    """
+    text = question.lower()
+    key = (clock, fiscal_start_month)
+    if key not in _CACHE:
+        _CACHE[key] = [(re.compile(p), fn) for p, fn in _Rules(clock, fiscal_start_month).table()]
+    taken: list[tuple[int, int]] = []
+    found: list[Period] = []
+    for match in _PREVIOUS.finditer(text):
+        taken.append(match.span())
+        found.append(Period(clock, clock, "the previous year", match.group(0), match.span(), True))
+    for pattern, fn in _CACHE[key]:
+        for match in pattern.finditer(text):
+            lo, hi = match.span()
+            if any(lo < b and hi > a for a, b in taken):
+                continue
+            try:
+                start, end, label = fn(match)
+            except (ValueError, KeyError):  # an impossible date: not a period
+                continue
+            taken.append((lo, hi))
+            found.append(Period(start, end, label, match.group(0), (lo, hi)))
+    found.sort(key=lambda p: p.span)
+    found = _join(found, text)
+    out: list[Period] = []
+    for period in found:
+        since = re.search(r"\b(since|from|after)\s+(?:the\s+)?$", text[: period.span[0]])
+        if since and since.group(1) in {"since", "after"} and not period.relative_previous:
+            start = period.end if since.group(1) == "after" else period.start
+            period = Period(
+                start,
+                clock + dt.timedelta(days=1),
+                f"since {period.label}",
+                text[since.start() : period.span[1]],
+                (since.start(), period.span[1]),
+            )
+        out.append(period)
+    return out
+
+
+_RANGE = re.compile(r"^\s*(?:-|to|through|thru|until|till|and)\s*$")
+
+
+def _join(found: list[Period], text: str) -> list[Period]:
+    """Adjacent periods, one inside the other ("2024 YTD"), read as the narrower; "from A to
+    B", "A through B", "between A and B" read as one span."""
+    out: list[Period] = []
+    for period in found:
+        prev = out[-1] if out else None
+        if prev is None or prev.relative_previous or period.relative_previous:
+            out.append(period)
+            continue
+        gap = text[prev.span[1] : period.span[0]]
+        lead = text[: prev.span[0]].rstrip()
+        if re.fullmatch(r"[\s,]*", gap) and (
+            (prev.start <= period.start and period.end <= prev.end)
+            or (period.start <= prev.start and prev.end <= period.end)
+        ):
+            narrow = period if period.end - period.start < prev.end - prev.start else prev
+            out[-1] = Period(
+                narrow.start,
+                narrow.end,
+                narrow.label,
+                text[prev.span[0] : period.span[1]],
+                (prev.span[0], period.span[1]),
+            )
+            continue
+        ranged = _RANGE.match(gap) and (gap.strip() != "and" or lead.endswith("between"))
+        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind):
+            out[-1] = Period(
+                prev.start,
+                period.end,
+                f"{prev.label} to {period.label}",
+                text[prev.span[0] : period.span[1]],
+                (prev.span[0], period.span[1]),
+                ranged=True,
+                ends=(prev, period),
+            )
+            continue
+        out.append(period)
+    return out
 
 
 def parse_period(question: str, clock: dt.date, fiscal_start_month: int = 1) -> Period | None:
-    """The period a question asks about, or ``None`` when it names none.
+    """The one period a question asks about (the span of all it names), or ``None``.
 
     Example:
         >>> parse_period("revenue in Q2 2023?", dt.date(2024, 11, 15)).label
@@ -104,39 +496,14 @@ def parse_period(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
         >>> parse_period("orders last quarter", dt.date(2024, 11, 15)).start
         datetime.date(2024, 7, 1)
     """
-    text = question.lower()
-    match = re.search(r"\bq([1-4])\s*(\d{4})\b", text) or re.search(
-        r"\b(first|second|third|fourth) quarter of (\d{4})\b", text
+    periods = [p for p in find_periods(question, clock, fiscal_start_month)]
+    periods = [p for p in periods if not p.relative_previous]
+    if not periods:
+        return None
+    if len(periods) == 1:
+        return periods[0]
+    start = min(p.start for p in periods)
+    end = max(p.end for p in periods)
+    return Period(
+        start, end, " to ".join(p.label for p in periods), periods[0].text, periods[0].span
     )
-    if match:
-        q = _ORDINALS.get(match.group(1)) or int(match.group(1))
-        start, end = _quarter(q, int(match.group(2)))
-        return Period(start, end, f"Q{q} {match.group(2)}", match.group(0))
-    match = re.search(r"\b(" + "|".join(MONTHS) + r")\s+(\d{4})\b", text)
-    if match:
-        start, end = _month(MONTHS.index(match.group(1)) + 1, int(match.group(2)))
-        return Period(start, end, f"{match.group(1).title()} {match.group(2)}", match.group(0))
-    match = re.search(r"\b(?:fy|fiscal year)\s*(\d{4})\b", text)
-    if match:
-        year = int(match.group(1))
-        start = dt.date(year - (1 if fiscal_start_month > 1 else 0), fiscal_start_month, 1)
-        end = dt.date(start.year + 1, fiscal_start_month, 1)
-        return Period(start, end, f"fiscal year {year}", match.group(0))
-    relative = _relative(text, clock)
-    if relative is not None:
-        return relative
-    years = [int(y) for y in re.findall(r"\b(19\d{2}|20\d{2})\b", text)]
-    if len(years) >= 2:
-        lo, hi = min(years), max(years)
-        span = re.search(rf"\b{lo}\b.*\b{hi}\b|\b{hi}\b.*\b{lo}\b", text)
-        return Period(
-            dt.date(lo, 1, 1),
-            dt.date(hi + 1, 1, 1),
-            f"{lo} to {hi}",
-            span.group(0) if span else str(lo),
-        )
-    if years:
-        return Period(
-            dt.date(years[0], 1, 1), dt.date(years[0] + 1, 1, 1), str(years[0]), str(years[0])
-        )
-    return None

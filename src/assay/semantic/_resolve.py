@@ -1,62 +1,125 @@
-"""The lexicon (longest match wins) and ``resolve``: a question read against the layer.
+"""The lexicon: every phrase the layer defines, matched the way people type them.
 
-The lexicon holds every synonym of every metric, dimension, dimension value, retired column and
-undefined concept. Reading left to right, the longest phrase that matches wins: "gross revenue"
-is one metric, "revenue" alone is two. Nothing here decides a behaviour; it only reports what
-the question mentions.
+The lexicon holds every synonym of every metric, dimension, dimension value, value synonym,
+retired column and undefined concept. Matching is on canonical word forms: lower case, British
+spellings folded to American (``paediatrics`` = ``pediatrics``, ``colour`` = ``color``), the
+last word's plural or singular. Reading left to right, the longest phrase that matches wins:
+"gross revenue" is one metric, "revenue" alone is two. Codes of one or two letters (``US``,
+``DE``, ``W``) match only as written in capitals, since ``us`` and ``de`` are words. Nothing
+here decides a behaviour; it only says what phrases name.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._periods import Period, parse_period
+from assay.semantic._model import SemanticLayer
 
-__all__ = ["Lexicon", "Match", "Resolution", "resolve"]
+__all__ = ["ABBREVIATIONS", "Lexicon", "Match", "Token", "canonical", "tokenize"]
 
-_WORD = re.compile(r"[A-Za-z0-9]+")
-# A metric phrase followed by one of these names a different, derived measure
-# ("net revenue retention", "order count growth"), which the layer does not define.
-DERIVED = frozenset(
-    {
-        "retention",
-        "rate",
-        "ratio",
-        "margin",
-        "growth",
-        "share",
-        "churn",
-        "lifetime",
-        "acquisition",
-        "satisfaction",
-        "score",
-        "forecast",
-        "target",
-    }
+_TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|\d+(?:[.,:]\d+)*|[^\sA-Za-z\d]")
+_FOLDS = (
+    (re.compile(r"isation"), "ization"),
+    (re.compile(r"is(e|ed|es|ing)$"), r"iz\1"),
+    (re.compile(r"ys(e|ed|es|ing)$"), r"yz\1"),
+    (re.compile(r"([a-z]{2,})our(s?)$"), r"\1or\2"),
+    (re.compile(r"ae"), "e"),
+    (re.compile(r"([a-z]{3,})tre(s?)$"), r"\1ter\2"),
+    (re.compile(r"ogue(s?)$"), r"og\1"),
+    (re.compile(r"ll(ed|ing)$"), r"l\1"),
 )
-GRAINS = {
-    "month": ("per month", "by month", "monthly", "each month"),
-    "year": ("per year", "by year", "yearly", "annual", "each year"),
+# Abbreviations analysts type, read as the word they stand for.
+ABBREVIATIONS = {
+    "rev": "revenue",
+    "revs": "revenue",
+    "qty": "quantity",
+    "qtys": "quantities",
+    "avg": "average",
+    "amt": "amount",
+    "num": "number",
+    "nr": "number",
+    "cust": "customer",
+    "custs": "customers",
+    "prod": "product",
+    "prods": "products",
+    "cat": "category",
+    "dept": "department",
+    "depts": "departments",
+    "pts": "patients",
+    "mo": "month",
+    "mos": "months",
+    "yr": "year",
+    "yrs": "years",
+    "qtr": "quarter",
+    "qtrs": "quarters",
+    "inv": "invoice",
+    "invs": "invoices",
+    "acct": "account",
+    "accts": "accounts",
+    "approx": "approximately",
+    "nett": "net",
+    "signed": "sign",
+    "signing": "sign",
 }
+_KEEP = frozenset({"raise", "rise", "wise", "otherwise", "premise", "premises", "enterprise"})
+
+
+@dataclass(frozen=True)
+class Token:
+    """One word, number or mark of the question, with where it is."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+def tokenize(text: str) -> list[Token]:
+    """Words (a possessive ``'s`` split off), numbers and single marks, in order."""
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text):
+        word = m.group(0)
+        possessive = re.search(r"['’]s$", word)
+        if possessive and len(word) > 2:
+            out.append(Token(word[: possessive.start()], m.start(), m.start() + possessive.start()))
+            continue
+        out.append(Token(word, m.start(), m.end()))
+    return out
+
+
+def canonical(word: str) -> str:
+    """A word's folded form: lower case, British spelling to American.
+
+    Example:
+        >>> canonical("Paediatrics"), canonical("colours"), canonical("analysed")
+        ('pediatrics', 'colors', 'analyzed')
+    """
+    word = word.lower()
+    word = ABBREVIATIONS.get(word, word)
+    if len(word) < 5 or word in _KEEP or word.endswith("enterprises"):
+        return word
+    for pattern, repl in _FOLDS:
+        word = pattern.sub(repl, word)
+    return word
 
 
 @dataclass(frozen=True)
 class Match:
+    """A phrase of the question that names something in the layer."""
+
     phrase: str
-    start: int
+    start: int  # token index
     end: int
     kind: str  # metric | dimension | value | retired | undefined
     targets: tuple[str, ...]
 
 
-def _tokens(text: str) -> list[str]:
-    return _WORD.findall(text)
-
-
 class Lexicon:
-    """Phrases (as lower-case token tuples) to what they name."""
+    """Phrases (as canonical token tuples) to what they name."""
 
     def __init__(self, layer: SemanticLayer):
         self.entries: dict[tuple[str, ...], list[tuple[str, str]]] = {}
@@ -65,16 +128,15 @@ class Lexicon:
             for phrase in {metric.label, metric.name.replace("_", " "), *metric.synonyms}:
                 self._add(phrase, "metric", metric.name)
         for dim in layer.dimensions:
-            for phrase in {dim.name, *dim.synonyms}:
+            for phrase in {dim.name, dim.name.replace("_", " "), *dim.synonyms}:
                 self._add(phrase, "dimension", dim.name)
             for value in dim.values:
                 target = f"{dim.name}={value}"
-                if len(value) >= 3 and value.lower() == value:
+                if len(value) >= 3:
                     self._add(value, "value", target)
-                elif len(value) >= 2:
-                    self.case_sensitive.setdefault(tuple(_tokens(value)), []).append(
-                        ("value", target)
-                    )
+                else:
+                    key = tuple(t.text for t in tokenize(value))
+                    self.case_sensitive.setdefault(key, []).append(("value", target))
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
         for retired in layer.retired_columns:
@@ -82,149 +144,100 @@ class Lexicon:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
+        self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
 
     def _add(self, phrase: str, kind: str, target: str) -> None:
-        key = tuple(t.lower() for t in _tokens(phrase))
+        key = tuple(canonical(t.text) for t in tokenize(phrase))
         if not key:
             return
         variants = {key}
-        if len(key[-1]) > 3:  # a plural or singular of the last word
-            last = key[-1]
-            variants.add((*key[:-1], last[:-1]) if last.endswith("s") else (*key[:-1], last + "s"))
+        last = key[-1]
+        if len(last) > 3 and last.isalpha():  # a plural or singular of the last word
+            if last.endswith("ies"):
+                variants.add((*key[:-1], last[:-3] + "y"))
+            elif last.endswith("s"):
+                variants.add((*key[:-1], last[:-1]))
+                if last.endswith(("ses", "xes", "ches", "shes")):
+                    variants.add((*key[:-1], last[:-2]))
+            elif last.endswith("y"):
+                variants.add((*key[:-1], last[:-1] + "ies"))
+            else:
+                variants.add((*key[:-1], last + "s"))
         for variant in variants:
             bucket = self.entries.setdefault(variant, [])
             if (kind, target) not in bucket:
                 bucket.append((kind, target))
 
+    def phrases(self) -> list[str]:
+        """Every phrase the lexicon knows (for did-you-mean), sorted."""
+        return sorted({" ".join(k) for k in self.entries})
+
+    def lookup(self, words: tuple[str, ...], exact: tuple[str, ...]) -> list[tuple[str, str]]:
+        return self.entries.get(words, []) + self.case_sensitive.get(exact, [])
+
     def match(self, question: str) -> list[Match]:
-        tokens = _tokens(question)
-        lower = [t.lower() for t in tokens]
-        longest = max((len(k) for k in self.entries), default=1)
+        """Every phrase named, longest first, left to right."""
+        tokens = tokenize(question)
+        return self.match_tokens(tokens, [False] * len(tokens))
+
+    def _joined(
+        self, i: int, size: int, tokens: list[Token], canon: list[str], taken: list[bool]
+    ) -> Match | None:
+        """A word written in two parts read whole ("sign-ups", "sign ups" = "signups")."""
+        if any(taken[i : i + size]) or not (canon[i].isalpha() and canon[i + size - 1].isalpha()):
+            return None
+        entries = self.entries.get((canonical(canon[i] + canon[i + size - 1]),), [])
+        if not entries:
+            return None
+        kinds = {k for k, _ in entries}
+        kind = "metric" if "metric" in kinds else sorted(kinds)[0]
+        targets = tuple(sorted(t for k, t in entries if k == kind))
+        phrase = " ".join(t.text for t in tokens[i : i + size])
+        return Match(phrase, i, i + size, kind, targets)
+
+    def _extend(
+        self, hit: Match, tokens: list[Token], canon: list[str], taken: list[bool]
+    ) -> Match:
+        """Overlapping phrases naming the same thing read as one ("total cost" and "cost of
+        visits" in "total cost of visits")."""
+        for start in range(hit.start + 1, hit.end):
+            for size in range(min(self.longest, len(tokens) - start), hit.end - start, -1):
+                if any(taken[start : start + size]):
+                    continue
+                entries = self.entries.get(tuple(canon[start : start + size]), [])
+                if tuple(sorted(t for k, t in entries if k == hit.kind)) == hit.targets:
+                    end = start + size
+                    phrase = " ".join(t.text for t in tokens[hit.start : end])
+                    return Match(phrase, hit.start, end, hit.kind, hit.targets)
+        return hit
+
+    def match_tokens(self, tokens: list[Token], taken: list[bool]) -> list[Match]:
+        canon = [canonical(t.text) for t in tokens]
         found: list[Match] = []
         i = 0
         while i < len(tokens):
             hit = None
-            for size in range(min(longest, len(tokens) - i), 0, -1):
-                key = tuple(lower[i : i + size])
-                exact = tuple(tokens[i : i + size])
-                entries = self.entries.get(key, []) + self.case_sensitive.get(exact, [])
+            for size in range(min(self.longest, len(tokens) - i), 0, -1):
+                if any(taken[i : i + size]):
+                    continue
+                entries = self.lookup(
+                    tuple(canon[i : i + size]), tuple(t.text for t in tokens[i : i + size])
+                )
                 if entries:
                     kinds = {k for k, _ in entries}
                     kind = "metric" if "metric" in kinds else sorted(kinds)[0]
                     targets = tuple(sorted(t for k, t in entries if k == kind))
-                    hit = Match(" ".join(tokens[i : i + size]), i, i + size, kind, targets)
+                    phrase = " ".join(t.text for t in tokens[i : i + size])
+                    hit = Match(phrase, i, i + size, kind, targets)
                     break
+            if hit is None and i + 2 < len(tokens) and tokens[i + 1].text == "-":
+                hit = self._joined(i, 3, tokens, canon, taken)
+            if hit is None and i + 1 < len(tokens):
+                hit = self._joined(i, 2, tokens, canon, taken)
             if hit is None:
                 i += 1
                 continue
+            hit = self._extend(hit, tokens, canon, taken)
             found.append(hit)
             i = hit.end
         return found
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """What a question mentions, as the layer names it."""
-
-    question: str
-    matches: tuple[Match, ...]
-    metrics: tuple[str, ...]
-    ambiguous: tuple[Match, ...]
-    group_by: str | None
-    grain: str | None
-    filters: tuple[tuple[str, str], ...]
-    unknown_values: tuple[str, ...]
-    period: Period | None
-    top_n: int | None
-    descending: bool
-    retired: tuple[RetiredColumn, ...]
-    undefined: tuple[str, ...]
-    notes: tuple[str, ...] = field(default=())
-
-
-def _top(text: str) -> tuple[int | None, bool]:
-    low = text.lower()
-    match = re.search(r"\b(top|bottom)\s+(\d+)\b", low) or re.search(
-        r"\bwhich\s+(\d+)\b.*\b(highest|largest|most|lowest|smallest|least)\b", low
-    )
-    if not match:
-        return None, True
-    if match.group(1) in {"top", "bottom"}:
-        return int(match.group(2)), match.group(1) == "top"
-    return int(match.group(1)), match.group(2) in {"highest", "largest", "most"}
-
-
-def _unknown_values(question: str, matches: list[Match], period: Period | None) -> list[str]:
-    """Phrases after "for" that name nothing the layer knows (a filter value it lacks)."""
-    text = question.lower()
-    if period is not None:
-        text = text.replace(period.text, " ")
-    known = {m.phrase.lower() for m in matches}
-    unknown = []
-    for found in re.finditer(r"\bfor (?:the )?([a-z][a-z ]*?)(?= in | for |\?|\.|,|$)", text):
-        phrase = found.group(1).strip()
-        words = set(_tokens(phrase))
-        if not phrase or any(k in phrase for k in known) or words & {"year", "quarter", "month"}:
-            continue
-        unknown.append(phrase)
-    return unknown
-
-
-def resolve(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) -> Resolution:
-    lexicon = lexicon or Lexicon(layer)
-    matches = lexicon.match(question)
-    assert layer.clock is not None
-    period = parse_period(question, layer.clock, layer.fiscal_year_start_month)
-    words = [t.lower() for t in _tokens(question)]
-    derived = tuple(
-        m.phrase
-        for m in matches
-        if m.kind == "metric" and m.end < len(words) and words[m.end] in DERIVED
-    )
-    metric_matches = [m for m in matches if m.kind == "metric" and m.phrase not in derived]
-    pinned = [m for m in metric_matches if len(m.targets) == 1]
-    ambiguous = tuple(m for m in metric_matches if len(m.targets) > 1) if not pinned else ()
-    metrics = tuple(dict.fromkeys(t for m in (pinned or metric_matches) for t in m.targets))
-    low = question.lower()
-    grain = next((g for g, words in GRAINS.items() if any(w in low for w in words)), None)
-    if (
-        grain is None
-        and re.search(r"\b(compare|per year|by year)\b", low)
-        and period
-        and (period.end.year - period.start.year > 1)
-    ):
-        grain = "year"
-    top_n, descending = _top(question)
-    dims = [m for m in matches if m.kind == "dimension"]
-    group_by = None
-    for m in dims:
-        before = " ".join(_tokens(question)[max(0, m.start - 2) : m.start]).lower()
-        if top_n or re.search(r"\b(by|per|each|across)\b", before):
-            group_by = m.targets[0]
-            break
-    filters = tuple(
-        tuple(t.split("=", 1)) for m in matches if m.kind == "value" for t in m.targets[:1]
-    )
-    retired_keys = {t for m in matches if m.kind == "retired" for t in m.targets}
-    retired = tuple(r for r in layer.retired_columns if f"{r.table}.{r.column}" in retired_keys)
-    return Resolution(
-        question=question,
-        matches=tuple(matches),
-        metrics=metrics,
-        ambiguous=ambiguous,
-        group_by=group_by,
-        grain=grain,
-        filters=filters,  # type: ignore[arg-type]
-        unknown_values=tuple(_unknown_values(question, matches, period)),
-        period=period,
-        top_n=top_n,
-        descending=descending,
-        retired=retired,
-        undefined=tuple(t for m in matches if m.kind == "undefined" for t in m.targets),
-        notes=tuple(
-            f"derived measure: {p} {words[m.end]}"
-            for m in matches
-            for p in derived
-            if m.phrase == p
-        ),
-    )

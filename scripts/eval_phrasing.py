@@ -1,0 +1,115 @@
+"""Run Assay's agent over a phrasing JSONL file and report how it read the questions.
+
+Usage:
+    .venv/bin/python scripts/eval_phrasing.py /work/phrasing-dev/shop.jsonl [...] \
+        [--wrb /work/wrb] [--show-failures]
+
+For each question: the behaviour (a shown or warned answer counts as ``answer``; a withheld one
+as ``abstain``), and for answerable questions whether the rows equal those of any accepted SQL,
+compared as the benchmark scorer does (``assay.bench._wrb_score.result_equivalent``: columns
+matched by content, values normalised, order ignored unless required). Reported per file:
+behaviour accuracy, right-rows rate on answerable questions (a warned wrong answer counts
+against it), and the count of WRONG ANSWERS SHOWN (must be zero).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from assay.bench._wrb_score import result_equivalent
+from assay.connectors import connect
+from assay.pipeline import Agent
+from assay.semantic import load_semantic
+from assay.settings import load_settings
+
+
+def _clarifies(task: dict[str, Any], message: str) -> bool:
+    readings = task.get("readings") or []
+    if len(readings) < 2:
+        return True
+    text = message.lower()
+    hits = [any(t.lower() in text for t in r.get("tokens", [])) for r in readings]
+    return sum(hits) >= 2
+
+
+def evaluate(path: Path, wrb: Path, show: bool) -> dict[str, Any]:
+    tasks = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    domain = tasks[0]["domain"]
+    settings = load_settings()
+    counts = {"n": 0, "behaviour_ok": 0, "answerable": 0, "right_rows": 0, "wrong_shown": 0}
+    counts["wrong_warned"] = 0
+    with connect(str(wrb / f"{domain}.duckdb"), settings) as connector:
+        agent = Agent(connector, load_semantic(wrb / f"{domain}.yaml"), settings)
+        for task in tasks:
+            counts["n"] += 1
+            verdict = agent.ask(task["question"], ident=task["id"])
+            behaviour = verdict.behaviour
+            if behaviour == "answer" and verdict.action == "withhold":
+                behaviour = "abstain"
+            required = task["required"]
+            ok = behaviour == required
+            note = ""
+            if required == "answer":
+                counts["answerable"] += 1
+            if behaviour == "answer":
+                got = verdict.candidate.result if verdict.candidate else None
+                right = False
+                for sql in task.get("accepted_sql") or []:
+                    expected = connector.execute(sql, time_limit_ms=10_000, max_rows=10_000)
+                    if got is not None and result_equivalent(expected, got, task["ordered"]):
+                        right = True
+                if required == "answer":
+                    counts["right_rows"] += right
+                    ok = right
+                if not right or required != "answer":
+                    counts["wrong_shown" if verdict.action == "show" else "wrong_warned"] += 1
+                    note = f"WRONG {verdict.action.upper()}"
+            elif required == "clarify" and behaviour == "clarify":
+                ok = _clarifies(task, str(verdict.provenance.get("message", "")))
+            counts["behaviour_ok"] += behaviour == required
+            if show and not ok:
+                print(
+                    f"- {task['id']} [{required} -> {behaviour}{' ' + note if note else ''}] "
+                    f"{task['question']}\n    read: {verdict.provenance.get('reading', '')}\n"
+                    f"    said: {str(verdict.provenance.get('message', ''))[:160]}\n"
+                    f"    why: {task.get('reason', '')}\n"
+                    f"    sql: {(verdict.candidate.final_sql if verdict.candidate else '')}\n"
+                    f"    want: {(task.get('accepted_sql') or [''])[0]}",
+                    file=sys.stderr,
+                )
+    return {"domain": domain, **counts}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--wrb", type=Path, default=Path("/work/wrb"))
+    parser.add_argument("--show-failures", action="store_true")
+    args = parser.parse_args()
+    total: dict[str, int] = {}
+    for path in args.files:
+        row = evaluate(path, args.wrb, args.show_failures)
+        for k, v in row.items():
+            if k != "domain":
+                total[k] = total.get(k, 0) + v
+        _print(row)
+    if len(args.files) > 1:
+        _print({"domain": "all", **total})
+
+
+def _print(row: dict[str, Any]) -> None:
+    answerable = row["answerable"] or 1
+    print(
+        f"{row['domain']:<10} n={row['n']:>3}  behaviour {row['behaviour_ok'] / row['n']:.3f}  "
+        f"right rows {row['right_rows']}/{row['answerable']} = "
+        f"{row['right_rows'] / answerable:.3f}  WRONG SHOWN {row['wrong_shown']}  "
+        f"(wrong warned {row['wrong_warned']})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,381 @@
+"""Question-SQL consistency: deterministic checks between what the question asks and the SQL.
+
+Where every sample agrees on a wrong reading, agreement cannot help; these checks can. Each is
+a small pure function over the check context returning findings of kind ``signal`` with their
+evidence (the cue in the question, the clause in the SQL). They say nothing when the question's
+cue is not read or the SQL does not parse, so their silence is never evidence of a right answer.
+The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
+``assay-1.0`` weighs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import Cues, attribute_order, read_cues, requested_attributes, words
+from assay.checks._sql import parse_query
+from assay.types import Finding
+
+__all__ = [
+    "QUESTION_CHECKS",
+    "QUESTION_SIGNALS",
+    "aggregate_fit",
+    "comparison_fit",
+    "duplicate_rows",
+    "grouping_fit",
+    "literal_fit",
+    "projection_fit",
+    "ranking_fit",
+    "result_shape",
+]
+
+QUESTION_SIGNALS = (
+    "signal.aggregate_mismatch",
+    "signal.comparison_flipped",
+    "signal.duplicate_rows",
+    "signal.grouping_missing",
+    "signal.literal_missing",
+    "signal.literal_not_in_data",
+    "signal.projection_short",
+    "signal.ranking_mismatch",
+    "signal.shape_mismatch",
+)
+
+
+@dataclass(frozen=True)
+class _Sql:
+    """What the checks read from the final query's tree."""
+
+    tree: exp.Expr
+    aggregates: frozenset[str]
+    count_distinct: bool
+    grouped: bool
+    limit: int | None
+    order_desc: tuple[bool, ...]
+    more: bool
+    less: bool
+    numbers: frozenset[float]
+    strings: tuple[str, ...]
+    n_projected: int | None
+
+
+_AGGREGATES: dict[type[exp.Expr], str] = {
+    exp.Count: "count",
+    exp.Avg: "avg",
+    exp.Sum: "sum",
+    exp.Max: "max",
+    exp.Min: "min",
+}
+
+
+def _limit(tree: exp.Expr) -> int | None:
+    limit = tree.args.get("limit")
+    value = limit.expression if isinstance(limit, exp.Limit) else None
+    if isinstance(value, exp.Literal) and value.is_int:
+        return int(value.name)
+    return None
+
+
+def _number(literal: exp.Literal) -> float | None:
+    try:
+        return float(literal.name)
+    except ValueError:
+        return None
+
+
+def _read_sql(ctx: CheckContext) -> _Sql | None:
+    sql = ctx.candidate.final_sql
+    return _sql_facts(sql, ctx.dialect) if sql else None
+
+
+@lru_cache(maxsize=4096)
+def _sql_facts(sql: str, dialect: str) -> _Sql | None:
+    """What the checks read from one query, computed once per (SQL, dialect)."""
+    tree = parse_query(sql, dialect)
+    if tree is None:
+        return None
+    aggregates = frozenset(
+        name for kind, name in _AGGREGATES.items() if tree.find(kind) is not None
+    )
+    count_distinct = any(isinstance(c.this, exp.Distinct) for c in tree.find_all(exp.Count))
+    order = tree.args.get("order")
+    desc = tuple(bool(o.args.get("desc")) for o in order.expressions) if order else ()
+    literals = list(tree.find_all(exp.Literal))
+    numbers = frozenset(
+        n for n in (_number(lit) for lit in literals if not lit.is_string) if n is not None
+    )
+    strings = tuple(lit.name for lit in literals if lit.is_string)
+    projected = None
+    if isinstance(tree, exp.Select) and not any(isinstance(e, exp.Star) for e in tree.expressions):
+        projected = len(tree.expressions)
+    return _Sql(
+        tree=tree,
+        aggregates=aggregates,
+        count_distinct=count_distinct,
+        grouped=tree.find(exp.Group) is not None,
+        limit=_limit(tree),
+        order_desc=desc,
+        more=tree.find(exp.GT, exp.GTE, exp.Between) is not None,
+        less=tree.find(exp.LT, exp.LTE, exp.Between) is not None,
+        numbers=numbers,
+        strings=strings,
+        n_projected=projected,
+    )
+
+
+def _finding(code: str, message: str, **evidence: object) -> Finding:
+    return Finding(code, "signal", message, dict(evidence))
+
+
+def _read(ctx: CheckContext) -> tuple[Cues, _Sql] | None:
+    sql = _read_sql(ctx)
+    return (read_cues(ctx.question), sql) if sql is not None else None
+
+
+def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
+    """The asked quantity against the aggregate: an AVG or SUM nobody asked for, an asked
+    average missing, a COUNT(DISTINCT) with no "different" in the question."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    problems = []
+    if "avg" in sql.aggregates and "avg" not in cues.aggregates:
+        problems.append("the SQL averages (AVG) but the question asks for no average")
+    names = " ".join(c.name.lower() for c in sql.tree.find_all(exp.Column))
+    if "avg" in cues.aggregates and "avg" not in sql.aggregates and "average" not in names:
+        problems.append("the question asks for an average but the SQL has no AVG")
+    if "sum" in sql.aggregates and not cues.aggregates & {"sum", "count"}:
+        problems.append("the SQL adds up (SUM) but the question asks for no total")
+    if sql.count_distinct and not cues.distinct:
+        problems.append("the SQL counts distinct values but the question does not say distinct")
+    if not problems:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.aggregate_mismatch",
+                f"Asked quantity and aggregate disagree: {'; '.join(problems)}.",
+                asked=sorted(cues.aggregates),
+                sql=sorted(sql.aggregates),
+            ),
+        )
+    )
+
+
+def ranking_fit(ctx: CheckContext) -> CheckOutcome:
+    """Superlatives and "top N" against MAX/MIN, ORDER BY direction and LIMIT."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    wants_max = "max" in cues.aggregates and "min" not in cues.aggregates
+    wants_min = "min" in cues.aggregates and "max" not in cues.aggregates
+    problems = []
+    if wants_max and "min" in sql.aggregates and "max" not in sql.aggregates:
+        problems.append("the question asks for the highest but the SQL takes MIN")
+    if wants_min and "max" in sql.aggregates and "min" not in sql.aggregates:
+        problems.append("the question asks for the lowest but the SQL takes MAX")
+    if sql.limit is not None and sql.order_desc:
+        if wants_max and not any(sql.order_desc):
+            problems.append("the question asks for the highest but the SQL sorts ascending")
+        if wants_min and all(sql.order_desc):
+            problems.append("the question asks for the lowest but the SQL sorts descending")
+    if cues.top_n is not None and sql.limit != cues.top_n:
+        problems.append(f"the question asks for the top {cues.top_n} but the LIMIT is {sql.limit}")
+    if not problems:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.ranking_mismatch",
+                f"Ranking disagrees with the question: {'; '.join(problems)}.",
+                limit=sql.limit,
+                descending=list(sql.order_desc),
+                top_n=cues.top_n,
+            ),
+        )
+    )
+
+
+def comparison_fit(ctx: CheckContext) -> CheckOutcome:
+    """ "more than" / "less than" against the direction of the SQL's comparisons."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    if cues.more and not cues.less and sql.less and not sql.more:
+        asked, found = "more than", "<"
+    elif cues.less and not cues.more and sql.more and not sql.less:
+        asked, found = "less than", ">"
+    else:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.comparison_flipped",
+                f"The question says {asked!r} but every comparison in the SQL is {found!r}.",
+                asked=asked,
+                sql=found,
+            ),
+        )
+    )
+
+
+def grouping_fit(ctx: CheckContext) -> CheckOutcome:
+    """ "each / per / for every" with an aggregate, against GROUP BY."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    if not cues.each or not sql.aggregates or sql.grouped:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.grouping_missing",
+                "The question asks for a value per group (each / per / every) but the SQL "
+                "aggregates without GROUP BY.",
+                aggregates=sorted(sql.aggregates),
+            ),
+        )
+    )
+
+
+def projection_fit(ctx: CheckContext) -> CheckOutcome:
+    """The attributes the question asks for against the columns returned: fewer columns than
+    attributes, or the attributes in another order than asked."""
+    asked = requested_attributes(ctx.question)
+    if asked is None:
+        return CheckOutcome()
+    sql = _read_sql(ctx)
+    result = ctx.candidate.result
+    returned = len(result.columns) if result is not None else None
+    if returned is None and sql is not None:
+        returned = sql.n_projected
+    if returned is not None and returned < len(asked):
+        return CheckOutcome(
+            (
+                _finding(
+                    "signal.projection_short",
+                    f"The question asks for {len(asked)} attributes ({', '.join(asked)}) but the "
+                    f"answer returns {returned} columns.",
+                    asked=list(asked),
+                    returned=returned,
+                ),
+            )
+        )
+    if sql is None or not isinstance(sql.tree, exp.Select) or sql.n_projected is None:
+        return CheckOutcome()
+    projected = [e.sql() for e in sql.tree.expressions]
+    order = attribute_order(asked, projected)
+    if order is None or order == sorted(order):
+        return CheckOutcome()
+    # Column order is presentation (Spider's execution match ignores it): a note, not a signal.
+    return CheckOutcome(
+        (
+            Finding(
+                "note.projection_order",
+                "note",
+                f"The question asks for {', '.join(asked)} in that order; the SQL returns them "
+                f"as columns {[i + 1 for i in order]}.",
+                {"asked": list(asked), "columns": projected},
+            ),
+        )
+    )
+
+
+def _number_in(value: float, numbers: frozenset[float], strings: tuple[str, ...]) -> bool:
+    if value in numbers:
+        return True
+    text = f"{value:g}"
+    return any(text in s for s in strings)
+
+
+def literal_fit(ctx: CheckContext) -> CheckOutcome:
+    """Every number and quoted value of the question appears among the SQL's literals (a year
+    shifted, a threshold changed, a name misspelt)."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    limit = frozenset({float(sql.limit)}) if sql.limit is not None else frozenset()
+    numbers = sql.numbers | limit
+    missing_numbers = [n for n in cues.numbers if not _number_in(n, numbers, sql.strings)]
+    text = (ctx.candidate.final_sql or "").lower()
+    missing_quoted = [q for q in cues.quoted if q.lower() not in text]
+    if not missing_numbers and not missing_quoted:
+        return CheckOutcome()
+    shown = [f"{n:g}" for n in missing_numbers] + [repr(q) for q in missing_quoted]
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.literal_missing",
+                f"The question names {', '.join(shown)}, which no literal in the SQL carries.",
+                numbers=[f"{n:g}" for n in missing_numbers],
+                quoted=missing_quoted,
+                sql_literals=sorted({*(f"{n:g}" for n in sql.numbers), *sql.strings}),
+            ),
+        )
+    )
+
+
+def result_shape(ctx: CheckContext) -> CheckOutcome:
+    """A single number asked ("how many ...?"), many rows returned."""
+    result = ctx.candidate.result
+    if result is None or not read_cues(ctx.question).single_number:
+        return CheckOutcome()
+    rows = result.row_count if result.row_count is not None else len(result.rows)
+    if rows <= 1 and not result.truncated:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.shape_mismatch",
+                f"The question asks for a single number but the answer returns {rows} rows.",
+                rows=rows,
+                question_words=" ".join(words(ctx.question)[:4]),
+            ),
+        )
+    )
+
+
+def duplicate_rows(ctx: CheckContext) -> CheckOutcome:
+    """At least half the returned rows repeat an earlier one and the SQL has no DISTINCT or
+    GROUP BY: the answer repeats itself where a set was asked for ("which years ...?")."""
+    result = ctx.candidate.result
+    sql = _read_sql(ctx)
+    if result is None or sql is None or len(result.rows) < 2:
+        return CheckOutcome()
+    if sql.tree.find(exp.Distinct) is not None or sql.grouped or sql.aggregates:
+        return CheckOutcome()
+    repeated = len(result.rows) - len(set(result.rows))
+    if repeated * 2 < len(result.rows):  # a few repeats can be right (two singers, one name)
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.duplicate_rows",
+                f"{repeated} of {len(result.rows)} returned rows repeat an earlier row, and the "
+                "SQL has no DISTINCT or GROUP BY.",
+                repeated=repeated,
+                rows=len(result.rows),
+            ),
+        )
+    )
+
+
+QUESTION_CHECKS = (
+    aggregate_fit,
+    ranking_fit,
+    comparison_fit,
+    grouping_fit,
+    projection_fit,
+    literal_fit,
+    result_shape,
+    duplicate_rows,
+)

@@ -1,0 +1,188 @@
+"""What a question asks for, read from its words: the cues the question-SQL checks compare.
+
+Pure text functions, no model and no database. Each cue is a small closed vocabulary read with
+word-boundary patterns; a cue that is not read is absent (the checks then say nothing), so a
+missed cue can only make a check silent, never fire it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+__all__ = ["Cues", "attribute_order", "read_cues", "requested_attributes", "words"]
+
+Aggregate = str  # "count" | "avg" | "sum" | "max" | "min"
+
+_WORD = re.compile(r"[a-z0-9]+")
+_COUNT = re.compile(r"\b(how many|number of|count of|count the|count)\b")
+_AVG = re.compile(r"\b(average|mean|avg)\b")
+_SUM = re.compile(r"\b(total|sum|combined|altogether|in all)\b")
+_MAX = re.compile(r"\b(maximum|max|highest|largest|biggest|greatest|most|top|best|latest)\b")
+_MIN = re.compile(r"\b(minimum|min|lowest|smallest|least|fewest|worst|earliest)\b")
+_DISTINCT = re.compile(r"\b(distinct|different|unique|various)\b")
+_EACH = re.compile(r"\b(each|for every|by each|per(?! (?:gallon|hour|cent|second)))\b")
+_TOP_N = re.compile(
+    r"\b(?:top|first|highest|lowest|largest|smallest|best)\s+(\d+|two|three|four|five|ten)\b"
+)
+_MORE = re.compile(
+    r"\b(more than|greater than|larger than|bigger than|higher than|heavier than|older than|"
+    r"above|over|at least|exceed\w*|after|later than|longer than|no less than)\b"
+)
+_LESS = re.compile(
+    r"\b(less than|fewer than|smaller than|lower than|lighter than|younger than|below|under|"
+    r"at most|before|earlier than|shorter than|no more than)\b"
+)
+_QUOTED = re.compile(r"""(?:^|[\s(])["'‘“]([^"'’”]{1,60})["'’”]""")
+_BOUNDS = re.compile(r"\b(at least|at most|no less than|no more than)\b")
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+_SINGLE_NUMBER = re.compile(
+    r"^\s*(how many|what is the (total |average |maximum |minimum |)number of|"
+    r"count the number of|find the number of|what is the (average|total|maximum|minimum|max|min)"
+    r"|what are the (average|total))\b"
+)
+
+
+@dataclass(frozen=True)
+class Cues:
+    """The question's asked-for quantities, ranking, grouping, comparisons and literals."""
+
+    aggregates: frozenset[Aggregate]
+    distinct: bool
+    each: bool
+    top_n: int | None
+    more: bool
+    less: bool
+    quoted: tuple[str, ...]
+    numbers: tuple[float, ...]
+    single_number: bool
+
+
+def words(text: str) -> list[str]:
+    """Lower-case word tokens.
+
+    Example:
+        >>> words("Names, and ages?")
+        ['names', 'and', 'ages']
+    """
+    return _WORD.findall(text.lower())
+
+
+def _top_n(text: str) -> int | None:
+    match = _TOP_N.search(text)
+    if match is None:
+        return None
+    token = match.group(1)
+    return int(token) if token.isdigit() else _NUMBER_WORDS[token]
+
+
+@lru_cache(maxsize=4096)
+def read_cues(question: str) -> Cues:
+    """The cues of one question.
+
+    Example:
+        >>> sorted(read_cues("What is the average age of singers per country?").aggregates)
+        ['avg']
+        >>> read_cues("What is the average age of singers per country?").each
+        True
+    """
+    text = " ".join(question.lower().split())
+    # "at least" and "at most" are comparisons, not superlatives.
+    ranked = _BOUNDS.sub(" ", text)
+    aggregates = set()
+    for name, pattern in (
+        ("count", _COUNT),
+        ("avg", _AVG),
+        ("sum", _SUM),
+        ("max", _MAX),
+        ("min", _MIN),
+    ):
+        if pattern.search(ranked):
+            aggregates.add(name)
+    numbers = tuple(float(n) for n in _NUMBER.findall(question))
+    return Cues(
+        aggregates=frozenset(aggregates),
+        distinct=bool(_DISTINCT.search(text)),
+        each=bool(_EACH.search(text)),
+        top_n=_top_n(text),
+        more=bool(_MORE.search(text)),
+        less=bool(_LESS.search(text)),
+        quoted=tuple(m.strip() for m in _QUOTED.findall(question) if m.strip()),
+        numbers=numbers,
+        single_number=bool(_SINGLE_NUMBER.search(text))
+        and not _EACH.search(text)
+        and not _DISTINCT.search(text)
+        and not re.search(r"\b(by|grouped)\b", text),
+    )
+
+
+_ASK = re.compile(
+    r"^\s*(?:what (?:are|is|were|was)|show|list|find|give|return|display|tell me)\s+"
+    r"(?:me\s+)?(?:all\s+)?(?:the\s+)?(.*?)(?:\s+(?:of|for|from|in|who|whose|that|which|with|"
+    r"where|by|among|whose)\s|\?|$)"
+)
+
+
+def requested_attributes(question: str) -> tuple[str, ...] | None:
+    """The attributes the question's head asks for, in order ("names and ages" is two), or
+    ``None`` when the head is not a list of at least two attributes.
+
+    Example:
+        >>> requested_attributes("What are the names, countries, and ages of all singers?")
+        ('names', 'countries', 'ages')
+        >>> requested_attributes("How many singers are there?") is None
+        True
+    """
+    match = _ASK.match(question.lower())
+    if match is None:
+        return None
+    head = match.group(1)
+    parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if p.strip()]
+    return tuple(parts) if len(parts) >= 2 else None
+
+
+_SYNONYMS = {
+    "average": "avg",
+    "mean": "avg",
+    "maximum": "max",
+    "minimum": "min",
+    "number": "count",
+    "total": "sum",
+    "identifier": "id",
+    "ids": "id",
+}
+_STOP = frozenset({"the", "a", "an", "of", "all", "their", "its", "his", "her", "each", "and"})
+
+
+def _stems(text: str) -> set[str]:
+    """Three-letter stems of a phrase's or an SQL expression's words (camelCase split)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text)
+    out = set()
+    for word in words(spaced.replace("_", " ")):
+        if word in _STOP:
+            continue
+        word = _SYNONYMS.get(word, word)
+        out.add(word[:3])
+    return out
+
+
+def attribute_order(asked: tuple[str, ...], projected: list[str]) -> list[int] | None:
+    """For each asked attribute, the one projected column (SQL text) it names, or ``None``
+    when any is unmatched or ambiguous.
+
+    Example:
+        >>> attribute_order(("names", "ages"), ["age", "name"])
+        [1, 0]
+    """
+    stems = [_stems(p) for p in projected]
+    chosen = []
+    for phrase in asked:
+        want = _stems(phrase)
+        scores = [len(want & s) for s in stems]
+        best = max(scores, default=0)
+        if best == 0 or scores.count(best) > 1:
+            return None
+        chosen.append(scores.index(best))
+    return chosen if len(set(chosen)) == len(chosen) else None

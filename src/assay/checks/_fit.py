@@ -1,0 +1,240 @@
+"""``fit_check``: the planned SQL compared with the question's reading, clause by clause.
+
+Deterministic and model-free. The SQL is parsed with sqlglot and read back: the bounds on the
+metric's time column (each period's ``>= start`` and ``< end``, and no other bound), every
+filter on a dimension column with its polarity and values (``=``, ``IN``, ``<>``, ``NOT IN``; no
+filter the reading lacks), the grouping (the dimension, the time grain, the compared periods),
+and the order and limit of a ranking. Any clause that does not match is a veto
+(``veto.reading_mismatch``). The share of clauses that match is the governed score's COMPLETE
+term (paper, Section 3), measured here without a model.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+
+import sqlglot
+from sqlglot import exp
+
+from assay.semantic import Reading, SemanticLayer
+from assay.types import Finding
+
+__all__ = ["FitReport", "fit_check"]
+
+
+@dataclass(frozen=True)
+class FitReport:
+    """Each clause checked, the mismatches, the COMPLETE share and the findings to add."""
+
+    checked: tuple[str, ...]
+    mismatches: tuple[str, ...]
+
+    @property
+    def complete(self) -> float:
+        if not self.checked:
+            return 1.0
+        return 1.0 - len(self.mismatches) / len(self.checked)
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        if not self.mismatches:
+            return ()
+        return (
+            Finding(
+                "veto.reading_mismatch",
+                "veto",
+                "The query does not do what the question was read as: "
+                + "; ".join(self.mismatches)
+                + ".",
+                {"mismatches": list(self.mismatches), "checked": list(self.checked)},
+            ),
+        )
+
+
+def _key(column: exp.Column, aliases: dict[str, str]) -> str:
+    return f"{aliases.get(column.table, column.table)}.{column.name}"
+
+
+def _date(node: exp.Expr) -> dt.date | None:
+    text = node.this if isinstance(node, exp.Cast) else node
+    if isinstance(text, exp.Literal) and text.is_string:
+        try:
+            return dt.date.fromisoformat(text.this[:10])
+        except ValueError:
+            return None
+    return None
+
+
+def _bounds(where: exp.Expr | None, time: str, aliases: dict[str, str]) -> set[tuple[str, str]]:
+    out: set[tuple[str, str]] = set()
+    if where is None:
+        return out
+    for node in where.find_all(exp.GTE, exp.LT, exp.GT, exp.LTE):
+        left, right = node.this, node.expression
+        if isinstance(left, exp.Column) and _key(left, aliases) == time:
+            day = _date(right)
+            out.add((node.key, str(day) if day else right.sql()))
+    return out
+
+
+def _filters(
+    where: exp.Expr | None, columns: dict[str, str], aliases: dict[str, str]
+) -> dict[str, tuple[bool, frozenset[str]]]:
+    """Predicates on dimension columns: dimension -> (negated, values)."""
+    out: dict[str, tuple[bool, frozenset[str]]] = {}
+    if where is None:
+        return out
+    for node in where.find_all(exp.EQ, exp.NEQ, exp.In):
+        column = node.this
+        if not isinstance(column, exp.Column) or _key(column, aliases) not in columns:
+            continue
+        dim = columns[_key(column, aliases)]
+        if isinstance(node, exp.In):
+            values = frozenset(str(e.this) for e in node.expressions)
+        else:
+            values = frozenset({str(node.expression.this)})
+        negated = isinstance(node, exp.NEQ) or isinstance(node.parent, exp.Not)
+        if isinstance(node.parent, exp.Paren) and isinstance(node.parent.parent, exp.Not):
+            negated = True
+        out[dim] = (negated, values)
+    return out
+
+
+def fit_check(
+    sql: str, reading: Reading, layer: SemanticLayer, dialect: str = "duckdb"
+) -> FitReport:
+    """Compare ``sql`` with ``reading``; a SQL text that does not parse fails every clause."""
+    checked: list[str] = []
+    bad: list[str] = []
+    try:
+        tree = sqlglot.parse_one(sql, read=dialect)
+    except sqlglot.errors.ParseError:
+        return FitReport(("parse",), ("the query could not be parsed to compare",))
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None or not reading.metrics:
+        return FitReport(("shape",), ("the query is not one SELECT for a metric",))
+    if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
+        return _fit_change(select, reading, layer)
+    aliases = {t.alias_or_name: t.name for t in select.find_all(exp.Table)}
+    metric = layer.metric(reading.metrics[0])
+    where = select.args.get("where")
+    where_expr = where.this if where is not None else None
+
+    checked.append("period")
+    want = {b for p in reading.periods for b in (("gte", str(p.start)), ("lt", str(p.end)))}
+    got = _bounds(where_expr, metric.time_column, aliases)
+    if got != want:
+        bad.append(
+            f"period bounds {sorted(got) or 'none'} where the reading has {sorted(want) or 'none'}"
+        )
+
+    columns = {d.column: d.name for d in layer.dimensions}
+    found = _filters(where_expr, columns, aliases)
+    wanted = {f.dimension: (f.negated, frozenset(f.values)) for f in reading.filters}
+    for dim in sorted(set(found) | set(wanted)):
+        checked.append(f"filter {dim}")
+        if found.get(dim) != wanted.get(dim):
+            bad.append(
+                f"filter on {dim} is {_says(found.get(dim))}, reading says {_says(wanted.get(dim))}"
+            )
+
+    checked.append("group by")
+    group = select.args.get("group")
+    keys = list(group.expressions) if group is not None else []
+    dims = {
+        columns[_key(k, aliases)]
+        for k in keys
+        if isinstance(k, exp.Column) and _key(k, aliases) in columns
+    }
+    want_dims = set(reading.groups)
+    grains = {_grain(k) for k in keys} - {None}
+    want_grains: set[str | None] = set()
+    if len(reading.periods) > 1:
+        kinds = {p.kind for p in reading.periods}
+        want_grains.add(kinds.pop() or "period" if len(kinds) == 1 else "period")
+    if reading.grain:
+        want_grains.add(reading.grain)
+    if dims != want_dims or grains != want_grains:
+        bad.append(
+            f"grouped by {sorted(dims | {str(g) for g in grains}) or 'nothing'}, reading "
+            f"groups by {sorted(want_dims | {str(g) for g in want_grains}) or 'nothing'}"
+        )
+
+    checked.append("order and limit")
+    limit = select.args.get("limit")
+    n = int(limit.expression.this) if limit is not None and limit.expression is not None else None
+    order = select.args.get("order")
+    first = order.expressions[0] if order is not None and order.expressions else None
+    if reading.ranking is None:
+        if n is not None:
+            bad.append(f"the query keeps {n} rows where the reading keeps all")
+    else:
+        descending = bool(first is not None and first.args.get("desc"))
+        on_value = first is not None and first.this.sql().lower() in {
+            "value",
+            metric.expression.lower(),
+        }
+        if n != reading.ranking.n or not on_value or descending != reading.ranking.descending:
+            bad.append(
+                f"ranking keeps {n} ordered {'descending' if descending else 'ascending'}, "
+                f"reading keeps {reading.ranking.n or 'all'} "
+                f"{'highest' if reading.ranking.descending else 'lowest'}"
+            )
+    return FitReport(tuple(checked), tuple(bad))
+
+
+def _fit_change(select: exp.Select, reading: Reading, layer: SemanticLayer) -> FitReport:
+    """A ranking by change: one inner query per period (each checked as a plain reading of
+    that period), the outer order on the change in the reading's direction, and its limit."""
+    checked: list[str] = []
+    bad: list[str] = []
+    inner = [s.this for s in select.find_all(exp.Subquery)]
+    one = dataclasses.replace(reading, ranking=None, change=None, compare=False)
+    earlier, later = sorted(reading.periods, key=lambda p: p.start)
+    checked.append("periods compared")
+    if len(inner) != 2:
+        bad.append(f"{len(inner)} inner queries where the change needs 2")
+    else:
+        for query, period in zip(inner, (later, earlier), strict=True):
+            report = fit_check(query.sql(), dataclasses.replace(one, periods=(period,)), layer)
+            checked.extend(f"{period.label}: {c}" for c in report.checked)
+            bad.extend(f"{period.label}: {m}" for m in report.mismatches)
+    checked.append("order and limit")
+    assert reading.ranking is not None
+    order = select.args.get("order")
+    first = order.expressions[0] if order is not None and order.expressions else None
+    descending = bool(first is not None and first.args.get("desc"))
+    limit = select.args.get("limit")
+    n = int(limit.expression.this) if limit is not None and limit.expression is not None else None
+    on_change = first is not None and first.this.sql().lower() in {"change", "a.value - b.value"}
+    if not on_change or descending != reading.ranking.descending or n != reading.ranking.n:
+        bad.append(
+            f"ordered {'descending' if descending else 'ascending'} keeping {n}, reading orders "
+            f"the change {'descending' if reading.ranking.descending else 'ascending'} keeping "
+            f"{reading.ranking.n}"
+        )
+    return FitReport(tuple(checked), tuple(bad))
+
+
+def _says(spec: tuple[bool, frozenset[str]] | None) -> str:
+    if spec is None:
+        return "absent"
+    negated, values = spec
+    return f"{'not ' if negated else ''}{' or '.join(sorted(values))}"
+
+
+def _grain(key: exp.Expr) -> str | None:
+    if isinstance(key, exp.Year):
+        return "year"
+    if isinstance(key, exp.Case):
+        return "period"
+    if isinstance(key, (exp.DateTrunc, exp.TimestampTrunc, exp.Anonymous, exp.Func)):
+        unit = key.args.get("unit")
+        if unit is not None:
+            return str(unit.name if hasattr(unit, "name") else unit).lower()
+        literal = next((a for a in key.find_all(exp.Literal) if a.is_string), None)
+        if literal is not None:
+            return str(literal.this).lower()
+    return None

@@ -1,0 +1,117 @@
+"""``assay semantic show``: what can be asked of a warehouse, from its semantic layer."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from assay.cli._main import echo_json, handle_errors, resolve_settings, settings_options
+from assay.connectors import connect
+from assay.errors import InputError
+from assay.semantic import SemanticLayer, load_semantic
+
+__all__ = ["semantic_group", "semantic_record"]
+
+
+@click.group("semantic")
+def semantic_group() -> None:
+    """The semantic layer: what a warehouse's questions can name."""
+
+
+def semantic_record(layer: SemanticLayer, covered: dict[str, list[str | None]]) -> dict[str, Any]:
+    """Metrics, dimensions with their values, and the periods covered, as one record."""
+    return {
+        "name": layer.name,
+        "clock": str(layer.clock),
+        "coverage": [str(d) for d in layer.coverage] if layer.coverage else None,
+        "fiscal_year_start_month": layer.fiscal_year_start_month,
+        "metrics": [
+            {
+                "name": m.name,
+                "label": m.label,
+                "synonyms": list(m.synonyms),
+                "time_column": m.time_column,
+                "data": covered.get(m.time_column),
+            }
+            for m in layer.metrics
+        ],
+        "dimensions": [
+            {
+                "name": d.name,
+                "synonyms": list(d.synonyms),
+                "values": list(d.values),
+                "value_synonyms": dict(d.value_synonyms),
+            }
+            for d in layer.dimensions
+        ],
+        "retired": [f"{r.table}.{r.column}" for r in layer.retired_columns],
+        "undefined": list(layer.undefined_concepts),
+    }
+
+
+def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str | None]]:
+    """The first and last date each metric's time column holds, read from the warehouse."""
+    out: dict[str, list[str | None]] = {}
+    with connect(db, settings) as connector:
+        for column in sorted({m.time_column for m in layer.metrics}):
+            table, name = column.split(".", 1)
+            sql = f'SELECT MIN("{name}"), MAX("{name}") FROM "{table}"'
+            row = connector.execute(sql, time_limit_ms=settings.time_limit_ms, max_rows=1).rows
+            low, high = row[0] if row else (None, None)
+            out[column] = [str(low)[:10] if low else None, str(high)[:10] if high else None]
+    return out
+
+
+@semantic_group.command("show")
+@click.option("--db", help="Warehouse (DuckDB/SQLite path or URL); default: the demo one.")
+@click.option(
+    "--semantic",
+    "semantic_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Its semantic layer (YAML); default: the demo one.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON record.")
+@settings_options("time_limit_ms", "cache_dir")
+@handle_errors
+def show_command(db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any) -> None:
+    """List the metrics, dimensions and their values, and the periods the warehouse covers."""
+    from assay.cli._ask import demo_warehouse
+
+    settings = resolve_settings(kwargs)
+    if (db is None) != (semantic_path is None):
+        raise InputError(
+            "--db and --semantic go together.", hint="Give both, or neither for the demo warehouse."
+        )
+    if db is None or semantic_path is None:
+        db_path, semantic_path = demo_warehouse(settings)
+        db = str(db_path)
+    layer = load_semantic(semantic_path)
+    record = semantic_record(layer, _covered(db, layer, settings))
+    if as_json:
+        echo_json(record)
+        return
+    lines = [
+        f"{layer.name}: clock {record['clock']}, covers {' to '.join(record['coverage'] or [])}"
+        + (
+            f", fiscal year starts in month {layer.fiscal_year_start_month}"
+            if layer.fiscal_year_start_month != 1
+            else ""
+        ),
+        "metrics:",
+    ]
+    for m in record["metrics"]:
+        data = m["data"] or [None, None]
+        also = f" (also: {', '.join(m['synonyms'])})" if m["synonyms"] else ""
+        lines.append(f"  {m['label']}{also}; data {data[0]} to {data[1]}")
+    lines.append("dimensions:")
+    for d in record["dimensions"]:
+        names = {v: [w for w, c in d["value_synonyms"].items() if c == v] for v in d["values"]}
+        values = ", ".join(f"{v} ({'/'.join(w)})" if w else v for v, w in names.items())
+        lines.append(f"  {d['name']}: {values or 'any value'}")
+    if record["retired"]:
+        lines.append(f"retired (not available): {', '.join(record['retired'])}")
+    if record["undefined"]:
+        lines.append(f"not defined here: {', '.join(record['undefined'])}")
+    click.echo("\n".join(lines))

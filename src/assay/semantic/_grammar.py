@@ -1,0 +1,302 @@
+"""The grammar of a question: tokens tagged, then parsed with lark.
+
+Each token is tagged by exactly one of: a period (``_periods``), the layer's lexicon
+(``_resolve``), a grammar word (``_words.KEYWORDS``), a number, a function word, or, failing all
+of these, ``WORD`` (an unread content word). The tags are parsed with a lark LALR grammar (a
+custom lexer feeds it the tags); shift/reduce conflicts resolve to shift, so each construct is
+read as long as it goes (``excluding DE or FR`` is one negated list). ``parse`` returns the
+parts in question order, for ``_reading`` to assemble into a ``Reading``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Lark, Transformer
+from lark import Token as LarkToken
+from lark.lexer import Lexer
+
+from assay.semantic._model import SemanticLayer
+from assay.semantic._periods import Period, find_periods
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
+
+__all__ = ["GRAMMAR", "Tag", "parse"]
+
+GRAMMAR = r"""
+start: _item*
+_item: neg | values | group | rank | which | metrics | periods | loose
+neg: NEG DIM? values
+   | NEG -> dangling_neg
+values: VALUE (SEP VALUE)*
+metrics: METRIC (SEP METRIC)*
+periods: PERIOD (SEP PERIOD)*
+group: BY DIM -> group_dim
+     | BY (GRAIN | UNIT) -> group_grain
+     | BY METRIC -> by_metric
+     | BY METRIC WORD+ -> group_unknown
+     | BY RETIRED -> group_retired
+     | BY (WORD | ENTITY)+ -> group_unknown
+rank: TOP NUMBER?
+    | BOTTOM NUMBER?
+    | NUMBER (TOP | BOTTOM) -> rank_after
+    | (TOP | BOTTOM) NUMBER METRIC -> rank_entity
+    | (TOP | BOTTOM) NUMBER UNIT -> rank_grain
+    | (TOP | BOTTOM) NUMBER (WORD | ENTITY)+ -> rank_unknown
+which: WHICH NUMBER? DIM
+     | WHICH NUMBER? (GRAIN | UNIT) -> which_grain
+     | WHICH NUMBER? (WORD | ENTITY)+ -> which_unknown
+     | WHICH NUMBER? METRIC -> which_entity
+     | WHICH -> which_bare
+loose: DIM | NUMBER | WORD | ENTITY | ORDER | CHANGE | UNIT | RETIRED | UNDEFINED | SEP | BY
+     | COMPARE | GRAIN | AGG | DERIVED
+%declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE UNIT
+"""
+
+
+@dataclass(frozen=True)
+class _Tag:
+    kind: str
+    token: Token
+    index: int
+    payload: Any = None
+    after: str = ""  # the function word just before (for/in/from ...)
+
+
+class _TagLexer(Lexer):
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, lexer_state: Any, parser_state: Any = None) -> Iterator[LarkToken]:
+        for tag in lexer_state:
+            yield LarkToken(tag.kind, tag)
+
+
+_PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
+
+
+def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
+    tokens = tokenize(question)
+    assert layer.clock is not None
+    periods = find_periods(question, layer.clock, layer.fiscal_year_start_month)
+    taken = [False] * len(tokens)
+    tags: dict[int, _Tag] = {}
+    for period in periods:
+        inside = [
+            i for i, t in enumerate(tokens) if t.start >= period.span[0] and t.end <= period.span[1]
+        ]
+        for i in inside:
+            taken[i] = True
+        if inside:
+            tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
+    for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
+            if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
+                continue  # "A" opening a sentence is an article, not channel A
+        for i in range(m.start, m.end):
+            taken[i] = True
+        kind = {
+            "metric": "METRIC",
+            "dimension": "DIM",
+            "value": "VALUE",
+            "retired": "RETIRED",
+            "undefined": "UNDEFINED",
+        }[m.kind]
+        tags[m.start] = _Tag(kind, tokens[m.start], m.start, m)
+    canon = [canonical(t.text) for t in tokens]
+    i = 0
+    longest = max(len(k) for k in KEYWORDS)
+    while i < len(tokens):
+        if taken[i]:
+            i += 1
+            continue
+        for size in range(min(longest, len(tokens) - i), 0, -1):
+            key = tuple(canon[i : i + size])
+            if key in KEYWORDS and not any(taken[i : i + size]):
+                kind, payload = KEYWORDS[key]
+                for k in range(i, i + size):
+                    taken[k] = True
+                tags[i] = _Tag(kind, tokens[i], i, (payload, " ".join(key)))
+                i += size
+                break
+        else:
+            i += 1
+    for i, t in enumerate(tokens):
+        if taken[i]:
+            continue
+        low = t.lower
+        if low.isdigit() or low in NUMBER_WORDS:
+            value = int(low) if low.isdigit() else NUMBER_WORDS[low]
+            tags[i] = _Tag("NUMBER", t, i, value)
+        elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
+            continue
+        elif _entity(canonical(low), layer):
+            # "policies", "invoice": the rows a metric counts, read as context
+            tags[i] = _Tag("ENTITY", t, i, canonical(low))
+        elif not any(ch.isalnum() for ch in low):
+            if low in {",", "/", "&", "+"}:
+                tags[i] = _Tag("SEP", t, i, (low, low))
+            continue
+        else:
+            tags[i] = _Tag("WORD", t, i, canonical(low))
+    ordered = [dataclasses.replace(tags[k], after=_before(tokens, k)) for k in sorted(tags)]
+    return _separators(ordered), periods
+
+
+def _before(tokens: list[Token], i: int) -> str:
+    """The word before token ``i``, articles skipped."""
+    skip = {"the", "a", "an", "our", "all", "any"}
+    return next((tokens[k].lower for k in range(i - 1, -1, -1) if tokens[k].lower not in skip), "")
+
+
+def _entity(word: str, layer: SemanticLayer) -> bool:
+    names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
+    names.add(layer.name.lower())  # "life insurance" on the insurance warehouse
+    forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")
+    return bool(forms & names)
+
+
+def _separators(tags: list[_Tag]) -> list[_Tag]:
+    """A list word joins like with like; otherwise it is a comparison cue or a plain "and"."""
+    out: list[_Tag] = []
+    for k, tag in enumerate(tags):
+        if tag.kind != "SEP":
+            out.append(tag)
+            continue
+        prev = out[-1].kind if out else ""
+        nxt = tags[k + 1].kind if k + 1 < len(tags) else ""
+        if prev == nxt and prev in {"VALUE", "PERIOD", "METRIC"}:
+            out.append(tag)
+        elif tag.payload[1] in {"vs", "versus"}:
+            out.append(_Tag("COMPARE", tag.token, tag.index, tag.payload))
+    return out
+
+
+class _Build(Transformer[Any, Any]):
+    """Folds the parse into the parts of a reading, in question order."""
+
+    def start(self, items: list[Any]) -> list[Any]:
+        return [i for i in items if i is not None]
+
+    def values(self, items: list[LarkToken]) -> tuple[str, Any]:
+        tags = [t.value for t in items if t.type == "VALUE"]
+        seps = [t.value.payload[1] for t in items if t.type == "SEP"]
+        return ("values", (tags, seps))
+
+    def neg(self, items: list[Any]) -> tuple[str, Any]:
+        _, (tags, seps) = items[-1]
+        return ("neg", (tags, seps, items[0].value))
+
+    def dangling_neg(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("dangling", items[0].value.payload[1])
+
+    def metrics(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("metrics", [t.value for t in items if t.type == "METRIC"])
+
+    def periods(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
+
+    def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("group", items[1].value.payload.targets[0])
+
+    def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("grain", items[1].value.payload[0])
+
+    def by_metric(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("metrics", [items[1].value])
+
+    def group_retired(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("retired", items[1].value.payload)
+
+    def group_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value.token.text for t in items[1:] if t.type in {"WORD", "ENTITY"}]
+        if items[1].type == "METRIC":
+            words.insert(0, items[1].value.payload.phrase)
+        return ("unknown_group", " ".join(words))
+
+    def rank(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 1 else None
+        return ("rank", (items[0].type == "TOP", n))
+
+    def which(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 2 else None
+        return ("which", (items[-1].value.payload.targets[0], n))
+
+    def which_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        n = items[1].value.payload if len(items) > 2 else None
+        return ("which_grain", (items[-1].value.payload[0], n))
+
+    def which_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value.token.text for t in items if t.type in {"WORD", "ENTITY"}]
+        n = items[1].value.payload if items[1].type == "NUMBER" else None
+        return ("which_unknown", (" ".join(words), n))
+
+    def rank_after(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("rank", (items[1].type == "TOP", items[0].value.payload))
+
+    def rank_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
+        top = items[0].type == "TOP"
+        return ("which_grain", (items[2].value.payload[0], items[1].value.payload, top))
+
+    def rank_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("unknown_group", items[-1].value.payload.phrase)
+
+    def rank_unknown(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value.token.text for t in items if t.type in {"WORD", "ENTITY"}]
+        return ("unknown_group", " ".join(words))
+
+    def which_entity(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("unknown_group", items[-1].value.payload.phrase)
+
+    def which_bare(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("which_bare", None)
+
+    def loose(self, items: list[LarkToken]) -> tuple[str, Any]:
+        return ("loose", items[0].value)
+
+
+def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
+    """ "how many orders": a counted noun read as the layer's "number of orders"."""
+    out: list[_Tag] = []
+    for tag in tags:
+        prev = out[-1] if out else None
+        if tag.kind in {"WORD", "ENTITY"} and prev is not None and prev.kind == "COUNT":
+            entries = [
+                e
+                for key in (("number", "of", tag.payload), (tag.payload, "sold"))
+                for e in lexicon.lookup(key, ())
+                if e[0] == "metric"
+            ]
+            if entries:
+                out[-1] = _Tag(
+                    "METRIC",
+                    prev.token,
+                    prev.index,
+                    Match(
+                        tag.token.text,
+                        tag.index,
+                        tag.index + 1,
+                        "metric",
+                        tuple(sorted({t for _, t in entries})),
+                    ),
+                )
+                continue
+        out.append(tag)
+    return [t for t in out if t.kind != "COUNT"]
+
+
+def parse(question: str, layer: SemanticLayer, lexicon: Lexicon) -> list[Any]:
+    """The question's parts, in order (raises lark's ``UnexpectedInput`` if it cannot parse)."""
+    tags, _ = _tag(question, layer, lexicon)
+    tags = _how_many(tags, lexicon)
+    parts: list[Any] = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
+    return parts
+
+
+Tag = _Tag

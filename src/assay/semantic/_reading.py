@@ -1,0 +1,607 @@
+"""``read``: a whole question turned into a ``Reading`` that accounts for every word.
+
+Each token is consumed by exactly one of: a period (``_periods``), the layer's lexicon
+(``_resolve``), a grammar word (negation, list separator, grouping, ranking, comparison, grain,
+aggregate), a number, or a short list of function words. What is left is kept as an unread word,
+never dropped: the behaviour rules ask back naming it, or abstain naming it when it stands where
+a value would.
+
+The sentence structure is parsed with `lark <https://github.com/lark-parser/lark>`_ (LALR, a
+custom lexer that feeds it the tagged tokens). Lark was chosen over pyparsing because its
+grammar is a declarative EBNF file that reads like the structure it accepts, its LALR parser is
+linear time (a question reads in well under a millisecond), it has no dependencies, and
+shift/reduce conflicts resolve to the longest construct (``excluding DE or FR`` is one negated
+list), which is the reading wanted here. Tagging is a longest-phrase lookup, not regular
+expressions over the sentence. The grammar and the tagging live in ``_grammar``; this module
+turns the parsed parts into a ``Reading`` (it runs past 400 lines because each rule of the
+assembly, from metrics named as context to changes between periods, is one small function here
+next to the others it orders with).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from lark import UnexpectedInput
+
+from assay.semantic._grammar import Tag, parse
+from assay.semantic._model import RetiredColumn, SemanticLayer
+from assay.semantic._periods import Period, _add_months
+from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+from assay.semantic._words import DERIVED
+
+__all__ = ["Filter", "Ranking", "Reading", "read"]
+
+_YEAR = dt.timedelta(days=366)
+_VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
+
+
+@dataclass(frozen=True)
+class Filter:
+    """A dimension kept to (or, negated, kept from) one or more values."""
+
+    dimension: str
+    values: tuple[str, ...]
+    negated: bool = False
+    words: str = ""
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Order by the metric and keep the first ``n`` (largest first when descending); ``n`` is
+    ``None`` for every row, sorted ("highest first")."""
+
+    n: int | None
+    descending: bool = True
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The question as read: what it asks for, and every word it could not read."""
+
+    question: str
+    metrics: tuple[str, ...] = ()
+    ambiguous: tuple[Match, ...] = ()
+    filters: tuple[Filter, ...] = ()
+    periods: tuple[Period, ...] = ()
+    grain: str | None = None
+    groups: tuple[str, ...] = ()  # dimensions to break down by, in question order
+    ranking: Ranking | None = None
+    compare: bool = False
+    unread: tuple[str, ...] = ()  # content words nothing accounts for
+    value_like: tuple[str, ...] = ()  # unread words standing where a value would
+    suggestions: tuple[tuple[str, str], ...] = ()  # (typed, did you mean)
+    aggregates: tuple[str, ...] = ()  # aggregates asked for that the layer does not define
+    unknown_groups: tuple[str, ...] = ()  # "by X" or "which X" with X no dimension
+    dangling: tuple[str, ...] = ()  # grammar words with nothing to apply to
+    retired: tuple[RetiredColumn, ...] = ()
+    undefined: tuple[str, ...] = ()
+    derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
+    several: tuple[str, ...] = ()  # metrics named apart, not as one list: asked back
+    change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
+    background: tuple[str, ...] = ()  # statements around the question, read and set aside
+    matches: tuple[Match, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    @property
+    def period(self) -> Period | None:
+        """The span the query filters on: the one period, or all compared periods."""
+        if not self.periods:
+            return None
+        if len(self.periods) == 1:
+            return self.periods[0]
+        return Period(
+            min(p.start for p in self.periods),
+            max(p.end for p in self.periods),
+            " and ".join(p.label for p in self.periods),
+            self.periods[0].text,
+        )
+
+    @property
+    def group_by(self) -> str | None:
+        return self.groups[0] if self.groups else None
+
+    @property
+    def top_n(self) -> int | None:
+        return self.ranking.n if self.ranking else None
+
+    @property
+    def descending(self) -> bool:
+        return self.ranking.descending if self.ranking else True
+
+    def restate(self, layer: SemanticLayer) -> str:
+        """The reading in plain words ("I read this as ...")."""
+        if not self.metrics:
+            return "no measure the warehouse defines"
+        aside = "; ".join(f"'{b}'" for b in self.background)
+        if aside:
+            return f"{self._restate(layer)} (read as background, not asked: {aside})"
+        return self._restate(layer)
+
+    def _restate(self, layer: SemanticLayer) -> str:
+        names = {m.name: m.label for m in layer.metrics}
+        parts = [" and ".join(names.get(m, m) for m in self.metrics)]
+        for f in self.filters:
+            if not f.negated:
+                said = " or ".join(f.values)
+            elif len(f.values) == 1:
+                said = f"not {f.values[0]}"
+            else:
+                said = "none of " + ", ".join(f.values)
+            parts.append(f"where {f.dimension} is {said}")
+        if len(self.periods) > 1:
+            parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
+        elif self.periods:
+            since = self.periods[0].label.startswith("since")
+            parts.append(("" if since else "in ") + _plain(self.periods[0]))
+        else:
+            parts.append("over all dates")
+        if self.grain:
+            parts.append(f"by {self.grain}")
+        if self.groups:
+            parts.append(f"by {' and '.join(self.groups)}")
+        if self.change and self.ranking:
+            first, last = sorted(self.periods, key=lambda p: p.start)
+            most = "fall" if self.change == "down" else "rise"
+            parts.append(
+                f"keeping the {self.ranking.n or 'all'} with the largest {most} from "
+                f"{first.label} to {last.label}"
+            )
+        elif self.change:
+            parts.append("both shown (the change is their difference)")
+        elif self.ranking:
+            end = "highest" if self.ranking.descending else "lowest"
+            if self.ranking.n is None:
+                parts.append(f"sorted {end} first")
+            else:
+                parts.append(f"keeping the {self.ranking.n} {end}")
+        return ", ".join(parts)
+
+
+def _plain(period: Period) -> str:
+    last = period.end - dt.timedelta(days=1)
+    return f"{period.label} ({period.start} to {last})"
+
+
+def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) -> Reading:
+    """The reading of a whole question against a semantic layer.
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("sales", "sales", (), "t", "SUM(t.x)", "t.d"),),
+        ...     dimensions=(Dimension("country", "t.c", (), ("DE", "FR", "US")),),
+        ...     clock=dt.date(2024, 11, 15),
+        ... )
+        >>> r = read("sales in 2023 excluding DE and FR", layer)
+        >>> r.filters[0].values, r.filters[0].negated, r.periods[0].label
+        (('DE', 'FR'), True, '2023')
+    """
+    lexicon = lexicon or Lexicon(layer)
+    clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
+    if len(clauses) > 1:
+        background = [
+            c
+            for c in clauses
+            if _SUBJECT.match(c)
+            and not _ADDRESSED.search(c)
+            and not _measures_something(c, layer, lexicon)
+        ]
+        asked = [c for c in clauses if c not in background]
+        if background and asked:
+            reading = _read(" ".join(asked), layer, lexicon)
+            if reading.metrics or reading.ambiguous:
+                return dataclasses.replace(reading, question=question, background=tuple(background))
+    return _read(question, layer, lexicon)
+
+
+# A statement around the question ("We closed the APAC office last year - what were ...") is
+# background when it is its own clause, opens with a subject (never an imperative: a request to
+# act is the guard's to refuse, and is never set aside here) and names no metric.
+_CLAUSE = re.compile(r"\s+[-–—]+\s+|\s*[:;]\s+|(?<=[.?!])\s+")
+_SUBJECT = re.compile(
+    r"^(?:(?:before|after|since|as|because|while|now that|given that|so)\s+)?"
+    r"(?:we|we're|we've|we'll|we'd|i|i'm|i've|i'd|our|they|they're|the team|management)\b",
+    re.IGNORECASE,
+)
+
+
+# Words that address the system or ask for something: such a clause is never background.
+_ADDRESSED = re.compile(
+    r"\b(?:you|your|please|must|should|need|needs|want|wants|let's|let|make|do|run|execute)\b"
+    r"|[`;=*]|\b(?:select|insert|update|delete|drop|alter|grant)\b",
+    re.IGNORECASE,
+)
+
+
+def _measures_something(clause: str, layer: SemanticLayer, lexicon: Lexicon) -> bool:
+    reading = _read(clause, layer, lexicon)
+    return bool(reading.metrics or reading.ambiguous)
+
+
+def _read(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
+    try:
+        parts = parse(question, layer, lexicon)
+    except UnexpectedInput:  # not reached with this grammar; fail closed if it ever is
+        words = tuple(t.text for t in tokenize(question))
+        return Reading(question, unread=words, notes=("unparsed",))
+    return _assemble(question, layer, lexicon, parts)
+
+
+def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:
+    metric_matches: list[Match] = []
+    metric_items: list[list[Tag]] = []
+    filters: list[Filter] = []
+    periods: list[Period] = []
+    grain: str | None = None
+    groups: list[str] = []
+    descending: bool | None = None
+    n: int | None = None
+    sort_only = False
+    directions: list[bool] = []  # every "top"/"fewest"/"highest first" named
+    changes: list[str] = []
+    compare = False
+    unread: list[Tag] = []
+    aggregates: list[str] = []
+    unknown_groups: list[str] = []
+    dangling: list[str] = []
+    retired_keys: list[str] = []
+    undefined: list[str] = []
+    derived: list[str] = []
+    numbers: list[Tag] = []
+    last_metric_end = -2
+    for kind, payload in parts:
+        if kind == "metrics":
+            metric_items.append(payload)
+            last_metric_end = payload[-1].payload.end
+        elif kind in {"values", "neg"}:
+            filters.extend(_filters(payload, negated=kind == "neg"))
+            listed = {t.payload.targets[0].split("=")[0] for t in payload[0]}
+            if len(listed) > 1 and "or" in payload[1]:
+                dangling.append(f"or (between {' and '.join(sorted(listed))})")
+            if kind == "values" and any(s in {"vs", "versus"} for s in payload[1]):
+                compare = True
+                _add(groups, payload[0][0].payload.targets[0].split("=")[0])
+        elif kind == "periods":
+            periods.extend(payload)
+        elif kind == "group":
+            _add(groups, payload)
+        elif kind == "grain":
+            grain = payload
+        elif kind == "retired":
+            retired_keys.extend(payload.targets)
+        elif kind == "unknown_group":
+            unknown_groups.append(payload)
+        elif kind == "dangling":
+            dangling.append(payload)
+        elif kind == "rank":
+            directions.append(payload[0])
+            descending, n = payload[0], payload[1] or n
+        elif kind == "which":
+            _add(groups, payload[0])
+            n = payload[1] or n
+        elif kind == "which_grain":
+            grain = payload[0]
+            n = payload[1] or n
+            if len(payload) > 2:
+                descending = payload[2]
+                directions.append(payload[2])
+        elif kind == "which_unknown":
+            unknown_groups.append(payload[0])
+        elif kind == "loose":
+            tag = payload
+            if tag.kind == "DIM":
+                pass  # placed below, once filters and ranking are known
+            elif tag.kind == "NUMBER":
+                numbers.append(tag)
+            elif tag.kind == "WORD":
+                if tag.payload in DERIVED and tag.index == last_metric_end:
+                    derived.append(tag.token.text)
+                else:
+                    unread.append(tag)
+            elif tag.kind == "DERIVED":
+                if tag.index == last_metric_end:
+                    derived.append(tag.payload[1])
+            elif tag.kind == "RETIRED":
+                retired_keys.extend(tag.payload.targets)
+            elif tag.kind == "UNDEFINED":
+                undefined.extend(tag.payload.targets)
+            elif tag.kind == "CHANGE":
+                changes.append(tag.payload[0])
+            elif tag.kind == "ORDER":
+                if tag.payload[0] != "sort":  # "sorted" alone says no direction
+                    descending = tag.payload[0] == "desc"
+                    directions.append(descending)
+                sort_only = True
+            elif tag.kind == "COMPARE":
+                compare = True
+            elif tag.kind == "GRAIN":
+                grain = tag.payload[0]
+            elif tag.kind == "AGG":
+                if tag.payload[1] in DERIVED and tag.index == last_metric_end:
+                    derived.append(tag.payload[1])
+                else:
+                    aggregates.append(tag.payload[1])
+    # A dimension named without "by" is a grouping, unless a value of it is also named
+    # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
+    dims = [p.payload.targets[0] for k, p in parts if k == "loose" and p.kind == "DIM"]
+    filtered = {f.dimension for f in filters}
+    for dim in dims:
+        if dim not in filtered:
+            _add(groups, dim)
+    if compare and not groups and not periods[1:]:
+        lists = [f for f in filters if len(f.values) > 1 and not f.negated]
+        if lists:
+            _add(groups, lists[0].dimension)
+    metric_matches, several = _measures(metric_items)
+    metric_matches, pinning = _pin(metric_matches, question, layer)
+    unread = [t for t in unread if t.payload not in pinning]
+    # A word of the chosen metric's own synonyms, or of its time column, confirms it ("claims
+    # were filed", "policies that started in 2023").
+    chosen = {t for m in metric_matches for t in m.targets}
+    vocab = {
+        canonical(w)
+        for m in layer.metrics
+        if m.name in chosen
+        for phrase in (m.label, *m.synonyms, m.time_column.split(".")[-1].replace("_", " "))
+        for w in phrase.split()
+    } - {"date", "at", "time"}
+    if len(chosen) == 1:
+        unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
+    metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    averaged = any(
+        layer.metric(t).expression.upper().startswith("AVG")
+        for m in metric_matches
+        for t in m.targets
+    )
+    if averaged:  # "average delivery time": the metric is an average already
+        aggregates = [a for a in aggregates if a not in {"average", "mean", "avg"}]
+    yoy = [p for p in periods if p.relative_previous and re.search(r"year|yoy", p.text)]
+    wide = [p for p in periods if not p.relative_previous and p.end - p.start > _YEAR]
+    if yoy and wide:
+        periods = [p for p in periods if not p.relative_previous]
+        grain = grain or "year"
+    periods = _previous(periods, layer.clock)
+    change = None
+    if changes:
+        if len(periods) == 1 and len(periods[0].ends) == 2:
+            periods = list(periods[0].ends)  # "drop from Q4 2023 to Q1 2024": both ends
+        change = changes[0]
+        if len(periods) != 2:
+            dangling.append(f"{changes[0]} (a change needs two periods to compare)")
+            change = None
+    for p in periods:
+        if (
+            change is None
+            and p.ranged
+            and p.start.year < p.end.year - 1
+            and p.start.month == 1
+            and grain is None
+        ):
+            grain = "year"  # "from 2022 to 2024": each year shown
+    if len(periods) > 1:
+        compare = True
+    ranking = None
+    if len(set(directions)) > 1:  # "top ... fewest": which way is not said once
+        dangling.append("highest and lowest (which one?)")
+    if descending is not None or n is not None:
+        keep = n if n is not None else (None if sort_only else 1)
+        ranking = Ranking(keep, True if descending is None else descending)
+        if change is not None:
+            # "fell the most": the most negative change first; "grew the most": the largest.
+            if change == "any":
+                dangling.append("changed the most (up or down?)")
+                ranking = None
+            else:
+                ranking = Ranking(keep, (change == "up") == ranking.descending)
+    if ranking is not None and not groups and grain is None:
+        dangling.append("top" if ranking.descending else "bottom")
+        ranking = None
+    unread_words = [t.token.text for t in unread] + [t.token.text for t in numbers]
+    dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
+    value_like = _value_like(unread, dim_at)
+    retired = tuple(
+        r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
+    )
+    return Reading(
+        question=question,
+        metrics=metrics,
+        ambiguous=ambiguous,
+        filters=tuple(_merge(filters)),
+        periods=tuple(periods),
+        grain=grain,
+        groups=tuple(groups),
+        ranking=ranking,
+        compare=compare,
+        unread=tuple(unread_words),
+        value_like=tuple(value_like),
+        suggestions=tuple(_suggest(unread, lexicon)),
+        aggregates=tuple(aggregates),
+        unknown_groups=tuple(unknown_groups),
+        dangling=tuple(dangling),
+        retired=retired,
+        undefined=tuple(dict.fromkeys(undefined)),
+        derived=tuple(derived),
+        several=tuple(several),
+        change=change,
+        matches=tuple(metric_matches),
+        notes=tuple(notes),
+    )
+
+
+_CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by", "per"})
+
+
+def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str]]:
+    """The metrics asked for. A list ("gross and net revenue") is several; a metric named
+    after "for", "from", "of" names the rows another metric is measured on ("latest ship date
+    for orders placed in March"), read as context; two metrics named apart are several
+    questions, returned to be asked back."""
+    if len(items) > 1:
+        kept = [item for item in items if item[0].after not in _CONTEXT]
+        items = kept or items[:1]
+    matches = [tag.payload for item in items for tag in item]
+    pinned_items = [item for item in items if any(len(t.payload.targets) == 1 for t in item)]
+    several = []
+    if len(pinned_items) > 1:
+        several = [t.payload.phrase for item in pinned_items for t in item]
+    return matches, several
+
+
+def _add(groups: list[str], dim: str) -> None:
+    if dim not in groups:
+        groups.append(dim)
+
+
+def _filters(payload: Any, negated: bool) -> list[Filter]:
+    tags = payload[0]
+    by_dim: dict[str, list[str]] = {}
+    words: dict[str, list[str]] = {}
+    for tag in tags:
+        dim, value = tag.payload.targets[0].split("=", 1)
+        if value not in by_dim.setdefault(dim, []):
+            by_dim[dim].append(value)
+        words.setdefault(dim, []).append(tag.payload.phrase)
+    return [Filter(d, tuple(v), negated, " ".join(words[d])) for d, v in by_dim.items()]
+
+
+def _merge(filters: list[Filter]) -> list[Filter]:
+    """Filters on one dimension with one polarity become one list."""
+    out: dict[tuple[str, bool], Filter] = {}
+    for f in filters:
+        key = (f.dimension, f.negated)
+        if key in out:
+            old = out[key]
+            values = tuple(dict.fromkeys((*old.values, *f.values)))
+            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}")
+        else:
+            out[key] = f
+    return list(out.values())
+
+
+def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> tuple[list[Match], set[str]]:
+    """An ambiguous phrase pinned by a word of exactly one reading's label or synonyms found
+    elsewhere in the question ("customers registered in Q1": registered customers). Returns
+    the matches and the words that pinned them (read, so not unread)."""
+    words = {canonical(t.text) for t in tokenize(question)}
+    vocab = {
+        m.name: {canonical(w) for phrase in (m.label, *m.synonyms) for w in phrase.split()}
+        for m in layer.metrics
+    }
+    out: list[Match] = []
+    used: set[str] = set()
+    for match in matches:
+        if len(match.targets) < 2:
+            out.append(match)
+            continue
+        own = {canonical(t.text) for t in tokenize(match.phrase)}
+        pinned: dict[str, set[str]] = {}
+        for target in match.targets:
+            others = set().union(*(vocab[t] for t in match.targets if t != target))
+            marks = vocab[target] - others - own
+            hits = {w for w in words - own for mark in marks if _same_word(w, mark)}
+            if hits:
+                pinned[target] = hits
+        if len(pinned) == 1:
+            target, hits = next(iter(pinned.items()))
+            match = Match(match.phrase, match.start, match.end, match.kind, (target,))
+            used |= hits
+        out.append(match)
+    return out, used
+
+
+def _same_word(word: str, mark: str) -> bool:
+    """One word, or one a prefix of the other and both of five letters or more ("register",
+    "registered"; "issue", "issued")."""
+    if word == mark:
+        return True
+    return len(word) >= 5 and len(mark) >= 5 and (mark.startswith(word) or word.startswith(mark))
+
+
+def _metrics(
+    matches: list[Match], derived: list[str]
+) -> tuple[tuple[str, ...], tuple[Match, ...], list[str]]:
+    notes = [f"derived measure: {d}" for d in derived]
+    if derived:
+        return (), (), notes
+    pinned = [m for m in matches if len(m.targets) == 1]
+    ambiguous = tuple(m for m in matches if len(m.targets) > 1) if not pinned else ()
+    names = tuple(dict.fromkeys(t for m in (pinned or matches) for t in m.targets))
+    return names, ambiguous, notes
+
+
+def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
+    """ "the previous year": the year before the other period named, else before the clock."""
+    absolute = [p for p in periods if not p.relative_previous]
+    if len(absolute) == len(periods):
+        return periods
+    if not absolute:
+        assert clock is not None
+        year = clock.year - 1
+        return [Period(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), str(year), "previous year")]
+    base = absolute[0]
+    months = 12
+    start, end = _add_months(base.start, -months), _add_months(base.end, -months)
+    if base.start.day != 1 or base.end.day != 1:
+        start = base.start.replace(year=base.start.year - 1)
+        end = base.end.replace(year=base.end.year - 1)
+    label = str(start.year) if base.whole_year else f"{base.label}, a year earlier"
+    return [*absolute, Period(start, end, label, "previous year")]
+
+
+def _value_like(unread: list[Tag], dim_at: set[int]) -> list[str]:
+    """Unread words where a value would stand: after for/in/from/excluding, or capitalised
+    inside the sentence (a name the layer does not hold)."""
+    out: list[str] = []
+    run: list[str] = []
+    prev_index = -2
+    for tag in unread:
+        starts = (
+            tag.after in _VALUE_PREPS
+            or (tag.token.text[:1].isupper() and tag.index > 0)
+            or tag.index + 1 in dim_at
+        )
+        if run and tag.index == prev_index + 1:
+            run.append(tag.token.text)
+        elif starts:
+            if run:
+                out.append(" ".join(run))
+            run = [tag.token.text]
+        prev_index = tag.index
+    if run:
+        out.append(" ".join(run))
+    return out
+
+
+def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
+    """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
+    adjacent unread words is tried whole first ("gross revnue"), then word by word."""
+    from rapidfuzz import fuzz, process
+
+    phrases = lexicon.phrases()
+    runs: list[list[Tag]] = []
+    for tag in unread:
+        if runs and tag.index == runs[-1][-1].index + 1:
+            runs[-1].append(tag)
+        else:
+            runs.append([tag])
+    out: list[tuple[str, str]] = []
+    for run in runs:
+        text = " ".join(t.token.text for t in run)
+        if len(run) > 1:
+            best = process.extractOne(text.lower(), phrases, scorer=fuzz.ratio, score_cutoff=85)
+            if best is not None:
+                out.append((text, best[0]))
+                continue
+        for tag in run:
+            word = tag.token.text
+            if len(word) < 4:
+                continue
+            best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
+            if best is not None:
+                out.append((word, best[0]))
+    return out

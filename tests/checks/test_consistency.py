@@ -1,0 +1,279 @@
+"""The question-SQL checks: each fires on the misreading it is built for, and stays silent on a
+faithful reading of the same question (the pairs below differ only in the SQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from assay.catalog import Profiles
+from assay.checks import (
+    CHECKS,
+    QUESTION_CHECKS,
+    QUESTION_SIGNALS,
+    CheckContext,
+    CheckOutcome,
+    literal_in_data,
+    run_checks,
+)
+from assay.checks._cues import read_cues, requested_attributes
+from assay.connectors import PooledConnector, connect
+from assay.types import Candidate, Result
+
+CASES = [
+    # (code, question, wrong SQL, faithful SQL)
+    (
+        "signal.aggregate_mismatch",
+        "What is the total capacity of all stadiums?",
+        "SELECT avg(capacity) FROM stadium",
+        "SELECT sum(capacity) FROM stadium",
+    ),
+    (
+        "signal.aggregate_mismatch",
+        "How many singers are there?",
+        "SELECT count(DISTINCT name) FROM singer",
+        "SELECT count(*) FROM singer",
+    ),
+    (
+        "signal.aggregate_mismatch",
+        "What is the average age of singers?",
+        "SELECT sum(age) FROM singer",
+        "SELECT avg(age) FROM singer",
+    ),
+    (
+        "signal.ranking_mismatch",
+        "Which stadium has the highest capacity?",
+        "SELECT name FROM stadium ORDER BY capacity ASC LIMIT 1",
+        "SELECT name FROM stadium ORDER BY capacity DESC LIMIT 1",
+    ),
+    (
+        "signal.ranking_mismatch",
+        "What is the lowest age of a singer?",
+        "SELECT max(age) FROM singer",
+        "SELECT min(age) FROM singer",
+    ),
+    (
+        "signal.ranking_mismatch",
+        "List the top 3 stadiums by capacity.",
+        "SELECT name FROM stadium ORDER BY capacity DESC LIMIT 5",
+        "SELECT name FROM stadium ORDER BY capacity DESC LIMIT 3",
+    ),
+    (
+        "signal.comparison_flipped",
+        "Which singers are older than 30?",
+        "SELECT name FROM singer WHERE age < 30",
+        "SELECT name FROM singer WHERE age > 30",
+    ),
+    (
+        "signal.grouping_missing",
+        "What is the average age for each country?",
+        "SELECT avg(age) FROM singer",
+        "SELECT country, avg(age) FROM singer GROUP BY country",
+    ),
+    (
+        "signal.literal_missing",
+        "How many concerts were held in 2014?",
+        "SELECT count(*) FROM concert WHERE year = 2015",
+        "SELECT count(*) FROM concert WHERE year = 2014",
+    ),
+]
+
+
+def _context(question: str, sql: str, result: Result | None = None) -> CheckContext:
+    return CheckContext(question, Candidate(sql, result=result), "duckdb")
+
+
+def _fired(ctx: CheckContext) -> set[str]:
+    return {f.code for check in QUESTION_CHECKS for f in check(ctx).findings}
+
+
+@pytest.mark.parametrize(
+    ("code", "question", "wrong", "right"), CASES, ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
+def test_fires_on_the_misreading_only(code: str, question: str, wrong: str, right: str) -> None:
+    assert code in _fired(_context(question, wrong))
+    assert _fired(_context(question, right)) == set()
+
+
+def test_every_finding_names_its_evidence() -> None:
+    for code, question, wrong, _ in CASES:
+        findings = [f for c in QUESTION_CHECKS for f in c(_context(question, wrong)).findings]
+        found = next(f for f in findings if f.code == code)
+        assert found.kind == "signal" and found.evidence and found.message
+
+
+def test_projection_short_and_shape_read_the_result() -> None:
+    one_column = Result(("name",), (("a",), ("b",)), 2)
+    ctx = _context("What are the names and ages of singers?", "SELECT name FROM singer", one_column)
+    assert "signal.projection_short" in _fired(ctx)
+    many = Result(("n",), ((1,), (2,), (3,)), 3)
+    ctx = _context("How many singers are there?", "SELECT count(*) FROM singer GROUP BY x", many)
+    assert "signal.shape_mismatch" in _fired(ctx)
+    single = Result(("n",), ((3,),), 1)
+    ctx = _context("How many singers are there?", "SELECT count(*) FROM singer", single)
+    assert _fired(ctx) == set()
+
+
+def test_duplicate_rows_need_a_majority_of_repeats() -> None:
+    sql = "SELECT year FROM cars"
+    repeated = Result(("year",), ((1970,), (1970,), (1970,), (1971,)), 4)
+    few = Result(("year",), ((1970,), (1970,), (1971,), (1972,), (1973,)), 5)
+    assert "signal.duplicate_rows" in _fired(_context("Which years?", sql, repeated))
+    assert _fired(_context("Which years?", sql, few)) == set()
+
+
+def test_silent_when_sql_does_not_parse() -> None:
+    assert _fired(_context("How many singers are there?", "SELEC nonsense (")) == set()
+
+
+def test_cues() -> None:
+    cues = read_cues("Which singers have at least 2 songs, and at most 5?")
+    assert cues.aggregates == frozenset()  # bounds are comparisons, not superlatives
+    assert read_cues("What is the average miles per gallon?").each is False
+    assert requested_attributes("Show the name, country, and age of singers.") == (
+        "name",
+        "country",
+        "age",
+    )
+
+
+def test_question_signals_cover_the_checks() -> None:
+    registered = {c.__name__ for c in CHECKS}
+    assert {c.__name__ for c in QUESTION_CHECKS} <= registered
+    assert "literal_in_data" in registered
+    assert CHECKS[-1].__name__ == "thin_evidence"  # it reads every share measured before it
+    assert len(set(QUESTION_SIGNALS)) == len(QUESTION_SIGNALS)
+
+
+@pytest.fixture(scope="module")
+def pets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
+    path: Path = tmp_path_factory.mktemp("pets") / "pets.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE pets AS SELECT * FROM (VALUES (1, 'dog'), (2, 'cat'), (3, 'dog')) t(id, kind)"
+    )
+    con.close()
+    with connect(str(path)) as connector:
+        yield connector
+
+
+def _db_context(connector: PooledConnector, sql: str) -> CheckContext:
+    catalog = connector.catalog()
+    result = connector.execute(sql, time_limit_ms=5_000, max_rows=10)
+    return CheckContext(
+        "How many dogs?",
+        Candidate(sql, result=result),
+        connector.dialect,
+        catalog,
+        Profiles(connector, catalog),
+    )
+
+
+def test_literal_in_data_names_the_stored_spelling(pets: PooledConnector) -> None:
+    outcome = literal_in_data(_db_context(pets, "SELECT count(*) FROM pets WHERE kind = 'Dog'"))
+    (finding,) = outcome.findings
+    assert finding.code == "signal.literal_not_in_data"
+    assert finding.evidence == {"column": "pets.kind", "literal": "Dog", "stored": "dog"}
+    missing = literal_in_data(_db_context(pets, "SELECT id FROM pets p WHERE p.kind IN ('bird')"))
+    assert [f.evidence["stored"] for f in missing.findings] == [None]
+    assert literal_in_data(_db_context(pets, "SELECT id FROM pets WHERE kind = 'dog'")) == (
+        literal_in_data(_db_context(pets, "SELECT id FROM pets WHERE kind = 'cat'"))
+    )
+    assert not literal_in_data(_db_context(pets, "SELECT id FROM pets WHERE kind = 'dog'")).findings
+
+
+def test_sql_only_evidence_is_not_thin(pets: PooledConnector) -> None:
+    report = run_checks(_db_context(pets, "SELECT id FROM pets WHERE kind = 'dog'"))
+    codes = report.codes()
+    assert "cap.thin_evidence" not in codes
+    assert "note.text_terms_absent" in codes
+
+
+def test_projection_order_is_a_note() -> None:
+    ctx = _context("List the names and ages of all singers.", "SELECT age, name FROM singer")
+    findings = [f for c in QUESTION_CHECKS for f in c(ctx).findings]
+    assert [(f.code, f.kind) for f in findings] == [("note.projection_order", "note")]
+    assert (
+        _fired(_context("List the names and ages of all singers.", "SELECT name, age FROM singer"))
+        == set()
+    )
+
+
+def _mutations(sql: str) -> list[str]:
+    """The SQL, cut short, with a table joined twice without aliases, and with its keywords
+    shuffled: the kind of text a model writes on a bad day."""
+    words_ = sql.split()
+    return [
+        sql,
+        sql[: len(sql) // 2],
+        sql.replace(" JOIN ", " JOIN ", 1) + " JOIN " + (words_[3] if len(words_) > 3 else "x"),
+        " ".join(reversed(words_)),
+        sql.replace("SELECT", "SELECT DISTINCT DISTINCT", 1),
+        sql + "\x00; DROP TABLE x",
+    ]
+
+
+def test_checks_never_raise_on_the_slice_sql() -> None:
+    """Every check over every published system's SQL on the Spider slice, and mutations of it,
+    returns findings or nothing: never an exception (with and without a database)."""
+    import json as _json
+
+    from assay.bench import default_spider_root
+
+    root = default_spider_root()
+    if not (root / "questions.jsonl").exists():
+        pytest.skip(f"the Spider slice is not at {root}")
+    rows = [_json.loads(line) for line in (root / "questions.jsonl").read_text().splitlines()]
+    connectors: dict[str, PooledConnector] = {}
+    try:
+        for row in rows[::3]:
+            db = str(root / "database" / row["db_id"] / f"{row['db_id']}.sqlite")
+            if db not in connectors:
+                connectors[db] = connect(db)
+            connector = connectors[db]
+            catalog = connector.catalog()
+            profiles = Profiles(connector, catalog)
+            for sql in dict.fromkeys(row["predictions"].values()):
+                for mutated in _mutations(sql):
+                    candidate = Candidate(mutated, result=Result(("a",), ((1,), (1,)), 2))
+                    for ctx in (
+                        CheckContext(row["question"], candidate, "sqlite"),
+                        CheckContext(row["question"], candidate, "sqlite", catalog, profiles),
+                    ):
+                        report = run_checks(ctx)
+                        assert all(f.code.split(".")[0] == f.kind for f in report.findings)
+    finally:
+        for connector in connectors.values():
+            connector.close()
+
+
+def _broken(ctx: CheckContext) -> CheckOutcome:
+    raise RuntimeError("scope resolution failed")
+
+
+def test_a_check_that_raises_is_a_veto_and_the_others_run() -> None:
+    ctx = _context("How many singers are there?", "SELECT count(DISTINCT name) FROM singer")
+    report = run_checks(ctx, (_broken, *QUESTION_CHECKS))
+    failed = report.findings[0]
+    assert (failed.code, failed.kind) == ("veto.check_failed", "veto")
+    assert failed.evidence == {"check": "_broken", "error": "RuntimeError"}
+    assert "signal.aggregate_mismatch" in report.codes()
+
+
+def test_a_table_joined_twice_without_aliases_is_named_not_raised(
+    pets: PooledConnector,
+) -> None:
+    sql = "SELECT kind FROM pets JOIN pets ON pets.id = pets.id"
+    catalog = pets.catalog()
+    ctx = CheckContext(
+        "q",
+        Candidate(sql, result=Result(("kind",), (("dog",),), 1)),
+        pets.dialect,
+        catalog,
+        Profiles(pets, catalog),
+    )
+    codes = run_checks(ctx).codes()  # must not raise, whatever sqlglot's scopes do
+    assert codes[-1] in ("cap.thin_evidence", "note.text_terms_absent")
