@@ -436,7 +436,8 @@ def _bounds(node: exp.Func, name: str) -> list[Violation]:
         return []
     if name in SPARK_FORMAT_FUNCTIONS:
         form = args[0] if args else None
-        widths = re.findall(r"%[-+ #0]*(\d+|\*)", form.this) if _is_string(form) else ["*"]
+        text = str(form.this) if form is not None and _is_string(form) else None
+        widths = re.findall(r"%[-+ #0]*(\d+|\*)", text) if text is not None else ["*"]
         if any(w == "*" or int(w) > SPARK_MAX_FORMAT_WIDTH for w in widths):
             return [_bomb(name, "its format must be a literal with widths of at most 10000")]
         return []
