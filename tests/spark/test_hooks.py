@@ -40,6 +40,6 @@ def test_assay_sql_over_spark(spark_tpch: str) -> None:
         main, ["sql", "--db", spark_tpch, "--json", "SELECT count(*) AS n FROM nation"]
     )
     assert ok.exit_code == 0, ok.output
-    assert json.loads(ok.output)["rows"] == [[25]]
+    assert json.loads(ok.output)["result"]["rows"] == [[25]]
     refused = runner.invoke(main, ["sql", "--db", spark_tpch, "SELECT reflect('a', 'b')"])
     assert refused.exit_code != 0

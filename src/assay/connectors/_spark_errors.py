@@ -25,6 +25,9 @@ _MESSAGE_CODES: tuple[tuple[str, str], ...] = (
     ("failed to connect to all addresses", CONNECTION),
     ("INVALID_HANDLE.SESSION_CLOSED", CONNECTION),
     ("Socket closed", CONNECTION),
+    ("stopped SparkContext", CONNECTION),  # the server is shutting down
+    ("SparkContext was shut down", CONNECTION),
+    ("SparkContext has been shutdown", CONNECTION),
 )
 
 
