@@ -44,10 +44,8 @@ __all__ = [
 ]
 
 # Structural nodes Spark queries need beyond the guard's list (lambdas of higher-order
-# functions, LATERAL VIEW, TABLESAMPLE, DISTINCT ON-less set operations).
-SPARK_EXTRA_NODE_TYPES: frozenset[str] = frozenset(
-    "Lambda TableSample Interval Unit Var Placeholder".split()
-) - {"Placeholder"}
+# functions, TABLESAMPLE, interval units).
+SPARK_EXTRA_NODE_TYPES: frozenset[str] = frozenset("Lambda TableSample Interval Unit Var".split())
 
 # Typed sqlglot functions Spark queries use that compute from their arguments only.
 SPARK_EXTRA_FUNCTION_TYPES: frozenset[str] = frozenset(
