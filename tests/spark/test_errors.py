@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from assay.connectors._databricks import parse_databricks_url
 from assay.connectors._drivers import exception_classes
-from assay.connectors._spark import parse_databricks_url
 from assay.connectors._spark_errors import classify_spark, databricks_errors, spark_errors
 from assay.errors import ConnectionFailed
 

@@ -10,19 +10,72 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, TableInfo
 from assay.connectors._connector import LoggedStatement
-from assay.connectors._spark import EXECUTION_ERRORS, DatabricksTarget
+from assay.connectors._spark import EXECUTION_ERRORS
 from assay.connectors._spark_errors import classify_spark, databricks_errors
 from assay.errors import ConnectionFailed, ExecutionError, ExecutionFailed, ExecutionTimeout
 from assay.settings import DEFAULTS
 from assay.types import Result
 
-__all__ = ["DatabricksConnector"]
+__all__ = ["DatabricksConnector", "DatabricksTarget", "parse_databricks_url"]
 
 _WRAPPED = "SELECT * FROM (\n{sql}\n) AS assay_query"
+
+
+@dataclass(frozen=True)
+class DatabricksTarget:
+    """A ``databricks://token:<TOKEN>@<host>/<http path>?catalog=..&schema=..`` URL, parsed."""
+
+    host: str
+    http_path: str
+    token: str
+    catalog: str = ""
+    schema: str = "default"
+
+
+def parse_databricks_url(url: str) -> DatabricksTarget:
+    """Parse a Databricks SQL URL, or raise ``ConnectionFailed`` naming what is missing.
+
+    Example:
+        >>> t = parse_databricks_url(
+        ...     "databricks://token:dapi1@adb-1.azuredatabricks.net/sql/1.0/warehouses/ab?schema=s"
+        ... )
+        >>> t.host, t.http_path, t.schema
+        ('adb-1.azuredatabricks.net', '/sql/1.0/warehouses/ab', 's')
+    """
+    parts = urlsplit(url)
+    hint = (
+        "Use databricks://token:<TOKEN>@<host>/<http path>?catalog=<catalog>&schema=<schema> "
+        "(the host and HTTP path are on the warehouse's Connection details tab)."
+    )
+    if parts.scheme.lower() != "databricks":
+        raise ConnectionFailed(f"{url!r} is not a databricks:// URL.", hint=hint)
+    if not parts.hostname:
+        raise ConnectionFailed("The Databricks URL names no host.", hint=hint)
+    if not parts.password:
+        raise ConnectionFailed("The Databricks URL carries no access token.", hint=hint)
+    if not parts.path or parts.path == "/":
+        raise ConnectionFailed(
+            f"The Databricks URL for {parts.hostname!r} names no HTTP path.", hint=hint
+        )
+    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
+    unknown = sorted(set(query) - {"catalog", "schema"})
+    if unknown:
+        raise ConnectionFailed(
+            f"Unknown Databricks URL parameter(s): {', '.join(unknown)}.", hint=hint
+        )
+    return DatabricksTarget(
+        host=parts.hostname,
+        http_path=unquote(parts.path),
+        token=unquote(parts.password),
+        catalog=query.get("catalog", ""),
+        schema=query.get("schema", "default"),
+    )
 
 
 class DatabricksConnector:

@@ -21,10 +21,9 @@ import logging
 import threading
 import time
 import uuid
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlsplit
+from urllib.parse import urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
 from assay.connectors._connector import LoggedStatement
@@ -42,12 +41,10 @@ from assay.types import Result
 __all__ = [
     "EXECUTION_ERRORS",
     "SPARK_GRACE_S",
-    "DatabricksTarget",
     "SparkConnector",
     "close_channel",
     "connect_spark",
     "is_spark_target",
-    "parse_databricks_url",
 ]
 
 # After the interrupt, how long the client thread may take to come back before it is abandoned.
@@ -82,57 +79,6 @@ def is_spark_target(target: str) -> bool:
         (True, False)
     """
     return target.split("://", 1)[0].lower() in {"sc", "databricks"} and "://" in target
-
-
-@dataclass(frozen=True)
-class DatabricksTarget:
-    """A ``databricks://token:<TOKEN>@<host>/<http path>?catalog=..&schema=..`` URL, parsed."""
-
-    host: str
-    http_path: str
-    token: str
-    catalog: str = ""
-    schema: str = "default"
-
-
-def parse_databricks_url(url: str) -> DatabricksTarget:
-    """Parse a Databricks SQL URL, or raise ``ConnectionFailed`` naming what is missing.
-
-    Example:
-        >>> t = parse_databricks_url(
-        ...     "databricks://token:dapi1@adb-1.azuredatabricks.net/sql/1.0/warehouses/ab?schema=s"
-        ... )
-        >>> t.host, t.http_path, t.schema
-        ('adb-1.azuredatabricks.net', '/sql/1.0/warehouses/ab', 's')
-    """
-    parts = urlsplit(url)
-    hint = (
-        "Use databricks://token:<TOKEN>@<host>/<http path>?catalog=<catalog>&schema=<schema> "
-        "(the host and HTTP path are on the warehouse's Connection details tab)."
-    )
-    if parts.scheme.lower() != "databricks":
-        raise ConnectionFailed(f"{url!r} is not a databricks:// URL.", hint=hint)
-    if not parts.hostname:
-        raise ConnectionFailed("The Databricks URL names no host.", hint=hint)
-    if not parts.password:
-        raise ConnectionFailed("The Databricks URL carries no access token.", hint=hint)
-    if not parts.path or parts.path == "/":
-        raise ConnectionFailed(
-            f"The Databricks URL for {parts.hostname!r} names no HTTP path.", hint=hint
-        )
-    query = {k: v[-1] for k, v in parse_qs(parts.query).items()}
-    unknown = sorted(set(query) - {"catalog", "schema"})
-    if unknown:
-        raise ConnectionFailed(
-            f"Unknown Databricks URL parameter(s): {', '.join(unknown)}.", hint=hint
-        )
-    return DatabricksTarget(
-        host=parts.hostname,
-        http_path=unquote(parts.path),
-        token=unquote(parts.password),
-        catalog=query.get("catalog", ""),
-        schema=query.get("schema", "default"),
-    )
 
 
 def _quiet_pyspark() -> None:
@@ -433,7 +379,7 @@ def connect_spark(target: str, *, n_workers: int = DEFAULTS.n_workers) -> Any:
     """
     scheme = target.split("://", 1)[0].lower()
     if scheme == "databricks":
-        from assay.connectors._databricks import DatabricksConnector
+        from assay.connectors._databricks import DatabricksConnector, parse_databricks_url
 
         return DatabricksConnector(parse_databricks_url(target))
     parts = urlsplit(target)
