@@ -117,8 +117,8 @@ def profile_column(runner: SqlRunner, table: str, column: str, type_: str = "") 
     for code in codes:
         literal = f"'{code}'" if isinstance(code, str) else str(code)
         cast = f"CAST({c} AS VARCHAR)" if isinstance(code, str) and d != "sqlite" else c
-        if isinstance(code, str) and d == "postgres":
-            cast = f"CAST({c} AS TEXT)"
+        if isinstance(code, str) and d in {"postgres", "spark"}:
+            cast = f"CAST({c} AS {'TEXT' if d == 'postgres' else 'STRING'})"
         if isinstance(code, str):
             parts.append(f"sum(CASE WHEN substr({cast}, 1, 10) = {literal} THEN 1 ELSE 0 END)")
         else:

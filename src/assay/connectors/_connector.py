@@ -232,6 +232,10 @@ def connect(target: str, settings: Settings | None = None, **overrides: Any) -> 
             installed, or the worker could not open it.
     """
     settings = (settings or load_settings()).with_values(**overrides)
+    if str(target).split("://", 1)[0].lower() in {"sc", "databricks"}:
+        from assay.connectors._spark import connect_spark  # Spark Connect and Databricks
+
+        return connect_spark(str(target), n_workers=settings.n_workers)  # type: ignore[no-any-return]
     kind, resolved = detect(str(target))
     spec = EngineSpec(
         kind,

@@ -20,13 +20,19 @@ from assay.catalog import Catalog
 from assay.guard._context import GuardContext
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import RECHECK_RULES, TEXT_RULES, TREE_RULES
+from assay.guard._spark import validate_spark
 from assay.semantic import SemanticLayer
 from assay.settings import DEFAULTS
 
 __all__ = ["DIALECTS", "validate"]
 
 # Assay dialect name -> sqlglot dialect name.
-DIALECTS: dict[str, str] = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}
+DIALECTS: dict[str, str] = {
+    "duckdb": "duckdb",
+    "sqlite": "sqlite",
+    "postgres": "postgres",
+    "spark": "spark",  # Spark's own lists and rules: guard/_spark.py
+}
 
 DEFAULT_MAX_SQL_BYTES = DEFAULTS.max_sql_bytes
 _MAYBE_EXPLAIN = re.compile(r"\s*(?:(?:--[^\n]*(?:\n|$)|/\*.*?\*/)\s*)*explain\b", re.I | re.S)
@@ -90,6 +96,8 @@ def _validate(
     semantic: SemanticLayer | None,
     max_sql_bytes: int,
 ) -> GuardReport:
+    if dialect == "spark":
+        return validate_spark(sql, catalog=catalog, max_sql_bytes=max_sql_bytes)
     if dialect not in DIALECTS:
         known = ", ".join(sorted(DIALECTS))
         violation = Violation(
