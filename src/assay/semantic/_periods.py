@@ -160,7 +160,7 @@ class _Rules:
             ),
             (
                 r"\b(?:fiscal (?:year )?|fy ?)(?P<a>\d{4}) ?(?:/|-) ?(?P<b>\d{4}|\d{2})\b",
-                lambda m: _fy(_year(m["a"]) + 1, f),
+                lambda m: self._split_fy(_year(m["a"]) + 1),
             ),
             (
                 r"\b(?:fiscal year|fiscal|fy) ?'?(?P<y>\d{4}|\d{2})\b",
@@ -312,6 +312,14 @@ class _Rules:
     def _shift(rel: str) -> int:
         return {"last": -1, "previous": -1, "prior": -1, "next": 1}.get(rel, 0)
 
+    def _split_fy(self, fy: int) -> tuple[dt.date, dt.date, str]:
+        """A fiscal year written across two years ("fiscal 2023/24"). Where the fiscal year is
+        the calendar year, that spelling names no period here: its words are left unread, so
+        the question is asked back instead of guessed (found by the held-out phrasing half)."""
+        if self.fiscal == 1:
+            raise _NoPeriodHere
+        return _fy(fy, self.fiscal)
+
     def _fq(self, q: int, fy: int) -> tuple[dt.date, dt.date, str]:
         start = _add_months(_fy(fy, self.fiscal)[0], 3 * (q - 1))
         return start, _add_months(start, 3), f"fiscal Q{q} {fy}"
@@ -399,6 +407,10 @@ _Spelling = Callable[[re.Match[str]], tuple[dt.date, dt.date, str]]
 _CACHE: dict[tuple[dt.date, int], list[tuple[re.Pattern[str], _Spelling]]] = {}
 
 
+class _NoPeriodHere(Exception):
+    """A spelling that names no period under this layer's fiscal year."""
+
+
 def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> list[Period]:
     """Every period the question names, in order, none overlapping another's words.
 
@@ -422,6 +434,9 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
                 continue
             try:
                 start, end, label = fn(match)
+            except _NoPeriodHere:  # words that name no period here: taken, and left unread
+                taken.append((lo, hi))
+                continue
             except (ValueError, KeyError):  # an impossible date: not a period
                 continue
             taken.append((lo, hi))
