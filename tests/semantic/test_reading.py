@@ -284,3 +284,17 @@ def test_conflicting_directions_are_asked_back(
 ) -> None:
     _, decision = _read(layers, "shop", "top categories by gross revenue in 2023, fewest first")
     assert decision.behaviour == "clarify" and "which one" in decision.message
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["gross revenue in 2023 per customer", "gross revenue in 2023 for each customer"],
+    ids=["per", "for-each"],
+)
+def test_a_breakdown_by_an_entity_that_is_no_dimension_is_never_dropped(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str
+) -> None:
+    """Found by a new user: the total over every customer was shown at 1.00."""
+    _, decision = _read(layers, "shop", question)
+    assert decision.behaviour in {"clarify", "abstain"}
+    assert "customer" in decision.message

@@ -434,6 +434,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
 
 
 _CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by", "per"})
+_BREAKDOWN = frozenset({"across", "by", "per", "each", "every"})
 
 
 def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str]]:
@@ -441,12 +442,17 @@ def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str]]:
     after "for", "from", "of" names the rows another metric is measured on ("latest ship date
     for orders placed in March"), read as context; two metrics named apart are several
     questions, returned to be asked back."""
+    several = []
     if len(items) > 1:
         kept = [item for item in items if item[0].after not in _CONTEXT]
+        # "per customer", "by customer": a breakdown by an entity that is no dimension; never
+        # dropped as context (found by a new user: the total was shown): asked back.
+        several = [t.payload.phrase for item in items if item[0].after in _BREAKDOWN for t in item]
         items = kept or items[:1]
     matches = [tag.payload for item in items for tag in item]
     pinned_items = [item for item in items if any(len(t.payload.targets) == 1 for t in item)]
-    several = []
+    if several:
+        several = [t.payload.phrase for item in items for t in item] + several
     if len(pinned_items) > 1:
         several = [t.payload.phrase for item in pinned_items for t in item]
     return matches, several
