@@ -107,7 +107,9 @@ def gate_theta(min_p_ans: Sequence[float], *, rate: float = GATE_WRONG_EXIT_RATE
     floor(rate * n); ``min_p_ans`` is each answerable question's lowest p_ans over its states.
 
     Example:
-        >>> gate_theta([0.9] * 199 + [0.1])
+        >>> gate_theta([0.9] * 199 + [0.1])  # one of 200 may exit wrongly: theta 0.9
+        0.9
+        >>> gate_theta([0.9] * 99 + [0.1])  # none of 100 may: theta at the lowest value
         0.1
     """
     values = np.sort(np.asarray(min_p_ans, dtype=float))
