@@ -32,6 +32,7 @@ from assay.semantic import SemanticLayer
 from assay.semantic._model import ForbiddenJoin, RetiredColumn
 from assay.settings import load_settings
 from tests.fixtures import shop
+from tests.fixtures.corpus import read_blocks
 
 HERE = Path(__file__).resolve().parents[1] / "fixtures" / "guard"
 SETTINGS = load_settings({}, time_limit_ms=2_000, max_rows=1_000)
@@ -54,20 +55,10 @@ class Case:
 
 
 def load(name: str) -> list[Case]:
-    text = (HERE / name).read_text(encoding="utf-8")
-    cases = []
-    for block in re.split(r"^-- case: ", text, flags=re.M)[1:]:
-        title, _, rest = block.partition("\n")
-        headers: dict[str, str] = {}
-        lines = rest.split("\n")
-        while lines and (match := re.match(r"^-- (dialects|code): (.*)$", lines[0])):
-            headers[match.group(1)] = match.group(2).strip()
-            lines.pop(0)
-        sql = "\n".join(lines).strip()
-        cases.append(
-            Case(title.strip(), tuple(headers["dialects"].split()), headers.get("code", ""), sql)
-        )
-    return cases
+    return [
+        Case(title, tuple(headers["dialects"].split()), headers.get("code", ""), body.strip())
+        for title, headers, body in read_blocks(HERE / name, ("dialects", "code"))
+    ]
 
 
 def _params(name: str) -> list[Any]:

@@ -3,9 +3,10 @@ expected refusal code on the expect line: ``-- expect: reject guard.file_access`
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from tests.fixtures.corpus import read_blocks
 
 HERE = Path(__file__).parent
 
@@ -20,20 +21,8 @@ class SparkCase:
 
 
 def load_spark(name: str) -> list[SparkCase]:
-    text = (HERE / name).read_text(encoding="utf-8")
     cases = []
-    for block in re.split(r"^-- case: ", text, flags=re.M)[1:]:
-        title, _, rest = block.partition("\n")
-        headers: dict[str, str] = {}
-        body: list[str] = []
-        for line in rest.split("\n"):
-            match = re.match(r"^-- (expect|attempts): (.*)$", line)
-            if match and not body:
-                headers[match.group(1)] = match.group(2).strip()
-            else:
-                body.append(line)
+    for title, headers, body in read_blocks(HERE / name, ("expect", "attempts")):
         expect, _, code = headers["expect"].partition(" ")
-        cases.append(
-            SparkCase(title.strip(), expect, code, headers.get("attempts", ""), "\n".join(body))
-        )
+        cases.append(SparkCase(title, expect, code, headers.get("attempts", ""), body))
     return cases
