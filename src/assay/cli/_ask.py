@@ -41,6 +41,7 @@ BADGES = {
     "clarify": ("CLARIFY", "cyan"),
     "abstain": ("ABSTAIN", "blue"),
     "refuse": ("REFUSE", "magenta"),
+    "confirm_first": ("CONFIRM FIRST", "yellow"),
 }
 
 
@@ -58,6 +59,8 @@ def demo_warehouse(settings: Settings) -> tuple[Path, Path]:
 
 def render_answer(verdict: Verdict) -> str:
     kind = verdict.action if verdict.behaviour == "answer" else verdict.behaviour
+    if verdict.route == "confirm_first" and kind != "withhold":
+        kind = "confirm_first"  # Rosetta's route: shown, but confirm the facts it rests on
     label, colour = BADGES[kind]
     badge = click.style(f" {label} ", bg=colour, fg="black", bold=True)
     head = f"{badge} {verdict.provenance.get('question', '')}"

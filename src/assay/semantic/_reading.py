@@ -30,7 +30,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._grammar import Tag, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._periods import Period, _add_months
+from assay.semantic._periods import NO_CLOCK, Period, _add_months
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 from assay.semantic._words import DERIVED
 
@@ -365,7 +365,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
-    periods = _previous(periods, layer.clock)
+    periods = _previous(periods, layer.clock or NO_CLOCK)
     change = None
     if changes:
         if len(periods) == 1 and len(periods[0].ends) == 2:
