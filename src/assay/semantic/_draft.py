@@ -100,6 +100,12 @@ def _authority(
     ]
 
 
+def _words(phrase: str, *taken: str) -> list[str]:
+    """The phrase as written and with underscores read as spaces, less those already taken."""
+    out = dict.fromkeys([phrase, phrase.replace("_", " ")])
+    return [w for w in out if w not in taken and w.replace("_", " ") not in taken]
+
+
 def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
     return next(
         (r for r in reports if r.fingerprint.family == "date" and r.fingerprint.n_nonnull > 0),
@@ -191,6 +197,9 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
             "guessed: confirm before trusting",
             f"  - name: {_s(f'{table}_{fp.column}_{word}')}",
             f"    label: {_s(f'{word} {fp.column}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _words(f"{word} {table} {fp.column}", f"{word} {fp.column}"))
+            + "]",
             f"    table: {_s(table)}",
             f"    expression: {_s(f'{agg}({column})')}",
             *timed,
@@ -256,6 +265,9 @@ def draft_layer(data: DraftInput) -> str:
             f"  # closed domain of {len(values)} values; {_why(found)}",
             f"  - name: {_s(f'{t_name}_{c_name}')}",
             f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _words(f"{t_name} {c_name}", f"{t_name}_{c_name}"))
+            + "]",
             "    values: [" + ", ".join(_s(v) for v in values) + "]",
             *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
