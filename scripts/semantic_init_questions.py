@@ -196,8 +196,7 @@ def sources(cache: Path) -> dict[str, Path]:
     from assay.bench._tpc import build_tpc
 
     out = {
-        db: SLICE / "database" / db / f"{db}.sqlite"
-        for db in ("concert_singer", "pets_1", "car_1")
+        db: SLICE / "database" / db / f"{db}.sqlite" for db in ("concert_singer", "pets_1", "car_1")
     }
     out["tpch"] = build_tpc("tpch", 0.01, cache / "tpch-sf0.01.duckdb")
     return out

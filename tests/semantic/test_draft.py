@@ -62,6 +62,7 @@ def test_no_dates_drafts_a_layer_without_time(tmp_path: Path) -> None:
     assert {m.name for m in layer.metrics} >= {"t_count", "t_v_total"}
     assert all(m.time_column == "" and m.tier for m in layer.metrics)
 
+
 def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -> None:
     text = _init(tpch, tmp_path / "layer.yaml")
     raw = yaml.safe_load(text)

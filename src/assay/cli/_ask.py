@@ -58,7 +58,7 @@ def demo_warehouse(settings: Settings) -> tuple[Path, Path]:
 
 
 def render_answer(verdict: Verdict) -> str:
-    kind = verdict.action if verdict.behaviour == "answer" else verdict.behaviour
+    kind: str = verdict.action if verdict.behaviour == "answer" else verdict.behaviour
     if verdict.route == "confirm_first" and kind != "withhold":
         kind = "confirm_first"  # Rosetta's route: shown, but confirm the facts it rests on
     label, colour = BADGES[kind]

@@ -65,9 +65,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     classes = {f"{p.table}.{p.column}": p.pii for p in found.pii}
     name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
     text = draft_layer(
-        DraftInput(
-            name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts
-        )
+        DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts)
     )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")
