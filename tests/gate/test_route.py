@@ -60,7 +60,7 @@ def _layer(**extra: object) -> dict[str, object]:
 def test_layer_without_time_and_authority_fields_load() -> None:
     layer = parse_semantic(_layer())
     assert layer.clock is None and layer.coverage is None and layer.metrics[0].time_column == ""
-    with pytest.raises(SemanticError, match="exceeds the cap 0.6"):
+    with pytest.raises(SemanticError, match=r"exceeds the cap 0\.6"):
         parse_semantic(
             _layer(
                 joins=[
