@@ -130,3 +130,50 @@ def test_tpch_layer_answers(tmp_path: Path) -> None:
     rests = {r["kind"] for r in joined.provenance["route"]["rests_on"] if r["tier"] != "author"}
     assert "join" in rests
     assert any("orders.o_custkey references" in f.message for f in joined.findings)
+
+
+@pytest.mark.skipif(not CONCERT.exists(), reason="the Spider slice is absent")
+def test_accepted_fact_lifts_confirm_first(tmp_path: Path) -> None:
+    store, out = tmp_path / "facts.db", tmp_path / "layer.yaml"
+    args = ["semantic", "init", "--db", str(CONCERT), "--out", str(out), "--store", str(store)]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    question = "singer count by singer Country"
+    with connect(str(CONCERT)) as connector:
+        first = Agent(connector, load_semantic(out)).ask(question)
+    assert first.route == "confirm_first"
+    message = next(f.message for f in first.findings if f.code == "cap.unconfirmed_fact")
+    fact_id = message.split("assay catalog accept ")[1].split()[0]
+    accept = ["catalog", "accept", fact_id, "--store", str(store)]
+    assert CliRunner().invoke(main, accept).exit_code == 0
+    assert CliRunner().invoke(main, [*args, "--force"]).exit_code == 0
+    with connect(str(CONCERT)) as connector:
+        again = Agent(connector, load_semantic(out)).ask(question)
+    assert again.route == "answer" and again.action == "show"
+    assert _norm(again.candidate.result.rows) == _norm(first.candidate.result.rows)  # type: ignore[union-attr]
+
+
+def test_forcing_pii_refused_through_the_agent(tmp_path: Path) -> None:
+    db = tmp_path / "p.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE people (id INTEGER, ssn VARCHAR, city VARCHAR)")
+        con.execute(
+            "INSERT INTO people VALUES (1, '123-45-6789', 'Oslo'), (2, '234-56-7890', 'Oslo'),"
+            " (3, '345-67-8901', 'Rome')"
+        )
+    from assay.semantic import parse_semantic
+
+    raw: dict[str, Any] = {
+        "name": "p",
+        "metrics": [{"name": "people_count", "table": "people", "expression": "count(*)"}],
+        "dimensions": [{"name": "ssn", "column": "people.ssn"}],
+    }
+    with connect(str(db)) as connector:
+        refused = Agent(connector, parse_semantic(raw)).ask("people count by ssn")
+        allowed = Agent(connector, parse_semantic({**raw, "allow_pii": ["ssn"]})).ask(
+            "people count by ssn"
+        )
+    assert refused.behaviour == "refuse" and refused.action == "withhold"
+    assert refused.reasons == ("veto.forcing_pii",) and refused.route == "refuse"
+    assert refused.candidate is not None and refused.candidate.result is None
+    assert "123-45-6789" not in str(refused.to_dict())
+    assert allowed.behaviour == "answer" and allowed.action != "withhold"

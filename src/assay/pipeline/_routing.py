@@ -186,11 +186,13 @@ def routed(
             {"columns": [c for c, _ in pii], "classes": sorted({k for _, k in pii})},
         )
         provenance["message"] = finding.message
+        provenance.pop("citations", None)  # they quote the cells
+        kept = tuple(f for f in verdict.findings if not f.evidence and f.kind != "note")
         return dataclasses.replace(
             verdict,
             behaviour="refuse",
             action="withhold",
-            findings=(*verdict.findings, finding),
+            findings=(*kept, finding),
             reasons=(finding.code,),
             candidate=Candidate(candidate.final_sql if candidate else None),
             provenance=provenance,

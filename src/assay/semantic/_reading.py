@@ -133,13 +133,19 @@ class Reading:
             else:
                 said = "none of " + ", ".join(f.values)
             parts.append(f"where {f.dimension} is {said}")
-        if len(self.periods) > 1:
+        timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
+        if self.periods and layer.clock is None:
+            # read against no clock: the words as written, never a date computed from them
+            parts.append("for " + " and ".join(f"'{p.text}'" for p in self.periods))
+        elif len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
             since = self.periods[0].label.startswith("since")
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
-        else:
+        elif timed or not self.metrics:
             parts.append("over all dates")
+        else:
+            parts.append("over all rows (no time)")
         if self.grain:
             parts.append(f"by {self.grain}")
         if self.groups:
