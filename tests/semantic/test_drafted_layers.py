@@ -149,7 +149,9 @@ def test_accepted_fact_lifts_confirm_first(tmp_path: Path) -> None:
     with connect(str(CONCERT)) as connector:
         again = Agent(connector, load_semantic(out)).ask(question)
     assert again.route == "answer" and again.action == "show"
-    assert _norm(again.candidate.result.rows) == _norm(first.candidate.result.rows)  # type: ignore[union-attr]
+    assert again.candidate is not None and first.candidate is not None
+    assert again.candidate.result is not None and first.candidate.result is not None
+    assert _norm(again.candidate.result.rows) == _norm(first.candidate.result.rows)
 
 
 def test_forcing_pii_refused_through_the_agent(tmp_path: Path) -> None:
