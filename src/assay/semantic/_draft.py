@@ -90,11 +90,15 @@ def _authority(
     fact = f"{subject} {predicate}" + (f" {value}" if value else "")
     indent = "    "
     stored = data.facts.get((subject, predicate))
+    note = ""
     if stored is not None:
-        fact_id, tier, raw = stored
+        fact_id, stored_tier, raw = stored
         fact = f"{fact_id}: {fact}"
+        if stored_tier != tier:
+            note = f"  # as the fact store holds it (the evidence alone: {tier.name})"
+        tier = stored_tier
     return [
-        f"{indent}tier: {tier.name}",
+        f"{indent}tier: {tier.name}{note}",
         f"{indent}confidence: {cap_confidence(raw, tier)}",
         f"{indent}fact: {_s(fact)}",
     ]
