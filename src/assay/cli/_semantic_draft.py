@@ -26,14 +26,21 @@ _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--seed", default=0, show_default=True, help="Seed of the profiler's row sample.")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False),
+    help="Record the facts in this fact store and name each element's fact by its id (an "
+    "accepted fact lifts its element's tier when the layer is drafted again).",
+)
 @handle_errors
-def init_command(db: str, out: Path, seed: int, force: bool) -> None:
+def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) -> None:
     """Draft a semantic layer from the data: joins, metrics, dimensions, clock and coverage.
 
-    Every element carries a comment with its evidence, tier and confidence. The file is
-    validated before it is written and written atomically.
+    Every element carries its evidence (a comment) and its tier, confidence and fact (fields the
+    agent reads). Data without dates gives a layer without time. The file is validated before
+    it is written and written atomically.
     """
-    from assay.catalog import closed_domains, reconstruct
+    from assay.catalog import closed_domains, proposals, reconstruct
     from assay.semantic._draft import DraftInput, draft_layer, write_layer
 
     if out.exists() and not force:
@@ -42,9 +49,24 @@ def init_command(db: str, out: Path, seed: int, force: bool) -> None:
         catalog = connector.catalog()
         found = reconstruct(connector, catalog, rng=seed)
         domains = closed_domains(connector, found.profile)
+    facts = {}
+    if store:
+        from assay.ledger import FactStore
+
+        with FactStore(store) as fact_store:
+            for proposal in proposals(found):
+                stored = fact_store.record(proposal)
+                facts[(stored.subject, stored.predicate)] = (
+                    stored.id,
+                    stored.tier,
+                    stored.confidence,
+                )
     pii = frozenset((p.table, p.column) for p in found.pii)
+    classes = {f"{p.table}.{p.column}": p.pii for p in found.pii}
     name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
-    text = draft_layer(DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii))
+    text = draft_layer(
+        DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts)
+    )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")
     click.echo(

@@ -36,6 +36,7 @@ from assay.gate import decide as decide_gate
 from assay.generators import ModelPath, plan
 from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
+from assay.pipeline._routing import routed
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
     BehaviourDecision,
@@ -68,6 +69,7 @@ class Agent:
     policy: GatePolicy = field(default_factory=GatePolicy)
     confidence: Any = None  # a fitted ConfidenceModel, or None for agreement_first
     model: ModelPath | None = None  # the optional model path (K sampled SQL as evidence)
+    router: Any = None  # a fitted route calibrator (``assay calibrate --route``), or None
 
     def __post_init__(self) -> None:
         self.catalog = self.connector.catalog()
@@ -185,7 +187,8 @@ class Agent:
             for f in reading.filters
         )
         definition = (
-            f"{metric.label} = {metric.expression} over {metric.time_column}"
+            f"{metric.label} = {metric.expression}"
+            + (f" over {metric.time_column}" if metric.time_column else "")
             + (
                 f", where {' and '.join(metric.required_filters)}"
                 if metric.required_filters
@@ -286,7 +289,7 @@ class Agent:
         scored, rule = self._score(all_findings, measures, features, agreed)
         decision = decide_gate(self.policy, scored)
         base.update(citations=[c.__dict__ for c in written.citations], features=features)
-        return Verdict(
+        verdict = Verdict(
             id=ident,
             behaviour="answer",
             action=decision.action,
@@ -301,6 +304,7 @@ class Agent:
             agreement=agreed.to_dict() if self.model is not None else {},
             provenance=base,
         )
+        return routed(verdict, planned, reading, self.layer, self.connector.dialect, self.router)
 
     def _model_metric(
         self,

@@ -1,6 +1,14 @@
 """The semantic layer as frozen data: metrics, dimensions, joins, forbidden joins, retired
 columns, coverage and clock, and the concepts deliberately left undefined.
 
+Time is optional: a layer for data without dates has no clock and no coverage, and its metrics
+no time column; it answers questions without periods and abstains on one with a period.
+
+A metric, dimension or join may carry the authority of the evidence it was drafted from
+(``tier``, a name of ``assay.catalog.Tier``; ``confidence``, capped by that tier; ``fact``, the
+reconstructed fact it rests on). An element without a tier was written by the layer's author and
+is trusted as such; one below the commit tier makes an answer resting on it confirm-first.
+
 Loaded and validated from YAML by ``load_semantic``; the guard reads only the retired columns
 and forbidden joins.
 """
@@ -48,6 +56,9 @@ class JoinPath:
     left: str
     right: str
     relationship: str = "many_to_one"
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
     @property
     def tables(self) -> tuple[str, str]:
@@ -61,8 +72,11 @@ class Metric:
     synonyms: tuple[str, ...]
     table: str
     expression: str
-    time_column: str
+    time_column: str = ""  # empty: the metric has no time (no period can be applied)
     required_filters: tuple[str, ...] = ()
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,9 @@ class Dimension:
     synonyms: tuple[str, ...]
     values: tuple[str, ...] = ()  # a closed domain when not empty
     value_synonyms: tuple[tuple[str, str], ...] = ()
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
     @property
     def closed(self) -> bool:
@@ -94,6 +111,8 @@ class SemanticLayer:
     undefined_concepts: tuple[str, ...] = ()
     description: str = ""
     tables: tuple[str, ...] = field(default=())
+    pii: tuple[tuple[str, str], ...] = ()  # (table.column, PII class) proved from values
+    allow_pii: tuple[str, ...] = ()  # forcing PII classes this layer may return raw
 
     def metric(self, name: str) -> Metric:
         return next(m for m in self.metrics if m.name == name)
