@@ -82,7 +82,9 @@ def check_command(db: str, semantic_path: Path) -> None:
 
 
 @semantic_group.command("import")
-@click.option("--from", "source_format", type=click.Choice(["metricflow", "cortex"]), required=True)
+@click.option(
+    "--from", "source_format", type=click.Choice(["metricflow", "cortex", "cube"]), required=True
+)
 @click.option("--source", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", required=True, help=_DB_HELP)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
@@ -91,6 +93,9 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     """Import a layer a team already keeps; print what could not be mapped, with its path.
 
     The clock and coverage come from the first and last dates of the imported time columns.
+    Verified queries (Cortex Analyst) become trusted examples only when their SQL passes the
+    guard and runs on --db; the others are reported. Nothing is written unless the whole
+    layer validates against --db, and the file is written atomically.
     """
     import datetime as dt
 
@@ -99,15 +104,19 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     from assay.semantic import check_against, parse_semantic
     from assay.semantic._draft import write_layer
     from assay.semantic._import_cortex import import_cortex
+    from assay.semantic._import_cube import import_cube
     from assay.semantic._import_metricflow import import_metricflow, with_dates
 
-    result = import_metricflow(source) if source_format == "metricflow" else import_cortex(source)
+    importers = {"metricflow": import_metricflow, "cortex": import_cortex, "cube": import_cube}
+    result = importers[source_format](source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
         for column in result.time_columns:
             table, name = column.split(".", 1)
+            if catalog.table(table) is None:
+                continue  # reported below by check_against, with its path
             rows = connector.execute(
                 f'SELECT min(CAST("{name}" AS DATE)), max(CAST("{name}" AS DATE)) FROM "{table}"',
                 time_limit_ms=60_000,
@@ -117,45 +126,81 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
         fanning = _fanning_joins(connector, result.layer.get("joins", []))
-    if not lows:
-        raise SemanticError(
-            "No imported time column holds a date in the database.",
-            hint="Load the project's data into --db first.",
-        )
-    raw = with_dates(result, min(lows), max(highs))
-    raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
-    raw["forbidden_joins"] = [
-        {
-            "left": j["left"].split(".")[0],
-            "right": j["right"].split(".")[0],
-            "reason": f"{j['right']} is not unique in the data: the join would fan out",
-        }
-        for j in result.layer.get("joins", [])
-        if j["right"] in fanning
-    ]
-    unmapped = list(result.unmapped) + [
-        f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
-        "out); made a forbidden join"
-        for j in result.layer.get("joins", [])
-        if j["right"] in fanning
-    ]
-    text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
-    layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
-    problems = check_against(layer, catalog)
-    if problems:
-        raise SemanticError(
-            "The imported layer does not match the database: " + "; ".join(problems),
-            hint="Load the project's tables into --db under the names its models use.",
-            details={"problems": problems},
-        )
+        if not lows:
+            raise SemanticError(
+                "No imported time column holds a date in the database.",
+                hint="Load the project's data into --db first.",
+            )
+        raw = with_dates(result, min(lows), max(highs))
+        raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
+        raw["forbidden_joins"] = [
+            {
+                "left": j["left"].split(".")[0],
+                "right": j["right"].split(".")[0],
+                "reason": f"{j['right']} is not unique in the data: the join would fan out",
+            }
+            for j in result.layer.get("joins", [])
+            if j["right"] in fanning
+        ]
+        unmapped = list(result.unmapped) + [
+            f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
+            "out); made a forbidden join"
+            for j in result.layer.get("joins", [])
+            if j["right"] in fanning
+        ]
+        text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+        layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
+        problems = check_against(layer, catalog)
+        if problems:
+            raise SemanticError(
+                "The imported layer does not match the database: " + "; ".join(problems),
+                hint="Load the project's tables into --db under the names its models use.",
+                details={"problems": problems},
+            )
+        if layer.trusted_examples:
+            kept, refused = _guarded_examples(connector, layer, raw["trusted_examples"])
+            unmapped += refused
+            raw["trusted_examples"] = kept
+            if not kept:
+                del raw["trusted_examples"]
+            text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+            layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
     write_layer(header + text, out)
     for item in unmapped:
         click.echo(f"not mapped: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
-        f"{len(layer.joins)} joins; {len(unmapped)} items not mapped."
+        f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
+        f"{len(unmapped)} items not mapped."
     )
+
+
+def _guarded_examples(
+    connector: Any, layer: Any, examples: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The trusted examples whose SQL passes the guard and runs on the data, and a report line
+    for each one that does not (fail closed: an example that cannot be checked is not kept)."""
+    from assay.pipeline._guarded import run_sql
+    from assay.settings import load_settings
+
+    settings = load_settings()
+    catalog = connector.catalog()
+    kept: list[dict[str, Any]] = []
+    refused: list[str] = []
+    for i, example in enumerate(examples):
+        where = f"trusted_examples[{i}] ({example.get('name') or example['question']})"
+        try:
+            run = run_sql(example["sql"], connector, settings, semantic=layer, catalog=catalog)
+        except Exception as exc:  # the engine failed on it: not kept
+            refused.append(f"{where}: its SQL fails on the data ({type(exc).__name__}: {exc})")
+            continue
+        if run.result is None:
+            reasons = "; ".join(f"{v.code}: {v.message}" for v in run.report.violations)
+            refused.append(f"{where}: the guard refuses its SQL ({reasons or 'no reason given'})")
+            continue
+        kept.append(example)
+    return kept, refused
 
 
 def _fanning_joins(connector: Any, joins: list[dict[str, str]]) -> set[str]:

@@ -25,6 +25,7 @@ from assay.semantic._model import (
     Metric,
     RetiredColumn,
     SemanticLayer,
+    TrustedExample,
 )
 
 __all__ = ["check_against", "load_semantic", "parse_semantic"]
@@ -72,6 +73,13 @@ class _Retired(_Strict):
     synonyms: list[str] = Field(default_factory=list)
 
 
+class _Trusted(_Strict):
+    name: str = ""
+    question: str = Field(min_length=1)
+    sql: str = Field(min_length=1)
+    source: str = ""
+
+
 class _Coverage(_Strict):
     start: dt.date
     end: dt.date
@@ -90,6 +98,7 @@ class _Layer(_Strict):
     metrics: list[_Metric] = Field(min_length=1)
     dimensions: list[_Dimension] = Field(default_factory=list)
     undefined_concepts: list[str] = Field(default_factory=list)
+    trusted_examples: list[_Trusted] = Field(default_factory=list)
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -148,6 +157,9 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
         fiscal_year_start_month=layer.fiscal_year_start_month,
         undefined_concepts=tuple(layer.undefined_concepts),
         tables=tuple(sorted(layer.tables)),
+        trusted_examples=tuple(
+            TrustedExample(t.question, t.sql, t.name, t.source) for t in layer.trusted_examples
+        ),
     )
 
 
