@@ -109,6 +109,17 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
 
     importers = {"metricflow": import_metricflow, "cortex": import_cortex, "cube": import_cube}
     result = importers[source_format](source)
+    if not result.layer.get("metrics"):
+        raise SemanticError(
+            f"No metric could be mapped from {str(source)!r}; an Assay layer needs at least one. "
+            + "Not mapped: "
+            + "; ".join(result.unmapped[:5])
+            + ("; ..." if len(result.unmapped) > 5 else "")
+            + ".",
+            hint="Give each measure an aggregation the source format declares (for Cortex "
+            "Analyst, 'default_aggregation'), or write the layer with 'assay semantic init'.",
+            details={"problems": list(result.unmapped)},
+        )
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
@@ -132,6 +143,9 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 hint="Load the project's data into --db first.",
             )
         raw = with_dates(result, min(lows), max(highs))
+        undefined = _undefined_phrases(result.undefined, raw)
+        if undefined:
+            raw["undefined_concepts"] = undefined
         raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
         raw["forbidden_joins"] = [
             {
@@ -174,6 +188,25 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+
+
+def _phrase(name: str) -> str:
+    return " ".join(name.replace("_", " ").lower().split())
+
+
+def _undefined_phrases(names: tuple[str, ...], raw: dict[str, Any]) -> list[str]:
+    """The source's unmapped metric and dimension names as undefined concepts, leaving out
+    any phrase that also names something the layer maps (that one is defined)."""
+    taken = set()
+    for item in [*raw.get("metrics", []), *raw.get("dimensions", [])]:
+        for text in [item["name"], item.get("label", ""), *item.get("synonyms", [])]:
+            taken.add(_phrase(str(text)))
+    out: list[str] = []
+    for name in names:
+        phrase = _phrase(name)
+        if phrase and phrase not in taken and phrase not in out:
+            out.append(phrase)
+    return out
 
 
 def _guarded_examples(

@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from assay.agreement import Agreement, agreement
 import sqlglot
 from sqlglot import exp
 
+from assay.agreement import Agreement, agreement
 from assay.answer import write_answer, write_governed
 from assay.catalog import Profiles
 from assay.checks import (
@@ -318,8 +318,7 @@ class Agent:
         example = match.example
         base.update(
             message="",
-            reading=f"the verified query {example.name or example.question!r} "
-            f"({match.how} match)",
+            reading=f"the verified query {example.name or example.question!r} ({match.how} match)",
             verified_query=match.record(),
             definition=f"the verified query {example.name or example.question!r}",
         )
@@ -368,7 +367,9 @@ class Agent:
             "repair_attempts": 0,
             "verification_issues": 0,
         }
-        scored, rule = self._score(findings, dict(checked.measures), features, agreement([RESULT_ONE]))
+        scored, rule = self._score(
+            findings, dict(checked.measures), features, agreement([RESULT_ONE])
+        )
         decision = decide_gate(self.policy, scored)
         base.update(features=features)
         return Verdict(

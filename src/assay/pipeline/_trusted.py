@@ -12,7 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from assay.semantic import Lexicon, Reading, SemanticLayer, TrustedExample, canonical, read, tokenize
+from assay.semantic import (
+    Lexicon,
+    Reading,
+    SemanticLayer,
+    TrustedExample,
+    canonical,
+    read,
+    tokenize,
+)
 from assay.semantic import decide as decide_behaviour
 
 __all__ = ["ExampleMatch", "TrustedIndex", "normalise"]

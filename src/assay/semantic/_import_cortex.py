@@ -59,6 +59,7 @@ def import_cortex(path: Path) -> ImportResult:
     """Map the Cortex Analyst model at ``path`` (see the module docstring)."""
     raw = _load(path)
     unmapped: list[str] = []
+    undefined: list[str] = []
     physical: dict[str, str] = {}
     metrics: list[dict[str, Any]] = []
     dimensions: list[dict[str, Any]] = []
@@ -84,16 +85,20 @@ def import_cortex(path: Path) -> ImportResult:
                 )
             else:
                 unmapped.append(f"{where}.dimensions.{dim.get('name')}: an expression")
+                undefined.append(str(dim.get("name")))
         for kind in ("measures", "facts", "metrics"):
             for measure in table.get(kind) or []:
                 label = f"{where}.{kind}.{measure.get('name')}"
+                synonyms = measure.get("synonyms") or []
                 agg = str(measure.get("default_aggregation", "")).lower()
                 qualified = _qualify(str(measure.get("expr") or measure.get("name")), phys)
                 if agg not in _AGG or qualified is None:
                     unmapped.append(f"{label}: no aggregation Assay can apply ({agg or 'none'})")
+                    undefined.extend([str(measure.get("name")), *map(str, synonyms)])
                     continue
                 if not time_col:
                     unmapped.append(f"{label}: its table has no time dimension")
+                    undefined.extend([str(measure.get("name")), *map(str, synonyms)])
                     continue
                 times.add(time_col)
                 metrics.append(
@@ -157,7 +162,7 @@ def import_cortex(path: Path) -> ImportResult:
     }
     if examples:
         layer["trusted_examples"] = examples
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped))
+    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
 
 
 def _logical_columns(table: dict[str, Any]) -> list[tuple[str, str]]:

@@ -165,11 +165,17 @@ def _roles(cubes: list[dict[str, Any]], tables: dict[str, str]) -> dict[str, str
     return owner
 
 
+def _substitute(sql: str, expressions: dict[str, str]) -> str:
+    """``{CUBE.member}`` and ``{member}`` replaced by the members' aggregate expressions."""
+    return _MEMBER.sub(lambda m: f"({expressions[m.group(1)]})", sql)
+
+
 def import_cube(path: Path) -> ImportResult:
     """Map the Cube data model at ``path`` (see the module docstring)."""
     raw, notes = read_cubes(path)
     cubes = _resolve(raw)
     unmapped: list[str] = list(notes)
+    undefined: list[str] = []
     tables: dict[str, str] = {}
     for cube in cubes:
         table = _table(cube, unmapped)
@@ -192,12 +198,15 @@ def import_cube(path: Path) -> ImportResult:
                     f"{where}: a second role of table {tables[name]!r} (mapped as cube "
                     f"{owner[tables[name]]!r}); Assay joins tables, not roles"
                 )
+            undefined += [f"{name}_{m.get('name')}" for m in cube.get("measures") or []]
+            undefined += [f"{name}_{d.get('name')}" for d in cube.get("dimensions") or []]
             continue
         table = mapped[name]
         if cube.get("pre_aggregations"):
             unmapped.append(f"{where}.pre_aggregations: ignored (a cache, not a definition)")
         for segment in cube.get("segments") or []:
             unmapped.append(f"{where}.segments.{segment.get('name')}: segments are not mapped")
+            undefined.append(f"{name}_{segment.get('name')}")
         time_column = ""
         for dim in cube.get("dimensions") or []:
             label = f"{where}.dimensions.{dim.get('name')}"
@@ -205,6 +214,7 @@ def import_cube(path: Path) -> ImportResult:
             column = _column(str(dim.get("sql") or ""), name)
             if dim.get("sub_query") or dim.get("case") or column is None:
                 unmapped.append(f"{label}: not one column of the cube's table")
+                undefined.append(f"{name}_{dim.get('name')}")
                 continue
             if kind == "time":
                 if time_column:
@@ -214,6 +224,7 @@ def import_cube(path: Path) -> ImportResult:
                 continue
             if kind not in {"string", "number", "boolean"} or column[1]:
                 unmapped.append(f"{label}: a {kind or 'untyped'} dimension")
+                undefined.append(f"{name}_{dim.get('name')}")
                 continue
             dim_name = f"{name}_{dim['name']}"
             words = name.split("_")
@@ -229,27 +240,32 @@ def import_cube(path: Path) -> ImportResult:
             kind = str(measure.get("type", "")).lower()
             if measure.get("filters") or measure.get("rolling_window"):
                 unmapped.append(f"{label}: a filtered or rolling measure is not mapped")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
             if kind == "number":
                 numbers.append(measure)
                 continue
             if kind not in _AGG:
                 unmapped.append(f"{label}: measure type {kind or 'none'!r} is not mapped")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
             sql = str(measure.get("sql") or "").replace(f"{{{name}}}.", "{CUBE}.")
             sql = sql.replace("{CUBE}.", "")
             if "{" in sql:
                 unmapped.append(f"{label}: it reads another cube or member")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
             if not sql:
                 if kind != "count":
                     unmapped.append(f"{label}: no sql")
+                    undefined.append(f"{name}_{measure.get('name')}")
                     continue
                 expressions[str(measure["name"])] = "count(*)"
                 continue
             qualified = _qualify(sql, table)
             if qualified is None:
                 unmapped.append(f"{label}: its sql does not parse")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
             expressions[str(measure["name"])] = _AGG[kind].format(qualified)
         for measure in numbers:
@@ -258,15 +274,18 @@ def import_cube(path: Path) -> ImportResult:
             refs = _MEMBER.findall(sql)
             if not refs or any(r not in expressions for r in refs):
                 unmapped.append(f"{label}: a number measure over members Assay did not map")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
-            expr = _MEMBER.sub(lambda m: f"({expressions[m.group(1)]})", sql)
+            expr = _substitute(sql, expressions)
             if "{" in expr or _qualify(expr, table) is None:
                 unmapped.append(f"{label}: its sql does not parse")
+                undefined.append(f"{name}_{measure.get('name')}")
                 continue
             expressions[str(measure["name"])] = str(_qualify(expr, table))
         for measure_name, expression in expressions.items():
             if not time_column:
                 unmapped.append(f"{where}.measures.{measure_name}: its cube has no time dimension")
+                undefined.append(f"{name}_{measure_name}")
                 continue
             times.add(time_column)
             metric_name = f"{name}_{measure_name}"
@@ -312,4 +331,4 @@ def import_cube(path: Path) -> ImportResult:
         "metrics": metrics,
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped))
+    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
