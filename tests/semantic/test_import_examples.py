@@ -111,9 +111,8 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
     con = duckdb.connect(str(db))
     seeds = MF_TUTORIAL / "sample_dbt_models" / "seeds"
     for name in ("transactions", "customers", "countries"):
-        con.execute(
-            f"CREATE TABLE {name}_seed AS SELECT * FROM read_csv_auto('{seeds / f'{name}_seed.csv'}')"
-        )
+        seed = seeds / f"{name}_seed.csv"
+        con.execute(f"CREATE TABLE {name}_seed AS SELECT * FROM read_csv_auto('{seed}')")
         con.execute(f"CREATE VIEW {name} AS SELECT * FROM {name}_seed")
     con.execute(
         "CREATE TABLE all_days AS SELECT range::DATE AS date_day "
@@ -298,13 +297,13 @@ def test_snowflake_intelligence_has_no_metric_to_import(tmp_path: Path) -> None:
     db = tmp_path / "si.duckdb"
     con = duckdb.connect(str(db))
     data = INTELLIGENCE / "data"
-    for table, csv in (
+    for table, name in (
         ("MARKETING_CAMPAIGN_METRICS", "marketing_campaign_metrics.csv"),
         ("PRODUCTS", "products.csv"),
         ("SALES", "sales.csv"),
         ("SOCIAL_MEDIA", "social_media_mentions.csv"),
     ):
-        con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_csv_auto('{data / csv}')")
+        con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_csv_auto('{data / name}')")
     con.close()
     out = tmp_path / "layer.yaml"
     result = CliRunner().invoke(
