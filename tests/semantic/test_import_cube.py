@@ -156,8 +156,18 @@ def _db(path: Path, with_customers: bool = True) -> None:
 def _import(source: Path, db: Path, out: Path) -> tuple[int, str]:
     result = CliRunner().invoke(
         main,
-        ["semantic", "import", "--from", "cube", "--source", str(source), "--db", str(db)]
-        + ["--out", str(out)],
+        [
+            "semantic",
+            "import",
+            "--from",
+            "cube",
+            "--source",
+            str(source),
+            "--db",
+            str(db),
+            "--out",
+            str(out),
+        ],
     )
     return result.exit_code, result.output
 

@@ -143,8 +143,18 @@ def test_import_keeps_only_examples_that_pass_the_guard(db: Path, tmp_path: Path
     out = tmp_path / "layer.yaml"
     result = CliRunner().invoke(
         main,
-        ["semantic", "import", "--from", "cortex", "--source", str(source), "--db", str(db)]
-        + ["--out", str(out)],
+        [
+            "semantic",
+            "import",
+            "--from",
+            "cortex",
+            "--source",
+            str(source),
+            "--db",
+            str(db),
+            "--out",
+            str(out),
+        ],
     )
     assert result.exit_code == 0, result.output
     refused = [ln for ln in result.output.splitlines() if "(missing column)" in ln]
