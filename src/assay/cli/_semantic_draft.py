@@ -83,7 +83,10 @@ def check_command(db: str, semantic_path: Path) -> None:
 
 @semantic_group.command("import")
 @click.option(
-    "--from", "source_format", type=click.Choice(["metricflow", "cortex", "cube"]), required=True
+    "--from",
+    "source_format",
+    type=click.Choice(["metricflow", "cortex", "cube", "osi"]),
+    required=True,
 )
 @click.option("--source", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", required=True, help=_DB_HELP)
@@ -106,33 +109,24 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     from assay.semantic._import_cortex import import_cortex
     from assay.semantic._import_cube import import_cube
     from assay.semantic._import_metricflow import import_metricflow, with_dates
+    from assay.semantic._import_osi import import_osi
 
-    importers = {"metricflow": import_metricflow, "cortex": import_cortex, "cube": import_cube}
+    importers = {
+        "metricflow": import_metricflow,
+        "cortex": import_cortex,
+        "cube": import_cube,
+        "osi": import_osi,
+    }
     result = importers[source_format](source)
-    if not result.layer.get("metrics"):
-        raise SemanticError(
-            f"No metric could be mapped from {str(source)!r}; an Assay layer needs at least one. "
-            + "Not mapped: "
-            + "; ".join(result.unmapped[:5])
-            + ("; ..." if len(result.unmapped) > 5 else "")
-            + ".",
-            hint="Give each measure an aggregation the source format declares (for Cortex "
-            "Analyst, 'default_aggregation'), or write the layer with 'assay semantic init'.",
-            details={"problems": list(result.unmapped)},
-        )
+    _need_metrics(result, source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
-        for column in result.time_columns:
-            table, name = column.split(".", 1)
-            if catalog.table(table) is None:
-                continue  # reported below by check_against, with its path
-            rows = connector.execute(
-                f'SELECT min(CAST("{name}" AS DATE)), max(CAST("{name}" AS DATE)) FROM "{table}"',
-                time_limit_ms=60_000,
-                max_rows=1,
-            ).rows
+        result = _drop_undated(connector, catalog, result)
+        _need_metrics(result, source)
+        for sql in _date_ranges(result.layer, catalog):
+            rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
@@ -188,6 +182,91 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+
+
+def _need_metrics(result: Any, source: Path) -> None:
+    if not result.layer.get("metrics"):
+        about = ("metric", "measure", "facts")
+        ranked = sorted(result.unmapped, key=lambda u: not any(w in u for w in about))
+        raise SemanticError(
+            f"No metric could be mapped from {str(source)!r}; an Assay layer needs at least one. "
+            + "Not mapped: "
+            + "; ".join(ranked[:5])
+            + ("; ..." if len(ranked) > 5 else "")
+            + ".",
+            hint="Give each measure an aggregation the source format declares (for Cortex "
+            "Analyst, 'default_aggregation'), or write the layer with 'assay semantic init'.",
+            details={"problems": list(result.unmapped)},
+        )
+
+
+def _time_join(layer: dict[str, Any], table: str, time_table: str) -> tuple[str, str] | None:
+    """The columns of a direct join from ``table`` to ``time_table``, or ``None``."""
+    for j in layer.get("joins", []):
+        if j["left"].split(".")[0] == table and j["right"].split(".")[0] == time_table:
+            return j["left"].split(".", 1)[1], j["right"].split(".", 1)[1]
+    return None
+
+
+def _drop_undated(connector: Any, catalog: Any, result: Any) -> Any:
+    """The result without the metrics timed through a join that leaves rows of their table
+    without a date: every period, "all dates" included, would silently leave those rows out
+    (OSI's store_sales rows with no ss_sold_date_sk). Each is reported and made undefined."""
+    import dataclasses
+
+    keep, dropped = [], []
+    for metric in result.layer["metrics"]:
+        time_table = metric["time_column"].split(".")[0]
+        join = _time_join(result.layer, metric["table"], time_table)
+        if time_table == metric["table"] or join is None:
+            keep.append(metric)
+            continue
+        if catalog.table(metric["table"]) is None or catalog.table(time_table) is None:
+            keep.append(metric)  # reported by check_against, with its path
+            continue
+        rows = connector.execute(
+            f'SELECT count(*) FROM "{metric["table"]}" AS m LEFT JOIN "{time_table}" AS t '
+            f'ON m."{join[0]}" = t."{join[1]}" WHERE t."{join[1]}" IS NULL',
+            time_limit_ms=60_000,
+            max_rows=1,
+        ).rows
+        missing = rows[0][0] if rows else None
+        if missing == 0:
+            keep.append(metric)
+            continue
+        dropped.append(
+            f"metric {metric['name']}: {missing} rows of {metric['table']} have no date in "
+            f"{metric['time_column']}; timed by it, every answer would leave them out"
+        )
+    if not dropped:
+        return result
+    return dataclasses.replace(
+        result,
+        layer={**result.layer, "metrics": keep},
+        unmapped=(*result.unmapped, *dropped),
+        undefined=(*result.undefined, *[d.split(":")[0].split(" ", 1)[1] for d in dropped]),
+    )
+
+
+def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
+    """One query per metric time column for its first and last date. A time column on
+    another table than its metric's (OSI's ``date_dim.d_date``) is ranged over the rows its
+    metric joins to, not over the whole calendar table."""
+    out: list[str] = []
+    for table, column in sorted({(m["table"], m["time_column"]) for m in layer["metrics"]}):
+        time_table, name = column.split(".", 1)
+        if catalog.table(time_table) is None or catalog.table(table) is None:
+            continue  # reported by check_against, with its path
+        span = f'min(CAST(t."{name}" AS DATE)), max(CAST(t."{name}" AS DATE))'
+        join = _time_join(layer, table, time_table)
+        if time_table == table or join is None:
+            out.append(f'SELECT {span} FROM "{time_table}" AS t')
+        else:
+            lc, rc = join
+            out.append(
+                f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t ON m."{lc}" = t."{rc}"'
+            )
+    return out
 
 
 def _phrase(name: str) -> str:
