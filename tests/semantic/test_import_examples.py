@@ -41,6 +41,7 @@ MF_TUTORIAL = SHARED / "metricflow-tutorial" / "dbt-metricflow" / "dbt_metricflo
 MF_MANIFEST = SHARED / "metricflow-simple-manifest"
 CORTEX = SHARED / "sfguide-cortex-analyst"
 INTELLIGENCE = SHARED / "sfguide-snowflake-intelligence"
+OSI = SHARED / "osi" / "examples" / "tpcds_semantic_model.yaml"
 CUBE = SHARED / "cube-workshop-tpch" / "static" / "cube-models" / "1-starter" / "model" / "cubes"
 
 
@@ -359,3 +360,33 @@ def test_cube_workshop(tpch: Path, tmp_path: Path) -> None:
         "first query": "same rows",
         "supplier role": "not shown",
     }
+
+
+# --- OSI: the TPC-DS example -----------------------------------------------------------------
+
+
+def test_osi_tpcds_example_is_refused_with_its_reasons(tmp_path: Path) -> None:
+    """OSI's metrics have no time; Assay's would be timed by date_dim.d_date through
+    store_sales.ss_sold_date_sk, which is NULL on 1,208 of the 28,810 rows at sf=0.01: every
+    answer ("total sales across all transactions" included) would leave them out. The two
+    one-table metrics are therefore dropped, the others span datasets or are named as a
+    breakdown, and the import stops: 0 of its 3 documented questions can be asked."""
+    db = build_tpc("tpcds", 0.01, tmp_path / "tpcds.duckdb")
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "osi",
+            "--source",
+            str(OSI),
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "layer.yaml"),
+        ],
+    )
+    assert result.exit_code == 1
+    assert "metric total_sales: 1208 rows of store_sales have no date" in result.output
+    assert not (tmp_path / "layer.yaml").exists()

@@ -186,13 +186,13 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
 
 def _need_metrics(result: Any, source: Path) -> None:
     if not result.layer.get("metrics"):
-        about = ("metric", "measure", "facts")
+        about = ("metric ", "metrics[", ".measures.", ".facts.")
         ranked = sorted(result.unmapped, key=lambda u: not any(w in u for w in about))
         raise SemanticError(
             f"No metric could be mapped from {str(source)!r}; an Assay layer needs at least one. "
             + "Not mapped: "
-            + "; ".join(ranked[:5])
-            + ("; ..." if len(ranked) > 5 else "")
+            + "; ".join(ranked[:8])
+            + ("; ..." if len(ranked) > 8 else "")
             + ".",
             hint="Give each measure an aggregation the source format declares (for Cortex "
             "Analyst, 'default_aggregation'), or write the layer with 'assay semantic init'.",
