@@ -35,7 +35,10 @@ from assay.semantic import load_semantic
 from assay.types import Verdict
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "semantic-models"
-pytestmark = pytest.mark.skipif(not SHARED.exists(), reason="the shared semantic models are absent")
+pytestmark = [
+    pytest.mark.skipif(not SHARED.exists(), reason="the shared semantic models are absent"),
+    pytest.mark.slow,  # five imports, two TPC warehouses: about a minute on a busy machine
+]
 
 MF_TUTORIAL = SHARED / "metricflow-tutorial" / "dbt-metricflow" / "dbt_metricflow" / "cli"
 MF_MANIFEST = SHARED / "metricflow-simple-manifest"
