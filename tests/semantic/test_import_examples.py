@@ -222,6 +222,33 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
     }
 
 
+def test_semantic_model_generator_customers(tmp_path: Path) -> None:
+    """The jaffle-shop customers mart (dbt MetricFlow) with SMG_DEMO.csv: its documented
+    metric is the derived average_order_value, and its saved query groups three metrics (one
+    of them that derived one) by the customer entity: neither is mapped, neither is shown."""
+    generator = SHARED / "semantic-model-generator" / "artifacts"
+    db = tmp_path / "smg.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        f"CREATE TABLE customers AS SELECT * FROM read_csv_auto('{generator / 'SMG_DEMO.csv'}')"
+    )
+    con.close()
+    out = tmp_path / "layer.yaml"
+    report = _import("metricflow", generator / "customers.yml", db, out)
+    assert "metrics[2] (average_order_value): derived metrics" in report
+    questions = {
+        "average_order_value": ("average order value", None),
+        "customer_order_metrics": (
+            "count lifetime orders, LTV pre-tax and average order value per customer",
+            None,
+        ),
+    }
+    assert _outcomes(db, out, questions) == {
+        "average_order_value": "not shown",
+        "customer_order_metrics": "not shown",
+    }
+
+
 # --- Snowflake Cortex Analyst: the two quickstarts, verified queries as trusted examples ---
 
 
