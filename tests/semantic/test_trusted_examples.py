@@ -96,6 +96,18 @@ def test_exact_and_reading_matches_answer_from_the_sql(agent: Any) -> None:
     assert unread.action == "withhold"
 
 
+def test_two_sql_for_one_question_trust_neither(agent: Any) -> None:
+    other = "SELECT sum(amount) * 2 AS revenue FROM sales WHERE year(day) = 2023"
+    a = agent(
+        [
+            {"question": "Total revenue for 2023", "sql": YEAR_SQL},
+            {"question": "total revenue for 2023!", "sql": other},
+        ]
+    )
+    verdict = a.ask("total revenue for 2023")
+    assert "verified_query" not in verdict.provenance
+
+
 def test_an_example_the_guard_refuses_is_not_shown(agent: Any) -> None:
     a = agent(
         [

@@ -80,8 +80,12 @@ class TrustedIndex:
         self.exact: dict[tuple[str, ...], TrustedExample] = {}
         self.readings: dict[tuple[Any, ...], TrustedExample] = {}
         ambiguous: set[tuple[Any, ...]] = set()
+        clashing: set[tuple[str, ...]] = set()
         for example in layer.trusted_examples:
-            self.exact.setdefault(normalise(example.question), example)
+            words = normalise(example.question)
+            if words in self.exact and self.exact[words].sql != example.sql:
+                clashing.add(words)  # one question, two SQL: neither is trusted
+            self.exact.setdefault(words, example)
             key = _key(read(example.question, layer, lexicon), layer)
             if key is None:
                 continue
@@ -90,6 +94,8 @@ class TrustedIndex:
             self.readings.setdefault(key, example)
         for key in ambiguous:
             del self.readings[key]
+        for words in clashing:
+            del self.exact[words]
 
     def match(self, question: str, reading: Reading) -> ExampleMatch | None:
         example = self.exact.get(normalise(question))
