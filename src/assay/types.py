@@ -54,6 +54,7 @@ class FindingCode(StrEnum):
     NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
     NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"
     NOTE_UNSUPPORTED_COMMENTARY = "note.unsupported_commentary"
+    NOTE_VERIFIED_QUERY = "note.verified_query"
     SIGNAL_AGGREGATE_MISMATCH = "signal.aggregate_mismatch"
     SIGNAL_COMPARISON_FLIPPED = "signal.comparison_flipped"
     SIGNAL_DUPLICATE_ROWS = "signal.duplicate_rows"

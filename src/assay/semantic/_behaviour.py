@@ -231,6 +231,15 @@ def decide(
     abstain = _abstain(reading, layer)
     if abstain is not None:
         return abstain
+    if reading.undefined and reading.metrics:
+        # A concept left undefined, named beside a metric ("orders by supplier region" where
+        # the supplier's region is not mapped): answering the metric alone would drop it.
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.undefined_concept",
+            f"'{reading.undefined[0]}' is not defined in this warehouse, so the question "
+            "cannot be answered as asked.",
+        )
     if not reading.metrics and not reading.ambiguous:
         undefined = {c.lower() for c in layer.undefined_concepts}
         if reading.suggestions and all(s in undefined for _, s in reading.suggestions):

@@ -25,6 +25,7 @@ from assay.semantic._model import (
     Metric,
     RetiredColumn,
     SemanticLayer,
+    TrustedExample,
 )
 
 __all__ = ["check_against", "load_semantic", "parse_semantic"]
@@ -95,6 +96,13 @@ class _Retired(_Strict):
     synonyms: list[str] = Field(default_factory=list)
 
 
+class _Trusted(_Strict):
+    name: str = ""
+    question: str = Field(min_length=1)
+    sql: str = Field(min_length=1)
+    source: str = ""
+
+
 class _Coverage(_Strict):
     start: dt.date
     end: dt.date
@@ -115,6 +123,7 @@ class _Layer(_Strict):
     undefined_concepts: list[str] = Field(default_factory=list)
     pii: dict[str, str] = Field(default_factory=dict)
     allow_pii: list[str] = Field(default_factory=list)
+    trusted_examples: list[_Trusted] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _clocked(self) -> _Layer:
@@ -194,6 +203,9 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
         tables=tuple(sorted(layer.tables)),
         pii=tuple(sorted(layer.pii.items())),
         allow_pii=tuple(sorted(layer.allow_pii)),
+        trusted_examples=tuple(
+            TrustedExample(t.question, t.sql, t.name, t.source) for t in layer.trusted_examples
+        ),
     )
 
 

@@ -25,6 +25,7 @@ __all__ = [
     "Metric",
     "RetiredColumn",
     "SemanticLayer",
+    "TrustedExample",
 ]
 
 
@@ -96,6 +97,20 @@ class Dimension:
 
 
 @dataclass(frozen=True)
+class TrustedExample:
+    """A question with SQL its source project verified (a Cortex Analyst verified query).
+
+    The agent may answer a question that matches ``question`` from ``sql``; the SQL still
+    passes the guard and the checks, and the verdict names the example it used.
+    """
+
+    question: str
+    sql: str
+    name: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
 class SemanticLayer:
     """The governed definitions of one warehouse."""
 
@@ -113,6 +128,7 @@ class SemanticLayer:
     tables: tuple[str, ...] = field(default=())
     pii: tuple[tuple[str, str], ...] = ()  # (table.column, PII class) proved from values
     allow_pii: tuple[str, ...] = ()  # forcing PII classes this layer may return raw
+    trusted_examples: tuple[TrustedExample, ...] = ()
 
     def metric(self, name: str) -> Metric:
         return next(m for m in self.metrics if m.name == name)
