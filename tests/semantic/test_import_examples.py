@@ -224,29 +224,92 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
 
 def test_semantic_model_generator_customers(tmp_path: Path) -> None:
     """The jaffle-shop customers mart (dbt MetricFlow) with SMG_DEMO.csv: its documented
-    metric is the derived average_order_value, and its saved query groups three metrics (one
-    of them that derived one) by the customer entity: neither is mapped, neither is shown."""
+    metric is the derived average_order_value (lifetime_spend_pretax / count_lifetime_orders,
+    two simple metrics of one table), mapped as the same arithmetic over their sums; its saved
+    query groups three metrics by the customer entity, which is not a dimension: not shown."""
     generator = SHARED / "semantic-model-generator" / "artifacts"
     db = tmp_path / "smg.duckdb"
     con = duckdb.connect(str(db))
     con.execute(
         f"CREATE TABLE customers AS SELECT * FROM read_csv_auto('{generator / 'SMG_DEMO.csv'}')"
     )
+    # What `mf query --metrics average_order_value` computes: each input metric's sum over
+    # the same (here: no) group, then the derived expression.
+    aov = con.execute(
+        "SELECT spend / orders FROM (SELECT sum(lifetime_spend_pretax) AS spend, "
+        "sum(count_lifetime_orders) AS orders FROM customers)"
+    ).fetchall()
     con.close()
     out = tmp_path / "layer.yaml"
     report = _import("metricflow", generator / "customers.yml", db, out)
-    assert "metrics[2] (average_order_value): derived metrics" in report
+    assert "average_order_value" not in report  # mapped, not reported
     questions = {
-        "average_order_value": ("average order value", None),
+        "average_order_value": ("average order value", aov),
         "customer_order_metrics": (
             "count lifetime orders, LTV pre-tax and average order value per customer",
             None,
         ),
+        # A period is not asked of it by the source; the metric is timed by first_ordered_at
+        # like its inputs, so a period is applied, not refused: checked against SQL too.
     }
     assert _outcomes(db, out, questions) == {
-        "average_order_value": "not shown",
+        "average_order_value": "same rows",
         "customer_order_metrics": "not shown",
     }
+
+
+def test_metricflow_derived_metric_with_a_filter_or_offset_is_not_mapped(tmp_path: Path) -> None:
+    """Fail closed: a derived metric whose input has a filter or an offset, or whose inputs
+    are on different tables, is reported and made an undefined concept."""
+    (tmp_path / "m.yml").write_text(
+        """
+semantic_models:
+  - name: orders
+    model: ref('orders')
+    defaults: {agg_time_dimension: ds}
+    entities: [{name: order, type: primary, expr: id}]
+    dimensions: [{name: ds, type: time, type_params: {time_granularity: day}}]
+    measures:
+      - {name: amount, agg: sum}
+      - {name: n, agg: count, expr: id}
+metrics:
+  - {name: amount, type: simple, type_params: {measure: amount}}
+  - {name: n, type: simple, type_params: {measure: n}}
+  - name: growth
+    type: derived
+    type_params:
+      expr: amount - amount_prev
+      metrics:
+        - {name: amount}
+        - {name: amount, offset_window: 1 month, alias: amount_prev}
+  - name: big_share
+    type: ratio
+    type_params:
+      numerator: {name: amount, filter: "{{ Dimension('order__ds') }} > '2020-01-01'"}
+      denominator: amount
+  - name: per_order
+    type: ratio
+    type_params: {numerator: amount, denominator: n}
+  - name: odd
+    type: derived
+    type_params: {expr: amount / other, metrics: [{name: amount}]}
+""",
+        encoding="utf-8",
+    )
+    from assay.semantic._import_metricflow import import_metricflow
+
+    result = import_metricflow(tmp_path / "m.yml")
+    by_name = {m["name"]: m for m in result.layer["metrics"]}
+    assert sorted(by_name) == ["amount", "n", "per_order"]
+    assert by_name["per_order"]["expression"] == (
+        "CAST((SUM(orders.amount)) AS DOUBLE) / CAST(NULLIF((COUNT(orders.id)), 0) AS DOUBLE)"
+    )
+    assert by_name["per_order"]["time_column"] == "orders.ds"
+    text = "\n".join(result.unmapped)
+    assert "(growth): input metric 'amount' has offset_window" in text
+    assert "(big_share): input metric 'amount' has filter" in text
+    assert "(odd): its expression names 'other'" in text
+    assert {"growth", "big_share", "odd"} <= set(result.undefined)
 
 
 # --- Snowflake Cortex Analyst: the two quickstarts, verified queries as trusted examples ---
@@ -380,14 +443,21 @@ def test_cube_workshop(tpch: Path, tmp_path: Path) -> None:
         "LEFT JOIN nation n ON c.c_nationkey = n.n_nationkey "
         "LEFT JOIN region r ON n.n_regionkey = r.r_regionkey GROUP BY 1, 2"
     ).fetchall()
+    parts = con.execute("SELECT count(*) FROM part").fetchall()
     con.close()
     questions = {
         "first query": ("orders count by year and customer regions name", expected),
+        # Not documented: parts has no time dimension, so its count is untimed: answered over
+        # all rows, and abstained on when a period is asked.
+        "untimed": ("parts count", parts),
+        "untimed with a period": ("parts count in 1995", None),
         # A supplier's region is a second role of table region: not mapped, never guessed.
         "supplier role": ("line items total quantity by year and supplier regions name", None),
     }
     assert _outcomes(tpch, out, questions) == {
         "first query": "same rows",
+        "untimed": "same rows",
+        "untimed with a period": "not shown",
         "supplier role": "not shown",
     }
 
@@ -395,28 +465,39 @@ def test_cube_workshop(tpch: Path, tmp_path: Path) -> None:
 # --- OSI: the TPC-DS example -----------------------------------------------------------------
 
 
-def test_osi_tpcds_example_is_refused_with_its_reasons(tmp_path: Path) -> None:
-    """OSI's metrics have no time; Assay's would be timed by date_dim.d_date through
-    store_sales.ss_sold_date_sk, which is NULL on 1,208 of the 28,810 rows at sf=0.01: every
-    answer ("total sales across all transactions" included) would leave them out. The two
-    one-table metrics are therefore dropped, the others span datasets or are named as a
-    breakdown, and the import stops: 0 of its 3 documented questions can be asked."""
+def test_osi_tpcds_example(tmp_path: Path) -> None:
+    """OSI's metrics have no time; timed by date_dim.d_date through store_sales.ss_sold_date_sk
+    (NULL on 1,208 of the 28,810 rows at sf=0.01) every answer would leave those rows out, so
+    total_sales and total_profit are imported untimed: a question without a period is
+    answered over all rows, one with a period abstains. store_productivity and
+    customer_lifetime_value read two datasets and sales_by_brand is named as a breakdown
+    (total_sales grouped by brand answers its description)."""
     db = build_tpc("tpcds", 0.01, tmp_path / "tpcds.duckdb")
-    result = CliRunner().invoke(
-        main,
-        [
-            "semantic",
-            "import",
-            "--from",
-            "osi",
-            "--source",
-            str(OSI),
-            "--db",
-            str(db),
-            "--out",
-            str(tmp_path / "layer.yaml"),
-        ],
-    )
-    assert result.exit_code == 1
-    assert "metric total_sales: 1208 rows of store_sales have no date" in result.output
-    assert not (tmp_path / "layer.yaml").exists()
+    out = tmp_path / "layer.yaml"
+    report = _import("osi", OSI, db, out)
+    assert "metric total_sales: untimed: 1208 rows of store_sales have no date" in report
+    assert "metrics[4] (store_productivity): it reads store, store_sales" in report
+    con = duckdb.connect(str(db), read_only=True)
+    total = con.execute("SELECT SUM(ss_ext_sales_price) FROM store_sales").fetchall()
+    by_brand = con.execute(
+        "SELECT i.i_brand, SUM(s.ss_ext_sales_price) FROM store_sales s "
+        "LEFT JOIN item i ON s.ss_item_sk = i.i_item_sk GROUP BY 1"
+    ).fetchall()
+    con.close()
+    questions = {
+        # The three metric descriptions the README quotes as the example questions: the
+        # first and third verbatim, the second without its parenthetical modelling note.
+        "total_sales": ("Total sales revenue across all transactions", total),
+        "sales_by_brand": ("Total sales by brand", by_brand),
+        "store_productivity": ("Sales per employee across stores", None),
+        # Not documented: a period asked of an untimed metric abstains.
+        "with a period": ("total sales in 2002", None),
+    }
+    verdicts = {key: (v, e) for key, v, e in _ask_all(db, out, questions)}
+    assert {k: outcome(v, e) for k, (v, e) in verdicts.items()} == {
+        "total_sales": "same rows",
+        "sales_by_brand": "same rows",
+        "store_productivity": "not shown",
+        "with a period": "not shown",
+    }
+    assert "behaviour.no_time" in [f.code for f in verdicts["with a period"][0].findings]

@@ -121,12 +121,31 @@ def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
 
 
 def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
+    """A metric timed through a join that leaves a row undated is imported untimed: without
+    a period it counts every row (the undated one included); with a period it abstains."""
     db = tmp_path / "undated.duckdb"
     _db(db, undated=True)
     code, output, out = _import(tmp_path, db)
-    assert code == 1 and "No metric could be mapped" in output
-    assert "1 rows of sales have no date in date_dim.d_date" in output
-    assert not out.exists()
+    assert code == 0, output
+    assert "total_sales: untimed: 1 rows of sales have no date in date_dim.d_date" in output
+    layer = load_semantic(out)
+    assert [m.time_column for m in layer.metrics] == [""]
+    assert layer.clock is None and layer.coverage is None
+    con = duckdb.connect(str(db), read_only=True)
+    everything = con.execute("SELECT SUM(s_amount) FROM sales").fetchall()
+    dated = con.execute(
+        "SELECT SUM(s.s_amount) FROM sales s JOIN date_dim d ON s.s_date_sk = d.d_date_sk"
+    ).fetchall()
+    con.close()
+    assert everything != dated  # the undated row carries an amount
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        total = agent.ask("total sales")
+        period = agent.ask("total sales in 2024")
+    assert total.candidate is not None and total.candidate.result is not None
+    assert list(total.candidate.result.rows) == everything
+    assert period.action == "withhold"
+    assert "behaviour.no_time" in [f.code for f in period.findings]
 
 
 def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:

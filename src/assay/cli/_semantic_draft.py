@@ -145,20 +145,22 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
-        result = _drop_undated(connector, catalog, result)
-        _need_metrics(result, source)
+        result = _untime_undated(connector, catalog, result)
         for sql in _date_ranges(result.layer, catalog):
             rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
         fanning = _fanning_joins(connector, result.layer.get("joins", []))
-        if not lows:
+        timed = [m["name"] for m in result.layer["metrics"] if m.get("time_column")]
+        if timed and not lows:
             raise SemanticError(
-                "No imported time column holds a date in the database.",
+                "No imported time column holds a date in the database (metrics "
+                + ", ".join(timed)
+                + ").",
                 hint="Load the project's data into --db first.",
             )
-        raw = with_dates(result, min(lows), max(highs))
+        raw = with_dates(result, min(lows), max(highs)) if lows else with_dates(result, None, None)
         undefined = _undefined_phrases(result.undefined, raw)
         if undefined:
             raw["undefined_concepts"] = undefined
@@ -196,9 +198,12 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
             text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
             layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
+    header += "".join(f"# note: {n}\n" for n in result.notes)
     write_layer(header + text, out)
     for item in unmapped:
         click.echo(f"not mapped: {item}")
+    for item in result.notes:
+        click.echo(f"note: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
@@ -230,21 +235,24 @@ def _time_join(layer: dict[str, Any], table: str, time_table: str) -> tuple[str,
     return None
 
 
-def _drop_undated(connector: Any, catalog: Any, result: Any) -> Any:
-    """The result without the metrics timed through a join that leaves rows of their table
-    without a date: every period, "all dates" included, would silently leave those rows out
-    (OSI's store_sales rows with no ss_sold_date_sk). Each is reported and made undefined."""
+def _untime_undated(connector: Any, catalog: Any, result: Any) -> Any:
+    """The result with the metrics timed through a join that leaves rows of their table
+    without a date made untimed: timed, every period, "all dates" included, would silently
+    leave those rows out (OSI's store_sales rows with no ss_sold_date_sk). Untimed, a question
+    without a period is answered over all rows and one with a period abstains. Each is
+    reported as a note."""
     import dataclasses
 
-    keep, dropped = [], []
+    metrics, untimed = [], []
     for metric in result.layer["metrics"]:
-        time_table = metric["time_column"].split(".")[0]
+        time_column = metric.get("time_column") or ""
+        time_table = time_column.split(".")[0]
         join = _time_join(result.layer, metric["table"], time_table)
-        if time_table == metric["table"] or join is None:
-            keep.append(metric)
+        if not time_column or time_table == metric["table"] or join is None:
+            metrics.append(metric)
             continue
         if catalog.table(metric["table"]) is None or catalog.table(time_table) is None:
-            keep.append(metric)  # reported by check_against, with its path
+            metrics.append(metric)  # reported by check_against, with its path
             continue
         rows = connector.execute(
             f'SELECT count(*) FROM "{metric["table"]}" AS m LEFT JOIN "{time_table}" AS t '
@@ -254,19 +262,18 @@ def _drop_undated(connector: Any, catalog: Any, result: Any) -> Any:
         ).rows
         missing = rows[0][0] if rows else None
         if missing == 0:
-            keep.append(metric)
+            metrics.append(metric)
             continue
-        dropped.append(
-            f"metric {metric['name']}: {missing} rows of {metric['table']} have no date in "
-            f"{metric['time_column']}; timed by it, every answer would leave them out"
+        metrics.append({k: v for k, v in metric.items() if k != "time_column"})
+        untimed.append(
+            f"metric {metric['name']}: untimed: {missing} rows of {metric['table']} have no "
+            f"date in {time_column}, so timed by it every answer would leave them out; "
+            "answered over all rows, a period asked of it abstains"
         )
-    if not dropped:
+    if not untimed:
         return result
     return dataclasses.replace(
-        result,
-        layer={**result.layer, "metrics": keep},
-        unmapped=(*result.unmapped, *dropped),
-        undefined=(*result.undefined, *[d.split(":")[0].split(" ", 1)[1] for d in dropped]),
+        result, layer={**result.layer, "metrics": metrics}, notes=(*result.notes, *untimed)
     )
 
 
@@ -275,7 +282,8 @@ def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
     another table than its metric's (OSI's ``date_dim.d_date``) is ranged over the rows its
     metric joins to, not over the whole calendar table."""
     out: list[str] = []
-    for table, column in sorted({(m["table"], m["time_column"]) for m in layer["metrics"]}):
+    pairs = {(m["table"], m["time_column"]) for m in layer["metrics"] if m.get("time_column")}
+    for table, column in sorted(pairs):
         time_table, name = column.split(".", 1)
         if catalog.table(time_table) is None or catalog.table(table) is None:
             continue  # reported by check_against, with its path

@@ -2,10 +2,12 @@
 
 Mapped: each logical table to its ``base_table.table`` (the physical name); a measure (or fact)
 with ``default_aggregation`` (sum, avg, min, max, count, count_distinct) to a metric over
-``table.column``, timed by the table's first time dimension; a dimension over a plain column to
-a dimension; a ``relationships`` entry with one column pair to a join. Reported, not mapped: a
-measure without an aggregation or in a table without a time dimension, dimensions over
-expressions, filters and multi-column relationships.
+``table.column``, timed by the table's first time dimension (untimed when the table has none:
+answered over all rows, a period asked of it abstains); a dimension over a plain column to a
+dimension; a ``relationships`` entry with one column pair to a join. Reported, not mapped: a
+measure or fact without a ``default_aggregation`` (Assay never guesses one: a semantic view's
+facts are row-level values its metrics aggregate), dimensions over expressions, filters and
+multi-column relationships.
 
 Each ``verified_queries`` entry becomes a trusted example: its question, and its SQL rewritten
 from the model's logical names to the physical tables. Cortex SQL names logical tables and
@@ -59,6 +61,7 @@ def import_cortex(path: Path) -> ImportResult:
     """Map the Cortex Analyst model at ``path`` (see the module docstring)."""
     raw = _load(path)
     unmapped: list[str] = []
+    notes: list[str] = []
     undefined: list[str] = []
     physical: dict[str, str] = {}
     metrics: list[dict[str, Any]] = []
@@ -96,20 +99,21 @@ def import_cortex(path: Path) -> ImportResult:
                     unmapped.append(f"{label}: no aggregation Assay can apply ({agg or 'none'})")
                     undefined.extend([str(measure.get("name")), *map(str, synonyms)])
                     continue
-                if not time_col:
-                    unmapped.append(f"{label}: its table has no time dimension")
-                    undefined.extend([str(measure.get("name")), *map(str, synonyms)])
-                    continue
-                times.add(time_col)
-                metrics.append(
-                    {
-                        "name": str(measure["name"]),
-                        "synonyms": [str(s) for s in measure.get("synonyms") or []],
-                        "table": phys,
-                        "expression": _AGG[agg].format(qualified),
-                        "time_column": time_col,
-                    }
-                )
+                metric: dict[str, Any] = {
+                    "name": str(measure["name"]),
+                    "synonyms": [str(s) for s in measure.get("synonyms") or []],
+                    "table": phys,
+                    "expression": _AGG[agg].format(qualified),
+                }
+                if time_col:
+                    times.add(time_col)
+                    metric["time_column"] = time_col
+                else:
+                    notes.append(
+                        f"{label}: untimed (its table has no time dimension): answered over "
+                        "all rows; a period asked of it abstains"
+                    )
+                metrics.append(metric)
         for f in table.get("filters") or []:
             unmapped.append(f"{where}.filters.{f.get('name')}: named filters are not mapped")
     joins = []
@@ -162,7 +166,9 @@ def import_cortex(path: Path) -> ImportResult:
     }
     if examples:
         layer["trusted_examples"] = examples
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
+    return ImportResult(
+        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
+    )
 
 
 def _logical_columns(table: dict[str, Any]) -> list[tuple[str, str]]:

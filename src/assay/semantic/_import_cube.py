@@ -7,7 +7,8 @@ members of the same name replace the parent's). Mapped:
 - a cube's ``sql_table`` to its table (a schema prefix is dropped and reported: Assay names
   tables without one);
 - a ``count``, ``count_distinct``, ``sum``, ``avg``, ``min`` or ``max`` measure to a metric named
-  ``<cube>_<measure>``, timed by the cube's first ``time`` dimension; a ``number`` measure built
+  ``<cube>_<measure>``, timed by the cube's first ``time`` dimension (untimed when the cube has
+  none: answered over all rows, a period asked of it abstains); a ``number`` measure built
   only from this cube's mapped measures (``{CUBE.total_discount} / {total_sales}``) to the same
   arithmetic over their aggregates;
 - a ``string``, ``number`` or ``boolean`` dimension over one column to a dimension named
@@ -175,6 +176,7 @@ def import_cube(path: Path) -> ImportResult:
     raw, notes = read_cubes(path)
     cubes = _resolve(raw)
     unmapped: list[str] = list(notes)
+    untimed: list[str] = []
     undefined: list[str] = []
     tables: dict[str, str] = {}
     for cube in cubes:
@@ -283,23 +285,24 @@ def import_cube(path: Path) -> ImportResult:
                 continue
             expressions[str(measure["name"])] = str(_qualify(expr, table))
         for measure_name, expression in expressions.items():
-            if not time_column:
-                unmapped.append(f"{where}.measures.{measure_name}: its cube has no time dimension")
-                undefined.append(f"{name}_{measure_name}")
-                continue
-            times.add(time_column)
             metric_name = f"{name}_{measure_name}"
             synonyms = [f"number of {name.replace('_', ' ')}"] if measure_name == "count" else []
-            metrics.append(
-                {
-                    "name": metric_name,
-                    "label": metric_name.replace("_", " "),
-                    "synonyms": synonyms,
-                    "table": table,
-                    "expression": expression,
-                    "time_column": time_column,
-                }
-            )
+            metric: dict[str, Any] = {
+                "name": metric_name,
+                "label": metric_name.replace("_", " "),
+                "synonyms": synonyms,
+                "table": table,
+                "expression": expression,
+            }
+            if time_column:
+                times.add(time_column)
+                metric["time_column"] = time_column
+            else:
+                untimed.append(
+                    f"{where}.measures.{measure_name}: untimed (its cube has no time "
+                    "dimension): answered over all rows; a period asked of it abstains"
+                )
+            metrics.append(metric)
         for join in cube.get("joins") or []:
             label = f"{where}.joins.{join.get('name')}"
             other = str(join.get("name"))
@@ -331,4 +334,6 @@ def import_cube(path: Path) -> ImportResult:
         "metrics": metrics,
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
+    return ImportResult(
+        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(untimed)
+    )

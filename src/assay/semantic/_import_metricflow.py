@@ -8,13 +8,21 @@ semantic-manifest layout). Mapped:
 - a foreign entity to a join onto the model whose primary entity has the same name;
 - a measure (``SUM``, ``COUNT``, ``COUNT_DISTINCT``, ``AVERAGE``/``AVG``, ``MIN``, ``MAX``,
   ``SUM_BOOLEAN``) to an aggregate over ``table.column`` (unqualified columns qualified);
-- a ``simple`` metric without a filter to a metric over its measure, timed by the model's
-  ``agg_time_dimension``;
+- a ``simple`` metric without a filter to a metric over its measure, timed by the measure's
+  ``agg_time_dimension``, else its model's;
 - a ``categorical`` dimension over a plain column to a dimension.
 
-Everything else (ratio, derived, cumulative and conversion metrics, metric filters, dimensions
-over expressions, percentile aggregates) is listed in the report with its path and reason,
-never dropped silently. Clock and coverage come from the data (given by the caller).
+A simple metric of a model without ``agg_time_dimension`` is untimed (answered over all rows; a
+period asked of it abstains). A ``ratio`` or ``derived`` metric whose inputs are mapped simple
+metrics of one table and one time, without filters, offsets or windows, becomes the same
+arithmetic over their aggregates (``lifetime_spend_pretax / count_lifetime_orders`` is
+``(sum(...)) / (sum(...))``; a ratio is ``CAST(n AS DOUBLE) / CAST(NULLIF(d, 0) AS DOUBLE)``,
+as MetricFlow renders it).
+
+Everything else (other ratio and derived metrics, cumulative and conversion metrics, metric
+filters, dimensions over expressions, percentile aggregates) is listed in the report with its
+path and reason, never dropped silently. Clock and coverage come from the data (given by the
+caller).
 """
 
 from __future__ import annotations
@@ -59,6 +67,7 @@ class ImportResult:
     time_columns: tuple[str, ...]
     unmapped: tuple[str, ...] = field(default=())
     undefined: tuple[str, ...] = field(default=())
+    notes: tuple[str, ...] = field(default=())  # mapped with a caveat (e.g. without time)
 
 
 def read_metricflow(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -124,6 +133,7 @@ def import_metricflow(path: Path) -> ImportResult:
             if entity.get("type") == "primary":
                 primary[entity["name"]] = (_table(model), entity.get("expr") or entity["name"])
     joins, dimensions, time_of, measures = [], [], {}, {}
+    time_columns: set[str] = set()
     for i, model in enumerate(models):
         table, where = _table(model), f"semantic_models[{i}] ({model.get('name')})"
         dims = {d.get("name"): d for d in model.get("dimensions") or []}
@@ -152,11 +162,30 @@ def import_metricflow(path: Path) -> ImportResult:
             if agg not in _AGG or qualified is None:
                 unmapped.append(f"{where}.measures.{measure['name']}: aggregate {agg!r}")
                 continue
-            measures[measure["name"]] = (table, _AGG[agg].format(qualified), model.get("name"))
-    metrics = []
+            own = measure.get("agg_time_dimension")
+            if own and own not in dims:
+                unmapped.append(
+                    f"{where}.measures.{measure['name']}: agg_time_dimension {own!r} is not a "
+                    "dimension of its model"
+                )
+                continue
+            timed = (
+                f"{table}.{dims[own].get('expr') or own}"
+                if own
+                else time_of.get(model.get("name"), "")
+            )
+            if own:
+                time_columns.add(timed)
+            measures[measure["name"]] = (table, _AGG[agg].format(qualified), timed)
+    metrics: list[dict[str, Any]] = []
+    notes: list[str] = []
+    combined: list[tuple[int, dict[str, Any]]] = []
     for i, metric in enumerate(metric_defs):
         where = f"metrics[{i}] ({metric.get('name')})"
         kind = str(metric.get("type", "")).lower()
+        if kind in {"ratio", "derived"}:
+            combined.append((i, metric))
+            continue
         if kind != "simple":
             unmapped.append(f"{where}: {kind} metrics are not in Assay's format")
             undefined.extend(_names(metric))
@@ -172,20 +201,30 @@ def import_metricflow(path: Path) -> ImportResult:
             unmapped.append(f"{where}: measure {name!r} was not mapped")
             undefined.extend(_names(metric))
             continue
-        table, expression, model_name = measures[name]
-        if model_name not in time_of:
-            unmapped.append(f"{where}: its model has no agg_time_dimension")
+        table, expression, time_column = measures[name]
+        mapped: dict[str, Any] = {
+            "name": str(metric["name"]),
+            "label": str(metric.get("label") or metric["name"]),
+            "table": table,
+            "expression": expression,
+        }
+        if time_column:
+            mapped["time_column"] = time_column
+        else:
+            notes.append(
+                f"{where}: untimed (no agg_time_dimension for its measure): answered over all "
+                "rows; a period asked of it abstains"
+            )
+        metrics.append(mapped)
+    simple = {m["name"]: m for m in metrics}
+    for i, metric in combined:
+        where = f"metrics[{i}] ({metric.get('name')})"
+        mapped_or_why = _combined(metric, simple)
+        if isinstance(mapped_or_why, str):
+            unmapped.append(f"{where}: {mapped_or_why}")
             undefined.extend(_names(metric))
             continue
-        metrics.append(
-            {
-                "name": str(metric["name"]),
-                "label": str(metric.get("label") or metric["name"]),
-                "table": table,
-                "expression": expression,
-                "time_column": time_of[model_name],
-            }
-        )
+        metrics.append(mapped_or_why)
     layer = {
         "name": path.name,
         "description": "Imported from dbt MetricFlow by 'assay semantic import'.",
@@ -195,8 +234,77 @@ def import_metricflow(path: Path) -> ImportResult:
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
     return ImportResult(
-        layer, tuple(sorted(set(time_of.values()))), tuple(unmapped), tuple(undefined)
+        layer,
+        tuple(sorted(set(time_of.values()) | time_columns)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(notes),
     )
+
+
+def _input(ref: Any) -> tuple[str, str] | str:
+    """An input metric's (name, the name the expression uses), or why it is not mapped."""
+    if isinstance(ref, str):
+        return ref, ref
+    if not isinstance(ref, dict) or not ref.get("name"):
+        return f"an input metric {ref!r} without a name"
+    extra = sorted(k for k in ref if k not in {"name", "alias"})
+    if extra:
+        return f"input metric {ref['name']!r} has {', '.join(extra)} (not mapped)"
+    return str(ref["name"]), str(ref.get("alias") or ref["name"])
+
+
+def _combined(metric: dict[str, Any], simple: dict[str, dict[str, Any]]) -> dict[str, Any] | str:
+    """A ``ratio`` or ``derived`` metric over simple metrics of one table with one time as the
+    same arithmetic over their aggregates (MetricFlow computes each input over the same
+    group, then the expression), or why it is not mapped. A ratio divides as MetricFlow
+    renders it: ``CAST(n AS DOUBLE) / CAST(NULLIF(d, 0) AS DOUBLE)``."""
+    kind = str(metric.get("type", "")).lower()
+    if metric.get("filter"):
+        return "a metric filter over dimensions is not mapped"
+    params = metric.get("type_params") or {}
+    if kind == "ratio":
+        refs = [params.get("numerator"), params.get("denominator")]
+        expr = "CAST(numerator__ AS DOUBLE) / CAST(NULLIF(denominator__, 0) AS DOUBLE)"
+        used = ["numerator__", "denominator__"]
+    else:
+        refs = list(params.get("metrics") or [])
+        expr = str(params.get("expr") or "")
+        used = []
+    inputs: dict[str, dict[str, Any]] = {}
+    for j, ref in enumerate(refs):
+        got = _input(ref)
+        if isinstance(got, str):
+            return got
+        name, alias = got
+        if name not in simple:
+            return f"input metric {name!r} is not a mapped simple metric"
+        inputs[used[j] if kind == "ratio" else alias] = simple[name]
+    if not inputs or not expr:
+        return f"a {kind} metric without inputs or an expression"
+    if len({m["table"] for m in inputs.values()}) != 1:
+        return "its input metrics are over different tables (Assay computes one table)"
+    if len({m.get("time_column", "") for m in inputs.values()}) != 1:
+        return "its input metrics have different time columns"
+    try:
+        tree = sqlglot.parse_one(expr, read="duckdb")
+    except Exception:  # an expression that does not parse is reported as unmapped
+        return f"its expression {expr!r} does not parse"
+    for column in list(tree.find_all(exp.Column)):
+        if column.table or column.name not in inputs:
+            return f"its expression names {column.sql()!r}, not one of its input metrics"
+        aggregate = sqlglot.parse_one(inputs[column.name]["expression"], read="duckdb")
+        column.replace(exp.Paren(this=aggregate))
+    first = next(iter(inputs.values()))
+    out: dict[str, Any] = {
+        "name": str(metric["name"]),
+        "label": str(metric.get("label") or metric["name"]),
+        "table": first["table"],
+        "expression": tree.sql(dialect="duckdb"),
+    }
+    if first.get("time_column"):
+        out["time_column"] = first["time_column"]
+    return out
 
 
 def _names(definition: dict[str, Any]) -> list[str]:
@@ -204,6 +312,11 @@ def _names(definition: dict[str, Any]) -> list[str]:
     return [str(n) for n in (definition.get("name"), definition.get("label")) if n]
 
 
-def with_dates(result: ImportResult, start: dt.date, end: dt.date) -> dict[str, Any]:
-    """The layer with its clock and coverage from the data's first and last dates."""
+def with_dates(
+    result: ImportResult, start: dt.date | None, end: dt.date | None
+) -> dict[str, Any]:
+    """The layer with its clock and coverage from the data's first and last dates; without
+    them (every metric untimed) the layer has no time."""
+    if start is None or end is None:
+        return dict(result.layer)
     return {**result.layer, "clock": end, "coverage": {"start": start, "end": end}}

@@ -9,7 +9,10 @@ Read: the first ``semantic_model`` entry of the file (others are reported). Mapp
 - a relationship with one column pair to a join (``from`` is the many side);
 - a model-level metric whose ``ANSI_SQL`` expression aggregates columns of one dataset to a
   metric over that table, timed by the dataset's first ``is_time`` field over a column, or else
-  by the first such field of a dataset it is related to (``store_sales`` -> ``date_dim.d_date``).
+  by the first such field of a dataset it is related to (``store_sales`` -> ``date_dim.d_date``),
+  or else untimed (answered over all rows; a period asked of it abstains). ``assay semantic
+  import`` makes a metric untimed too when its time would go through a join that leaves rows of
+  its table without a date (TPC-DS ``store_sales`` rows with no ``ss_sold_date_sk``).
 
 Reported, not mapped: a metric over columns of two or more datasets (Assay computes a metric
 over one table and joins only to group or filter), fields without ``dimension`` (facts: OSI's
@@ -74,6 +77,7 @@ def import_osi(path: Path) -> ImportResult:
     model = models[0]
     unmapped = [f"semantic_model[{i}]: only the first model is read" for i in range(1, len(models))]
     undefined: list[str] = []
+    notes: list[str] = []
     tables: dict[str, str] = {}
     time_of: dict[str, str] = {}
     dimensions: list[dict[str, Any]] = []
@@ -146,22 +150,23 @@ def import_osi(path: Path) -> ImportResult:
         time_column = time_of.get(dataset) or next(
             (time_of[d] for d in related.get(dataset, []) if d in time_of), ""
         )
-        if not time_column:
-            unmapped.append(f"{where}: no time field on {dataset} or a dataset it relates to")
-            undefined += [str(metric.get("name")), *_synonyms(metric)]
-            continue
         for column in tree.find_all(exp.Column):
             column.set("table", exp.to_identifier(tables[dataset]))
-        times.add(time_column)
-        metrics.append(
-            {
-                "name": str(metric["name"]),
-                "synonyms": _synonyms(metric),
-                "table": tables[dataset],
-                "expression": tree.sql(dialect="duckdb"),
-                "time_column": time_column,
-            }
-        )
+        mapped: dict[str, Any] = {
+            "name": str(metric["name"]),
+            "synonyms": _synonyms(metric),
+            "table": tables[dataset],
+            "expression": tree.sql(dialect="duckdb"),
+        }
+        if time_column:
+            times.add(time_column)
+            mapped["time_column"] = time_column
+        else:
+            notes.append(
+                f"{where}: untimed (no time field on {dataset} or a dataset it relates to): "
+                "answered over all rows; a period asked of it abstains"
+            )
+        metrics.append(mapped)
     for ext in model.get("custom_extensions") or []:
         unmapped.append(f"custom_extensions ({ext.get('vendor_name')}): not read")
     seen: set[str] = set()
@@ -180,4 +185,6 @@ def import_osi(path: Path) -> ImportResult:
         "metrics": metrics,
         "dimensions": unique,
     }
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
+    return ImportResult(
+        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
+    )
