@@ -57,9 +57,15 @@ def test_tutorial_imports_loads_and_answers(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "metrics[7] (cancellation_rate): ratio metrics" in result.output
+    assert "metrics[11] (cumulative_transactions): cumulative metrics" in result.output
+    assert "cancellation_rate" not in result.output and "revenue_usd" not in result.output
     layer = load_semantic(out)
-    assert {m.name for m in layer.metrics} >= {"transactions", "transaction_amount"}
+    assert {m.name for m in layer.metrics} >= {
+        "transactions",
+        "transaction_amount",
+        "cancellation_rate",  # a ratio of two simple metrics
+        "revenue_usd",  # derived: transaction_amount - cancellations + alterations
+    }
     assert str(layer.coverage) == "(datetime.date(2022, 3, 7), datetime.date(2022, 4, 4))"
     ask = runner.invoke(
         main,

@@ -145,7 +145,7 @@ def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
     assert total.candidate is not None and total.candidate.result is not None
     assert list(total.candidate.result.rows) == everything
     assert period.action == "withhold"
-    assert "behaviour.no_time" in [f.code for f in period.findings]
+    assert period.behaviour == "abstain" and period.reasons == ("behaviour.no_time",)
 
 
 def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:

@@ -133,6 +133,11 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         if low.isdigit() or low in NUMBER_WORDS:
             value = int(low) if low.isdigit() else NUMBER_WORDS[low]
             tags[i] = _Tag("NUMBER", t, i, value)
+        elif low in _WHO and _after_by(tags, tokens, i):
+            # "per customer", "by client": a breakdown by the customer, which no dimension
+            # holds; read as an unknown grouping (asked back), never dropped (the total was
+            # shown for the jaffle-shop "... per customer" saved query)
+            tags[i] = _Tag("WORD", t, i, canonical(low))
         elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
             continue
         elif _entity(canonical(low), layer):
@@ -146,6 +151,18 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             tags[i] = _Tag("WORD", t, i, canonical(low))
     ordered = [dataclasses.replace(tags[k], after=_before(tokens, k)) for k in sorted(tags)]
     return _separators(ordered), periods
+
+
+_WHO = frozenset({"customer", "customers", "client", "clients"})
+
+
+def _after_by(tags: dict[int, _Tag], tokens: list[Token], i: int) -> bool:
+    """Whether token ``i`` follows a "by"/"per" (articles skipped)."""
+    skip = {"the", "a", "an", "our", "each", "every"}
+    k = i - 1
+    while k >= 0 and tokens[k].lower in skip:
+        k -= 1
+    return k >= 0 and k in tags and tags[k].kind == "BY"
 
 
 def _before(tokens: list[Token], i: int) -> str:

@@ -290,11 +290,16 @@ def _combined(metric: dict[str, Any], simple: dict[str, dict[str, Any]]) -> dict
         tree = sqlglot.parse_one(expr, read="duckdb")
     except Exception:  # an expression that does not parse is reported as unmapped
         return f"its expression {expr!r} does not parse"
-    for column in list(tree.find_all(exp.Column)):
+    for column in tree.find_all(exp.Column):
         if column.table or column.name not in inputs:
             return f"its expression names {column.sql()!r}, not one of its input metrics"
-        aggregate = sqlglot.parse_one(inputs[column.name]["expression"], read="duckdb")
-        column.replace(exp.Paren(this=aggregate))
+
+    def aggregate(node: exp.Expression) -> exp.Expression:
+        if not isinstance(node, exp.Column):
+            return node
+        return exp.Paren(this=sqlglot.parse_one(inputs[node.name]["expression"], read="duckdb"))
+
+    tree = tree.transform(aggregate, copy=True)
     first = next(iter(inputs.values()))
     out: dict[str, Any] = {
         "name": str(metric["name"]),
