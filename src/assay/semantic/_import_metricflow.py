@@ -317,9 +317,7 @@ def _names(definition: dict[str, Any]) -> list[str]:
     return [str(n) for n in (definition.get("name"), definition.get("label")) if n]
 
 
-def with_dates(
-    result: ImportResult, start: dt.date | None, end: dt.date | None
-) -> dict[str, Any]:
+def with_dates(result: ImportResult, start: dt.date | None, end: dt.date | None) -> dict[str, Any]:
     """The layer with its clock and coverage from the data's first and last dates; without
     them (every metric untimed) the layer has no time."""
     if start is None or end is None:
