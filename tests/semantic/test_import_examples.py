@@ -8,9 +8,10 @@ the SQL their query means, written here). An example Assay cannot map must not b
 question's outcome is ``same rows`` or ``not shown``, never ``WRONG ROWS``, and the expected
 outcome of every question is asserted, so a regression either way fails.
 
-The MetricFlow and Cube examples are CLI commands or UI clicks; the English questions here are
-their plain wording, written while looking at what the reader reads (tuned on, not held out).
-The Cortex questions are the verified questions verbatim.
+The MetricFlow and Cube examples are CLI commands, metric names or UI clicks; the English
+questions here are their plain wording, written while looking at what the reader reads (tuned
+on, not held out). The Cortex questions are the verified questions verbatim. The OSI metric
+descriptions are asked verbatim, and two of them also as written here (tuned on).
 """
 
 from __future__ import annotations
