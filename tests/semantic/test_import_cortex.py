@@ -111,3 +111,49 @@ def test_not_cortex_is_a_clear_error(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 1 and "not a Cortex Analyst semantic model" in result.output
+
+
+def test_a_measure_of_a_table_without_time_is_imported_untimed(tmp_path: Path) -> None:
+    """No time dimension: the measure is a metric without time_column (reported as a note);
+    without a period it is answered over every row, with a period abstained on."""
+    from assay.connectors import connect
+    from assay.pipeline import Agent
+
+    db = tmp_path / "p.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE parts AS SELECT * FROM (VALUES (1, 2.5), (2, 4.0)) t(id, weight)")
+    con.close()
+    source = tmp_path / "m.yaml"
+    source.write_text(
+        """
+name: parts_model
+tables:
+  - name: parts
+    base_table: {database: D, schema: S, table: parts}
+    measures:
+      - {name: total_weight, expr: weight, data_type: NUMBER, default_aggregation: sum}
+      - {name: heaviness, expr: weight, data_type: NUMBER}
+""",
+        encoding="utf-8",
+    )
+    out = tmp_path / "layer.yaml"
+    result = CliRunner().invoke(
+        main,
+        [
+            *("semantic", "import", "--from", "cortex", "--source", str(source)),
+            *("--db", str(db), "--out", str(out)),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    assert "note: tables[0] (parts).measures.total_weight: untimed" in result.output
+    assert "measures.heaviness: no aggregation" in result.output  # never guessed
+    layer = load_semantic(out)
+    assert [(m.name, m.time_column) for m in layer.metrics] == [("total_weight", "")]
+    assert layer.clock is None
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        total = agent.ask("total weight")
+        period = agent.ask("total weight in 2024")
+    assert total.candidate is not None and total.candidate.result is not None
+    assert total.candidate.result.rows == ((6.5,),)
+    assert period.behaviour == "abstain" and period.reasons == ("behaviour.no_time",)

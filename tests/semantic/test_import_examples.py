@@ -259,60 +259,6 @@ def test_semantic_model_generator_customers(tmp_path: Path) -> None:
     }
 
 
-def test_metricflow_derived_metric_with_a_filter_or_offset_is_not_mapped(tmp_path: Path) -> None:
-    """Fail closed: a derived metric whose input has a filter or an offset, or whose inputs
-    are on different tables, is reported and made an undefined concept."""
-    (tmp_path / "m.yml").write_text(
-        """
-semantic_models:
-  - name: orders
-    model: ref('orders')
-    defaults: {agg_time_dimension: ds}
-    entities: [{name: order, type: primary, expr: id}]
-    dimensions: [{name: ds, type: time, type_params: {time_granularity: day}}]
-    measures:
-      - {name: amount, agg: sum}
-      - {name: n, agg: count, expr: id}
-metrics:
-  - {name: amount, type: simple, type_params: {measure: amount}}
-  - {name: n, type: simple, type_params: {measure: n}}
-  - name: growth
-    type: derived
-    type_params:
-      expr: amount - amount_prev
-      metrics:
-        - {name: amount}
-        - {name: amount, offset_window: 1 month, alias: amount_prev}
-  - name: big_share
-    type: ratio
-    type_params:
-      numerator: {name: amount, filter: "{{ Dimension('order__ds') }} > '2020-01-01'"}
-      denominator: amount
-  - name: per_order
-    type: ratio
-    type_params: {numerator: amount, denominator: n}
-  - name: odd
-    type: derived
-    type_params: {expr: amount / other, metrics: [{name: amount}]}
-""",
-        encoding="utf-8",
-    )
-    from assay.semantic._import_metricflow import import_metricflow
-
-    result = import_metricflow(tmp_path / "m.yml")
-    by_name = {m["name"]: m for m in result.layer["metrics"]}
-    assert sorted(by_name) == ["amount", "n", "per_order"]
-    assert by_name["per_order"]["expression"] == (
-        "CAST((SUM(orders.amount)) AS DOUBLE) / CAST(NULLIF((COUNT(orders.id)), 0) AS DOUBLE)"
-    )
-    assert by_name["per_order"]["time_column"] == "orders.ds"
-    text = "\n".join(result.unmapped)
-    assert "(growth): input metric 'amount' has offset_window" in text
-    assert "(big_share): input metric 'amount' has filter" in text
-    assert "(odd): its expression names 'other'" in text
-    assert {"growth", "big_share", "odd"} <= set(result.undefined)
-
-
 # --- Snowflake Cortex Analyst: the two quickstarts, verified queries as trusted examples ---
 
 

@@ -10,6 +10,7 @@ from click.testing import CliRunner
 
 from assay.cli import main
 from assay.semantic import load_semantic
+from assay.semantic._import_metricflow import import_metricflow
 
 TUTORIAL = (
     Path(__file__).resolve().parents[2]
@@ -121,3 +122,65 @@ def test_foreign_yaml_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert result.exit_code == 1 and "as YAML" in result.output
     assert not (tmp_path / "o.yaml").exists()
+
+
+def test_metricflow_derived_metric_with_a_filter_or_offset_is_not_mapped(tmp_path: Path) -> None:
+    """Fail closed: a derived metric whose input has a filter or an offset, or whose inputs
+    are on different tables, is reported and made an undefined concept."""
+    (tmp_path / "m.yml").write_text(
+        """
+semantic_models:
+  - name: orders
+    model: ref('orders')
+    defaults: {agg_time_dimension: ds}
+    entities: [{name: order, type: primary, expr: id}]
+    dimensions:
+      - {name: ds, type: time, type_params: {time_granularity: day}}
+      - {name: paid_at, type: time, type_params: {time_granularity: day}}
+    measures:
+      - {name: amount, agg: sum}
+      - {name: n, agg: count, expr: id}
+      - {name: paid, agg: sum, expr: amount, agg_time_dimension: paid_at}
+metrics:
+  - {name: amount, type: simple, type_params: {measure: amount}}
+  - {name: n, type: simple, type_params: {measure: n}}
+  - name: growth
+    type: derived
+    type_params:
+      expr: amount - amount_prev
+      metrics:
+        - {name: amount}
+        - {name: amount, offset_window: 1 month, alias: amount_prev}
+  - name: big_share
+    type: ratio
+    type_params:
+      numerator: {name: amount, filter: "{{ Dimension('order__ds') }} > '2020-01-01'"}
+      denominator: amount
+  - name: per_order
+    type: ratio
+    type_params: {numerator: amount, denominator: n}
+  - name: odd
+    type: derived
+    type_params: {expr: amount / other, metrics: [{name: amount}]}
+  - {name: paid, type: simple, type_params: {measure: paid}}
+  - name: mixed
+    type: ratio
+    type_params: {numerator: paid, denominator: amount}
+""",
+        encoding="utf-8",
+    )
+    result = import_metricflow(tmp_path / "m.yml")
+    by_name = {m["name"]: m for m in result.layer["metrics"]}
+    assert sorted(by_name) == ["amount", "n", "paid", "per_order"]
+    # A measure's own agg_time_dimension times its metric, not the model's default.
+    assert by_name["paid"]["time_column"] == "orders.paid_at"
+    assert "(mixed): its input metrics have different time columns" in "\n".join(result.unmapped)
+    assert by_name["per_order"]["expression"] == (
+        "CAST((SUM(orders.amount)) AS DOUBLE) / CAST(NULLIF((COUNT(orders.id)), 0) AS DOUBLE)"
+    )
+    assert by_name["per_order"]["time_column"] == "orders.ds"
+    text = "\n".join(result.unmapped)
+    assert "(growth): input metric 'amount' has offset_window" in text
+    assert "(big_share): input metric 'amount' has filter" in text
+    assert "(odd): its expression names 'other'" in text
+    assert {"growth", "big_share", "odd"} <= set(result.undefined)
