@@ -52,3 +52,26 @@ def test_scoring_counts_is_the_dense_tfidf_logistic_of_the_saved_weights() -> No
     np.testing.assert_allclose(head.score(probe), expected, rtol=1e-12)
     np.testing.assert_allclose(head.score_counts(text_counts(probe)), expected, rtol=1e-12)
     assert head.C == 1.0
+
+
+def test_counts_from_cached_words_are_exactly_sklearns_hashing() -> None:
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    texts = [
+        "QUESTION: How many singers?\nSTEP 1 SQL: SELECT  count(*) FROM singer",
+        "STEP 1 RESULT: 3 rows x 2 cols; sample [('Ann', 1), ('Bo', 2)]\tÜnïcode ß ÄB",
+        "",
+        "   ",
+        "a ab abc abcd " + "x" * 40,
+        "SELECT name FROM singer SELECT name FROM singer",  # repeated words count twice
+    ]
+    kwargs = {"n_features": 2**18, "alternate_sign": False, "norm": None}
+    word = HashingVectorizer(
+        analyzer="word", ngram_range=(1, 2), token_pattern=r"(?u)\b\w+\b", **kwargs
+    )
+    char = HashingVectorizer(analyzer="char_wb", ngram_range=(3, 5), **kwargs)
+    for _ in range(2):  # cold, then from the cache
+        ours = text_counts(texts).toarray()
+        ref = np.hstack([word.transform(texts).toarray(), char.transform(texts).toarray()])
+        ref[ref > 0] = 1.0 + np.log(ref[ref > 0])
+        np.testing.assert_array_equal(ours, ref)

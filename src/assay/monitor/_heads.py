@@ -14,6 +14,7 @@ arrays and walked in numpy.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
@@ -49,10 +50,49 @@ _CHAR = HashingVectorizer(
 )
 
 
+# Character n-grams never cross a word (char_wb), so a text's counts are the sum of its words'
+# counts: each distinct word is hashed once and kept (bounded; cleared when full).
+_WORD_NGRAMS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+_WORD_NGRAMS_LIMIT = 200_000
+
+
+def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
+    """Exactly ``_CHAR.transform(texts)``, summed from cached per-word counts."""
+    indptr, indices, data = [0], [], []
+    for text in texts:
+        words = Counter(text.lower().split())
+        new = [w for w in words if w not in _WORD_NGRAMS]
+        if new:
+            if len(_WORD_NGRAMS) + len(new) > _WORD_NGRAMS_LIMIT:
+                _WORD_NGRAMS.clear()
+            rows = _CHAR.transform(new)
+            for i, w in enumerate(new):
+                lo, hi = rows.indptr[i], rows.indptr[i + 1]
+                _WORD_NGRAMS[w] = (rows.indices[lo:hi].copy(), rows.data[lo:hi].copy())
+        parts = [_WORD_NGRAMS[w] for w in words]
+        if parts:
+            cols = np.concatenate([c for c, _ in parts])
+            vals = np.concatenate([v * words[w] for w, (_, v) in zip(words, parts, strict=True)])
+            unique, inverse = np.unique(cols, return_inverse=True)
+            indices.append(unique)
+            data.append(np.bincount(inverse, weights=vals))
+            indptr.append(indptr[-1] + len(unique))
+        else:
+            indptr.append(indptr[-1])
+    return sp.csr_matrix(
+        (
+            np.concatenate(data) if data else np.zeros(0),
+            np.concatenate(indices) if indices else np.zeros(0, dtype=np.int32),
+            np.asarray(indptr),
+        ),
+        shape=(len(texts), N_FEATURES),
+    )
+
+
 def text_counts(texts: Sequence[str]) -> sp.csr_matrix:
     """The hashed n-gram counts (sublinear tf) every head reads: compute once, score with
     ``TextHead.score_counts`` on any number of heads."""
-    matrix = sp.hstack([_WORD.transform(texts), _CHAR.transform(texts)], format="csr")
+    matrix = sp.hstack([_WORD.transform(texts), _char_counts(texts)], format="csr")
     matrix.data = 1.0 + np.log(matrix.data)  # sublinear tf
     return matrix
 
