@@ -4,10 +4,10 @@ SQLite by default (a file, WAL journal, one write lock, ``synchronous`` NORMAL o
 any SQLAlchemy URL; it is separate from the guarded connections that answer questions. On
 SQLite a verdict is written through one held connection and one prepared ``INSERT`` (0.06 ms
 against 0.5 ms through SQLAlchemy's per-call connection checkout and compile); the
-transaction and its commit are the same. Rows are only ever inserted: the class has no update or delete, and on SQLite triggers refuse
-``UPDATE`` and ``DELETE`` at the engine, so a verdict once acknowledged stays as it was
-decided. Each write is one transaction committed before the caller acknowledges it (a crash
-loses nothing acknowledged and leaves nothing half-written).
+transaction and its commit are the same. Rows are only ever inserted: the class has no update
+or delete, and on SQLite triggers refuse ``UPDATE`` and ``DELETE`` at the engine, so a verdict
+once acknowledged stays as it was decided. Each write is one transaction committed before the
+caller acknowledges it (a crash loses nothing acknowledged and leaves nothing half-written).
 
 Feedback is appended too; a verdict's label is its latest feedback (thumbs up 1, down 0).
 ``export`` writes ``verdicts.jsonl`` and ``labels.jsonl`` in the formats ``assay report`` and
@@ -66,8 +66,7 @@ FEEDBACK = sa.Table(
 _VERDICT_COLUMNS = tuple(c.name for c in VERDICTS.columns if c.name != "seq")
 _QUOTED_COLUMNS = ", ".join('"' + c + '"' for c in _VERDICT_COLUMNS)
 _INSERT_VERDICT = (
-    f"INSERT INTO verdicts ({_QUOTED_COLUMNS}) "
-    f"VALUES ({', '.join('?' for _ in _VERDICT_COLUMNS)})"
+    f"INSERT INTO verdicts ({_QUOTED_COLUMNS}) VALUES ({', '.join('?' for _ in _VERDICT_COLUMNS)})"
 )
 _APPEND_ONLY = [
     f"CREATE TRIGGER IF NOT EXISTS {table}_no_{verb.lower()} BEFORE {verb} ON {table} "
