@@ -58,6 +58,12 @@ ANSWERED = 5  # DEMO_QUESTIONS[:5] are answered (they run SQL); the rest ask bac
 REQUEST_TIMEOUT_S = 60.0
 
 
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user and system) of one process, all its threads, not its children."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _autogroup() -> str:
     try:
         return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
@@ -180,9 +186,10 @@ def _in_process(
 
 
 async def _interleaved(
-    port: int, agent: Agent, questions: list[str], first: int, n: int
+    port: int, agent: Agent, questions: list[str], first: int, n: int, cpu: list[float]
 ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[str]]:
-    """One client: one HTTP ask, then the same question in-process, ``n`` times."""
+    """One client: one HTTP ask, then the same question in-process, ``n`` times. Adds to
+    ``cpu`` the CPU seconds this thread spent in the in-process asks."""
     http: list[tuple[int, float]] = []
     local: list[tuple[int, float]] = []
     acknowledged: list[str] = []
@@ -198,7 +205,9 @@ async def _interleaved(
             http.append((q, (time.perf_counter() - started) * 1000.0))
             if status == 200:
                 acknowledged.append(json.loads(raw)["verdict"]["id"])
+            before = time.thread_time()
             local.append((q, _local_one(agent, questions[q], f"s{i}")))
+            cpu[0] += time.thread_time() - before
     finally:
         writer.close()
     return http, local, acknowledged
@@ -296,12 +305,17 @@ def run() -> dict[str, object]:
                 concurrent_ratios.append(p50(got, answered) / p50(mine, answered))
             memory.append(_rss_mb(server.pid))
             per = n_serial // repeats
+            local_cpu = [0.0]
+            server_cpu = _cpu_s(server.pid)
             for r in range(repeats):
-                got, mine, ack = asyncio.run(_interleaved(port, agent, questions, r * per, per))
+                got, mine, ack = asyncio.run(
+                    _interleaved(port, agent, questions, r * per, per, local_cpu)
+                )
                 serial += got
                 local_serial += mine
                 serial_ack += ack
                 serial_ratios.append(p50(got, answered) / p50(mine, answered))
+            server_cpu = _cpu_s(server.pid) - server_cpu
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
@@ -318,6 +332,9 @@ def run() -> dict[str, object]:
     def spread(values: list[float]) -> str:
         return f"{min(values):.3f}-{max(values):.3f}"
 
+    # Paired: each HTTP ask against the in-process ask of the same question right after it
+    # (robust to the load of a shared machine drifting between phases).
+    pairs = [(h, m) for (q, h), (_, m) in zip(serial, local_serial, strict=True) if q in answered]
     tenth = max(1, len(memory) // 10)
     first, last = max(memory[:tenth]), max(memory[-tenth:])
     record: dict[str, Any] = {
@@ -347,6 +364,10 @@ def run() -> dict[str, object]:
         "ratio_p50_serial_all": round(p50(serial) / p50(local_serial), 3),
         "ratio_p50_serial_answered": round(p50(serial, answered) / p50(local_serial, answered), 3),
         "ratio_p50_serial_answered_per_repeat": [round(r, 3) for r in serial_ratios],
+        "ratio_serial_answered_paired_median": round(median([h / m for h, m in pairs]), 3),
+        "http_serial_answered_added_ms_paired_median": round(median([h - m for h, m in pairs]), 3),
+        "server_cpu_ms_per_ask_serial": round(server_cpu * 1000 / len(serial), 3),
+        "in_process_cpu_ms_per_ask_serial": round(local_cpu[0] * 1000 / len(local_serial), 3),
         "http_serial_added_ms_p50": round(p50(serial) - p50(local_serial), 3),
         "http_serial_answered_added_ms_p50": round(
             p50(serial, answered) - p50(local_serial, answered), 3
@@ -391,6 +412,20 @@ def run() -> dict[str, object]:
                 f"{record['ratio_p50_serial_all']}x, +{record['http_serial_added_ms_p50']} ms)",
                 "< 1.2x",
                 serial_ratio < 1.2,
+            ),
+            (
+                "one client, answered, paired (HTTP ask against the in-process ask after it)",
+                f"median ratio {record['ratio_serial_answered_paired_median']}x, median added "
+                f"{record['http_serial_answered_added_ms_paired_median']} ms",
+                "< 1.2x",
+                record["ratio_serial_answered_paired_median"] < 1.2,
+            ),
+            (
+                "CPU per ask, one client, all questions (server process / in-process thread)",
+                f"{record['server_cpu_ms_per_ask_serial']} / "
+                f"{record['in_process_cpu_ms_per_ask_serial']} ms",
+                "-",
+                True,
             ),
             (
                 "ledger rows / lost / duplicated",
