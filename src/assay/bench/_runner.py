@@ -147,7 +147,7 @@ def _call(system: System, task: Task, ctx: RunContext, limit_s: float) -> System
 
 def _record(task: Task, system: System, ctx: RunContext, limit_s: float) -> dict[str, Any]:
     connector = ctx.connector(task.domain)
-    before = len(connector.statement_log)
+    before = connector.statement_count
     started = time.perf_counter()
     record: dict[str, Any] = {"task_id": task.id, "system": system.name, "failure": None}
     try:
@@ -173,7 +173,7 @@ def _record(task: Task, system: System, ctx: RunContext, limit_s: float) -> dict
             execution = (result.elapsed_ms / 1000.0) if result else 0.0
         except ExecutionError as exc:
             guard = (exc.code,)
-    statements = [s.sql for s in connector.statement_log[before:] if s.purpose == "query"]
+    statements = [s.sql for s in connector.statements_since(before) if s.purpose == "query"]
     record.update(
         behaviour=answer.behaviour,
         sql=answer.sql,
