@@ -8,6 +8,7 @@ execute (read-only) -> verify and check -> write (every number cited) -> score -
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -220,13 +221,18 @@ class Agent:
                 candidate=Candidate(planned.sql),
                 provenance=base,
             )
+        grouped = [*([planned.grain] if planned.grain else []), *reading.groups]
         written = write_governed(
             run.result,
             label=metric.label,
             period=period,
-            group=planned.group_by or planned.grain or ("year" if reading.compare else None),
+            group=" and ".join(grouped) or ("year" if reading.compare else None),
             definition=definition,
             top_n=reading.top_n,
+            grain=planned.grain,
+            where=filter_words(reading),
+            descending=reading.descending,
+            partial=partial_words(reading, self.layer),
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         findings = verify(
@@ -250,6 +256,8 @@ class Agent:
                 # The fit check is the COMPLETE term, measured without a model: it enters the
                 # score where the paper's judge COMPLETE does (and caps below 0.5 as it does).
                 judge=JudgeReport(complete=fit.complete, source="fit_check"),
+                # The metric the question named is governed: its aggregate is what was asked.
+                definitions=tuple(self.layer.metric(m).expression for m in reading.metrics),
             )
         )
         all_findings = tuple(
@@ -457,6 +465,43 @@ def bad_input(text: str) -> tuple[str, str] | None:
             "I read questions in English only; ask it in English with the warehouse's terms.",
         )
     return None
+
+
+def filter_words(reading: Reading) -> str:
+    """Every filter of a reading as the answer sentence states it.
+
+    Example:
+        >>> from assay.semantic import Filter
+        >>> filter_words(Reading("q", filters=(Filter("country", ("DE", "FR")),
+        ...     Filter("category", ("books",), negated=True))))
+        'for country DE or FR, excluding category books'
+    """
+    said = []
+    for f in reading.filters:
+        values = (" and " if f.negated else " or ").join(f.values)
+        said.append(f"{'excluding' if f.negated else 'for'} {f.dimension} {values}")
+    return ", ".join(said)
+
+
+def partial_words(reading: Reading, layer: SemanticLayer) -> str:
+    """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
+    (its coverage end, else its clock): that period is partial, never written as whole.
+
+    Example:
+        >>> import datetime as dt
+        >>> from assay.semantic import Period
+        >>> year = Period(dt.date(2024, 1, 1), dt.date(2025, 1, 1), "2024", "2024")
+        >>> partial_words(Reading("q", periods=(year,)), SemanticLayer(clock=dt.date(2024, 11, 15)))
+        'to 2024-11-15, 2024 is not over'
+    """
+    last = layer.coverage[1] if layer.coverage is not None else layer.clock
+    if last is None:
+        return ""
+    cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
+    if not cut:
+        return ""
+    names = " and ".join(p.label for p in cut)
+    return f"to {last}, {names} {'is' if len(cut) == 1 else 'are'} not over"
 
 
 def reading_record(reading: Reading) -> dict[str, Any]:
