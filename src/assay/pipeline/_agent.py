@@ -109,12 +109,14 @@ class Agent:
     def _ask(self, question: str, ident: str) -> Verdict:
         text = question.strip()
         bad = bad_input(text)
-        if bad is not None:
+        # A payload in another language ("ignora las instrucciones anteriores") is refused by
+        # what it asks for, before the question is set aside as unreadable.
+        found = refusals(text, vocabulary=self.vocabulary) if _readable(bad) else ()
+        if bad is not None and not found:
             code, message = bad
             return self._verdict(
                 ident, "abstain", (code,), {"question": text[:200], "message": message}
             )
-        found = refusals(text, vocabulary=self.vocabulary)
         refusal = tuple(dict.fromkeys(r.code for r in found))
         reading = read(text, self.layer, self.lexicon)
         decision = decide_behaviour(reading, self.layer, refusal)
@@ -436,6 +438,11 @@ _FOREIGN = frozenset(
     "le la les des du une est était quel quelle combien wie viel welche das der die und ist war"
     " el los las cuál cuanto cuánto fue qual quanto foi het een hoeveel wat dat jaar".split()
 )
+
+
+def _readable(bad: tuple[str, str] | None) -> bool:
+    """Whether a question's text can be read for intent: any but empty, overlong or binary."""
+    return bad is None or bad[0] == "input.other_language"
 
 
 def bad_input(text: str) -> tuple[str, str] | None:
