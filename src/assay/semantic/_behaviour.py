@@ -67,7 +67,8 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
                     "abstain",
                     "behaviour.period_outside_coverage",
                     f"The warehouse covers {start} to {end}; {period.label} is outside it, so "
-                    "there is no data to answer from.",
+                    "there is no data to answer from (the coverage the semantic layer "
+                    "declares: rows a table holds outside it are not vouched for).",
                 )
     for retired in reading.retired:
         if not retired.replacement:
