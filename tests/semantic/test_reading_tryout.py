@@ -41,6 +41,9 @@ def _decide(layers: dict[str, tuple[SemanticLayer, Lexicon]], domain: str, quest
         ("saas", "gross revenue from churned accounts in 2023", "churned"),
         ("saas", "gross revenue from active accounts in 2023", "active"),
         ("clinic", "number of visits by former patients in 2023", "former"),
+        # "new" said of other rows than the metric counts, though the metric counts arrivals
+        ("insurance", "number of claims from new customers", "new"),
+        ("insurance", "policies sold in 2023 to new customers", "new"),
     ],
 )
 def test_a_modifier_the_layer_does_not_define_is_named(
@@ -59,6 +62,7 @@ def test_a_modifier_the_layer_does_not_define_is_named(
         ("shop", "customers who registered in 2022", "registered_customers"),
         ("saas", "new accounts in 2023", "new_accounts"),
         ("clinic", "registered patients in 2022", "registered_patients"),
+        ("clinic", "How many new patients registered in 2023?", "registered_patients"),
     ],
 )
 def test_a_modifier_the_metric_itself_means_is_read(

@@ -493,7 +493,7 @@ _OLD = frozenset({"old", "former", "previous", "legacy"})
 def _modifiers(
     unread: list[Tag], matches: list[Match], question: str, layer: SemanticLayer
 ) -> list[Tag]:
-    """Unread words less those the reading itself accounts for: "new" said of a metric that
+    """Unread words less those the reading itself accounts for: "new" said of the phrase of a metric that
     counts things by the date they were created ("new customers registered in Q1" is the
     registered customers of Q1), and "old" naming a retired column as a column ("split by the
     old region column": the column renamed, answered by its replacement)."""
@@ -501,8 +501,10 @@ def _modifiers(
     tokens = tokenize(question)
     out = []
     for tag in unread:
+        said_of = any(m.start <= tag.index + 1 < m.end for m in matches)  # "new customers"
         if (
             tag.payload in _NEW
+            and said_of
             and len(targets) == 1
             and _counts_arrivals(layer.metric(next(iter(targets))))
         ):
