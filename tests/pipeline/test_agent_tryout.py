@@ -86,7 +86,10 @@ def test_a_second_grouping_is_keyed_in_every_item(agents: dict[str, Agent]) -> N
         ("gross revenue in November 2024", "to 2024-11-15"),
         ("gross revenue in 2024", "to 2024-11-15"),
         ("Compare gross revenue 2023 vs 2024", "to 2024-11-15"),
+        ("gross revenue by month", "to 2024-11-15, the last month is not over"),
+        ("gross revenue by year", "to 2024-11-15, the last year is not over"),
         ("gross revenue in 2023", None),
+        ("gross revenue by month in 2023", None),
         ("gross revenue in October 2024", None),
     ],
 )

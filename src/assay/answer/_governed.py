@@ -115,7 +115,7 @@ def write_governed(
 
     scope = f" {where}" if where else ""
     when = f" in {period}" if period else ""
-    if period and partial:
+    if partial:
         when += f" ({partial})"
     last = len(result.columns) - 1
     values = [k for k, c in enumerate(result.columns) if k and str(c).startswith("value")]

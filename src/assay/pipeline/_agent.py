@@ -490,6 +490,9 @@ def filter_words(reading: Reading) -> str:
     return ", ".join(said)
 
 
+_GRAIN_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+
+
 def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
     (its coverage end, else its clock): that period is partial, never written as whole.
@@ -505,6 +508,12 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     if last is None:
         return ""
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
+    if not cut and reading.grain in _GRAIN_MONTHS and not reading.periods:
+        # "gross revenue by month": the last month shown runs only to the coverage's end.
+        months = _GRAIN_MONTHS[reading.grain]
+        after = last + dt.timedelta(days=1)
+        if after.day != 1 or (after.month - 1) % months:
+            return f"to {last}, the last {reading.grain} is not over"
     if not cut:
         return ""
     names = " and ".join(p.label for p in cut)
