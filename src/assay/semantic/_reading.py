@@ -493,9 +493,9 @@ _OLD = frozenset({"old", "former", "previous", "legacy"})
 def _modifiers(
     unread: list[Tag], matches: list[Match], question: str, layer: SemanticLayer
 ) -> list[Tag]:
-    """Unread words less those the reading itself accounts for: "new" said of the phrase of a metric that
-    counts things by the date they were created ("new customers registered in Q1" is the
-    registered customers of Q1), and "old" naming a retired column as a column ("split by the
+    """Unread words less those the reading itself accounts for: "new" said of the phrase of a
+    metric that counts things by the date they were created ("new customers registered in Q1"
+    is the registered customers of Q1), and "old" naming a retired column as a column ("split by the
     old region column": the column renamed, answered by its replacement)."""
     targets = {t for m in matches for t in m.targets}
     tokens = tokenize(question)
