@@ -367,7 +367,7 @@ _OTHER_WRITE = re.compile(
     r"l[öo]sche|l[öo]schen|l[öo]sch|entferne|entfernen|aktualisiere|aktualisieren|"
     r"[äa]ndere|[äa]ndern|leere|leeren|"
     r"apague|apagar|apaga|exclua|excluir|exclui|remova|remover|atualize|atualizar|altere|"
-    r"alterar|insira|inserir|deletar|delete)\s+"
+    r"alterar|insira|inserir|deletar)\s+"
     + _W
     + r"(?:tablas?|datos|registros|filas|pedidos|clientes|todos|todas|"
     r"tables?|donn[ée]es|commandes|lignes|enregistrements|toutes|tous|"
