@@ -211,8 +211,9 @@ def run_benchmark(
                 hint="Pass --resume to continue it, or remove it.",
             )
         done = _resumed(out, {t.id for t in tasks})
-    counts = {"run": 0, "skipped": 0, "failures": 0, "dropped": 0}
-    counts["dropped"] = len(done - {t.id for t in tasks})
+    counts = {"run": 0, "skipped": 0, "failures": 0}
+    if done - {t.id for t in tasks}:
+        counts["dropped"] = len(done - {t.id for t in tasks})  # removed from the file
     done &= {t.id for t in tasks}
     with out.open("a", encoding="utf-8") as handle:
         for task in tasks:

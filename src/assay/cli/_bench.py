@@ -131,7 +131,7 @@ def bench_run(
             )
     finally:
         ctx.close()
-    if counts["dropped"]:
+    if counts.get("dropped"):
         click.echo(
             f"dropped {counts['dropped']} records from {out} of tasks not in split {split!r} "
             "(resumed with another split or task set)",
