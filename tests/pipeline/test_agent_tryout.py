@@ -61,6 +61,8 @@ def test_a_total_across_all_years_is_one_number(agents: dict[str, Agent]) -> Non
         ),
         ("bottom 3 categories by gross revenue in 2023", ["Bottom 3 category"]),
         ("top 2 categories by gross revenue in 2023", ["Top 2 category"]),
+        ("gross revenue since March 2024", ["Gross revenue since March 2024 (to 2024-11-15"]),
+        ("number of orders after 2023", ["Number of orders after 2023 (to 2024-11-15"]),
     ],
 )
 def test_the_sentence_states_the_whole_reading(

@@ -114,7 +114,12 @@ def write_governed(
         return text
 
     scope = f" {where}" if where else ""
-    when = f" in {period}" if period else ""
+    # "since March 2024", "after 2023": an open period says its own preposition
+    when = (
+        (f" {period}" if period.startswith(("since ", "after ")) else f" in {period}")
+        if period
+        else ""
+    )
     if partial:
         when += f" ({partial})"
     last = len(result.columns) - 1

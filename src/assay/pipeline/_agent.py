@@ -508,6 +508,8 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     if last is None:
         return ""
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
+    if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
+        return f"to {last}"  # an open period runs to the last day covered: say which
     if not cut and reading.grain in _GRAIN_MONTHS and not reading.periods:
         # "gross revenue by month": the last month shown runs only to the coverage's end.
         months = _GRAIN_MONTHS[reading.grain]

@@ -137,7 +137,7 @@ class Reading:
         if len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
-            since = self.periods[0].label.startswith("since")
+            since = self.periods[0].label.startswith(("since ", "after "))
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
         else:
             parts.append("over all dates")
