@@ -138,3 +138,37 @@ def test_an_injection_in_another_language_is_refused(
 ) -> None:
     verdict = agents["shop"].ask(question)
     assert verdict.behaviour == "refuse", verdict.provenance["message"]
+
+
+def test_a_change_between_periods_is_checked_and_written_as_a_change(
+    agents: dict[str, Agent],
+) -> None:
+    """The planner's change query (two periods, one subquery each, a difference that may be
+    negative) is no negative count and applies both periods; the sentence names the change."""
+    verdict = agents["clinic"].ask("Which city's visit count fell the most from 2023 to 2024?")
+    codes = {f.code for f in verdict.findings}
+    assert "veto.impossible_value" not in codes and "cap.period_not_applied" not in codes
+    assert verdict.candidate is not None
+    assert "largest fall in number of visits from 2023 to 2024" in verdict.candidate.text
+    assert "Bottom" not in verdict.candidate.text
+
+
+def test_a_period_left_out_of_one_side_of_a_change_is_still_found() -> None:
+    import datetime as dt
+
+    from assay.checks._verify import VerifyContext, period_applied
+    from assay.semantic import Metric, Period
+    from assay.types import Result
+
+    metric = Metric("n", "n", (), "t", "COUNT(*)", "t.d")
+    y23 = Period(dt.date(2023, 1, 1), dt.date(2024, 1, 1), "2023", "2023")
+    y24 = Period(dt.date(2024, 1, 1), dt.date(2025, 1, 1), "2024", "2024")
+    side = "(SELECT COUNT(*) AS v FROM t WHERE t.d >= '{}' AND t.d < '{}')"
+    both = f"SELECT a.v - b.v FROM {side} AS a, {side} AS b"
+    result = Result(("change",), ((-3,),), 1)
+    right = both.format("2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01")
+    wrong = both.format("2024-01-01", "2025-01-01", "2024-01-01", "2025-01-01")
+    ctx = VerifyContext(right, result, metric, None, None, periods=(y23, y24), difference=True)
+    assert period_applied(ctx) == []
+    ctx = VerifyContext(wrong, result, metric, None, None, periods=(y23, y24), difference=True)
+    assert [f.code for f in period_applied(ctx)] == ["cap.period_not_applied"]

@@ -88,15 +88,17 @@ def write_governed(
     where: str = "",
     descending: bool = True,
     partial: str = "",
+    heading: str = "",
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
     The sentence states the whole reading: ``where`` the filters as phrased (``"excluding
     country DE"``), ``period`` and, when the data covers it only in part, ``partial`` (``"to
     2024-11-15"``), ``group`` every grouping (``"country and category"``; every column before
-    the value is a key), and a ranking ("Top 3" or, ``descending`` false, "Bottom 3").
-    ``grain`` (day, week, month, quarter or year) writes date keys to that grain; when it is
-    None and ``group`` names a grain, that grain is used.
+    the value is a key), and a ranking ("Top 3" or, ``descending`` false, "Bottom 3");
+    ``heading``, when given, is the caller's head for the list (a ranked change). ``grain``
+    (day, week, month, quarter or year) writes date keys to that grain; when it is None and
+    ``group`` names a grain, that grain is used.
 
     Example:
         >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
@@ -141,5 +143,7 @@ def write_governed(
             if top_n
             else f"{label.capitalize()}{scope} by {group}"
         )
+        if heading:  # a head that says it all ("The 1 city with the largest fall ...")
+            head, when = heading, f" ({partial})" if partial else ""
         text = f"{head}{when}: " + "; ".join(items) + more + "."
     return GovernedAnswer(text, tuple(citations), definition)

@@ -235,6 +235,7 @@ class Agent:
             where=filter_words(reading),
             descending=reading.descending,
             partial=partial_words(reading, self.layer),
+            heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         findings = verify(
@@ -245,6 +246,8 @@ class Agent:
                 reading.period,
                 self.layer.coverage,
                 self.profiles,
+                periods=reading.periods,
+                difference=_ranks_a_change(reading),
             )
         )
         checked = run_checks(
@@ -491,6 +494,25 @@ def filter_words(reading: Reading) -> str:
 
 
 _GRAIN_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+
+
+def _ranks_a_change(reading: Reading) -> bool:
+    """Whether the planner answers with the change between two periods, ranked (its last
+    column is a difference, which may be negative)."""
+    return bool(reading.change and reading.ranking and reading.groups and len(reading.periods) == 2)
+
+
+def change_words(reading: Reading, label: str) -> str:
+    """The head of a ranked change: "The 1 city with the largest fall in number of visits
+    from 2023 to 2024, for ..."."""
+    first, last = sorted(reading.periods, key=lambda p: p.start)
+    most = "fall" if reading.change == "down" else "rise"
+    n = reading.ranking.n if reading.ranking and reading.ranking.n else "all"
+    where = filter_words(reading)
+    return (
+        f"The {n} {' and '.join(reading.groups)} with the largest {most} in {label}"
+        f"{' ' + where if where else ''} from {first.label} to {last.label}"
+    )
 
 
 def partial_words(reading: Reading, layer: SemanticLayer) -> str:
