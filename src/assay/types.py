@@ -17,6 +17,7 @@ __all__ = [
     "FindingCode",
     "FindingKind",
     "Result",
+    "Route",
     "Verdict",
     "jsonable",
 ]
@@ -24,6 +25,9 @@ __all__ = [
 Action = Literal["show", "warn", "withhold"]
 Behaviour = Literal["answer", "clarify", "abstain", "refuse"]
 FindingKind = Literal["veto", "cap", "signal", "note"]
+# Rosetta 4.3's route for an answered question: answer, confirm-first (shown as a warning that
+# names the unconfirmed facts it rests on and how to confirm them), or refuse.
+Route = Literal["answer", "confirm_first", "refuse"]
 _KINDS = frozenset({"veto", "cap", "signal", "note"})
 
 
@@ -40,6 +44,7 @@ class FindingCode(StrEnum):
     CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
     CAP_STAND_IN_IN_AGGREGATE = "cap.stand_in_in_aggregate"
     CAP_THIN_EVIDENCE = "cap.thin_evidence"
+    CAP_UNCONFIRMED_FACT = "cap.unconfirmed_fact"
     CAP_UNCITED_NUMBER = "cap.uncited_number"
     CAP_UNSUPPORTED_CLAIM = "cap.unsupported_claim"
     NOTE_JUDGE_ISSUE = "note.judge_issue"
@@ -49,6 +54,7 @@ class FindingCode(StrEnum):
     NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
     NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"
     NOTE_UNSUPPORTED_COMMENTARY = "note.unsupported_commentary"
+    NOTE_VERIFIED_QUERY = "note.verified_query"
     SIGNAL_AGGREGATE_MISMATCH = "signal.aggregate_mismatch"
     SIGNAL_COMPARISON_FLIPPED = "signal.comparison_flipped"
     SIGNAL_DUPLICATE_ROWS = "signal.duplicate_rows"
@@ -61,6 +67,7 @@ class FindingCode(StrEnum):
     SIGNAL_SHAPE_MISMATCH = "signal.shape_mismatch"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
+    VETO_FORCING_PII = "veto.forcing_pii"
     VETO_IMPOSSIBLE_VALUE = "veto.impossible_value"
     VETO_MISSING_TABLE = "veto.missing_table"
     VETO_NO_RESULT = "veto.no_result"
@@ -158,6 +165,7 @@ class Verdict:
     label: int | None = None
     failure: dict[str, str] | None = None
     failures: tuple[dict[str, Any], ...] = ()
+    route: Route | None = None  # Rosetta 4.3's route, when the answer was routed
 
     @property
     def status(self) -> str:
@@ -182,6 +190,8 @@ class Verdict:
         }
         if self.label is not None:
             record["label"] = self.label
+        if self.route is not None:
+            record["route"] = self.route
         candidate = self.candidate
         if candidate is not None:
             record["sql"] = candidate.final_sql

@@ -46,7 +46,7 @@ def test_draft_is_stable(tpch: Path, tmp_path: Path) -> None:
     assert _init(tpch, tmp_path / "a.yaml") == _init(tpch, tmp_path / "b.yaml")
 
 
-def test_no_dates_fails_closed_and_writes_nothing(tmp_path: Path) -> None:
+def test_no_dates_drafts_a_layer_without_time(tmp_path: Path) -> None:
     import duckdb
 
     db = tmp_path / "n.duckdb"
@@ -56,8 +56,11 @@ def test_no_dates_fails_closed_and_writes_nothing(tmp_path: Path) -> None:
     con.close()
     out = tmp_path / "layer.yaml"
     result = CliRunner().invoke(main, ["semantic", "init", "--db", str(db), "--out", str(out)])
-    assert result.exit_code == 1 and "no date column" in result.output
-    assert not out.exists() and not list(tmp_path.glob(".*partial"))
+    assert result.exit_code == 0, result.output
+    layer = load_semantic(out)
+    assert layer.clock is None and layer.coverage is None
+    assert {m.name for m in layer.metrics} >= {"t_count", "t_v_total"}
+    assert all(m.time_column == "" and m.tier for m in layer.metrics)
 
 
 def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -> None:
@@ -75,10 +78,18 @@ def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -
     assert "metrics[0].table" in result.output
     assert "dimensions[0].column" in result.output
     assert "joins[1].left" in result.output
-    del raw["clock"]
+    del raw["name"]
     raw["metrics"][1]["expression"] = 5
     bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
     shape = CliRunner().invoke(
         main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
     )
-    assert shape.exit_code == 1 and "clock" in shape.output and "metrics[1]" in shape.output
+    assert shape.exit_code == 1 and "name" in shape.output and "metrics[1]" in shape.output
+    # time is optional, but a metric with a time column needs the clock that periods read from
+    raw = yaml.safe_load(text)
+    del raw["clock"]
+    bad.write_text(yaml.safe_dump(raw), encoding="utf-8")
+    clockless = CliRunner().invoke(
+        main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
+    )
+    assert clockless.exit_code == 1 and "clock is required" in clockless.output

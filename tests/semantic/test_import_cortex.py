@@ -67,8 +67,12 @@ def test_quickstart_imports_refuses_the_fan_out_and_answers(tmp_path: Path) -> N
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "verified_queries[0]" in result.output and "fans out" in result.output
+    assert "2 trusted examples" in result.output and "fans out" in result.output
     layer = load_semantic(out)
+    assert [t.name for t in layer.trusted_examples] == [
+        "daily cumulative expenses in 2023 dec",
+        "lowest revenue each month",
+    ]
     assert [(f.left, f.right) for f in layer.forbidden_joins] == [("daily_revenue", "region_dim")]
     con = duckdb.connect(str(db), read_only=True)
     cogs = con.execute(

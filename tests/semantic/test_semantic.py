@@ -28,11 +28,11 @@ def test_shape_problems_all_reported_with_paths(wrb: Path) -> None:
     raw = yaml.safe_load((wrb / "shop.yaml").read_text())
     raw["metrics"][1]["expresion"] = raw["metrics"][1].pop("expression")
     raw["dimensions"][0]["values"] = "DE"
-    del raw["clock"]
+    del raw["name"]
     with pytest.raises(SemanticError) as info:
         parse_semantic(raw)
     text = str(info.value)
-    for path in ("metrics[1].expression", "metrics[1].expresion", "dimensions[0].values", "clock"):
+    for path in ("metrics[1].expression", "metrics[1].expresion", "dimensions[0].values", "name"):
         assert path in text, path
     assert len(info.value.details["problems"]) >= 4
 

@@ -21,7 +21,13 @@ from assay.catalog._evaluate import (
 from assay.catalog._fingerprint import ColumnFingerprint, EngineStats, fingerprint
 from assay.catalog._keys import InferredKey, KeyDiscovery, discover_foreign_keys
 from assay.catalog._mangle import NameMap, mangle, read_name_map
-from assay.catalog._patterns import FORCING_PII, PATTERNS, PatternMatch, PatternSpec
+from assay.catalog._patterns import (
+    FORCING_PII,
+    PASS_FRACTION,
+    PATTERNS,
+    PatternMatch,
+    PatternSpec,
+)
 from assay.catalog._profile import (
     STAND_IN_MIN_SHARE,
     ColumnProfile,
@@ -57,6 +63,7 @@ __all__ = [
     "AUTO_COMMIT_TIER",
     "CAPS",
     "FORCING_PII",
+    "PASS_FRACTION",
     "PATTERNS",
     "STAND_IN_MIN_SHARE",
     "TPCH_KEYS",

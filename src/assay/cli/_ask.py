@@ -41,6 +41,7 @@ BADGES = {
     "clarify": ("CLARIFY", "cyan"),
     "abstain": ("ABSTAIN", "blue"),
     "refuse": ("REFUSE", "magenta"),
+    "confirm_first": ("CONFIRM FIRST", "yellow"),
 }
 
 
@@ -57,7 +58,9 @@ def demo_warehouse(settings: Settings) -> tuple[Path, Path]:
 
 
 def render_answer(verdict: Verdict) -> str:
-    kind = verdict.action if verdict.behaviour == "answer" else verdict.behaviour
+    kind: str = verdict.action if verdict.behaviour == "answer" else verdict.behaviour
+    if verdict.route == "confirm_first" and kind != "withhold":
+        kind = "confirm_first"  # Rosetta's route: shown, but confirm the facts it rests on
     label, colour = BADGES[kind]
     badge = click.style(f" {label} ", bg=colour, fg="black", bold=True)
     head = f"{badge} {verdict.provenance.get('question', '')}"
@@ -110,6 +113,12 @@ def render_answer(verdict: Verdict) -> str:
     show_default=True,
     help="With --monitor: the cost lambda of a shown wrong answer (Chow's rule).",
 )
+@click.option(
+    "--route-calibrator",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="A routing calibrator from 'assay calibrate --route' (maps the route score before "
+    "its thresholds).",
+)
 @settings_options("time_limit_ms", "cache_dir", "llm_base_url", "llm_model", "n_samples")
 @handle_errors
 def ask_command(
@@ -120,6 +129,7 @@ def ask_command(
     agent: bool,
     monitor_path: Path | None,
     cost: float,
+    route_calibrator: Path | None = None,
     **kwargs: Any,
 ) -> None:
     """Ask a question in plain words; get an answer shown, warned or withheld, or a question
@@ -143,9 +153,14 @@ def ask_command(
         db = str(db_path)
     layer = load_semantic(semantic_path)
     with connect(db, settings) as connector:
-        verdict = Agent(connector, layer, settings, model=model_path_from_settings(settings)).ask(
-            question
-        )
+        router = None
+        if route_calibrator is not None:
+            from assay.scoring import IsotonicCalibrator
+
+            router = IsotonicCalibrator.load(route_calibrator)
+        verdict = Agent(
+            connector, layer, settings, model=model_path_from_settings(settings), router=router
+        ).ask(question)
     if as_json:
         echo_json(verdict.to_dict())
     else:

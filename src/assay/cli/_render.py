@@ -72,6 +72,8 @@ BADGES = {
 def render_verdict(record: dict[str, Any]) -> str:
     """A verdict record for a person: badge, score, reasons, SQL and the first rows."""
     label, colour = BADGES.get(record.get("action"), ("?", "white"))
+    if record.get("route") == "confirm_first" and record.get("action") != "withhold":
+        label, colour = "CONFIRM FIRST", "yellow"
     badge = click.style(f" {label} ", bg=colour, fg="black", bold=True)
     score = record.get("score")
     rule = record.get("rule", {})

@@ -217,9 +217,21 @@ def _summary(counts: Counter[str]) -> None:
     required=True,
     help="Where to save the calibrator (JSON; with --ledger, a folder).",
 )
+@click.option(
+    "--route",
+    "for_route",
+    is_flag=True,
+    help="Fit the routing calibrator (Rosetta 4.3) on the verdicts' route scores "
+    "(provenance.route.score), for 'assay ask --route-calibrator'.",
+)
 @handle_errors
 def calibrate_command(
-    verdicts: Path | None, ledger: str | None, min_labels: int, labels: Path | None, out: Path
+    verdicts: Path | None,
+    ledger: str | None,
+    min_labels: int,
+    labels: Path | None,
+    out: Path,
+    for_route: bool = False,
 ) -> None:
     """Fit an isotonic calibrator from scored verdicts and labels, for Chow's rule (with
     --ledger: one per database into the --out folder, from the service's feedback)."""
@@ -234,6 +246,12 @@ def calibrate_command(
     loaded = read_verdicts(verdicts)
     given = labels_for(labels, [loaded])
     records = [r for r in loaded.values() if r.get("status") == "ok" and r.get("score") is not None]
+    if for_route:
+        records = [
+            {**r, "score": r["provenance"]["route"]["score"], "rule": {"name": "route"}}
+            for r in records
+            if isinstance((r.get("provenance") or {}).get("route"), dict)
+        ]
     missing = [str(r["id"]) for r in records if str(r["id"]) not in given]
     if missing:
         raise ScoringError(

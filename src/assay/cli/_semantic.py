@@ -24,7 +24,7 @@ def semantic_record(layer: SemanticLayer, covered: dict[str, list[str | None]]) 
     """Metrics, dimensions with their values, and the periods covered, as one record."""
     return {
         "name": layer.name,
-        "clock": str(layer.clock),
+        "clock": str(layer.clock) if layer.clock else None,
         "coverage": [str(d) for d in layer.coverage] if layer.coverage else None,
         "fiscal_year_start_month": layer.fiscal_year_start_month,
         "metrics": [
@@ -55,7 +55,7 @@ def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str
     """The first and last date each metric's time column holds, read from the warehouse."""
     out: dict[str, list[str | None]] = {}
     with connect(db, settings) as connector:
-        for column in sorted({m.time_column for m in layer.metrics}):
+        for column in sorted({m.time_column for m in layer.metrics if m.time_column}):
             table, name = column.split(".", 1)
             sql = f'SELECT MIN("{name}"), MAX("{name}") FROM "{table}"'
             row = connector.execute(sql, time_limit_ms=settings.time_limit_ms, max_rows=1).rows

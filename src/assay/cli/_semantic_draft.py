@@ -26,14 +26,21 @@ _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--seed", default=0, show_default=True, help="Seed of the profiler's row sample.")
 @click.option("--force", is_flag=True, help="Replace an existing file.")
+@click.option(
+    "--store",
+    type=click.Path(dir_okay=False),
+    help="Record the facts in this fact store and name each element's fact by its id (an "
+    "accepted fact lifts its element's tier when the layer is drafted again).",
+)
 @handle_errors
-def init_command(db: str, out: Path, seed: int, force: bool) -> None:
+def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) -> None:
     """Draft a semantic layer from the data: joins, metrics, dimensions, clock and coverage.
 
-    Every element carries a comment with its evidence, tier and confidence. The file is
-    validated before it is written and written atomically.
+    Every element carries its evidence (a comment) and its tier, confidence and fact (fields the
+    agent reads). Data without dates gives a layer without time. The file is validated before
+    it is written and written atomically.
     """
-    from assay.catalog import closed_domains, reconstruct
+    from assay.catalog import closed_domains, proposals, reconstruct
     from assay.semantic._draft import DraftInput, draft_layer, write_layer
 
     if out.exists() and not force:
@@ -42,9 +49,24 @@ def init_command(db: str, out: Path, seed: int, force: bool) -> None:
         catalog = connector.catalog()
         found = reconstruct(connector, catalog, rng=seed)
         domains = closed_domains(connector, found.profile)
+    facts = {}
+    if store:
+        from assay.ledger import FactStore
+
+        with FactStore(store) as fact_store:
+            for proposal in proposals(found):
+                stored = fact_store.record(proposal)
+                facts[(stored.subject, stored.predicate)] = (
+                    stored.id,
+                    stored.tier,
+                    stored.confidence,
+                )
     pii = frozenset((p.table, p.column) for p in found.pii)
+    classes = {f"{p.table}.{p.column}": p.pii for p in found.pii}
     name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
-    text = draft_layer(DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii))
+    text = draft_layer(
+        DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts)
+    )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")
     click.echo(
@@ -82,7 +104,12 @@ def check_command(db: str, semantic_path: Path) -> None:
 
 
 @semantic_group.command("import")
-@click.option("--from", "source_format", type=click.Choice(["metricflow", "cortex"]), required=True)
+@click.option(
+    "--from",
+    "source_format",
+    type=click.Choice(["metricflow", "cortex", "cube", "osi"]),
+    required=True,
+)
 @click.option("--source", required=True, type=click.Path(exists=True, path_type=Path))
 @click.option("--db", required=True, help=_DB_HELP)
 @click.option("--out", required=True, type=click.Path(dir_okay=False, path_type=Path))
@@ -91,6 +118,9 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     """Import a layer a team already keeps; print what could not be mapped, with its path.
 
     The clock and coverage come from the first and last dates of the imported time columns.
+    Verified queries (Cortex Analyst) become trusted examples only when their SQL passes the
+    guard and runs on --db; the others are reported. Nothing is written unless the whole
+    layer validates against --db, and the file is written atomically.
     """
     import datetime as dt
 
@@ -99,63 +129,212 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     from assay.semantic import check_against, parse_semantic
     from assay.semantic._draft import write_layer
     from assay.semantic._import_cortex import import_cortex
+    from assay.semantic._import_cube import import_cube
     from assay.semantic._import_metricflow import import_metricflow, with_dates
+    from assay.semantic._import_osi import import_osi
 
-    result = import_metricflow(source) if source_format == "metricflow" else import_cortex(source)
+    importers = {
+        "metricflow": import_metricflow,
+        "cortex": import_cortex,
+        "cube": import_cube,
+        "osi": import_osi,
+    }
+    result = importers[source_format](source)
+    _need_metrics(result, source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
-        for column in result.time_columns:
-            table, name = column.split(".", 1)
-            rows = connector.execute(
-                f'SELECT min(CAST("{name}" AS DATE)), max(CAST("{name}" AS DATE)) FROM "{table}"',
-                time_limit_ms=60_000,
-                max_rows=1,
-            ).rows
+        result = _drop_undated(connector, catalog, result)
+        _need_metrics(result, source)
+        for sql in _date_ranges(result.layer, catalog):
+            rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
         fanning = _fanning_joins(connector, result.layer.get("joins", []))
-    if not lows:
-        raise SemanticError(
-            "No imported time column holds a date in the database.",
-            hint="Load the project's data into --db first.",
-        )
-    raw = with_dates(result, min(lows), max(highs))
-    raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
-    raw["forbidden_joins"] = [
-        {
-            "left": j["left"].split(".")[0],
-            "right": j["right"].split(".")[0],
-            "reason": f"{j['right']} is not unique in the data: the join would fan out",
-        }
-        for j in result.layer.get("joins", [])
-        if j["right"] in fanning
-    ]
-    unmapped = list(result.unmapped) + [
-        f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
-        "out); made a forbidden join"
-        for j in result.layer.get("joins", [])
-        if j["right"] in fanning
-    ]
-    text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
-    layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
-    problems = check_against(layer, catalog)
-    if problems:
-        raise SemanticError(
-            "The imported layer does not match the database: " + "; ".join(problems),
-            hint="Load the project's tables into --db under the names its models use.",
-            details={"problems": problems},
-        )
+        if not lows:
+            raise SemanticError(
+                "No imported time column holds a date in the database.",
+                hint="Load the project's data into --db first.",
+            )
+        raw = with_dates(result, min(lows), max(highs))
+        undefined = _undefined_phrases(result.undefined, raw)
+        if undefined:
+            raw["undefined_concepts"] = undefined
+        raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
+        raw["forbidden_joins"] = [
+            {
+                "left": j["left"].split(".")[0],
+                "right": j["right"].split(".")[0],
+                "reason": f"{j['right']} is not unique in the data: the join would fan out",
+            }
+            for j in result.layer.get("joins", [])
+            if j["right"] in fanning
+        ]
+        unmapped = list(result.unmapped) + [
+            f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
+            "out); made a forbidden join"
+            for j in result.layer.get("joins", [])
+            if j["right"] in fanning
+        ]
+        text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+        layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
+        problems = check_against(layer, catalog)
+        if problems:
+            raise SemanticError(
+                "The imported layer does not match the database: " + "; ".join(problems),
+                hint="Load the project's tables into --db under the names its models use.",
+                details={"problems": problems},
+            )
+        if layer.trusted_examples:
+            kept, refused = _guarded_examples(connector, layer, raw["trusted_examples"])
+            unmapped += refused
+            raw["trusted_examples"] = kept
+            if not kept:
+                del raw["trusted_examples"]
+            text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+            layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
     write_layer(header + text, out)
     for item in unmapped:
         click.echo(f"not mapped: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
-        f"{len(layer.joins)} joins; {len(unmapped)} items not mapped."
+        f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
+        f"{len(unmapped)} items not mapped."
     )
+
+
+def _need_metrics(result: Any, source: Path) -> None:
+    if not result.layer.get("metrics"):
+        about = ("metric ", "metrics[", ".measures.", ".facts.")
+        ranked = sorted(result.unmapped, key=lambda u: not any(w in u for w in about))
+        raise SemanticError(
+            f"No metric could be mapped from {str(source)!r}; an Assay layer needs at least one. "
+            + "Not mapped: "
+            + "; ".join(ranked[:8])
+            + ("; ..." if len(ranked) > 8 else "")
+            + ".",
+            hint="Give each measure an aggregation the source format declares (for Cortex "
+            "Analyst, 'default_aggregation'), or write the layer with 'assay semantic init'.",
+            details={"problems": list(result.unmapped)},
+        )
+
+
+def _time_join(layer: dict[str, Any], table: str, time_table: str) -> tuple[str, str] | None:
+    """The columns of a direct join from ``table`` to ``time_table``, or ``None``."""
+    for j in layer.get("joins", []):
+        if j["left"].split(".")[0] == table and j["right"].split(".")[0] == time_table:
+            return j["left"].split(".", 1)[1], j["right"].split(".", 1)[1]
+    return None
+
+
+def _drop_undated(connector: Any, catalog: Any, result: Any) -> Any:
+    """The result without the metrics timed through a join that leaves rows of their table
+    without a date: every period, "all dates" included, would silently leave those rows out
+    (OSI's store_sales rows with no ss_sold_date_sk). Each is reported and made undefined."""
+    import dataclasses
+
+    keep, dropped = [], []
+    for metric in result.layer["metrics"]:
+        time_table = metric["time_column"].split(".")[0]
+        join = _time_join(result.layer, metric["table"], time_table)
+        if time_table == metric["table"] or join is None:
+            keep.append(metric)
+            continue
+        if catalog.table(metric["table"]) is None or catalog.table(time_table) is None:
+            keep.append(metric)  # reported by check_against, with its path
+            continue
+        rows = connector.execute(
+            f'SELECT count(*) FROM "{metric["table"]}" AS m LEFT JOIN "{time_table}" AS t '
+            f'ON m."{join[0]}" = t."{join[1]}" WHERE t."{join[1]}" IS NULL',
+            time_limit_ms=60_000,
+            max_rows=1,
+        ).rows
+        missing = rows[0][0] if rows else None
+        if missing == 0:
+            keep.append(metric)
+            continue
+        dropped.append(
+            f"metric {metric['name']}: {missing} rows of {metric['table']} have no date in "
+            f"{metric['time_column']}; timed by it, every answer would leave them out"
+        )
+    if not dropped:
+        return result
+    return dataclasses.replace(
+        result,
+        layer={**result.layer, "metrics": keep},
+        unmapped=(*result.unmapped, *dropped),
+        undefined=(*result.undefined, *[d.split(":")[0].split(" ", 1)[1] for d in dropped]),
+    )
+
+
+def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
+    """One query per metric time column for its first and last date. A time column on
+    another table than its metric's (OSI's ``date_dim.d_date``) is ranged over the rows its
+    metric joins to, not over the whole calendar table."""
+    out: list[str] = []
+    for table, column in sorted({(m["table"], m["time_column"]) for m in layer["metrics"]}):
+        time_table, name = column.split(".", 1)
+        if catalog.table(time_table) is None or catalog.table(table) is None:
+            continue  # reported by check_against, with its path
+        span = f'min(CAST(t."{name}" AS DATE)), max(CAST(t."{name}" AS DATE))'
+        join = _time_join(layer, table, time_table)
+        if time_table == table or join is None:
+            out.append(f'SELECT {span} FROM "{time_table}" AS t')
+        else:
+            lc, rc = join
+            out.append(
+                f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t ON m."{lc}" = t."{rc}"'
+            )
+    return out
+
+
+def _phrase(name: str) -> str:
+    return " ".join(name.replace("_", " ").lower().split())
+
+
+def _undefined_phrases(names: tuple[str, ...], raw: dict[str, Any]) -> list[str]:
+    """The source's unmapped metric and dimension names as undefined concepts, leaving out
+    any phrase that also names something the layer maps (that one is defined)."""
+    taken = set()
+    for item in [*raw.get("metrics", []), *raw.get("dimensions", [])]:
+        for text in [item["name"], item.get("label", ""), *item.get("synonyms", [])]:
+            taken.add(_phrase(str(text)))
+    out: list[str] = []
+    for name in names:
+        phrase = _phrase(name)
+        if phrase and phrase not in taken and phrase not in out:
+            out.append(phrase)
+    return out
+
+
+def _guarded_examples(
+    connector: Any, layer: Any, examples: list[dict[str, Any]]
+) -> tuple[list[dict[str, Any]], list[str]]:
+    """The trusted examples whose SQL passes the guard and runs on the data, and a report line
+    for each one that does not (fail closed: an example that cannot be checked is not kept)."""
+    from assay.pipeline._guarded import run_sql
+    from assay.settings import load_settings
+
+    settings = load_settings()
+    catalog = connector.catalog()
+    kept: list[dict[str, Any]] = []
+    refused: list[str] = []
+    for i, example in enumerate(examples):
+        where = f"trusted_examples[{i}] ({example.get('name') or example['question']})"
+        try:
+            run = run_sql(example["sql"], connector, settings, semantic=layer, catalog=catalog)
+        except Exception as exc:  # the engine failed on it: not kept
+            refused.append(f"{where}: its SQL fails on the data ({type(exc).__name__}: {exc})")
+            continue
+        if run.result is None:
+            reasons = "; ".join(f"{v.code}: {v.message}" for v in run.report.violations)
+            refused.append(f"{where}: the guard refuses its SQL ({reasons or 'no reason given'})")
+            continue
+        kept.append(example)
+    return kept, refused
 
 
 def _fanning_joins(connector: Any, joins: list[dict[str, str]]) -> set[str]:

@@ -114,7 +114,8 @@ class ModelPath:
             {
                 "role": "user",
                 "content": f"Tables:\n{schema}\n\nMetric {metric.name}: "
-                f"{metric.expression} over {metric.time_column}; required filters: {filters}.\n"
+                f"{metric.expression} over {metric.time_column or 'no time column'}; "
+                f"required filters: {filters}.\n"
                 f"Period: {period}.\nQuestion: {question}",
             },
         ]

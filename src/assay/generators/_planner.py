@@ -107,9 +107,14 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
                 hint="Ask for one metric at a time.",
             )
     time_col = metric.time_column
+    if not time_col and (reading.periods or reading.grain is not None):
+        raise GenerationError(
+            f"{metric.label} has no time column, so no period or time grain can be applied.",
+            hint="The behaviour rules should have abstained (behaviour.no_time).",
+        )
     groups = [layer.dimension(name) for name in reading.groups]
     filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
-    needed = _tables_of(metric.expression) | _tables_of(time_col)
+    needed = _tables_of(metric.expression) | (_tables_of(time_col) if time_col else set())
     for other in metrics[1:]:
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
@@ -117,7 +122,7 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     for dim in groups + [d for d, _ in filters]:
         needed.add(dim.column.split(".")[0])
     joins = _joins(layer, metric, needed)
-    time = exp.column(*_split(time_col))
+    time = exp.column(*_split(time_col)) if time_col else exp.null()
     projections: list[exp.Expr] = []
     keys: list[exp.Expr] = []
     periods = reading.periods

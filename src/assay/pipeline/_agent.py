@@ -13,8 +13,11 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import sqlglot
+from sqlglot import exp
+
 from assay.agreement import Agreement, agreement
-from assay.answer import write_governed
+from assay.answer import write_answer, write_governed
 from assay.catalog import Profiles
 from assay.checks import (
     CheckContext,
@@ -37,6 +40,8 @@ from assay.gate import decide as decide_gate
 from assay.generators import ModelPath, plan
 from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
+from assay.pipeline._routing import routed
+from assay.pipeline._trusted import ExampleMatch, TrustedIndex
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
     BehaviourDecision,
@@ -69,6 +74,7 @@ class Agent:
     policy: GatePolicy = field(default_factory=GatePolicy)
     confidence: Any = None  # a fitted ConfidenceModel, or None for agreement_first
     model: ModelPath | None = None  # the optional model path (K sampled SQL as evidence)
+    router: Any = None  # a fitted route calibrator (``assay calibrate --route``), or None
 
     def __post_init__(self) -> None:
         self.catalog = self.connector.catalog()
@@ -85,6 +91,7 @@ class Agent:
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)
         self.vocabulary = status_vocabulary(self.layer)
+        self.trusted = TrustedIndex(self.layer, self.lexicon)
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a
@@ -139,6 +146,9 @@ class Agent:
             "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
             "model": model_notes,
         }
+        example = None if found else self.trusted.match(text, reading)
+        if example is not None:
+            return self._answer_trusted(text, ident, example, base)
         if decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
         try:
@@ -188,7 +198,8 @@ class Agent:
             for f in reading.filters
         )
         definition = (
-            f"{metric.label} = {metric.expression} over {metric.time_column}"
+            f"{metric.label} = {metric.expression}"
+            + (f" over {metric.time_column}" if metric.time_column else "")
             + (
                 f", where {' and '.join(metric.required_filters)}"
                 if metric.required_filters
@@ -299,7 +310,7 @@ class Agent:
         scored, rule = self._score(all_findings, measures, features, agreed)
         decision = decide_gate(self.policy, scored)
         base.update(citations=[c.__dict__ for c in written.citations], features=features)
-        return Verdict(
+        verdict = Verdict(
             id=ident,
             behaviour="answer",
             action=decision.action,
@@ -312,6 +323,84 @@ class Agent:
             reasons=decision.reasons,
             candidate=candidate,
             agreement=agreed.to_dict() if self.model is not None else {},
+            provenance=base,
+        )
+        return routed(verdict, planned, reading, self.layer, self.connector.dialect, self.router)
+
+    def _answer_trusted(
+        self, text: str, ident: str, match: ExampleMatch, base: dict[str, Any]
+    ) -> Verdict:
+        """The answer from a trusted example's SQL: guarded, executed, checked and scored as
+        any answer, with a note naming the verified query it came from."""
+        example = match.example
+        base.update(
+            message="",
+            reading=f"the verified query {example.name or example.question!r} ({match.how} match)",
+            verified_query=match.record(),
+            definition=f"the verified query {example.name or example.question!r}",
+        )
+        note = Finding(
+            "note.verified_query",
+            "note",
+            f"Answered from the verified query {example.name or example.question!r} "
+            f"({match.how} match{', ' + example.source if example.source else ''}).",
+            match.record(),
+        )
+        try:
+            run = run_sql(
+                example.sql,
+                self.connector,
+                self.settings,
+                semantic=self.layer,
+                catalog=self.catalog,
+            )
+        except AssayError as exc:  # the engine failed: fail closed, say why
+            finding = Finding(exc.code, "veto", exc.message)
+            base["message"] = exc.message
+            return self._verdict(ident, "answer", (exc.code,), base, findings=(note, finding))
+        if run.result is None:
+            vetoes = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            verdict = self._verdict(
+                ident, "answer", tuple(f.code for f in vetoes), base, findings=(note, *vetoes)
+            )
+            return replace(verdict, candidate=Candidate(example.sql))
+        sql = run.report.sql or example.sql
+        candidate = Candidate(sql, (sql,), write_answer(run.result), run.result)
+        checked = run_checks(
+            CheckContext(
+                text,
+                candidate,
+                self.connector.dialect,
+                self.catalog,
+                self.profiles,
+                example.question,
+                judge=JudgeReport(complete=1.0, source="verified_query"),
+            )
+        )
+        findings = (note, *checked.findings)
+        features = {
+            "join_count": sum(1 for _ in sqlglot_joins(sql, self.connector.dialect)),
+            "sql_length": len(sql),
+            "repair_attempts": 0,
+            "verification_issues": 0,
+        }
+        scored, rule = self._score(
+            findings, dict(checked.measures), features, agreement([RESULT_ONE])
+        )
+        decision = decide_gate(self.policy, scored)
+        base.update(features=features)
+        return Verdict(
+            id=ident,
+            behaviour="answer",
+            action=decision.action,
+            score=scored.score,
+            rule=rule.name,
+            rule_version=rule.version,
+            policy=self.policy.name,
+            policy_version=self.policy.version,
+            findings=findings,
+            reasons=decision.reasons,
+            candidate=candidate,
             provenance=base,
         )
 
@@ -413,6 +502,14 @@ class Agent:
             base = rule(ScoreInputs(findings, measures, agreed))
             return RuleScore(min(probability, base.score), probability, base.capped_by), rule
         return rule(ScoreInputs(findings, measures, agreed)), rule
+
+
+def sqlglot_joins(sql: str, dialect: str) -> list[Any]:
+    """The joins of ``sql`` (none when it does not parse; the guard has read it already)."""
+    try:
+        return list(sqlglot.parse_one(sql, read=dialect).find_all(exp.Join))
+    except Exception:  # a feature only: never a reason to fail
+        return []
 
 
 def status_vocabulary(layer: SemanticLayer) -> tuple[str, ...]:

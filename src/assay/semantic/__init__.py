@@ -9,6 +9,7 @@ from assay.semantic._model import (
     Metric,
     RetiredColumn,
     SemanticLayer,
+    TrustedExample,
 )
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
@@ -33,6 +34,7 @@ __all__ = [
     "Resolution",
     "RetiredColumn",
     "SemanticLayer",
+    "TrustedExample",
     "canonical",
     "check_against",
     "closest_metrics",

@@ -2,7 +2,9 @@
 
 1. refuse: a write or prohibited action asked for, or an injection payload (found by the guard's
    intent check before any model or query runs, and passed in here);
-2. abstain: a period outside coverage; a retired column nothing replaces; a derived measure or
+2. abstain: a period, a time grain or a comparison over time asked of a metric without time (a
+   layer for data without dates, or a metric with no time column: named why); a period outside
+   coverage; a retired column nothing replaces; a derived measure or
    an aggregate the layer does not define (named); a grouping by something that is no
    dimension (named); a word standing where a value would that no dimension holds and that
    resembles nothing the layer knows (named); no metric at all (the closest metrics named);
@@ -58,7 +60,34 @@ def _quote(words: tuple[str, ...] | list[str]) -> str:
     return ", ".join(f"'{w}'" for w in dict.fromkeys(words))
 
 
+def _untimed(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
+    """A period or a time grain asked of a metric that has no time to apply it to."""
+    asked = [p.text for p in reading.periods] + ([f"per {reading.grain}"] if reading.grain else [])
+    if not asked and not reading.compare:
+        return None
+    names = reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets)
+    untimed = [layer.metric(n).label for n in names if not layer.metric(n).time_column]
+    if layer.clock is not None and not untimed:
+        return None
+    what = _quote(asked) if asked else "a comparison over time"
+    why = (
+        f"{_quote(untimed)} has no time column in the semantic layer"
+        if untimed and layer.clock is not None
+        else f"the semantic layer {layer.name!r} has no time (no clock, no dated metric: the "
+        "data holds no dates)"
+    )
+    return BehaviourDecision(
+        "abstain",
+        "behaviour.no_time",
+        f"The question asks for {what}, but {why}, so no period can be applied. Ask it without "
+        "the period, or add a time_column (and a clock) to the layer.",
+    )
+
+
 def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
+    untimed = _untimed(reading, layer)
+    if untimed is not None:
+        return untimed
     if layer.coverage is not None:
         start, end = layer.coverage
         for period in reading.periods:
@@ -212,6 +241,15 @@ def decide(
     abstain = _abstain(reading, layer)
     if abstain is not None:
         return abstain
+    if reading.undefined and reading.metrics:
+        # A concept left undefined, named beside a metric ("orders by supplier region" where
+        # the supplier's region is not mapped): answering the metric alone would drop it.
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.undefined_concept",
+            f"'{reading.undefined[0]}' is not defined in this warehouse, so the question "
+            "cannot be answered as asked.",
+        )
     if not reading.metrics and not reading.ambiguous:
         undefined = {c.lower() for c in layer.undefined_concepts}
         if reading.suggestions and all(s in undefined for _, s in reading.suggestions):

@@ -4,12 +4,20 @@ Proposed from the data, each with a comment saying why and with the authority ti
 confidence of its evidence:
 
 - joins from proven keys (declared, or inferred by inclusion dependency, many-to-one);
-- per table with a date column: a row count, and a measure per numeric non-key column, summed
-  when its values are never negative, averaged (and flagged) when signed; a column holding
-  stand-in codes (-1, 9999, ...) is left out and flagged, never summed;
+- per table: a row count, and a measure per numeric non-key column, summed when its values are
+  never negative, averaged (and flagged) when signed; a column holding stand-in codes
+  (-1, 9999, ...) is left out and flagged, never summed; the table's first date column is the
+  metric's time column, and a table without one gets metrics without time;
 - dimensions from closed low-cardinality text columns with their values; PII columns never;
-- the clock and coverage from the dates the data holds;
+- the clock and coverage from the dates the data holds, left out when it holds none (time is
+  optional: such a layer answers questions without periods and abstains on periods);
+- PII columns proved from values listed under ``pii`` (none allowed raw: ``allow_pii: []``);
 - columns holding only NULLs (retired-looking) are left out.
+
+Every element records ``tier``, ``confidence`` and ``fact`` as fields (not only comments), so the
+agent reads them: an answer resting on an element below the commit tier is confirm-first. With
+a fact store (``assay semantic init --store``), the fact's id and its stored tier are used, so a
+fact accepted with ``assay catalog accept ID`` lifts the element when the layer is drafted again.
 
 Order is stable (tables, then columns, in name order). The text is validated (shape and every
 table and column against the catalogue) before it is written, and written atomically, so a
@@ -21,7 +29,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
@@ -55,18 +63,51 @@ class DraftInput:
     keys: tuple[InferredKey, ...]
     domains: dict[tuple[str, str], tuple[str, ...]]
     pii: frozenset[tuple[str, str]] = frozenset()
+    pii_classes: dict[str, str] = field(default_factory=dict)  # table.column -> PII class
+    # (subject, predicate) -> (fact id, tier, confidence) as the fact store holds them
+    facts: dict[tuple[str, str], tuple[int, Tier, float]] = field(default_factory=dict)
 
 
 def _s(value: object) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def _why(report: ColumnReport | None) -> str:
+def _evidence(report: ColumnReport | None) -> tuple[Tier, float, str]:
     if report is None or report.best is None:
-        tier, raw, what = Tier.INTERPRETER_ONLY, 0.5, "no pattern matched"
-    else:
-        tier, raw, what = report.best.tier, report.best.confidence, f"pattern {report.best.name}"
+        return Tier.INTERPRETER_ONLY, 0.5, "no pattern matched"
+    return report.best.tier, report.best.confidence, f"pattern {report.best.name}"
+
+
+def _why(report: ColumnReport | None) -> str:
+    tier, raw, what = _evidence(report)
     return f"{what}; tier {tier.name} ({cap_confidence(raw, tier):.2f})"
+
+
+def _authority(
+    data: DraftInput, subject: str, predicate: str, tier: Tier, raw: float, value: str = ""
+) -> list[str]:
+    """The element's tier, capped confidence and fact, as fields the agent reads."""
+    fact = f"{subject} {predicate}" + (f" {value}" if value else "")
+    indent = "    "
+    stored = data.facts.get((subject, predicate))
+    note = ""
+    if stored is not None:
+        fact_id, stored_tier, raw = stored
+        fact = f"{fact_id}: {fact}"
+        if stored_tier != tier:
+            note = f"  # as the fact store holds it (the evidence alone: {tier.name})"
+        tier = stored_tier
+    return [
+        f"{indent}tier: {tier.name}{note}",
+        f"{indent}confidence: {cap_confidence(raw, tier)}",
+        f"{indent}fact: {_s(fact)}",
+    ]
+
+
+def _words(phrase: str, *taken: str) -> list[str]:
+    """The phrase as written and with underscores read as spaces, less those already taken."""
+    out = dict.fromkeys([phrase, phrase.replace("_", " ")])
+    return [w for w in out if w not in taken and w.replace("_", " ") not in taken]
 
 
 def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
@@ -79,24 +120,34 @@ def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
 def _join_lines(data: DraftInput) -> list[str]:
     lines = ["joins:"]
     declared = {(t, c): (rt, rc) for t, c, rt, rc in declared_keys(data.catalog.foreign_keys)}
-    edges: dict[tuple[str, str], tuple[str, str, str]] = {}
+    edges: dict[tuple[str, str], tuple[str, str, str, Tier, float]] = {}
     for (t, c), (rt, rc) in declared.items():
-        edges[(t, c)] = (rt, rc, "declared in the schema; tier DOC_CITED_STRONG (0.90)")
+        edges[(t, c)] = (
+            rt,
+            rc,
+            "declared in the schema; tier DOC_CITED_STRONG (0.90)",
+            Tier.DOC_CITED_STRONG,
+            1.0,
+        )
     for k in data.keys:
         if (k.table, k.column) not in edges:
-            conf = cap_confidence(k.containment * k.parent_unique, Tier.PATTERN_CONFIRMED)
+            raw = k.containment * k.parent_unique
+            conf = cap_confidence(raw, Tier.PATTERN_CONFIRMED)
             edges[(k.table, k.column)] = (
                 k.ref_table,
                 k.ref_column,
                 f"inferred: {k.containment:.3f} of values found in a {k.parent_unique:.3f}-unique"
                 f" parent; tier PATTERN_CONFIRMED ({conf:.2f}): confirm before trusting",
+                Tier.PATTERN_CONFIRMED,
+                raw,
             )
-    for (t, c), (rt, rc, why) in sorted(edges.items()):
+    for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
         lines += [
             f"  # {why}",
             f"  - left: {_s(f'{t}.{c}')}",
             f"    right: {_s(f'{rt}.{rc}')}",
             "    relationship: many_to_one",
+            *_authority(data, f"{t}.{c}", "references", tier, raw, f"{rt}.{rc}"),
         ]
     return lines if len(lines) > 1 else ["joins: []"]
 
@@ -106,17 +157,25 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
         (k.ref_table, k.ref_column) for k in data.keys
     }
     time = _time_column(reports)
-    if time is None:
-        return []
-    tc = f"{table}.{time.fingerprint.column}"
+    tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
+    timed = [f"    time_column: {_s(tc)}"] if tc else []
+    if tc:
+        why = (
+            f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
+            f"({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})"
+        )
+        count_authority = _authority(data, tc, "semantic_type", Tier.PATTERN_CONFIRMED, 0.7)
+    else:
+        why = "no date column, so no time (no period can be asked); read from the schema"
+        count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
     lines = [
-        f"  # every row of {table}; time column {tc} (first date column); tier "
-        f"PATTERN_CONFIRMED ({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})",
+        f"  # every row of {table}; {why}",
         f"  - name: {_s(f'{table}_count')}",
         f"    label: {_s(f'{table} count')}",
         f"    table: {_s(table)}",
         '    expression: "count(*)"',
-        f"    time_column: {_s(tc)}",
+        *timed,
+        *count_authority,
     ]
     for report in reports:
         fp = report.fingerprint
@@ -124,8 +183,8 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
             continue
         if (table, fp.column) in key_columns or (table, fp.column) in data.pii:
             continue
-        if fp.family == "integer" and fp.unique_ratio >= 0.95:
-            continue  # an identifier, not a quantity
+        if fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
+            continue  # an identifier, not a quantity (a handful of rows proves nothing)
         if report.best and report.best.name in NOT_MEASURES:
             continue
         column = f"{table}.{fp.column}"
@@ -136,13 +195,19 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
         signed = fp.numeric.get("negative_share", 0.0) > 0
         agg, word = ("avg", "average") if signed else ("sum", "total")
         note = " (signed quantity: averaged, not summed)" if signed else ""
+        tier, raw, _ = _evidence(report)
         lines += [
-            f"  # {agg} of a numeric non-key column{note}; {_why(report)}",
+            f"  # {agg} of a numeric non-key column{note}; {_why(report)}; the aggregate is "
+            "guessed: confirm before trusting",
             f"  - name: {_s(f'{table}_{fp.column}_{word}')}",
             f"    label: {_s(f'{word} {fp.column}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _words(f"{word} {table} {fp.column}", f"{word} {fp.column}"))
+            + "]",
             f"    table: {_s(table)}",
             f"    expression: {_s(f'{agg}({column})')}",
-            f"    time_column: {_s(tc)}",
+            *timed,
+            *_authority(data, column, "semantic_type", tier, raw),
         ]
     return lines
 
@@ -151,32 +216,43 @@ def draft_layer(data: DraftInput) -> str:
     """The layer's YAML text (see the module docstring).
 
     Raises:
-        SemanticError: the data holds no date column (the layer format still needs a time
-            column per metric), or the draft does not validate.
+        SemanticError: the data holds no table, or the draft does not validate.
     """
+    if not data.profile.tables:
+        raise SemanticError(
+            f"{data.name}: the database holds no table, so nothing can be drafted.",
+            hint="Point --db at the database that holds the data.",
+        )
     dates = [
         (r.fingerprint.min_value, r.fingerprint.max_value)
         for t in data.profile.tables
         for r in t.columns
         if r.fingerprint.family == "date" and r.fingerprint.min_value is not None
     ]
-    if not dates:
-        raise SemanticError(
-            f"{data.name}: no date column, so no metric can be drafted.",
-            hint="The layer format still requires a time column per metric; add one by hand.",
-        )
-    start = min(str(lo)[:10] for lo, _ in dates)
-    end = max(str(hi)[:10] for _, hi in dates)
     lines = [
         f"# Drafted by 'assay semantic init' from the data of {data.name}. Each element says",
         "# why it was proposed, with the authority tier and capped confidence of its evidence.",
-        "# Inferred joins and guessed measures are below the commit tier: review before use.",
+        "# Inferred joins and guessed measures are below the commit tier: answers resting on",
+        "# them are confirm-first until the fact is accepted (assay catalog accept FACT).",
         f"name: {_s(data.name)}",
         f"description: {_s('Drafted from the data; review before use.')}",
-        f"clock: {end}  # the latest date in the data",
-        "coverage:  # the first and last dates in the data",
-        f"  start: {start}",
-        f"  end: {end}",
+    ]
+    if dates:
+        start = min(str(lo)[:10] for lo, _ in dates)
+        end = max(str(hi)[:10] for _, hi in dates)
+        lines += [
+            f"clock: {end}  # the latest date in the data",
+            "coverage:  # the first and last dates in the data",
+            f"  start: {start}",
+            f"  end: {end}",
+        ]
+    else:
+        lines.append("# no clock and no coverage: the data holds no dates (time is optional)")
+    forcing = sorted(data.pii_classes.items())
+    lines += [
+        "pii:" if forcing else "pii: {}",
+        *[f"  {_s(ref)}: {_s(kind)}  # proved from values" for ref, kind in forcing],
+        "allow_pii: []  # forcing classes (ssn, payment_card, medical_record) are refused raw",
         "tables:",
         *[f"  {_s(t.name)}: {{}}" for t in data.profile.tables],
         *_join_lines(data),
@@ -184,7 +260,7 @@ def draft_layer(data: DraftInput) -> str:
     ]
     for table in data.profile.tables:
         measures = _measures(data, table.name, table.columns)
-        lines += measures or [f"  # {table.name}: no date column, so no metric"]
+        lines += measures
     dims = ["dimensions:"]
     for (t_name, c_name), values in sorted(data.domains.items()):
         profiled = data.profile.table(t_name)
@@ -193,7 +269,11 @@ def draft_layer(data: DraftInput) -> str:
             f"  # closed domain of {len(values)} values; {_why(found)}",
             f"  - name: {_s(f'{t_name}_{c_name}')}",
             f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _words(f"{t_name} {c_name}", f"{t_name}_{c_name}"))
+            + "]",
             "    values: [" + ", ".join(_s(v) for v in values) + "]",
+            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
     lines += dims if len(dims) > 1 else ["dimensions: []"]
     empty = [

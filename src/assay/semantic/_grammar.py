@@ -20,7 +20,7 @@ from lark import Token as LarkToken
 from lark.lexer import Lexer
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._periods import Period, find_periods
+from assay.semantic._periods import NO_CLOCK, Period, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -82,8 +82,9 @@ _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 
 def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
     tokens = tokenize(question)
-    assert layer.clock is not None
-    periods = find_periods(question, layer.clock, layer.fiscal_year_start_month)
+    # A layer without a clock still finds the periods a question names, so that the behaviour
+    # rules can abstain on them; relative ones are read against a stand-in date, never applied.
+    periods = find_periods(question, layer.clock or NO_CLOCK, layer.fiscal_year_start_month)
     taken = [False] * len(tokens)
     tags: dict[int, _Tag] = {}
     for period in periods:

@@ -5,8 +5,14 @@ with ``default_aggregation`` (sum, avg, min, max, count, count_distinct) to a me
 ``table.column``, timed by the table's first time dimension; a dimension over a plain column to
 a dimension; a ``relationships`` entry with one column pair to a join. Reported, not mapped: a
 measure without an aggregation or in a table without a time dimension, dimensions over
-expressions, filters, multi-column relationships, and verified queries (Assay's layer format
-has no trusted examples yet; each is listed by name).
+expressions, filters and multi-column relationships.
+
+Each ``verified_queries`` entry becomes a trusted example: its question, and its SQL rewritten
+from the model's logical names to the physical tables. Cortex SQL names logical tables and
+logical columns (``daily_cogs``, not the physical ``cogs``); each logical table the SQL reads
+is given as a CTE that selects every declared ``expr AS name`` from its base table, the way
+Cortex Analyst reads it. The caller runs every example through the guard on the data and keeps
+only those that pass (``assay semantic import`` reports the others).
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import sqlglot
 import yaml
+from sqlglot import exp
 
 from assay.errors import SemanticError
 from assay.semantic._import_metricflow import ImportResult, _plain_column, _qualify
@@ -51,6 +59,7 @@ def import_cortex(path: Path) -> ImportResult:
     """Map the Cortex Analyst model at ``path`` (see the module docstring)."""
     raw = _load(path)
     unmapped: list[str] = []
+    undefined: list[str] = []
     physical: dict[str, str] = {}
     metrics: list[dict[str, Any]] = []
     dimensions: list[dict[str, Any]] = []
@@ -76,16 +85,20 @@ def import_cortex(path: Path) -> ImportResult:
                 )
             else:
                 unmapped.append(f"{where}.dimensions.{dim.get('name')}: an expression")
+                undefined.append(str(dim.get("name")))
         for kind in ("measures", "facts", "metrics"):
             for measure in table.get(kind) or []:
                 label = f"{where}.{kind}.{measure.get('name')}"
+                synonyms = measure.get("synonyms") or []
                 agg = str(measure.get("default_aggregation", "")).lower()
                 qualified = _qualify(str(measure.get("expr") or measure.get("name")), phys)
                 if agg not in _AGG or qualified is None:
                     unmapped.append(f"{label}: no aggregation Assay can apply ({agg or 'none'})")
+                    undefined.extend([str(measure.get("name")), *map(str, synonyms)])
                     continue
                 if not time_col:
                     unmapped.append(f"{label}: its table has no time dimension")
+                    undefined.extend([str(measure.get("name")), *map(str, synonyms)])
                     continue
                 times.add(time_col)
                 metrics.append(
@@ -112,8 +125,25 @@ def import_cortex(path: Path) -> ImportResult:
                 "right": f"{right}.{cols[0]['right_column']}",
             }
         )
+    examples = []
     for i, query in enumerate(raw.get("verified_queries") or []):
-        unmapped.append(f"verified_queries[{i}] ({query.get('name')}): no examples in the format")
+        where = f"verified_queries[{i}] ({query.get('name') if isinstance(query, dict) else ''})"
+        if not isinstance(query, dict) or not query.get("question") or not query.get("sql"):
+            unmapped.append(f"{where}: no question or no sql")
+            continue
+        try:
+            sql = physical_sql(str(query["sql"]), raw["tables"])
+        except ValueError as exc:
+            unmapped.append(f"{where}: {exc}")
+            continue
+        examples.append(
+            {
+                "name": str(query.get("name") or ""),
+                "question": " ".join(str(query["question"]).split()),
+                "sql": sql,
+                "source": f"Cortex Analyst verified_queries[{i}]",
+            }
+        )
     seen: set[str] = set()
     unique_dims = []
     for d in dimensions:
@@ -130,4 +160,69 @@ def import_cortex(path: Path) -> ImportResult:
         "metrics": metrics,
         "dimensions": unique_dims,
     }
-    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped))
+    if examples:
+        layer["trusted_examples"] = examples
+    return ImportResult(layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined))
+
+
+def _logical_columns(table: dict[str, Any]) -> list[tuple[str, str]]:
+    """Each declared column of a logical table as (name, expr), in the file's order."""
+    out: list[tuple[str, str]] = []
+    for kind in ("time_dimensions", "dimensions", "facts", "measures"):
+        for col in table.get(kind) or []:
+            if isinstance(col, dict) and col.get("name"):
+                out.append((str(col["name"]), str(col.get("expr") or col["name"])))
+    return out
+
+
+def physical_sql(sql: str, tables: list[Any]) -> str:
+    """Cortex SQL over logical names, rewritten to run on the physical tables (DuckDB).
+
+    Raises:
+        ValueError: the SQL does not parse, or is not one SELECT.
+    """
+    try:
+        parsed = sqlglot.parse(sql.strip().rstrip(";"), read="snowflake")
+    except Exception as exc:  # any parse failure is reported as not mapped
+        raise ValueError(f"the SQL does not parse ({type(exc).__name__})") from None
+    if len(parsed) != 1 or not isinstance(parsed[0], exp.Query):
+        raise ValueError("the SQL is not one query")
+    tree = parsed[0]
+    logical = {
+        str(t.get("name")).lower(): t for t in tables if isinstance(t, dict) and t.get("name")
+    }
+    own = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+    used: dict[str, str] = {}
+    for node in list(tree.find_all(exp.Table)):
+        key = node.name.lower()
+        if node.args.get("db") or key not in logical or key in own:
+            continue
+        cte = used.setdefault(key, f"_logical_{key}")
+        if not node.alias:
+            node.set("alias", exp.TableAlias(this=exp.to_identifier(node.name)))
+        node.set("this", exp.to_identifier(cte))
+    ctes = []
+    for key, cte in sorted(used.items()):
+        table = logical[key]
+        base = table.get("base_table") or {}
+        columns = _logical_columns(table)
+        if not columns:
+            raise ValueError(f"logical table {key!r} declares no columns")
+        try:
+            select = exp.select(
+                *[
+                    exp.alias_(sqlglot.parse_one(expr, read="snowflake"), name, quoted=False)
+                    for name, expr in columns
+                ]
+            ).from_(exp.to_table(str(base.get("table") or table["name"])))
+        except Exception as exc:  # an expr that does not parse
+            raise ValueError(f"a column of {key!r} does not parse ({type(exc).__name__})") from None
+        ctes.append(exp.CTE(this=select, alias=exp.TableAlias(this=exp.to_identifier(cte))))
+    if ctes:
+        key = "with_" if "with_" in tree.arg_types else "with"
+        existing = tree.args.get(key)
+        if existing is not None:
+            existing.set("expressions", [*ctes, *existing.expressions])
+        else:
+            tree.set(key, exp.With(expressions=ctes))
+    return tree.sql(dialect="duckdb")

@@ -47,11 +47,18 @@ _AGG = {
 
 @dataclass(frozen=True)
 class ImportResult:
-    """The layer as a YAML-ready dict, the time columns to date, and what was not mapped."""
+    """The layer as a YAML-ready dict, the time columns to date, and what was not mapped.
+
+    ``undefined`` names the metrics and dimensions the source defines and the import could
+    not map: the layer lists them as undefined concepts, so that a question naming one is
+    abstained on rather than read as a nearby metric ("instant booking value" is not
+    "instant bookings").
+    """
 
     layer: dict[str, Any]
     time_columns: tuple[str, ...]
     unmapped: tuple[str, ...] = field(default=())
+    undefined: tuple[str, ...] = field(default=())
 
 
 def read_metricflow(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -110,6 +117,7 @@ def import_metricflow(path: Path) -> ImportResult:
     """Map the MetricFlow project at ``path`` (see the module docstring)."""
     models, metric_defs = read_metricflow(path)
     unmapped: list[str] = []
+    undefined: list[str] = []
     primary: dict[str, tuple[str, str]] = {}
     for model in models:
         for entity in model.get("entities") or []:
@@ -137,6 +145,7 @@ def import_metricflow(path: Path) -> ImportResult:
                 dimensions.append({"name": str(name), "column": f"{table}.{expr}"})
             else:
                 unmapped.append(f"{where}.dimensions.{name}: an expression, not a column")
+                undefined.append(str(name))
         for measure in model.get("measures") or []:
             agg = str(measure.get("agg", "")).lower()
             qualified = _qualify(str(measure.get("expr") or measure["name"]), table)
@@ -150,19 +159,23 @@ def import_metricflow(path: Path) -> ImportResult:
         kind = str(metric.get("type", "")).lower()
         if kind != "simple":
             unmapped.append(f"{where}: {kind} metrics are not in Assay's format")
+            undefined.extend(_names(metric))
             continue
         if metric.get("filter"):
             unmapped.append(f"{where}: a metric filter over dimensions is not mapped")
+            undefined.extend(_names(metric))
             continue
         params = metric.get("type_params") or {}
         measure = params.get("measure")
         name = measure.get("name") if isinstance(measure, dict) else measure
         if name not in measures:
             unmapped.append(f"{where}: measure {name!r} was not mapped")
+            undefined.extend(_names(metric))
             continue
         table, expression, model_name = measures[name]
         if model_name not in time_of:
             unmapped.append(f"{where}: its model has no agg_time_dimension")
+            undefined.extend(_names(metric))
             continue
         metrics.append(
             {
@@ -181,7 +194,14 @@ def import_metricflow(path: Path) -> ImportResult:
         "metrics": metrics,
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
-    return ImportResult(layer, tuple(sorted(set(time_of.values()))), tuple(unmapped))
+    return ImportResult(
+        layer, tuple(sorted(set(time_of.values()))), tuple(unmapped), tuple(undefined)
+    )
+
+
+def _names(definition: dict[str, Any]) -> list[str]:
+    """A definition's name and label, as a reader would type them."""
+    return [str(n) for n in (definition.get("name"), definition.get("label")) if n]
 
 
 def with_dates(result: ImportResult, start: dt.date, end: dt.date) -> dict[str, Any]:

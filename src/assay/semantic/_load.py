@@ -13,10 +13,10 @@ from typing import Any
 
 import sqlglot
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from sqlglot import exp
 
-from assay.catalog import Catalog
+from assay.catalog import CAPS, Catalog, Tier
 from assay.errors import SemanticError
 from assay.semantic._model import (
     Dimension,
@@ -25,6 +25,7 @@ from assay.semantic._model import (
     Metric,
     RetiredColumn,
     SemanticLayer,
+    TrustedExample,
 )
 
 __all__ = ["check_against", "load_semantic", "parse_semantic"]
@@ -34,17 +35,40 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class _Metric(_Strict):
+class _Authority(_Strict):
+    """The authority of a drafted element: its tier, capped confidence and fact."""
+
+    tier: str = ""
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    fact: str = ""
+
+    @model_validator(mode="after")
+    def _capped(self) -> _Authority:
+        if not self.tier:
+            return self
+        if self.tier not in Tier.__members__:
+            raise ValueError(
+                f"tier {self.tier!r} is not a tier; use one of {', '.join(Tier.__members__)}"
+            )
+        cap = CAPS[Tier[self.tier]]
+        if self.confidence is not None and self.confidence > cap:
+            raise ValueError(
+                f"confidence {self.confidence} exceeds the cap {cap} of tier {self.tier}"
+            )
+        return self
+
+
+class _Metric(_Authority):
     name: str
     label: str = ""
     synonyms: list[str] = Field(default_factory=list)
     table: str
     expression: str
-    time_column: str
+    time_column: str = ""
     required_filters: list[str] = Field(default_factory=list)
 
 
-class _Dimension(_Strict):
+class _Dimension(_Authority):
     name: str
     column: str
     synonyms: list[str] = Field(default_factory=list)
@@ -52,7 +76,7 @@ class _Dimension(_Strict):
     value_synonyms: dict[str, str] = Field(default_factory=dict)
 
 
-class _Join(_Strict):
+class _Join(_Authority):
     left: str
     right: str
     relationship: str = "many_to_one"
@@ -72,6 +96,13 @@ class _Retired(_Strict):
     synonyms: list[str] = Field(default_factory=list)
 
 
+class _Trusted(_Strict):
+    name: str = ""
+    question: str = Field(min_length=1)
+    sql: str = Field(min_length=1)
+    source: str = ""
+
+
 class _Coverage(_Strict):
     start: dt.date
     end: dt.date
@@ -80,8 +111,8 @@ class _Coverage(_Strict):
 class _Layer(_Strict):
     name: str
     description: str = ""
-    clock: dt.date
-    coverage: _Coverage
+    clock: dt.date | None = None
+    coverage: _Coverage | None = None
     fiscal_year_start_month: int = Field(default=1, ge=1, le=12)
     tables: dict[str, dict[str, Any]] = Field(default_factory=dict)
     joins: list[_Join] = Field(default_factory=list)
@@ -90,6 +121,19 @@ class _Layer(_Strict):
     metrics: list[_Metric] = Field(min_length=1)
     dimensions: list[_Dimension] = Field(default_factory=list)
     undefined_concepts: list[str] = Field(default_factory=list)
+    pii: dict[str, str] = Field(default_factory=dict)
+    allow_pii: list[str] = Field(default_factory=list)
+    trusted_examples: list[_Trusted] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _clocked(self) -> _Layer:
+        timed = [m.name for m in self.metrics if m.time_column]
+        if timed and self.clock is None:
+            raise ValueError(
+                f"clock is required when a metric has a time_column ({', '.join(timed)}); "
+                "give the date 'now' means, or drop the time columns for data without dates"
+            )
+        return self
 
 
 def _where(loc: tuple[Any, ...]) -> str:
@@ -129,6 +173,9 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
                 m.expression,
                 m.time_column,
                 tuple(m.required_filters),
+                m.tier,
+                m.confidence,
+                m.fact,
             )
             for m in layer.metrics
         ),
@@ -139,15 +186,26 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
                 tuple(d.synonyms),
                 tuple(d.values),
                 tuple(sorted(d.value_synonyms.items())),
+                d.tier,
+                d.confidence,
+                d.fact,
             )
             for d in layer.dimensions
         ),
-        joins=tuple(JoinPath(j.left, j.right, j.relationship) for j in layer.joins),
-        coverage=(layer.coverage.start, layer.coverage.end),
+        joins=tuple(
+            JoinPath(j.left, j.right, j.relationship, j.tier, j.confidence, j.fact)
+            for j in layer.joins
+        ),
+        coverage=(layer.coverage.start, layer.coverage.end) if layer.coverage else None,
         clock=layer.clock,
         fiscal_year_start_month=layer.fiscal_year_start_month,
         undefined_concepts=tuple(layer.undefined_concepts),
         tables=tuple(sorted(layer.tables)),
+        pii=tuple(sorted(layer.pii.items())),
+        allow_pii=tuple(sorted(layer.allow_pii)),
+        trusted_examples=tuple(
+            TrustedExample(t.question, t.sql, t.name, t.source) for t in layer.trusted_examples
+        ),
     )
 
 
@@ -192,7 +250,8 @@ def check_against(layer: SemanticLayer, catalog: Catalog) -> list[str]:
     for i, m in enumerate(layer.metrics):
         if catalog.table(m.table) is None:
             problems.append(f"metrics[{i}].table: table {m.table!r} does not exist")
-        column(f"metrics[{i}].time_column", m.time_column)
+        if m.time_column:
+            column(f"metrics[{i}].time_column", m.time_column)
         for where, text in [("expression", m.expression)] + [
             (f"required_filters[{k}]", f) for k, f in enumerate(m.required_filters)
         ]:
@@ -211,4 +270,6 @@ def check_against(layer: SemanticLayer, catalog: Catalog) -> list[str]:
     for i, r in enumerate(layer.retired_columns):
         if r.replacement:
             column(f"retired_columns[{i}].replacement", r.replacement)
+    for ref, _ in layer.pii:
+        column(f"pii.{ref}", ref)
     return problems

@@ -1,6 +1,14 @@
 """The semantic layer as frozen data: metrics, dimensions, joins, forbidden joins, retired
 columns, coverage and clock, and the concepts deliberately left undefined.
 
+Time is optional: a layer for data without dates has no clock and no coverage, and its metrics
+no time column; it answers questions without periods and abstains on one with a period.
+
+A metric, dimension or join may carry the authority of the evidence it was drafted from
+(``tier``, a name of ``assay.catalog.Tier``; ``confidence``, capped by that tier; ``fact``, the
+reconstructed fact it rests on). An element without a tier was written by the layer's author and
+is trusted as such; one below the commit tier makes an answer resting on it confirm-first.
+
 Loaded and validated from YAML by ``load_semantic``; the guard reads only the retired columns
 and forbidden joins.
 """
@@ -17,6 +25,7 @@ __all__ = [
     "Metric",
     "RetiredColumn",
     "SemanticLayer",
+    "TrustedExample",
 ]
 
 
@@ -48,6 +57,9 @@ class JoinPath:
     left: str
     right: str
     relationship: str = "many_to_one"
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
     @property
     def tables(self) -> tuple[str, str]:
@@ -61,8 +73,11 @@ class Metric:
     synonyms: tuple[str, ...]
     table: str
     expression: str
-    time_column: str
+    time_column: str = ""  # empty: the metric has no time (no period can be applied)
     required_filters: tuple[str, ...] = ()
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
 
 @dataclass(frozen=True)
@@ -72,10 +87,27 @@ class Dimension:
     synonyms: tuple[str, ...]
     values: tuple[str, ...] = ()  # a closed domain when not empty
     value_synonyms: tuple[tuple[str, str], ...] = ()
+    tier: str = ""
+    confidence: float | None = None
+    fact: str = ""
 
     @property
     def closed(self) -> bool:
         return bool(self.values)
+
+
+@dataclass(frozen=True)
+class TrustedExample:
+    """A question with SQL its source project verified (a Cortex Analyst verified query).
+
+    The agent may answer a question that matches ``question`` from ``sql``; the SQL still
+    passes the guard and the checks, and the verdict names the example it used.
+    """
+
+    question: str
+    sql: str
+    name: str = ""
+    source: str = ""
 
 
 @dataclass(frozen=True)
@@ -94,6 +126,9 @@ class SemanticLayer:
     undefined_concepts: tuple[str, ...] = ()
     description: str = ""
     tables: tuple[str, ...] = field(default=())
+    pii: tuple[tuple[str, str], ...] = ()  # (table.column, PII class) proved from values
+    allow_pii: tuple[str, ...] = ()  # forcing PII classes this layer may return raw
+    trusted_examples: tuple[TrustedExample, ...] = ()
 
     def metric(self, name: str) -> Metric:
         return next(m for m in self.metrics if m.name == name)

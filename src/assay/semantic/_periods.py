@@ -24,7 +24,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["MONTHS", "Period", "find_periods", "parse_period"]
+__all__ = ["MONTHS", "NO_CLOCK", "Period", "find_periods", "parse_period"]
+
+# The stand-in 'now' for a layer without a clock (data without dates): periods are still found,
+# so the behaviour rules can abstain on them, but nothing read against it is ever applied.
+NO_CLOCK = dt.date(2000, 1, 1)
 
 MONTHS = [
     "january",

@@ -30,7 +30,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._grammar import Tag, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._periods import Period, _add_months
+from assay.semantic._periods import NO_CLOCK, Period, _add_months
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import DERIVED, FUNCTION_WORDS
 
@@ -134,13 +134,19 @@ class Reading:
             else:
                 said = "none of " + ", ".join(f.values)
             parts.append(f"where {f.dimension} is {said}")
-        if len(self.periods) > 1:
+        timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
+        if self.periods and layer.clock is None:
+            # read against no clock: the words as written, never a date computed from them
+            parts.append("for " + " and ".join(f"'{p.text}'" for p in self.periods))
+        elif len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
             since = self.periods[0].label.startswith(("since ", "after "))
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
-        else:
+        elif timed or not self.metrics:
             parts.append("over all dates")
+        else:
+            parts.append("over all rows (no time)")
         if self.grain:
             parts.append(f"by {self.grain}")
         if self.groups:
@@ -378,7 +384,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
-    periods = _previous(periods, layer.clock)
+    periods = _previous(periods, layer.clock or NO_CLOCK)
     change = None
     if changes:
         if len(periods) == 1 and len(periods[0].ends) == 2:

@@ -1,0 +1,136 @@
+"""``assay semantic import --from osi``: datasets, fields, relationships and model metrics."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from assay.cli import main
+from assay.connectors import connect
+from assay.errors import SemanticError
+from assay.pipeline import Agent
+from assay.semantic import load_semantic
+from assay.semantic._import_osi import import_osi
+
+MODEL = """
+semantic_model:
+  - name: shop
+    datasets:
+      - name: sales
+        source: db.public.sales
+        fields:
+          - name: s_date_sk
+            expression: {dialects: [{dialect: ANSI_SQL, expression: s_date_sk}]}
+            dimension: {is_time: false}
+          - name: s_amount
+            expression: {dialects: [{dialect: ANSI_SQL, expression: s_amount}]}
+      - name: date_dim
+        source: db.public.date_dim
+        fields:
+          - name: d_date
+            expression: {dialects: [{dialect: ANSI_SQL, expression: d_date}]}
+            dimension: {is_time: true}
+      - name: item
+        source: db.public.item
+        fields:
+          - name: i_brand
+            expression: {dialects: [{dialect: ANSI_SQL, expression: i_brand}]}
+            dimension: {is_time: false}
+            ai_context: {synonyms: [brand]}
+    relationships:
+      - {name: s_d, from: sales, to: date_dim, from_columns: [s_date_sk], to_columns: [d_date_sk]}
+      - {name: s_i, from: sales, to: item, from_columns: [s_item_sk], to_columns: [i_item_sk]}
+    metrics:
+      - name: total_sales
+        expression: {dialects: [{dialect: ANSI_SQL, expression: SUM(sales.s_amount)}]}
+      - name: sales_by_brand
+        expression: {dialects: [{dialect: ANSI_SQL, expression: SUM(sales.s_amount)}]}
+      - name: sales_per_item
+        expression:
+          dialects:
+            - {dialect: ANSI_SQL, expression: SUM(sales.s_amount) / COUNT(DISTINCT item.i_item_sk)}
+"""
+
+
+def _db(path: Path, undated: bool) -> None:
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE date_dim AS SELECT * FROM (VALUES (1, DATE '2024-01-01'), "
+        "(2, DATE '2024-01-02'), (3, DATE '2030-01-01')) t(d_date_sk, d_date)"
+    )
+    con.execute(
+        "CREATE TABLE item AS SELECT * FROM (VALUES (1, 'acme'), (2, 'zeta')) t(i_item_sk, i_brand)"
+    )
+    date = "NULL" if undated else "2"
+    con.execute(
+        "CREATE TABLE sales AS SELECT * FROM (VALUES (1, 1, 10.0), (2, 2, 5.0), "
+        f"({date}, 1, 7.0)) t(s_date_sk, s_item_sk, s_amount)"
+    )
+    con.close()
+
+
+def _import(tmp_path: Path, db: Path) -> tuple[int, str, Path]:
+    source = tmp_path / "osi.yaml"
+    source.write_text(MODEL, encoding="utf-8")
+    out = tmp_path / f"{db.stem}.yaml"
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "osi",
+            "--source",
+            str(source),
+            "--db",
+            str(db),
+            "--out",
+            str(out),
+        ],
+    )
+    return result.exit_code, result.output, out
+
+
+def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
+    db = tmp_path / "dated.duckdb"
+    _db(db, undated=False)
+    code, output, out = _import(tmp_path, db)
+    assert code == 0, output
+    assert "metrics[1] (sales_by_brand): named as a breakdown" in output
+    assert "metrics[2] (sales_per_item): it reads item, sales" in output
+    layer = load_semantic(out)
+    # Coverage is the dates the sales join to, not the whole calendar table (2030).
+    assert str(layer.coverage) == "(datetime.date(2024, 1, 1), datetime.date(2024, 1, 2))"
+    con = duckdb.connect(str(db), read_only=True)
+    by_brand = con.execute(
+        "SELECT i.i_brand, SUM(s.s_amount) FROM sales s JOIN item i ON s.s_item_sk = i.i_item_sk "
+        "GROUP BY 1"
+    ).fetchall()
+    con.close()
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        total = agent.ask("total sales")
+        brand = agent.ask("total sales by brand")
+        per_item = agent.ask("sales per item")
+    assert total.candidate.result.rows == ((22.0,),)
+    assert sorted(brand.candidate.result.rows) == sorted(by_brand)
+    assert per_item.action == "withhold"
+
+
+def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
+    db = tmp_path / "undated.duckdb"
+    _db(db, undated=True)
+    code, output, out = _import(tmp_path, db)
+    assert code == 1 and "No metric could be mapped" in output
+    assert "1 rows of sales have no date in date_dim.d_date" in output
+    assert not out.exists()
+
+
+def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:
+    source = tmp_path / "x.yaml"
+    source.write_text("cubes: []\n", encoding="utf-8")
+    with pytest.raises(SemanticError, match="not an OSI semantic model"):
+        import_osi(source)
