@@ -4,11 +4,28 @@ demo warehouse (``assay serve`` in a child process, its own ledger).
 Measured in one run: p50 and p99 latency and throughput over HTTP; the ledger afterwards (every
 acknowledged verdict stored once: zero lost, zero duplicated); the server's resident memory
 (itself and its engine workers) sampled through the run (flat: the last tenth within 10% + 32 MB
-of the first tenth); and ``Agent.ask`` in-process on the same questions at the same concurrency,
-so that the service's added latency is a ratio (target under 1.2x at p50). Bounded: every
-request has a timeout and the run has a deadline.
+of the first tenth); and the service's added latency over ``Agent.ask`` in-process as a ratio of
+p50s (target under 1.2x).
 
-``python -m benchmarks service``; ``BENCH_SERVICE_N`` and ``BENCH_SERVICE_CLIENTS`` shrink it.
+What each side of the ratio includes:
+
+- HTTP: what a client waits for: the request written on a kept-alive connection, uvicorn
+  (httptools, uvloop), the app's checks (query string, tokens, rate, CSRF, body size and time,
+  JSON and schema), the hop to a worker thread, ``Agent.ask``, ``Verdict.to_dict``, the ledger
+  row committed, the response (badge, reading, choices) encoded as JSON, and the whole body
+  read back (the client parses it afterwards, outside the timing).
+- In-process: ``Agent.ask`` and ``Verdict.to_dict`` on an agent over the same warehouse and
+  layer with the same settings, in this process (its own engine worker, as the server has);
+  no HTTP, no ledger.
+
+The machine this runs on is shared, so both sides are measured interleaved: the one-client
+ratio alternates an HTTP ask and an in-process ask of the same question (which goes first
+alternating), and is also given as the median of these pairs; the 32-client ratio
+alternates blocks (HTTP, then in-process, ``BENCH_SERVICE_REPEATS`` times). Each repeat's ratio
+is reported, and their spread. Bounded: every request has a timeout and the run a deadline.
+
+``python -m benchmarks service``; ``BENCH_SERVICE_N``, ``BENCH_SERVICE_CLIENTS`` and
+``BENCH_SERVICE_REPEATS`` shrink it.
 """
 
 from __future__ import annotations
@@ -41,6 +58,19 @@ from benchmarks._common import median, percentile, report, write
 DEADLINE_S = 900.0
 ANSWERED = 5  # DEMO_QUESTIONS[:5] are answered (they run SQL); the rest ask back, abstain, refuse
 REQUEST_TIMEOUT_S = 60.0
+
+
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user and system) of one process, all its threads, not its children."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _autogroup() -> str:
+    try:
+        return Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip()
+    except OSError:
+        return "unknown"
 
 
 def _free_port() -> int:
@@ -90,6 +120,7 @@ async def _post(
 async def _load(
     port: int,
     questions: list[str],
+    first: int,
     n: int,
     clients: int,
     memory: list[float],
@@ -99,7 +130,7 @@ async def _load(
     latencies: list[tuple[int, float]] = []
     acknowledged: list[str] = []
     failures = 0
-    counter = iter(range(n))
+    counter = iter(range(first, first + n))
     bodies = [json.dumps({"question": q}).encode() for q in questions]
 
     async def worker() -> None:
@@ -131,40 +162,88 @@ async def _load(
     return latencies, acknowledged, failures, time.perf_counter() - started
 
 
+def _local_one(agent: Agent, question: str, ident: str) -> float:
+    """One in-process ask as the baseline counts it: ``Agent.ask`` and ``Verdict.to_dict``."""
+    started = time.perf_counter()
+    agent.ask(question, ident=ident).to_dict()
+    return (time.perf_counter() - started) * 1000.0
+
+
 def _in_process(
-    db: Path, layer_path: Path, questions: list[str], n: int, clients: int
-) -> list[float]:
+    agent: Agent, questions: list[str], first: int, n: int, clients: int
+) -> tuple[list[tuple[int, float]], float]:
     """``Agent.ask`` in this process, the same questions at the same concurrency."""
-    settings = load_settings()
-    layer = load_semantic(layer_path)
     latencies: list[tuple[int, float]] = []
     lock = threading.Lock()
-    with connect(str(db), settings) as connector:
-        agent = Agent(connector, layer, settings)
-        for q in questions:
-            agent.ask(q)  # warm
 
-        def one(i: int) -> None:
+    def one(i: int) -> None:
+        ms = _local_one(agent, questions[i % len(questions)], f"b{i}")
+        with lock:
+            latencies.append((i % len(questions), ms))
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(clients) as pool:
+        list(pool.map(one, range(first, first + n)))
+    return latencies, time.perf_counter() - started
+
+
+async def _interleaved(
+    port: int, agent: Agent, questions: list[str], first: int, n: int, cpu: list[float]
+) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[str]]:
+    """One client: each question over HTTP and in-process, one right after the other, ``n``
+    times; which goes first alternates round by round (what one side leaves running, such as
+    its engine's threads winding down, then slows each side alike). Adds to ``cpu`` the CPU
+    seconds this thread spent in the in-process asks."""
+    http: list[tuple[int, float]] = []
+    local: list[tuple[int, float]] = []
+    acknowledged: list[str] = []
+    bodies = [json.dumps({"question": q}).encode() for q in questions]
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+
+    def in_process(i: int, q: int) -> None:
+        before = time.thread_time()
+        local.append((q, _local_one(agent, questions[q], f"s{i}")))
+        cpu[0] += time.thread_time() - before
+
+    try:
+        for i in range(first, first + n):
+            q = i % len(questions)
+            local_first = (i // len(questions)) % 2 == 1
+            if local_first:
+                in_process(i, q)
             started = time.perf_counter()
-            agent.ask(questions[i % len(questions)], ident=f"b{i}")
-            with lock:
-                latencies.append((i % len(questions), (time.perf_counter() - started) * 1000.0))
-
-        started = time.perf_counter()
-        with ThreadPoolExecutor(clients) as pool:
-            list(pool.map(one, range(n)))
-        wall = time.perf_counter() - started
-    return latencies, wall
+            status, raw = await asyncio.wait_for(
+                _post(reader, writer, bodies[q]), REQUEST_TIMEOUT_S
+            )
+            http.append((q, (time.perf_counter() - started) * 1000.0))
+            if status == 200:
+                acknowledged.append(json.loads(raw)["verdict"]["id"])
+            if not local_first:
+                in_process(i, q)
+    finally:
+        writer.close()
+    return http, local, acknowledged
 
 
 def run() -> dict[str, object]:
     n = int(os.environ.get("BENCH_SERVICE_N", "2000"))
-    n_serial = max(ANSWERED * 10, n // 10)
     clients = int(os.environ.get("BENCH_SERVICE_CLIENTS", "32"))
+    repeats = max(1, int(os.environ.get("BENCH_SERVICE_REPEATS", "4")))
+    n_serial = max(ANSWERED * 10, n // 10) // repeats * repeats
+    block = n // repeats
+    n = block * repeats
     settings = load_settings()
     db, layer = demo_warehouse(settings)
     questions = list(DEMO_QUESTIONS)
-    with tempfile.TemporaryDirectory() as tmp:
+    answered = set(range(ANSWERED))
+
+    def p50(values: list[tuple[int, float]], only: set[int] | None = None) -> float:
+        return median([ms for q, ms in values if only is None or q in only])
+
+    with tempfile.TemporaryDirectory() as tmp, connect(str(db), settings) as connector:
+        agent = Agent(connector, load_semantic(layer), settings)
+        for q in questions:
+            agent.ask(q)  # warm, as the server is warmed
         folder = Path(tmp)
         config = folder / "assay.yaml"
         config.write_text(
@@ -194,8 +273,21 @@ def run() -> dict[str, object]:
             ],
             stdout=log,
             stderr=log,
-            start_new_session=True,
+            # Same session as this process (its own process group, for killpg): the kernel's
+            # autogroup scheduler then shares one CPU quota between the server and the
+            # in-process baseline, as it would if they ran in one process; a new session would
+            # give the server a second quota on a busy machine and flatter the HTTP side.
+            process_group=0,
         )
+        latencies: list[tuple[int, float]] = []
+        local: list[tuple[int, float]] = []
+        acknowledged: list[str] = []
+        failures, wall, local_wall = 0, 0.0, 0.0
+        concurrent_ratios: list[float] = []
+        serial: list[tuple[int, float]] = []
+        local_serial: list[tuple[int, float]] = []
+        serial_ratios: list[float] = []
+        serial_ack: list[str] = []
         try:
             deadline = time.monotonic() + 60
             while True:
@@ -211,13 +303,31 @@ def run() -> dict[str, object]:
                 httpx.post(url + "/api/ask", json={"question": q}, timeout=REQUEST_TIMEOUT_S)
             memory: list[float] = [_rss_mb(server.pid)]
             own: list[float] = [_rss_mb(server.pid, children=False)]
-            latencies, acknowledged, failures, wall = asyncio.run(
-                _load(port, questions, n, clients, memory, server.pid, own)
-            )
+            for r in range(repeats):
+                got, ack, failed, took = asyncio.run(
+                    _load(port, questions, r * block, block, clients, memory, server.pid, own)
+                )
+                mine, mine_wall = _in_process(agent, questions, r * block, block, clients)
+                latencies += got
+                acknowledged += ack
+                failures += failed
+                wall += took
+                local += mine
+                local_wall += mine_wall
+                concurrent_ratios.append(p50(got, answered) / p50(mine, answered))
             memory.append(_rss_mb(server.pid))
-            serial, serial_ack, _, _ = asyncio.run(
-                _load(port, questions, n_serial, 1, [], server.pid, [])
-            )
+            per = n_serial // repeats
+            local_cpu = [0.0]
+            server_cpu = _cpu_s(server.pid)
+            for r in range(repeats):
+                got, mine, ack = asyncio.run(
+                    _interleaved(port, agent, questions, r * per, per, local_cpu)
+                )
+                serial += got
+                local_serial += mine
+                serial_ack += ack
+                serial_ratios.append(p50(got, answered) / p50(mine, answered))
+            server_cpu = _cpu_s(server.pid) - server_cpu
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
@@ -228,23 +338,25 @@ def run() -> dict[str, object]:
             counts = ledger.counts()
         finally:
             ledger.close()
-    acknowledged += serial_ack
-    lost = len(set(acknowledged) - set(stored))
+    lost = len(set(acknowledged + serial_ack) - set(stored))
     duplicated = counts.verdicts - counts.distinct_ids
-    local, local_wall = _in_process(db, layer, questions, n, clients)
-    local_serial, _ = _in_process(db, layer, questions, n_serial, 1)
-    answered = set(range(ANSWERED))
 
-    def p50(values: list[tuple[int, float]], only: set[int] | None = None) -> float:
-        return median([ms for q, ms in values if only is None or q in only])
+    def spread(values: list[float]) -> str:
+        return f"{min(values):.3f}-{max(values):.3f}"
 
+    # Paired: each HTTP ask against the in-process ask of the same question next to it
+    # (robust to the load of a shared machine drifting between phases).
+    pairs = [(h, m) for (q, h), (_, m) in zip(serial, local_serial, strict=True) if q in answered]
     tenth = max(1, len(memory) // 10)
     first, last = max(memory[:tenth]), max(memory[-tenth:])
     record: dict[str, Any] = {
         "asks": n,
         "clients": clients,
+        "repeats": repeats,
         "cpus": os.cpu_count(),
-        "acknowledged": len(acknowledged) - len(serial_ack),
+        "load_average_1m": round(os.getloadavg()[0], 2),
+        "sched_autogroup": _autogroup(),
+        "acknowledged": len(acknowledged),
         "failed": failures,
         "http_p50_ms": round(p50(latencies), 2),
         "http_p99_ms": round(percentile([ms for _, ms in latencies], 99), 2),
@@ -255,12 +367,23 @@ def run() -> dict[str, object]:
         "throughput_ratio": round((len(local) / local_wall) / (len(latencies) / wall), 3),
         "ratio_p50_concurrent_all": round(p50(latencies) / p50(local), 3),
         "ratio_p50_concurrent_answered": round(p50(latencies, answered) / p50(local, answered), 3),
+        "ratio_p50_concurrent_answered_per_repeat": [round(r, 3) for r in concurrent_ratios],
         "serial_asks": n_serial,
         "http_serial_p50_ms": round(p50(serial), 3),
         "in_process_serial_p50_ms": round(p50(local_serial), 3),
+        "http_serial_answered_p50_ms": round(p50(serial, answered), 3),
+        "in_process_serial_answered_p50_ms": round(p50(local_serial, answered), 3),
         "ratio_p50_serial_all": round(p50(serial) / p50(local_serial), 3),
         "ratio_p50_serial_answered": round(p50(serial, answered) / p50(local_serial, answered), 3),
+        "ratio_p50_serial_answered_per_repeat": [round(r, 3) for r in serial_ratios],
+        "ratio_serial_answered_paired_median": round(median([h / m for h, m in pairs]), 3),
+        "http_serial_answered_added_ms_paired_median": round(median([h - m for h, m in pairs]), 3),
+        "server_cpu_ms_per_ask_serial": round(server_cpu * 1000 / len(serial), 3),
+        "in_process_cpu_ms_per_ask_serial": round(local_cpu[0] * 1000 / len(local_serial), 3),
         "http_serial_added_ms_p50": round(p50(serial) - p50(local_serial), 3),
+        "http_serial_answered_added_ms_p50": round(
+            p50(serial, answered) - p50(local_serial, answered), 3
+        ),
         "ledger_rows": counts.verdicts,
         "ledger_expected_rows": n + n_serial + len(questions),
         "ledger_lost": lost,
@@ -272,6 +395,7 @@ def run() -> dict[str, object]:
     }
     write("service", record)
     ratio = record["ratio_p50_concurrent_answered"]
+    serial_ratio = record["ratio_p50_serial_answered"]
     report(
         "service",
         [
@@ -287,16 +411,33 @@ def run() -> dict[str, object]:
             ),
             (
                 f"added latency over Agent.ask, p50, {clients} clients, answered questions",
-                f"{ratio}x (all questions {record['ratio_p50_concurrent_all']}x)",
+                f"{ratio}x (repeats {spread(concurrent_ratios)}; all questions "
+                f"{record['ratio_p50_concurrent_all']}x)",
                 "< 1.2x",
                 ratio < 1.2,
             ),
             (
                 "added latency over Agent.ask, p50, one client, answered questions",
-                f"{record['ratio_p50_serial_answered']}x (all {record['ratio_p50_serial_all']}x, "
-                f"+{record['http_serial_added_ms_p50']} ms)",
+                f"{serial_ratio}x (repeats {spread(serial_ratios)}; "
+                f"{record['http_serial_answered_p50_ms']} against "
+                f"{record['in_process_serial_answered_p50_ms']} ms; all questions "
+                f"{record['ratio_p50_serial_all']}x, +{record['http_serial_added_ms_p50']} ms)",
                 "< 1.2x",
-                record["ratio_p50_serial_answered"] < 1.2,
+                serial_ratio < 1.2,
+            ),
+            (
+                "one client, answered, paired (each HTTP ask against the in-process one beside it)",
+                f"median ratio {record['ratio_serial_answered_paired_median']}x, median added "
+                f"{record['http_serial_answered_added_ms_paired_median']} ms",
+                "< 1.2x",
+                record["ratio_serial_answered_paired_median"] < 1.2,
+            ),
+            (
+                "CPU per ask, one client, all questions (server process / in-process thread)",
+                f"{record['server_cpu_ms_per_ask_serial']} / "
+                f"{record['in_process_cpu_ms_per_ask_serial']} ms",
+                "-",
+                True,
             ),
             (
                 "ledger rows / lost / duplicated",

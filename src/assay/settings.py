@@ -72,6 +72,14 @@ SETTINGS: tuple[Setting, ...] = (
         "Temporary files one DuckDB worker may spill (in its own private temp directory).",
     ),
     Setting("n_workers", 1, int, "processes", "Warm worker processes per connector."),
+    Setting(
+        "statement_log_limit",
+        10_000,
+        int,
+        "statements",
+        "Statements one connector keeps in its log; the oldest are dropped first (a "
+        "long-running server's memory stays bounded).",
+    ),
     Setting("cache_dir", "", str, "path", "Where generated warehouses are cached."),
     Setting("llm_base_url", "", str, "url", "OpenAI-compatible endpoint; empty means no model."),
     Setting("llm_model", "", str, "name", "Model name sent to the endpoint."),
@@ -140,6 +148,7 @@ class Settings:
     max_cell_bytes: int = _DEFAULT["max_cell_bytes"]
     temp_limit_mb: int = _DEFAULT["temp_limit_mb"]
     n_workers: int = _DEFAULT["n_workers"]
+    statement_log_limit: int = _DEFAULT["statement_log_limit"]
     cache_dir: str = _DEFAULT["cache_dir"]
     llm_base_url: str = _DEFAULT["llm_base_url"]
     llm_model: str = _DEFAULT["llm_model"]

@@ -340,3 +340,18 @@ def test_a_run_on_another_seed_is_refused(bench: Path, tasks: list[Task], tmp_pa
     (other / "tasks.jsonl").write_text("\n".join(lines) + "\n")
     with pytest.raises(BenchError, match="does not match its manifest"):
         load_tasks(other)
+
+
+def test_resume_drops_records_of_tasks_not_in_the_split(
+    bench: Path, tasks: list[Task], tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    out = tmp_path / "r.jsonl"
+    args = ["bench", "run", "--tasks", str(bench), "--system", "always_abstain", "--out", str(out)]
+    assert runner.invoke(main, [*args, "--split", "dev"]).exit_code == 0
+    again = runner.invoke(main, [*args, "--split", "test", "--resume"])
+    assert again.exit_code == 0, again.output
+    n_dev = sum(t.split == "dev" for t in tasks)
+    assert f"dropped {n_dev}" in again.output
+    ids = {json.loads(line)["task_id"] for line in out.read_text().splitlines()}
+    assert ids == {t.id for t in tasks if t.split == "test"}

@@ -277,3 +277,34 @@ def test_a_table_joined_twice_without_aliases_is_named_not_raised(
     )
     codes = run_checks(ctx).codes()  # must not raise, whatever sqlglot's scopes do
     assert codes[-1] in ("cap.thin_evidence", "note.text_terms_absent")
+
+
+def test_a_governed_metric_named_is_its_aggregate_asked() -> None:
+    """ "gross revenue in 2023" says no "total", but names a metric defined as a SUM: the
+    planner's SQL for it is no aggregate mismatch; the same SQL without the definition is."""
+    question = "gross revenue in 2023"
+    sql = "SELECT SUM(l.quantity * l.unit_price) AS value FROM order_lines AS l"
+    plain = _context(question, sql)
+    assert "signal.aggregate_mismatch" in run_checks(plain, QUESTION_CHECKS).codes()
+    governed = CheckContext(
+        question,
+        plain.candidate,
+        plain.dialect,
+        definitions=("SUM(order_lines.quantity * order_lines.unit_price)",),
+    )
+    assert "signal.aggregate_mismatch" not in run_checks(governed, QUESTION_CHECKS).codes()
+    counted = CheckContext(
+        "buyers in 2023",
+        Candidate("SELECT COUNT(DISTINCT o.customer_id) FROM orders AS o"),
+        plain.dialect,
+        definitions=("COUNT(DISTINCT orders.customer_id)",),
+    )
+    assert "signal.aggregate_mismatch" not in run_checks(counted, QUESTION_CHECKS).codes()
+    # A definition of another aggregate does not excuse one nobody asked for.
+    averaged = CheckContext(
+        question,
+        Candidate("SELECT AVG(l.unit_price) FROM order_lines AS l"),
+        plain.dialect,
+        definitions=("SUM(order_lines.quantity * order_lines.unit_price)",),
+    )
+    assert "signal.aggregate_mismatch" in run_checks(averaged, QUESTION_CHECKS).codes()

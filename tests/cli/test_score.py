@@ -202,3 +202,24 @@ def test_calibrate_bad_labels(samples: Path, tmp_path: Path, labels: str, word: 
 def test_cost_without_calibrator(samples: Path) -> None:
     result = CliRunner().invoke(main, ["score", str(samples), "--cost", "4"])
     assert result.exit_code == 1 and "go together" in result.output
+
+
+def test_resume_without_out_is_a_usage_error_naming_the_fix(samples: Path) -> None:
+    result = CliRunner().invoke(main, ["score", str(samples), "--resume"])
+    assert result.exit_code == 2, result.output
+    assert "--resume" in result.output and "--out" in result.output
+
+
+def test_resume_drops_verdicts_of_ids_not_in_the_input(samples: Path, tmp_path: Path) -> None:
+    out = tmp_path / "v.jsonl"
+    runner = CliRunner()
+    runner.invoke(main, ["score", str(samples), "--out", str(out)])
+    lines = out.read_text().splitlines(keepends=True)
+    stranger = json.loads(lines[0])
+    stranger["id"] = "not-in-the-input"
+    out.write_text(json.dumps(stranger) + "\n" + "".join(lines[:2]))
+    result = runner.invoke(main, ["score", str(samples), "--out", str(out), "--resume"])
+    assert "not-in-the-input" in result.output and "dropped 1" in result.output.lower()
+    ids = [json.loads(line)["id"] for line in out.read_text().splitlines()]
+    assert "not-in-the-input" not in ids
+    assert ids == ["agree", "split", "fake", "minority"]

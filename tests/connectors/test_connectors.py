@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 
 from assay.connectors import PooledConnector, QueryCache, connect, detect
-from assay.errors import ConnectionFailed, ExecutionError, ExecutionTimeout, ResourceLimit
+from assay.errors import (
+    AssayError,
+    ConnectionFailed,
+    ExecutionError,
+    ExecutionTimeout,
+    ResourceLimit,
+)
 
 ENGINES = [
     pytest.param("duck", id="duckdb"),
@@ -126,6 +132,29 @@ def test_statement_log_and_dedupe(connector: PooledConnector) -> None:
         cache.execute("SELECT nope FROM orders", time_limit_ms=5_000, max_rows=5)
     sent = [s.sql for s in connector.statement_log[before:] if s.purpose == "query"]
     assert sent.count("SELECT nope FROM orders") == 1
+
+
+def test_statement_log_is_bounded(shop_sqlite: Path) -> None:
+    """A long-running server keeps only the latest statements; the count keeps every one, and
+    reading past what was dropped raises rather than returning a short list."""
+    with connect(str(shop_sqlite), statement_log_limit=20) as connector:
+        start = connector.statement_count
+        mark = None
+        for n in range(40):
+            if n == 37:
+                mark = connector.statement_count
+            connector.execute(f"SELECT {n} AS n", time_limit_ms=5_000, max_rows=1)
+        queries = [s.sql for s in connector.statement_log if s.purpose == "query"]
+        assert len(connector.statement_log) == 20
+        assert queries == [f"SELECT {n} AS n" for n in range(40)][-len(queries) :]
+        assert queries[-1] == "SELECT 39 AS n"
+        assert connector.statement_count - start >= 40
+        assert mark is not None
+        since = [s.sql for s in connector.statements_since(mark) if s.purpose == "query"]
+        assert since == ["SELECT 37 AS n", "SELECT 38 AS n", "SELECT 39 AS n"]
+        assert connector.statements_since(connector.statement_count) == ()
+        with pytest.raises(AssayError, match="dropped"):
+            connector.statements_since(start)
 
 
 def test_sqlite_invalid_utf8_is_replaced(tmp_path: Path) -> None:

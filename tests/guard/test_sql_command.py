@@ -53,3 +53,20 @@ def test_catalogue_read_through_a_cte_shadow_is_refused(shop_duckdb: Path) -> No
     code, out = _run(["--db", str(shop_duckdb), "--json", sql])
     assert code == 1
     assert "guard.catalogue_view" in [v["code"] for v in json.loads(out)["guard"]["violations"]]
+
+
+def test_a_function_of_another_dialect_is_named_as_written_with_the_right_one(
+    shop_duckdb: Path, shop_sqlite: Path
+) -> None:
+    code, out = _run(["--db", str(shop_duckdb), "SELECT sqlite_version()"])
+    assert code == 1
+    assert "sqlite_version()" in out and "current_version" not in out
+    assert "SQLite" in out and "DuckDB" in out and "version()" in out
+    # sqlglot reads SQLite's sqlite_version() and DuckDB's version() as one node: the message
+    # still names what was written, never sqlglot's name for it.
+    code, out = _run(["--db", str(shop_sqlite), "SELECT sqlite_version()"])
+    assert code == 1 and "sqlite_version()" in out and "current_version" not in out
+    code, out = _run(["--db", str(shop_duckdb), "SELECT version()"])
+    assert code == 1 and "version()" in out and "current_version" not in out
+    code, out = _run(["--db", str(shop_duckdb), "SELECT getdate()"])
+    assert code == 1 and "SQL Server" in out and "current_date" in out

@@ -3,6 +3,7 @@ only, concurrent writers lose nothing."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -62,6 +63,30 @@ def test_ids_are_never_reused(ledger: Ledger) -> None:
     with pytest.raises(LedgerError, match="already holds"):
         ledger.record(_verdict("v1"), database="shop", question="q")
     assert ledger.counts().verdicts == 1
+    ledger.record(_verdict("v2"), database="shop", question="q")  # the refused write left no
+    assert ledger.ids() == ["v1", "v2"]  # open transaction behind
+
+
+def test_a_recorded_verdict_is_committed_when_record_returns(tmp_path: Path) -> None:
+    """Another connection (another process, after a crash) sees the row as soon as record
+    returns: the one held writer commits each verdict; nothing waits for a later commit."""
+    path = tmp_path / "ledger.db"
+    ledger = Ledger(f"sqlite:///{path}")
+    try:
+        for n in range(3):
+            ledger.record(_verdict(f"v{n}"), database="shop", question=f"q{n}")
+            other = sqlite3.connect(path)
+            try:
+                rows = other.execute("SELECT id, question FROM verdicts ORDER BY seq").fetchall()
+                mode = other.execute("PRAGMA journal_mode").fetchone()[0]
+            finally:
+                other.close()
+            assert rows == [(f"v{i}", f"q{i}") for i in range(n + 1)]
+            assert mode == "wal"
+    finally:
+        ledger.close()
+    with pytest.raises(LedgerError, match="closed"):
+        ledger.record(_verdict("late"), database="shop", question="q")
 
 
 def test_feedback_needs_a_known_verdict_and_a_label(ledger: Ledger) -> None:

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from assay.cli._main import main
-from assay.monitor import write_jsonl
+from assay.monitor import HEAD_C_CANDIDATES, write_jsonl
 from tests.monitor._runs import synthetic_runs
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -138,6 +138,10 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
         "monitor", "train", "--runs", str(train), "--schema", str(schema), "--out", str(monitor)
     )
     assert len(str(trained["sha256"])) == 64
+    assert trained["head_c"] in HEAD_C_CANDIDATES  # 'auto': chosen across the two databases
+    saved = json.loads(monitor.read_text())["body"]
+    assert saved["info"]["head_c_selection"]["groups"] == ["db0", "db1"]
+    assert saved["correctness"]["C"] == trained["head_c"]
     out = tmp_path / "report"
     _invoke(
         "monitor",
@@ -168,8 +172,34 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
     rs1 = report["rs"]["1"]
     assert rs1["monitored"]["mean"] > rs1["vanilla"]["mean"]
     assert len(rs1["difference"]["ci"]) == 2 and rs1["bootstrap"]["n_resamples"] == 1000
+    # Every question is answerable: refusing all scores 0, and the gain over it is RS itself.
+    assert rs1["always_abstain"]["mean"] == 0.0
+    assert rs1["gain_over_abstain"]["mean"] == pytest.approx(rs1["monitored"]["mean"])
+    by_source = report["correctness"]["auroc_by_source"]
+    assert sum(v["n"] for v in by_source.values()) == report["correctness"]["auroc"]["n"]
     assert [r["line"] for r in report["rejected"]] == [61]
     assert (out / "report.html").read_text().startswith("<!doctype html>")
+
+
+def test_head_c_must_be_auto_or_a_positive_number(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.jsonl"
+    write_jsonl(runs, (r.to_dict() for r in synthetic_runs(20, seed=3)))
+    for bad in ("zero", "0", "-1", "nan"):
+        result = CliRunner().invoke(
+            main,
+            [
+                "monitor",
+                "train",
+                "--runs",
+                str(runs),
+                "--head-c",
+                bad,
+                "--out",
+                str(tmp_path / "m"),
+            ],
+        )
+        assert result.exit_code != 0 and "--head-c" in result.output, bad
+        assert not (tmp_path / "m").exists()
 
 
 def test_a_tampered_monitor_is_an_error_for_the_cli(tmp_path: Path) -> None:

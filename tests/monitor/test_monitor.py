@@ -13,10 +13,12 @@ from assay.monitor import (
     deliver,
     load_monitor,
     save_monitor,
+    select_head_c,
     split_pools,
     train_monitor,
     watch,
 )
+from assay.monitor._heads import DEFAULT_C
 from tests.monitor._runs import CATALOG, synthetic_runs
 
 CATALOGS = {f"db{i}": CATALOG for i in range(3)}
@@ -93,3 +95,28 @@ def test_live_decisions_withhold_the_wrong_and_deliver_the_right(monitor_file: P
         monitor, Run(wrong.run_id, wrong.question, wrong.database, wrong.steps[:1]), lam=1.0
     )
     assert state.code in {"monitor.early_exit", "monitor.continue"}
+
+
+def test_head_c_is_chosen_on_held_out_databases_of_the_given_runs_only() -> None:
+    runs = synthetic_runs(90, seed=5)
+    chosen, info = select_head_c(runs, candidates=(0.5, 2.0))
+    assert info["groups"] == ["db0", "db1", "db2"]
+    assert all(len(v) == 3 for v in info["auroc_by_group"].values())  # one AUROC per database
+    means = info["mean_auroc"]
+    best = max(means.values())
+    # The highest mean wins; a tie goes to the smaller C.
+    assert means[f"{chosen:g}"] == best
+    assert chosen == min(c for c in (0.5, 2.0) if means[f"{c:g}"] == best)
+    one_db = [r for r in runs if r.database == "db0"]
+    c, why = select_head_c(one_db)
+    assert c == DEFAULT_C and why["reason"] == "fewer than two groups"
+    # By question template instead: one AUROC per template that has both classes.
+    _, by_group = select_head_c(runs, candidates=(1.0,), group_by="group")
+    assert len(by_group["groups"]) == 40
+
+
+def test_the_chosen_c_reaches_the_correctness_head_and_is_frozen() -> None:
+    monitor = train_monitor(synthetic_runs(90, seed=6), CATALOGS, head_c=0.5)
+    assert monitor.correctness is not None and monitor.correctness.C == 0.5
+    assert monitor.info["head_c"] == 0.5
+    assert monitor.to_body()["correctness"]["C"] == 0.5

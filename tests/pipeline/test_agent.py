@@ -273,7 +273,9 @@ def test_ask_cli_and_demo(tmp_path: Path, wrb: Path) -> None:
     assert record["behaviour"] == "clarify"
     demo = runner.invoke(main, ["demo", "--json"], env=env)
     assert demo.exit_code == 0, demo.output
-    verdicts = [json.loads(line) for line in demo.output.splitlines()]
+    where = tmp_path / "cache" / "shop-seed0-v1"
+    assert f"Demo warehouse: {where}/" in demo.stderr  # where it lives, to ask it again
+    verdicts = [json.loads(line) for line in demo.stdout.splitlines()]
     assert {v["behaviour"] for v in verdicts} == {"answer", "clarify", "abstain", "refuse"}
     assert {v["action"] for v in verdicts if v["behaviour"] == "answer"} == {
         "show",

@@ -64,6 +64,26 @@ def test_an_unknown_word_is_never_answered_over(
     assert word in decision.message, (changed, decision.message)
 
 
+# Modifiers that restrict the rows to some of them; the shop layer defines none of them.
+MODIFIERS = ("new", "old", "registered", "first-time", "returning", "active", "former", "churned")
+
+
+@settings(
+    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data(), word=st.sampled_from(MODIFIERS))
+def test_a_modifier_the_layer_does_not_define_is_never_answered_over(
+    shop: tuple[SemanticLayer, Lexicon], data: st.DataObject, word: str
+) -> None:
+    layer, lexicon = shop
+    question = data.draw(st.sampled_from(ANSWERED))
+    start, _ = data.draw(st.sampled_from(_content_positions(question)))
+    changed = question[:start] + word + " " + question[start:]
+    decision = decide(read(changed, layer, lexicon), layer)
+    assert decision.behaviour in {"clarify", "abstain"}, changed
+    assert word in decision.message, (changed, decision.message)
+
+
 WITH_VALUE = (
     ("gross revenue for Germany in 2023", "Germany", "country"),
     ("net revenue in 2023 for books", "books", "category"),

@@ -85,11 +85,26 @@ def write_governed(
     definition: str,
     top_n: int | None = None,
     grain: str | None = None,
+    where: str = "",
+    descending: bool = True,
+    partial: str = "",
+    heading: str = "",
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
-    ``grain`` (day, week, month, quarter or year) writes date keys to that grain; when it is
-    None and ``group`` names a grain, that grain is used.
+    The sentence states the whole reading: ``where`` the filters as phrased (``"excluding
+    country DE"``), ``period`` and, when the data covers it only in part, ``partial`` (``"to
+    2024-11-15"``), ``group`` every grouping (``"country and category"``; every column before
+    the value is a key), and a ranking ("Top 3" or, ``descending`` false, "Bottom 3");
+    ``heading``, when given, is the caller's head for the list (a ranked change). ``grain``
+    (day, week, month, quarter or year) writes date keys to that grain; when it is None and
+    ``group`` names a grain, that grain is used.
+
+    Example:
+        >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
+        ...     group=None, definition="", where="excluding country DE",
+        ...     partial="to 2024-11-15").text
+        'Revenue excluding country DE in 2024 (to 2024-11-15) was 12.50.'
     """
     citations: list[Citation] = []
     grain = grain or (group if group in GRAINS else None)
@@ -100,17 +115,35 @@ def write_governed(
         citations.append(Citation(text, row, col))
         return text
 
-    when = f" in {period}" if period else ""
+    scope = f" {where}" if where else ""
+    # "since March 2024", "after 2023": an open period says its own preposition
+    when = (
+        (f" {period}" if period.startswith(("since ", "after ")) else f" in {period}")
+        if period
+        else ""
+    )
+    if partial:
+        when += f" ({partial})"
+    last = len(result.columns) - 1
+    values = [k for k, c in enumerate(result.columns) if k and str(c).startswith("value")]
+    keys = range(min(values) if values else max(last, 1))
     if not result.rows:
-        text = f"No rows match: there is no {label}{when} to report."
+        text = f"No rows match: there is no {label}{scope}{when} to report."
     elif len(result.columns) == 1:
-        text = f"{label.capitalize()}{when} was {cite(0, 0)}."
+        text = f"{label.capitalize()}{scope}{when} was {cite(0, 0)}."
     else:
         items = [
-            f"{cite(i, 0, key=True)}: {cite(i, len(result.columns) - 1)}"
+            ", ".join(cite(i, k, key=True) for k in keys) + f": {cite(i, last)}"
             for i in range(min(len(result.rows), MAX_ITEMS))
         ]
         more = f" (and {len(result.rows) - MAX_ITEMS} more)" if len(result.rows) > MAX_ITEMS else ""
-        head = f"Top {top_n} {group} by {label}" if top_n else f"{label.capitalize()} by {group}"
+        end = "Top" if descending else "Bottom"
+        head = (
+            f"{end} {top_n} {group} by {label}{scope}"
+            if top_n
+            else f"{label.capitalize()}{scope} by {group}"
+        )
+        if heading:  # a head that says it all ("The 1 city with the largest fall ...")
+            head, when = heading, f" ({partial})" if partial else ""
         text = f"{head}{when}: " + "; ".join(items) + more + "."
     return GovernedAnswer(text, tuple(citations), definition)

@@ -147,7 +147,7 @@ def _call(system: System, task: Task, ctx: RunContext, limit_s: float) -> System
 
 def _record(task: Task, system: System, ctx: RunContext, limit_s: float) -> dict[str, Any]:
     connector = ctx.connector(task.domain)
-    before = len(connector.statement_log)
+    before = connector.statement_count
     started = time.perf_counter()
     record: dict[str, Any] = {"task_id": task.id, "system": system.name, "failure": None}
     try:
@@ -173,7 +173,7 @@ def _record(task: Task, system: System, ctx: RunContext, limit_s: float) -> dict
             execution = (result.elapsed_ms / 1000.0) if result else 0.0
         except ExecutionError as exc:
             guard = (exc.code,)
-    statements = [s.sql for s in connector.statement_log[before:] if s.purpose == "query"]
+    statements = [s.sql for s in connector.statements_since(before) if s.purpose == "query"]
     record.update(
         behaviour=answer.behaviour,
         sql=answer.sql,
@@ -210,12 +210,11 @@ def run_benchmark(
                 f"Run file {str(out)!r} already exists.",
                 hint="Pass --resume to continue it, or remove it.",
             )
-        for line in out.read_text(encoding="utf-8").splitlines():
-            try:
-                done.add(json.loads(line)["task_id"])
-            except (json.JSONDecodeError, KeyError):
-                break
+        done = _resumed(out, {t.id for t in tasks})
     counts = {"run": 0, "skipped": 0, "failures": 0}
+    if done - {t.id for t in tasks}:
+        counts["dropped"] = len(done - {t.id for t in tasks})  # removed from the file
+    done &= {t.id for t in tasks}
     with out.open("a", encoding="utf-8") as handle:
         for task in tasks:
             if task.id in done:
@@ -230,6 +229,26 @@ def run_benchmark(
             if progress:
                 progress(task)
     return counts
+
+
+def _resumed(out: Path, wanted: set[str]) -> set[str]:
+    """The task ids a run file holds; records of tasks not asked for now (another split or
+    task set) are removed from the file rather than kept, and their ids returned with the
+    rest for the caller to count. A last line cut short by a crash is removed too."""
+    done: set[str] = set()
+    kept: list[str] = []
+    lines = out.read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        try:
+            ident = json.loads(line)["task_id"]
+        except (json.JSONDecodeError, KeyError):
+            break
+        done.add(ident)
+        if ident in wanted:
+            kept.append(line + "\n")
+    if len(kept) != len(lines):
+        out.write_text("".join(kept), encoding="utf-8")
+    return done
 
 
 class AssaySystem:

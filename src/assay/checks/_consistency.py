@@ -10,6 +10,7 @@ The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,15 +144,18 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     if read is None:
         return CheckOutcome()
     cues, sql = read
+    defined = _defined_aggregates(ctx.definitions)
+    asked = cues.aggregates | defined
+    distinct = cues.distinct or "count_distinct" in defined
     problems = []
-    if "avg" in sql.aggregates and "avg" not in cues.aggregates:
+    if "avg" in sql.aggregates and "avg" not in asked:
         problems.append("the SQL averages (AVG) but the question asks for no average")
     names = " ".join(c.name.lower() for c in sql.tree.find_all(exp.Column))
     if "avg" in cues.aggregates and "avg" not in sql.aggregates and "average" not in names:
         problems.append("the question asks for an average but the SQL has no AVG")
-    if "sum" in sql.aggregates and not cues.aggregates & {"sum", "count"}:
+    if "sum" in sql.aggregates and not asked & {"sum", "count"}:
         problems.append("the SQL adds up (SUM) but the question asks for no total")
-    if sql.count_distinct and not cues.distinct:
+    if sql.count_distinct and not distinct:
         problems.append("the SQL counts distinct values but the question does not say distinct")
     if not problems:
         return CheckOutcome()
@@ -165,6 +169,25 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+_DEFINED = re.compile(r"\b(sum|avg|count|max|min)\s*\(\s*(distinct\b)?", re.IGNORECASE)
+
+
+def _defined_aggregates(definitions: tuple[str, ...]) -> frozenset[str]:
+    """The aggregates of governed metric expressions ("count_distinct" for COUNT(DISTINCT)).
+
+    Example:
+        >>> sorted(_defined_aggregates(("SUM(t.x)", "COUNT(DISTINCT t.id)")))
+        ['count', 'count_distinct', 'sum']
+    """
+    found: set[str] = set()
+    for text in definitions:
+        for name, distinct in _DEFINED.findall(text):
+            found.add(name.lower())
+            if distinct:
+                found.add("count_distinct")
+    return frozenset(found)
 
 
 def ranking_fit(ctx: CheckContext) -> CheckOutcome:

@@ -81,6 +81,10 @@ class CheckContext:
     judge: JudgeReport | None = None
     recorded_stand_ins: Mapping[int, frozenset[Any]] = field(default_factory=dict)
     measures: Mapping[str, float | None] = field(default_factory=dict)
+    # The governed expressions of the metrics the question named ("SUM(order_lines.quantity *
+    # order_lines.unit_price)" for "gross revenue"): the question asks for their aggregates
+    # by naming them, though it says no "total" (empty for SQL from anywhere else).
+    definitions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,10 @@ class VerifyContext:
     coverage: tuple[dt.date, dt.date] | None
     profiles: Profiles | None = None
     dialect: str = "duckdb"
+    # Compared periods, each to be applied on its own (a change query has one subquery per
+    # period), and whether the last column is a difference between them (it may be negative).
+    periods: tuple[Period, ...] = ()
+    difference: bool = False
 
 
 def _canon(node: exp.Expr) -> str:
@@ -72,6 +76,8 @@ def required_filters_applied(ctx: VerifyContext) -> list[Finding]:
 
 
 def period_applied(ctx: VerifyContext) -> list[Finding]:
+    if len(ctx.periods) > 1:
+        return _periods_applied(ctx)
     if ctx.period is None:
         return []
     conditions = " ".join(_conditions(ctx))
@@ -92,6 +98,27 @@ def period_applied(ctx: VerifyContext) -> list[Finding]:
     ]
 
 
+def _periods_applied(ctx: VerifyContext) -> list[Finding]:
+    """Each compared period's two bounds on the time column, together in one WHERE of the
+    query (the outer one, or the subquery that measures that period)."""
+    tree = sqlglot.parse_one(ctx.sql, read=ctx.dialect)
+    column = ctx.metric.time_column.lower()
+    wheres = [_canon(w.this) for w in tree.find_all(exp.Where)]
+    on_time = [w for w in wheres if column in w]
+    missing = [
+        p for p in ctx.periods if not any(str(p.start) in w and str(p.end) in w for w in on_time)
+    ]
+    return [
+        Finding(
+            "cap.period_not_applied",
+            "cap",
+            f"The period {p.label} is not applied to {ctx.metric.time_column}.",
+            {"period": p.label},
+        )
+        for p in missing
+    ]
+
+
 def non_empty(ctx: VerifyContext) -> list[Finding]:
     if ctx.result.rows and any(v is not None for row in ctx.result.rows for v in row[-1:]):
         return []
@@ -107,7 +134,7 @@ def non_empty(ctx: VerifyContext) -> list[Finding]:
 
 def possible_values(ctx: VerifyContext) -> list[Finding]:
     found = []
-    counts = ctx.metric.expression.upper().startswith("COUNT")
+    counts = ctx.metric.expression.upper().startswith("COUNT") and not ctx.difference
     for index, row in enumerate(ctx.result.rows):
         value = row[-1] if row else None
         if counts and isinstance(value, (int, float)) and value < 0:

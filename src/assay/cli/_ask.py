@@ -175,6 +175,13 @@ def demo_command(as_json: bool, **kwargs: Any) -> None:
     """Build the demo warehouse and ask it questions that show every behaviour and action."""
     settings = resolve_settings(kwargs)
     db, semantic_path = demo_warehouse(settings)
+    # Where the warehouse lives, so that it can be asked directly afterwards (on stderr under
+    # --json, which keeps stdout one verdict a line).
+    click.echo(
+        f"Demo warehouse: {db.parent}/ ({db.name}, {semantic_path.name}); ask it with "
+        f"assay ask QUESTION --db {db} --semantic {semantic_path}\n",
+        err=as_json,
+    )
     layer = load_semantic(semantic_path)
     with connect(str(db), settings) as connector:
         agent = Agent(connector, layer, settings)

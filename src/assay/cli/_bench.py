@@ -131,6 +131,12 @@ def bench_run(
             )
     finally:
         ctx.close()
+    if counts.get("dropped"):
+        click.echo(
+            f"dropped {counts['dropped']} records from {out} of tasks not in split {split!r} "
+            "(resumed with another split or task set)",
+            err=True,
+        )
     click.echo(
         f"ran {counts['run']} tasks ({counts['skipped']} skipped, "
         f"{counts['failures']} system failures) into {out}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from assay.monitor import (
     read_runs,
     render_html,
     save_monitor,
+    select_head_c,
     train_monitor,
     write_jsonl,
 )
@@ -109,6 +111,22 @@ def _load_runs(
     return runs, rejects, catalogs
 
 
+def _head_c(text: str) -> float | None:
+    """``--head-c``: None for 'auto', else a positive number."""
+    if text.strip().lower() == "auto":
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise InputError(
+            f"--head-c {text!r} is neither 'auto' nor a positive number.",
+            hint="Use --head-c auto, or e.g. --head-c 4.",
+        )
+    return value
+
+
 _RUNS = click.option("--runs", "runs_paths", required=True, multiple=True, type=_PATH)
 _SCHEMA = click.option(
     "--schema", multiple=True, type=_PATH, help="DDL of the databases (repeat), for features."
@@ -123,6 +141,12 @@ _SCHEMA = click.option(
 @click.option("--group-by", type=click.Choice(["group", "database"]), default="group")
 @click.option("--calibration-fraction", type=float, default=0.3, show_default=True)
 @click.option("--seed", type=int, default=42, show_default=True)
+@click.option(
+    "--head-c",
+    default="auto",
+    show_default=True,
+    help="The correctness head's C, or 'auto': chosen by leave-one-database-out on these runs.",
+)
 @handle_errors
 def train_command(
     runs_paths: tuple[Path, ...],
@@ -132,6 +156,7 @@ def train_command(
     group_by: str,
     calibration_fraction: float,
     seed: int,
+    head_c: str,
 ) -> None:
     """Fit the heads, freeze calibration and thresholds on a calibration pool, save with a hash."""
     if not 0.0 < calibration_fraction < 1.0:
@@ -139,15 +164,21 @@ def train_command(
             f"--calibration-fraction {calibration_fraction} is outside (0, 1).",
             hint="Use e.g. 0.3.",
         )
+    c_value = _head_c(head_c)
     runs, rejects, catalogs = _load_runs(runs_paths, schema)
     runs = [r for r in runs if r.database not in set(exclude_database)]
+    c_info: dict[str, Any] = {"chosen": c_value, "reason": "given with --head-c"}
+    if c_value is None:
+        c_value, c_info = select_head_c(runs, group_by="database")
     monitor = train_monitor(
         runs,
         catalogs,
         calibration_fraction=calibration_fraction,
         group_by="database" if group_by == "database" else "group",
         seed=seed,
+        head_c=c_value,
     )
+    monitor.info["head_c_selection"] = c_info
     monitor.info["files"] = [str(p) for p in runs_paths]
     monitor.info["excluded_databases"] = sorted(exclude_database)
     monitor.info["rejected"] = len(rejects)
@@ -159,6 +190,7 @@ def train_command(
             "estimator": monitor.estimator,
             "theta": monitor.theta,
             "stops": monitor.stops,
+            "head_c": c_value,
             "n_train": monitor.info["n_train"],
             "n_calibration": monitor.info["n_calibration"],
             "rejected": len(rejects),

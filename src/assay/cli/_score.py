@@ -15,7 +15,7 @@ from assay.cli._render import render_verdict
 from assay.errors import InputError, ScoringError
 from assay.gate import GatePolicy
 from assay.generators import ChatClient, ChatEndpoint, read_samples
-from assay.ledger import append_verdict, labels_for, read_verdicts, written_ids
+from assay.ledger import append_verdict, drop_ids, labels_for, read_verdicts, written_ids
 from assay.pipeline import Scorer
 from assay.scoring import (
     DEFAULT_RULE,
@@ -95,6 +95,11 @@ def score_command(
     in its record, not a failure); 1 when some line could not be scored (each such line is a
     record with status "failed" and a named failure code); 2 for usage errors.
     """
+    if resume and out is None:
+        raise click.UsageError(
+            "--resume continues the verdicts file named by --out, and no --out was given. "
+            "Pass --out PATH (the file to continue), or leave out --resume."
+        )
     settings = resolve_settings(kwargs)
     matching = str(settings.matching)
     if matching not in ("strict", "permuted", "relaxed"):
@@ -117,6 +122,16 @@ def score_command(
                 hint="Pass --resume to continue it, or remove it to start over.",
             )
         done = written_ids(out)
+        wanted = {line.id or f"line-{line.line_no}" for line in read_samples(samples)}
+        dropped = drop_ids(out, wanted) if set(done) - wanted else []
+        if dropped:
+            shown = ", ".join(repr(i) for i in dict.fromkeys(dropped[:10]))
+            click.echo(
+                f"Dropped {len(dropped)} verdicts from {str(out)!r} whose ids are not in "
+                f"{str(samples)!r} ({shown}{', ...' if len(dropped) > 10 else ''}).",
+                err=True,
+            )
+            done = Counter({i: n for i, n in done.items() if i in wanted})
     sink: TextIO = out.open("a", encoding="utf-8") if out else sys.stdout
     counts: Counter[str] = Counter()
     try:

@@ -9,6 +9,7 @@ and the engine settings and the worker are the second.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -16,7 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 from assay.catalog import Catalog
 from assay.connectors._engines import EngineSpec
 from assay.connectors._worker import WorkerPool
-from assay.errors import ConnectionFailed, ExecutionError, ExecutionTimeout
+from assay.errors import AssayError, ConnectionFailed, ExecutionError, ExecutionTimeout
 from assay.settings import DEFAULTS, Settings, load_settings
 from assay.types import Result
 
@@ -48,13 +49,27 @@ class Connector(Protocol):
 
 
 class PooledConnector:
-    """A connector running every statement in a warm worker process."""
+    """A connector running every statement in a warm worker process.
 
-    def __init__(self, spec: EngineSpec, *, dialect: str, n_workers: int = DEFAULTS.n_workers):
+    Its statement log keeps the latest ``log_limit`` statements (a server that runs for weeks
+    holds a bounded log); ``statement_count`` counts every statement ever logged, and
+    ``statements_since`` reads what was logged after a count, or raises when part of it was
+    already dropped (never a silently short list).
+    """
+
+    def __init__(
+        self,
+        spec: EngineSpec,
+        *,
+        dialect: str,
+        n_workers: int = DEFAULTS.n_workers,
+        log_limit: int = DEFAULTS.statement_log_limit,
+    ):
         self.spec = spec
         self.dialect = dialect
         self._pool = WorkerPool(spec, n_workers)
-        self._log: list[LoggedStatement] = []
+        self._log: deque[LoggedStatement] = deque(maxlen=log_limit)
+        self._logged = 0
         self._log_lock = threading.Lock()
         self._catalog: Catalog | None = None
         self._pool.start()
@@ -63,11 +78,35 @@ class PooledConnector:
     def _record(self, sent: list[str], purpose: str) -> None:
         with self._log_lock:
             self._log.extend(LoggedStatement(s, purpose) for s in sent)
+            self._logged += len(sent)
 
     @property
     def statement_log(self) -> tuple[LoggedStatement, ...]:
+        """The latest statements sent (at most ``log_limit``), oldest first."""
         with self._log_lock:
             return tuple(self._log)
+
+    @property
+    def statement_count(self) -> int:
+        """Statements logged since the connector opened, dropped ones included."""
+        with self._log_lock:
+            return self._logged
+
+    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
+        """The statements logged after ``statement_count`` was ``count``.
+
+        Raises:
+            AssayError: some of them were already dropped from the bounded log.
+        """
+        with self._log_lock:
+            new = self._logged - count
+            if new > len(self._log):
+                raise AssayError(
+                    f"{new - len(self._log)} of the {new} statements logged since then were "
+                    f"dropped (the log keeps {self._log.maxlen}).",
+                    hint="Raise --statement-log-limit or ASSAY_STATEMENT_LOG_LIMIT.",
+                )
+            return tuple(self._log)[len(self._log) - new :] if new > 0 else ()
 
     def execute(
         self,
@@ -245,4 +284,9 @@ def connect(target: str, settings: Settings | None = None, **overrides: Any) -> 
         max_cell_bytes=settings.max_cell_bytes,
         temp_limit_mb=settings.temp_limit_mb,
     )
-    return PooledConnector(spec, dialect=kind, n_workers=settings.n_workers)
+    return PooledConnector(
+        spec,
+        dialect=kind,
+        n_workers=settings.n_workers,
+        log_limit=settings.statement_log_limit,
+    )

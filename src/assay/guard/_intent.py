@@ -344,6 +344,37 @@ _OVERRIDE = re.compile(
     r"|\b(?:reveal|print|show|repeat|output|tell me|display)\s+(?:me\s+)?(?:your|the)\s+"
     r"(?:system\s+)?(?:prompt|instructions|rules)\b"
 )
+# The same requests in Spanish, French, German and Portuguese: an instruction to the system
+# ("ignora las instrucciones anteriores"), and a verb that removes or changes rows followed by
+# what it acts on ("borra la tabla orders", "supprime toutes les commandes"). A question in
+# another language is not read (the reader answers English only), but a payload in one is
+# refused by what it asks for, never passed over as an unreadable question.
+_W = r"(?:[\w'-]+\s+){0,4}?"
+_OTHER_OVERRIDE = re.compile(
+    r"\b(?:ignora|ignorar|ignoren|ignore[zs]?|ignoriere|ignorier|ignorieren|olvida|olvidar|"
+    r"omite|oublie[zs]?|vergiss|vergessen|esque[cç]a|esquece|desconsidere)\s+"
+    + _W
+    + r"(?:instrucciones|instrucci[oó]n|reglas|indicaciones|restricciones|normas|consignes|"
+    r"instructions|r[eè]gles|anweisungen|regeln|vorgaben|instruktionen|einschr[aä]nkungen|"
+    r"instru[cç][oõ]es|regras|restri[cç][oõ]es)\b"
+    r"|\b(?:ahora\s+eres|maintenant\s+tu\s+es|du\s+bist\s+jetzt|agora\s+voc[eê]\s+[eé])\b"
+)
+_OTHER_WRITE = re.compile(
+    r"\b(?:borra|borrar|borren|elimina|eliminar|eliminen|suprime|suprimir|actualiza|actualizar|"
+    r"modifica|modificar|inserta|insertar|cambia|cambiar|vac[ií]a|vaciar|"
+    r"supprime[zs]?|supprimer|efface[zs]?|effacer|d[ée]truis|d[ée]truire|modifie[zs]?|"
+    r"modifier|mets\s+[àa]\s+jour|mettre\s+[àa]\s+jour|ins[èe]re[zs]?|ins[ée]rer|vide[zs]?|"
+    r"l[öo]sche|l[öo]schen|l[öo]sch|entferne|entfernen|aktualisiere|aktualisieren|"
+    r"[äa]ndere|[äa]ndern|leere|leeren|"
+    r"apague|apagar|apaga|exclua|excluir|exclui|remova|remover|atualize|atualizar|altere|"
+    r"alterar|insira|inserir|deletar)\s+"
+    + _W
+    + r"(?:tablas?|datos|registros|filas|pedidos|clientes|todos|todas|"
+    r"tables?|donn[ée]es|commandes|lignes|enregistrements|toutes|tous|"
+    r"tabellen?|daten|bestellungen|zeilen|datens[äa]tze|kunden|alle|"
+    r"tabelas?|dados|linhas|registos)\b"
+)
+
 # Files and addresses, most telling first.
 _PATH = tuple(
     re.compile(p)
@@ -493,7 +524,16 @@ INTENT_RULES: tuple[IntentRule, ...] = (
     IntentRule("sql_upper", "intent.injection", _search(_SQL_UPPER, cased=True), "a SQL query"),
     IntentRule("role_tag", "intent.injection", _search(_ROLE_TAG), "a tag imitating a role"),
     IntentRule("override", "intent.injection", _search(_OVERRIDE), "an instruction to the system"),
+    IntentRule(
+        "override_other_language",
+        "intent.injection",
+        _search(_OTHER_OVERRIDE),
+        "an instruction to the system",
+    ),
     IntentRule("write_verb", "intent.write", _verbs(WRITE_VERBS), "a request to change data"),
+    IntentRule(
+        "write_other_language", "intent.write", _search(_OTHER_WRITE), "a request to change data"
+    ),
     IntentRule("set_to", "intent.write", _set_to, "a request to change data"),
     IntentRule("passive_write", "intent.write", _passive, "a request to change or send data"),
     IntentRule("export", "intent.export", _export, "a request to send data out"),

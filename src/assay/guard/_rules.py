@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
+import sqlglot
 from sqlglot import exp
 from sqlglot.optimizer.scope import Scope
 
@@ -172,16 +173,73 @@ def function_allowlist(ctx: GuardContext) -> list[Violation]:
             continue
         else:
             name = _function_name(node)
-        reason = REFUSED_FUNCTIONS.get(name, "is not on the list of allowed functions")
-        found.append(
-            _at(
-                ctx,
-                node,
-                "guard.forbidden_function",
-                f"Function {name}() {reason}; it may not run in a read-only query.",
-            )
+        written = _written_name(node, ctx.sql, ctx.dialect) or name
+        engine = DIALECT_NAMES.get(ctx.dialect, ctx.dialect)
+        reason = REFUSED_FUNCTIONS.get(written) or REFUSED_FUNCTIONS.get(name)
+        reason = reason or f"is unknown to {engine} or not on the list of allowed functions"
+        message = (
+            f"Function {written}() {reason}{_elsewhere(written, ctx.dialect)}; it may not run "
+            f"in a read-only {engine} query."
         )
+        found.append(_at(ctx, node, "guard.forbidden_function", message))
     return found
+
+
+DIALECT_NAMES = {"duckdb": "DuckDB", "sqlite": "SQLite", "postgres": "PostgreSQL"}
+# Functions of one engine often written against another, and what each engine calls them.
+_OTHER_DIALECT: dict[str, tuple[str, dict[str, str]]] = {
+    "sqlite_version": ("SQLite's", {"duckdb": "version()", "postgres": "version()"}),
+    "version": ("DuckDB's and PostgreSQL's", {"sqlite": "sqlite_version()"}),
+    "getdate": ("SQL Server's", {"*": "current_date"}),
+    "sysdate": ("Oracle's", {"*": "current_date"}),
+    "nvl": ("Oracle's", {"*": "coalesce()"}),
+    "isnull": ("SQL Server's", {"*": "coalesce()"}),
+    "len": ("SQL Server's", {"*": "length()"}),
+    "datepart": ("SQL Server's", {"*": "extract()"}),
+    "charindex": ("SQL Server's", {"*": "strpos()", "sqlite": "instr()"}),
+}
+
+
+def _elsewhere(written: str, dialect: str) -> str:
+    """Where a function comes from and what this engine calls it, when it is another's.
+
+    Example:
+        >>> _elsewhere("sqlite_version", "duckdb")
+        " (sqlite_version() is SQLite's; DuckDB's is version(), also refused)"
+    """
+    known = _OTHER_DIALECT.get(written)
+    if known is None:
+        return ""
+    owner, names = known
+    engine = DIALECT_NAMES.get(dialect, dialect)
+    if dialect in DIALECT_NAMES and DIALECT_NAMES[dialect] + "'s" in owner:
+        return ""  # the engine's own function, refused for its reason alone
+    right = names.get(dialect) or names.get("*")
+    if right is None:
+        return f" ({written}() is {owner}; {engine} has no such function)"
+    refused = right.rstrip("()") in REFUSED_FUNCTIONS
+    return f" ({written}() is {owner}; {engine}'s is {right}{', also refused' if refused else ''})"
+
+
+_CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
+
+
+def _written_name(node: exp.Func, sql: str, dialect: str) -> str | None:
+    """The function's name as the query writes it (sqlglot names ``sqlite_version()`` and
+    ``version()`` alike ``current_version``): the call in the text that parses to this node."""
+    name = _function_name(node)
+    calls = [m.group(1) for m in _CALL.finditer(sql)]
+    if any(c.lower() == name for c in calls):
+        return name
+    for call in dict.fromkeys(c.lower() for c in calls):
+        try:
+            parsed = sqlglot.parse_one(f"SELECT {call}()", read=dialect)
+        except sqlglot.errors.SqlglotError:
+            continue
+        first = parsed.expressions[0] if isinstance(parsed, exp.Select) else None
+        if type(first) is type(node):
+            return call
+    return None
 
 
 def _int_literal(node: exp.Expr | None) -> int | None:

@@ -12,7 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from assay.ledger._facts import FactStore, StoredFact
 from assay.ledger._labels import labels_for, read_labels
-from assay.ledger._verdicts import VerdictSet, append_verdict, read_verdicts, written_ids
+from assay.ledger._verdicts import (
+    VerdictSet,
+    append_verdict,
+    drop_ids,
+    read_verdicts,
+    written_ids,
+)
 
 if TYPE_CHECKING:
     from assay.ledger._store import LabelledAnswer, Ledger, LedgerCounts
@@ -25,6 +31,7 @@ __all__ = [
     "StoredFact",
     "VerdictSet",
     "append_verdict",
+    "drop_ids",
     "labels_for",
     "read_labels",
     "read_verdicts",

@@ -81,6 +81,36 @@ def written_ids(path: Path) -> Counter[str]:
     return ids
 
 
+def drop_ids(path: Path, keep: set[str]) -> list[str]:
+    """Remove from a verdict file every record whose id is not in ``keep`` (resuming a file
+    written for another input), and return the ids dropped, in file order.
+
+    Raises:
+        LedgerError: the file cannot be read or rewritten.
+    """
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LedgerError(f"Cannot read verdicts {str(path)!r}: {exc}.", hint=_HINT) from exc
+    kept: list[str] = []
+    dropped: list[str] = []
+    for line in lines:
+        ident = str(json.loads(line)["id"]) if line.strip() else None
+        if ident is not None and ident not in keep:
+            dropped.append(ident)
+        else:
+            kept.append(line)
+    if dropped:
+        try:
+            Path(path).write_text("".join(kept), encoding="utf-8")
+        except OSError as exc:
+            raise LedgerError(
+                f"Cannot rewrite {str(path)!r}: {exc.strerror}.",
+                hint="Check that the file is writable.",
+            ) from exc
+    return dropped
+
+
 def read_verdicts(path: Path) -> VerdictSet:
     """Every verdict record of a file, by id, in file order.
 

@@ -19,14 +19,16 @@ from assay.monitor._decisions import (
 )
 from assay.monitor._evaluate import clustered_bootstrap, evaluate
 from assay.monitor._features import FEATURE_NAMES, FeatureExtractor
-from assay.monitor._heads import BoostedHybrid, TextHead, fit_hybrid, fit_text_head
+from assay.monitor._heads import BoostedHybrid, TextHead, fit_hybrid, fit_text_head, text_counts
 from assay.monitor._importers import import_ehrsql, import_intercode, parse_observation
 from assay.monitor._monitor import (
+    HEAD_C_CANDIDATES,
     MONITOR_VERSION,
     Monitor,
     MonitorFileError,
     load_monitor,
     save_monitor,
+    select_head_c,
     split_pools,
     train_monitor,
 )
@@ -47,6 +49,7 @@ from assay.monitor._watch import Decision, deliver, watch
 __all__ = [
     "FEATURE_NAMES",
     "FORMAT",
+    "HEAD_C_CANDIDATES",
     "LAMBDAS",
     "MONITOR_VERSION",
     "ActionKind",
@@ -82,8 +85,10 @@ __all__ = [
     "render_html",
     "render_prefix",
     "save_monitor",
+    "select_head_c",
     "simulate",
     "split_pools",
+    "text_counts",
     "train_monitor",
     "watch",
     "write_jsonl",

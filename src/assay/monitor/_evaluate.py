@@ -92,11 +92,14 @@ def _rs_block(
         ]
         v = np.array([reliability_score(r, o, lam) for r, o in zip(runs, base, strict=True)])
         m = np.array([reliability_score(r, o, lam) for r, o in zip(runs, mon, strict=True)])
-        boot = clustered_bootstrap(np.stack([v, m, m - v], axis=1), clusters, seed=seed)
+        # Refusing every question (Appendix F): the reference a monitor must beat, not only
+        # the vanilla agent; with every question answerable it scores 0.
+        a = np.array([1.0 if r.answerable is False else 0.0 for r in runs])
+        boot = clustered_bootstrap(np.stack([v, m, m - v, a, m - a], axis=1), clusters, seed=seed)
         meta = {k: boot[k] for k in boot if k not in ("mean", "ci")}
+        names = ("vanilla", "monitored", "difference", "always_abstain", "gain_over_abstain")
         out["rs"][key] = {
-            name: {"mean": boot["mean"][i], "ci": boot["ci"][i]}
-            for i, name in enumerate(("vanilla", "monitored", "difference"))
+            name: {"mean": boot["mean"][i], "ci": boot["ci"][i]} for i, name in enumerate(names)
         } | {"bootstrap": meta, "stop_threshold": stop, "tau": tau}
         out["coverage"][key] = {
             "vanilla": float(np.mean([o.answered for o in base])),
@@ -201,8 +204,17 @@ def _correctness(
             if tr.raw_corr is not None and len(tr.run.steps) >= t
         ]
         by_step.append({"t": t} | _safe_auroc([s for s, _ in rows], [y for _, y in rows]))
+    by_source: dict[str, list[tuple[float, int]]] = {}
+    for tr, score, label in zip(answered, raw, labels, strict=True):
+        by_source.setdefault(tr.run.source.rsplit(":", 1)[0], []).append((score, label))
     return {
         "auroc": _safe_auroc(raw, labels) | {"estimator": monitor.estimator},
+        # Which source files carry the claim, and how each one reads on its own.
+        "auroc_by_source": {
+            name: _safe_auroc([p for p, _ in rows], [y for _, y in rows])
+            | {"base_rate": float(np.mean([y for _, y in rows]))}
+            for name, rows in sorted(by_source.items())
+        },
         "auroc_calibrated": _safe_auroc(calibrated, labels),
         "auroc_by_step": by_step,
         "ece_before": ece(raw, labels),

@@ -14,18 +14,29 @@ arrays and walked in numpy.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import HashingVectorizer
 from sklearn.linear_model import LogisticRegression
 
-__all__ = ["BoostedHybrid", "TextHead", "fit_hybrid", "fit_text_head"]
+__all__ = [
+    "DEFAULT_C",
+    "BoostedHybrid",
+    "TextHead",
+    "fit_hybrid",
+    "fit_text_head",
+    "fit_text_head_counts",
+    "text_counts",
+]
 
 N_FEATURES = 2**18
+# The head's inverse regularisation strength when none is selected (see select_head_c).
+DEFAULT_C = 4.0
 _WORD = HashingVectorizer(
     analyzer="word",
     ngram_range=(1, 2),
@@ -39,8 +50,49 @@ _CHAR = HashingVectorizer(
 )
 
 
-def _counts(texts: Sequence[str]) -> sp.csr_matrix:
-    matrix = sp.hstack([_WORD.transform(texts), _CHAR.transform(texts)], format="csr")
+# Character n-grams never cross a word (char_wb), so a text's counts are the sum of its words'
+# counts: each distinct word is hashed once and kept (bounded; cleared when full).
+_WORD_NGRAMS: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+_WORD_NGRAMS_LIMIT = 200_000
+
+
+def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
+    """Exactly ``_CHAR.transform(texts)``, summed from cached per-word counts."""
+    indptr, indices, data = [0], [], []
+    for text in texts:
+        words = Counter(text.lower().split())
+        new = [w for w in words if w not in _WORD_NGRAMS]
+        if new:
+            if len(_WORD_NGRAMS) + len(new) > _WORD_NGRAMS_LIMIT:
+                _WORD_NGRAMS.clear()
+            rows = _CHAR.transform(new)
+            for i, w in enumerate(new):
+                lo, hi = rows.indptr[i], rows.indptr[i + 1]
+                _WORD_NGRAMS[w] = (rows.indices[lo:hi].copy(), rows.data[lo:hi].copy())
+        parts = [_WORD_NGRAMS[w] for w in words]
+        if parts:
+            cols = np.concatenate([c for c, _ in parts])
+            vals = np.concatenate([v * words[w] for w, (_, v) in zip(words, parts, strict=True)])
+            unique, inverse = np.unique(cols, return_inverse=True)
+            indices.append(unique)
+            data.append(np.bincount(inverse, weights=vals))
+            indptr.append(indptr[-1] + len(unique))
+        else:
+            indptr.append(indptr[-1])
+    return sp.csr_matrix(
+        (
+            np.concatenate(data) if data else np.zeros(0),
+            np.concatenate(indices) if indices else np.zeros(0, dtype=np.int32),
+            np.asarray(indptr),
+        ),
+        shape=(len(texts), N_FEATURES),
+    )
+
+
+def text_counts(texts: Sequence[str]) -> sp.csr_matrix:
+    """The hashed n-gram counts (sublinear tf) every head reads: compute once, score with
+    ``TextHead.score_counts`` on any number of heads."""
+    matrix = sp.hstack([_WORD.transform(texts), _char_counts(texts)], format="csr")
     matrix.data = 1.0 + np.log(matrix.data)  # sublinear tf
     return matrix
 
@@ -62,16 +114,31 @@ class TextHead:
     C: float
 
     def score(self, texts: Sequence[str]) -> np.ndarray:
-        counts = _counts(texts)
-        idf = np.full(counts.shape[1], math.log(1 + self.n_docs) + 1.0)
-        idf[self.columns] = self.idf
-        weighted = counts.multiply(idf).tocsr()
-        norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
+        return self.score_counts(text_counts(texts))
+
+    def score_counts(self, counts: sp.csr_matrix) -> np.ndarray:
+        """``score`` on counts from ``text_counts`` (one vectorisation shared by the heads)."""
+        idf, coef = self._dense()
+        # Per row: tf-idf over the stored entries only (no dense or copied matrix per call).
+        rows = np.repeat(np.arange(counts.shape[0]), np.diff(counts.indptr))
+        w = counts.data * idf[counts.indices]
+        norms = np.sqrt(np.bincount(rows, weights=w * w, minlength=counts.shape[0]))
+        dots = np.bincount(rows, weights=w * coef[counts.indices], minlength=counts.shape[0])
         norms[norms == 0] = 1.0
-        coef = np.zeros(counts.shape[1])
-        coef[self.columns] = self.coef
-        z = np.asarray(weighted @ coef).ravel() / norms + self.intercept
-        return _sigmoid(z)
+        return _sigmoid(dots / norms + self.intercept)
+
+    def _dense(self) -> tuple[np.ndarray, np.ndarray]:
+        """The idf and weight of every hashed column (unseen columns: the idf of a term in no
+        training document, weight 0), built once per head."""
+        cached = self.__dict__.get("_dense_cache")
+        if cached is None:
+            idf = np.full(2 * N_FEATURES, math.log(1 + self.n_docs) + 1.0)
+            idf[self.columns] = self.idf
+            coef = np.zeros(2 * N_FEATURES)
+            coef[self.columns] = self.coef
+            cached = (idf, coef)
+            object.__setattr__(self, "_dense_cache", cached)
+        return cast(tuple[np.ndarray, np.ndarray], cached)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,9 +164,15 @@ class TextHead:
         )
 
 
-def fit_text_head(texts: Sequence[str], labels: Sequence[int], *, C: float = 4.0) -> TextHead:
+def fit_text_head(texts: Sequence[str], labels: Sequence[int], *, C: float = DEFAULT_C) -> TextHead:
     """Fit the head; ``labels`` are 1 for the positive class. Both classes must be present."""
-    counts = _counts(texts)
+    return fit_text_head_counts(text_counts(texts), labels, C=C)
+
+
+def fit_text_head_counts(
+    counts: sp.csr_matrix, labels: Sequence[int], *, C: float = DEFAULT_C
+) -> TextHead:
+    """``fit_text_head`` on counts from ``text_counts`` (so several C share one vectorisation)."""
     n = counts.shape[0]
     df = np.bincount(counts.indices, minlength=counts.shape[1])
     columns = np.flatnonzero(df)

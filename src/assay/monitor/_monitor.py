@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+import scipy.sparse as sp
 
 from assay.catalog import Catalog
 from assay.errors import InputError
@@ -34,11 +35,20 @@ from assay.monitor._decisions import (
     gate_theta,
 )
 from assay.monitor._features import FEATURE_NAMES, FeatureExtractor
-from assay.monitor._heads import BoostedHybrid, TextHead, fit_hybrid, fit_text_head
+from assay.monitor._heads import (
+    DEFAULT_C,
+    BoostedHybrid,
+    TextHead,
+    fit_hybrid,
+    fit_text_head,
+    fit_text_head_counts,
+    text_counts,
+)
 from assay.monitor._render import SCORE_TOKENS, TRAIN_TOKENS, render_prefix
 from assay.monitor._trajectory import Run
 
 __all__ = [
+    "HEAD_C_CANDIDATES",
     "MONITOR_FORMAT",
     "MONITOR_VERSION",
     "SELECTION_MARGIN",
@@ -46,12 +56,15 @@ __all__ = [
     "MonitorFileError",
     "load_monitor",
     "save_monitor",
+    "select_head_c",
     "split_pools",
     "train_monitor",
 ]
 
 MONITOR_FORMAT = "assay.monitor"
 MONITOR_VERSION = "1"
+# The heads' C values that select_head_c compares (DEFAULT_C among them).
+HEAD_C_CANDIDATES: tuple[float, ...] = (0.25, 1.0, 4.0, 16.0)
 # Pre-registered rule (Section 4.1): the hybrid only if it beats the head by more than this.
 SELECTION_MARGIN = 0.005
 GroupBy = Literal["group", "database"]
@@ -78,18 +91,25 @@ class Monitor:
     info: dict[str, Any] = field(default_factory=dict)
     catalogs: dict[str, Catalog] = field(default_factory=dict, compare=False)
 
-    def p_ans(self, texts: Sequence[str]) -> np.ndarray | None:
+    def p_ans(self, texts: Sequence[str] | sp.csr_matrix) -> np.ndarray | None:
+        """P(answerable) of each text (or of counts from ``text_counts``)."""
         if self.answerability is None:
             return None
-        return 1.0 - self.answerability.score(texts)
+        counts = texts if sp.issparse(texts) else text_counts(texts)
+        return 1.0 - self.answerability.score_counts(counts)
+
+    def raw_corr(self, counts: sp.csr_matrix) -> np.ndarray | None:
+        """The correctness head's uncalibrated score on counts from ``text_counts``."""
+        return None if self.correctness is None else self.correctness.score_counts(counts)
 
     def trace(self, run: Run, extractor: FeatureExtractor | None = None) -> Trace:
         """The monitor's readings at every state of a run (``t`` = 0..T)."""
         texts = [render_prefix(run, t, max_tokens=SCORE_TOKENS) for t in range(len(run.steps) + 1)]
-        p_ans = self.p_ans(texts)
-        if self.correctness is None:
+        counts = text_counts(texts)  # one vectorisation for both heads
+        p_ans = self.p_ans(counts)
+        raw = self.raw_corr(counts)
+        if raw is None:
             return Trace(run, p_ans, None, None)
-        raw = self.correctness.score(texts)
         p_corr = self.prefix_map(raw) if self.prefix_map is not None else raw
         p_deliver = None
         if run.final == "answer":
@@ -157,16 +177,69 @@ def _prefixes(runs: Sequence[Run]) -> list[tuple[Run, int]]:
 
 
 def _fit_head(
-    pairs: list[tuple[Run, int]], labels: list[int], name: str, info: dict[str, Any]
+    pairs: list[tuple[Run, int]],
+    labels: list[int],
+    name: str,
+    info: dict[str, Any],
+    C: float = DEFAULT_C,
 ) -> TextHead | None:
     if len(set(labels)) < 2:
         info[f"{name}_reason"] = f"not fitted: {len(labels)} prefixes with one class only"
         return None
     texts = [render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs]
-    return fit_text_head(texts, labels)
+    return fit_text_head(texts, labels, C=C)
 
 
-def _oof_terminal(runs: list[Run], n_folds: int = 5) -> np.ndarray:
+def select_head_c(
+    runs: Sequence[Run],
+    *,
+    candidates: Sequence[float] = HEAD_C_CANDIDATES,
+    group_by: GroupBy = "database",
+) -> tuple[float, dict[str, Any]]:
+    """The correctness head's C, chosen by grouped cross-validation on the given (training)
+    runs only: each group (database, or question template) is held out in turn, the head is fit
+    on every prefix of the other groups' answered runs, and scored on the held group's terminal
+    snapshots; the C with the highest mean held-group AUROC wins, ties toward the smaller C
+    (stronger regularisation). Runs whose step count leaks the label are left out. With fewer
+    than two groups there is nothing to cross-validate: ``DEFAULT_C``, said so."""
+    usable = [
+        r
+        for r in runs
+        if not r.step_count_leaks and r.final == "answer" and r.answerable and r.correct is not None
+    ]
+
+    def key(r: Run) -> str:
+        return r.database if group_by == "database" else r.group
+
+    groups = sorted({key(r) for r in usable})
+    info: dict[str, Any] = {"group_by": group_by, "groups": groups, "candidates": list(candidates)}
+    if len(groups) < 2:
+        return DEFAULT_C, info | {"chosen": DEFAULT_C, "reason": "fewer than two groups"}
+    scores: dict[float, list[float]] = {c: [] for c in candidates}
+    for held in groups:
+        train = [r for r in usable if key(r) != held]
+        test = [r for r in usable if key(r) == held]
+        pairs = _prefixes(train)
+        labels = [int(bool(r.correct)) for r, _ in pairs]
+        y = [int(bool(r.correct)) for r in test]
+        if len(set(labels)) < 2 or len(set(y)) < 2:
+            continue
+        counts = text_counts([render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs])
+        finals = text_counts([render_prefix(r, len(r.steps)) for r in test])
+        for c in candidates:
+            head = fit_text_head_counts(counts, labels, C=c)
+            scores[c].append(auroc(head.score_counts(finals).tolist(), y))
+    means = {c: float(np.mean(v)) if v else math.nan for c, v in scores.items()}
+    valid = [c for c in sorted(candidates) if not math.isnan(means[c])]
+    if not valid:
+        return DEFAULT_C, info | {"chosen": DEFAULT_C, "reason": "no group had both classes"}
+    best = max(valid, key=lambda c: (means[c], -c))
+    info["mean_auroc"] = {f"{c:g}": means[c] for c in candidates}
+    info["auroc_by_group"] = {f"{c:g}": scores[c] for c in candidates}
+    return best, info | {"chosen": best}
+
+
+def _oof_terminal(runs: list[Run], n_folds: int = 5, C: float = DEFAULT_C) -> np.ndarray:
     """Out-of-fold correctness-head scores of each run's terminal snapshot (grouped folds)."""
     groups = sorted({r.group for r in runs})
     fold_of = {g: i % n_folds for i, g in enumerate(groups)}
@@ -179,7 +252,7 @@ def _oof_terminal(runs: list[Run], n_folds: int = 5) -> np.ndarray:
         if not held or len(set(labels)) < 2:
             continue
         texts = [render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs]
-        head = fit_text_head(texts, labels)
+        head = fit_text_head(texts, labels, C=C)
         finals = [render_prefix(runs[i], len(runs[i].steps)) for i in held]
         out[held] = head.score(finals)
     return out
@@ -192,9 +265,16 @@ def train_monitor(
     calibration_fraction: float = 0.3,
     group_by: GroupBy = "group",
     seed: int = 42,
+    head_c: float = DEFAULT_C,
 ) -> Monitor:
-    """Fit and freeze a monitor on ``runs`` (see the module docstring)."""
-    info: dict[str, Any] = {"seed": seed, "group_by": group_by, "n_runs_given": len(runs)}
+    """Fit and freeze a monitor on ``runs`` (see the module docstring); ``head_c`` is the
+    correctness head's C (``select_head_c`` chooses it on training runs only)."""
+    info: dict[str, Any] = {
+        "seed": seed,
+        "group_by": group_by,
+        "n_runs_given": len(runs),
+        "head_c": head_c,
+    }
     leaking = [r for r in runs if r.step_count_leaks]
     usable = [r for r in runs if not r.step_count_leaks]
     info["excluded_step_count_leaks"] = len(leaking)
@@ -212,12 +292,12 @@ def train_monitor(
     corr_runs = [r for r in train if r.final == "answer" and r.answerable and r.correct is not None]
     corr_pairs = _prefixes(corr_runs)
     correctness = _fit_head(
-        corr_pairs, [int(bool(r.correct)) for r, _ in corr_pairs], "correctness", info
+        corr_pairs, [int(bool(r.correct)) for r, _ in corr_pairs], "correctness", info, head_c
     )
     extractor = FeatureExtractor(catalogs)
     hybrid = None
     if correctness is not None:
-        oof = _oof_terminal(corr_runs)
+        oof = _oof_terminal(corr_runs, C=head_c)
         ok = ~np.isnan(oof)
         x = np.array(
             [

@@ -9,6 +9,7 @@ from typing import Literal
 import numpy as np
 
 from assay.monitor._decisions import chow_tau
+from assay.monitor._heads import text_counts
 from assay.monitor._monitor import Monitor
 from assay.monitor._render import render_prefix
 from assay.monitor._trajectory import Run
@@ -36,8 +37,8 @@ class Decision:
 def watch(monitor: Monitor, run: Run, *, lam: float) -> Decision:
     """The decision at the current state of a run in progress (its steps so far, no final)."""
     t = len(run.steps)
-    text = render_prefix(run, t)
-    p_ans = monitor.p_ans([text])
+    counts = text_counts([render_prefix(run, t)])  # one vectorisation for both heads
+    p_ans = monitor.p_ans(counts)
     pa = None if p_ans is None else float(p_ans[0])
     if pa is not None and monitor.theta is not None and pa < monitor.theta:
         return Decision(
@@ -53,7 +54,7 @@ def watch(monitor: Monitor, run: Run, *, lam: float) -> Decision:
     stop = monitor.stops.get(str(float(lam)))
     if monitor.correctness is None or stop is None:
         return Decision("continue", "monitor.continue", "No early exit set.", t, pa)
-    raw = monitor.correctness.score([text])
+    raw = monitor.correctness.score_counts(counts)
     pc = float((monitor.prefix_map(raw) if monitor.prefix_map else raw)[0])
     if pc < stop:
         return Decision(

@@ -8,6 +8,7 @@ execute (read-only) -> verify and check -> write (every number cited) -> score -
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -115,12 +116,14 @@ class Agent:
     def _ask(self, question: str, ident: str) -> Verdict:
         text = question.strip()
         bad = bad_input(text)
-        if bad is not None:
+        # A payload in another language ("ignora las instrucciones anteriores") is refused by
+        # what it asks for, before the question is set aside as unreadable.
+        found = refusals(text, vocabulary=self.vocabulary) if _readable(bad) else ()
+        if bad is not None and not found:
             code, message = bad
             return self._verdict(
                 ident, "abstain", (code,), {"question": text[:200], "message": message}
             )
-        found = refusals(text, vocabulary=self.vocabulary)
         refusal = tuple(dict.fromkeys(r.code for r in found))
         reading = read(text, self.layer, self.lexicon)
         decision = decide_behaviour(reading, self.layer, refusal)
@@ -231,13 +234,19 @@ class Agent:
                 candidate=Candidate(planned.sql),
                 provenance=base,
             )
+        grouped = [*([planned.grain] if planned.grain else []), *reading.groups]
         written = write_governed(
             run.result,
             label=metric.label,
             period=period,
-            group=planned.group_by or planned.grain or ("year" if reading.compare else None),
+            group=" and ".join(grouped) or ("year" if reading.compare else None),
             definition=definition,
             top_n=reading.top_n,
+            grain=planned.grain,
+            where=filter_words(reading),
+            descending=reading.descending,
+            partial=partial_words(reading, self.layer),
+            heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         findings = verify(
@@ -248,6 +257,8 @@ class Agent:
                 reading.period,
                 self.layer.coverage,
                 self.profiles,
+                periods=reading.periods,
+                difference=_ranks_a_change(reading),
             )
         )
         checked = run_checks(
@@ -261,6 +272,8 @@ class Agent:
                 # The fit check is the COMPLETE term, measured without a model: it enters the
                 # score where the paper's judge COMPLETE does (and caps below 0.5 as it does).
                 judge=JudgeReport(complete=fit.complete, source="fit_check"),
+                # The metric the question named is governed: its aggregate is what was asked.
+                definitions=tuple(self.layer.metric(m).expression for m in reading.metrics),
             )
         )
         all_findings = tuple(
@@ -527,6 +540,11 @@ _FOREIGN = frozenset(
 )
 
 
+def _readable(bad: tuple[str, str] | None) -> bool:
+    """Whether a question's text can be read for intent: any but empty, overlong or binary."""
+    return bad is None or bad[0] == "input.other_language"
+
+
 def bad_input(text: str) -> tuple[str, str] | None:
     """A code and a plain message when a question cannot be read at all, else ``None``."""
     if not text:
@@ -554,6 +572,73 @@ def bad_input(text: str) -> tuple[str, str] | None:
             "I read questions in English only; ask it in English with the warehouse's terms.",
         )
     return None
+
+
+def filter_words(reading: Reading) -> str:
+    """Every filter of a reading as the answer sentence states it.
+
+    Example:
+        >>> from assay.semantic import Filter
+        >>> filter_words(Reading("q", filters=(Filter("country", ("DE", "FR")),
+        ...     Filter("category", ("books",), negated=True))))
+        'for country DE or FR, excluding category books'
+    """
+    said = []
+    for f in reading.filters:
+        values = (" and " if f.negated else " or ").join(f.values)
+        said.append(f"{'excluding' if f.negated else 'for'} {f.dimension} {values}")
+    return ", ".join(said)
+
+
+_GRAIN_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+
+
+def _ranks_a_change(reading: Reading) -> bool:
+    """Whether the planner answers with the change between two periods, ranked (its last
+    column is a difference, which may be negative)."""
+    return bool(reading.change and reading.ranking and reading.groups and len(reading.periods) == 2)
+
+
+def change_words(reading: Reading, label: str) -> str:
+    """The head of a ranked change: "The 1 city with the largest fall in number of visits
+    from 2023 to 2024, for ..."."""
+    first, last = sorted(reading.periods, key=lambda p: p.start)
+    most = "fall" if reading.change == "down" else "rise"
+    n = reading.ranking.n if reading.ranking and reading.ranking.n else "all"
+    where = filter_words(reading)
+    return (
+        f"The {n} {' and '.join(reading.groups)} with the largest {most} in {label}"
+        f"{' ' + where if where else ''} from {first.label} to {last.label}"
+    )
+
+
+def partial_words(reading: Reading, layer: SemanticLayer) -> str:
+    """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
+    (its coverage end, else its clock): that period is partial, never written as whole.
+
+    Example:
+        >>> import datetime as dt
+        >>> from assay.semantic import Period
+        >>> year = Period(dt.date(2024, 1, 1), dt.date(2025, 1, 1), "2024", "2024")
+        >>> partial_words(Reading("q", periods=(year,)), SemanticLayer(clock=dt.date(2024, 11, 15)))
+        'to 2024-11-15, 2024 is not over'
+    """
+    last = layer.coverage[1] if layer.coverage is not None else layer.clock
+    if last is None:
+        return ""
+    cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
+    if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
+        return f"to {last}"  # an open period runs to the last day covered: say which
+    if not cut and reading.grain in _GRAIN_MONTHS and not reading.periods:
+        # "gross revenue by month": the last month shown runs only to the coverage's end.
+        months = _GRAIN_MONTHS[reading.grain]
+        after = last + dt.timedelta(days=1)
+        if after.day != 1 or (after.month - 1) % months:
+            return f"to {last}, the last {reading.grain} is not over"
+    if not cut:
+        return ""
+    names = " and ".join(p.label for p in cut)
+    return f"to {last}, {names} {'is' if len(cut) == 1 else 'are'} not over"
 
 
 def reading_record(reading: Reading) -> dict[str, Any]:

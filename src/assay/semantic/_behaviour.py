@@ -96,7 +96,8 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
                     "abstain",
                     "behaviour.period_outside_coverage",
                     f"The warehouse covers {start} to {end}; {period.label} is outside it, so "
-                    "there is no data to answer from.",
+                    "there is no data to answer from (the coverage the semantic layer "
+                    "declares: rows a table holds outside it are not vouched for).",
                 )
     for retired in reading.retired:
         if not retired.replacement:
@@ -155,7 +156,8 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
 
 def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str, str, str] | None:
     """An unread word that a metric's required filter excludes ("cancelled" orders)."""
-    for word in reading.unread:
+    for said in reading.unread:
+        word = said.split()[0]  # "cancelled in 2023": the word a period was said of
         low = word.lower()
         stems = {low, low[:-1], low[:-2], low[:-3]} - {""}
         for name in reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets):
@@ -205,6 +207,14 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             f"I don't know what {_quote(reading.unread)} means here, so I cannot be sure which "
             f"question to answer. Rephrase it with the warehouse's terms "
             f"(`assay semantic show` lists them).{_also_ambiguous(reading, layer)}",
+        )
+    if reading.pairs:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.paired_periods",
+            f"The question pairs each value with its own period ({_quote(reading.pairs)}); "
+            "one answer would apply every filter to every period. Ask for each pair "
+            "separately, or for all the values over all the periods.",
         )
     if reading.dangling:
         return BehaviourDecision(

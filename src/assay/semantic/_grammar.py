@@ -38,6 +38,7 @@ group: BY DIM -> group_dim
      | BY (GRAIN | UNIT) -> group_grain
      | BY METRIC -> by_metric
      | BY METRIC WORD+ -> group_unknown
+     | BY WORD DIM -> group_modified
      | BY RETIRED -> group_retired
      | BY (WORD | ENTITY)+ -> group_unknown
 rank: TOP NUMBER?
@@ -52,9 +53,9 @@ which: WHICH NUMBER? DIM
      | WHICH NUMBER? METRIC -> which_entity
      | WHICH -> which_bare
 loose: DIM | NUMBER | WORD | ENTITY | ORDER | CHANGE | UNIT | RETIRED | UNDEFINED | SEP | BY
-     | COMPARE | GRAIN | AGG | DERIVED
+     | COMPARE | GRAIN | AGG | DERIVED | WHOLE
 %declare NEG DIM VALUE SEP METRIC PERIOD BY GRAIN RETIRED WORD TOP BOTTOM NUMBER WHICH
-%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE UNIT
+%declare UNDEFINED COMPARE AGG DERIVED ENTITY ORDER CHANGE UNIT WHOLE
 """
 
 
@@ -150,7 +151,7 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 tags[i] = _Tag("SEP", t, i, (low, low))
             continue
         else:
-            tags[i] = _Tag("WORD", t, i, canonical(low))
+            tags[i] = _Tag("WORD", *_hyphenated(tokens, taken, i), canonical(low))
     ordered = [dataclasses.replace(tags[k], after=_before(tokens, k)) for k in sorted(tags)]
     return _separators(ordered), periods
 
@@ -169,6 +170,23 @@ def _after_per(tags: dict[int, _Tag], tokens: list[Token], i: int) -> bool:
         return False
     last = all(not any(ch.isalnum() for ch in t.lower) for t in tokens[i + 1 :])
     return tokens[k].lower == "per" or (tokens[k].lower == "by" and last)
+
+
+def _hyphenated(tokens: list[Token], taken: list[bool], i: int) -> tuple[Token, int]:
+    """An unread word and, when it is hyphenated to the next word ("first-time",
+    "long-standing"), the whole compound, so that it is named as written."""
+    t = tokens[i]
+    if (
+        i + 2 < len(tokens)
+        and tokens[i + 1].text == "-"
+        and tokens[i + 1].start == t.end
+        and tokens[i + 2].start == tokens[i + 1].end
+        and tokens[i + 2].text.isalpha()
+    ):
+        for k in (i + 1, i + 2):
+            taken[k] = True
+        return Token(f"{t.text}-{tokens[i + 2].text}", t.start, tokens[i + 2].end), i
+    return t, i
 
 
 def _before(tokens: list[Token], i: int) -> str:
@@ -231,6 +249,10 @@ class _Build(Transformer[Any, Any]):
 
     def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("grain", items[1].value.payload[0])
+
+    def group_modified(self, items: list[LarkToken]) -> tuple[str, Any]:
+        words = [t.value for t in items if t.type == "WORD"]
+        return ("group_modified", (items[-1].value.payload.targets[0], words))
 
     def by_metric(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("metrics", [items[1].value])
@@ -320,6 +342,9 @@ def parse(question: str, layer: SemanticLayer, lexicon: Lexicon) -> list[Any]:
     tags, _ = _tag(question, layer, lexicon)
     tags = _how_many(tags, lexicon)
     parts: list[Any] = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
+    # Every content word nothing read, wherever the grammar placed it: a period said of one
+    # ("born after 1990") is about that word, not the metric's date.
+    parts.append(("words", [t for t in tags if t.kind == "WORD"]))
     return parts
 
 

@@ -455,7 +455,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             period = Period(
                 start,
                 clock + dt.timedelta(days=1),
-                f"since {period.label}",
+                f"{since.group(1)} {period.label}",  # "after 2023" starts in 2024
                 text[since.start() : period.span[1]],
                 (since.start(), period.span[1]),
             )

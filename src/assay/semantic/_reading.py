@@ -31,8 +31,8 @@ from lark import UnexpectedInput
 from assay.semantic._grammar import Tag, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._periods import NO_CLOCK, Period, _add_months
-from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
-from assay.semantic._words import DERIVED
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._words import DERIVED, FUNCTION_WORDS
 
 __all__ = ["Filter", "Ranking", "Reading", "read"]
 
@@ -83,6 +83,7 @@ class Reading:
     derived: tuple[str, ...] = ()  # "net revenue retention": a measure the layer lacks
     several: tuple[str, ...] = ()  # metrics named apart, not as one list: asked back
     change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
+    pairs: tuple[str, ...] = ()  # "Germany in 2023 and France in 2024": each value its period
     background: tuple[str, ...] = ()  # statements around the question, read and set aside
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
@@ -140,7 +141,7 @@ class Reading:
         elif len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
-            since = self.periods[0].label.startswith("since")
+            since = self.periods[0].label.startswith(("since ", "after "))
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
         elif timed or not self.metrics:
             parts.append("over all dates")
@@ -259,6 +260,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     undefined: list[str] = []
     derived: list[str] = []
     numbers: list[Tag] = []
+    whole: list[str] = []  # "across all years": one total over every date
+    words: list[Tag] = []
     last_metric_end = -2
     for kind, payload in parts:
         if kind == "metrics":
@@ -276,6 +279,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             periods.extend(payload)
         elif kind == "group":
             _add(groups, payload)
+        elif kind == "group_modified":  # "by old region": the grouping, its modifier unread
+            _add(groups, payload[0])
+            unread.extend(payload[1])
+        elif kind == "words":
+            words = payload
         elif kind == "grain":
             grain = payload
         elif kind == "retired":
@@ -325,6 +333,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 sort_only = True
             elif tag.kind == "COMPARE":
                 compare = True
+            elif tag.kind == "WHOLE":
+                whole.append(tag.payload[1])
             elif tag.kind == "GRAIN":
                 grain = tag.payload[0]
             elif tag.kind == "AGG":
@@ -343,9 +353,12 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         lists = [f for f in filters if len(f.values) > 1 and not f.negated]
         if lists:
             _add(groups, lists[0].dimension)
-    metric_matches, several = _measures(metric_items)
+    metric_matches, several, context = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
+    was_unread = {t.index for t in unread}
     unread = [t for t in unread if t.payload not in pinning]
+    unread = _modifiers(unread, metric_matches, question, layer)
+    unread += _restricting(context, metric_matches, layer)
     # A word of the chosen metric's own synonyms, or of its time column, confirms it ("claims
     # were filed", "policies that started in 2023").
     chosen = {t for m in metric_matches for t in m.targets}
@@ -407,7 +420,17 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if ranking is not None and not groups and grain is None:
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
-    unread_words = [t.token.text for t in unread] + [t.token.text for t in numbers]
+    read_away = was_unread - {t.index for t in unread}  # words the reading accounts for
+    periods, attached = _attached(periods, [t for t in words if t.index not in read_away], question)
+    still = {t.index for t in unread}
+    # A period said of a word left to a grouping ("by patients born after 1990") is asked
+    # back or abstained on with it; never taken away from a question that is then answered.
+    dangling += [text for index, text in attached.items() if index not in still]
+    if whole and periods:
+        dangling.append(f"{whole[0]} (one total over every date, or {periods[0].label}?)")
+    pairs = _pairs(parts, question)
+    unread_words = [attached.get(t.index, t.token.text) for t in unread]
+    unread_words += [t.token.text for t in numbers]
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     value_like = _value_like(unread, dim_at)
     retired = tuple(
@@ -434,6 +457,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         derived=tuple(derived),
         several=tuple(several),
         change=change,
+        pairs=tuple(pairs),
         matches=tuple(metric_matches),
         notes=tuple(notes),
     )
@@ -443,17 +467,19 @@ _CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by"
 _BREAKDOWN = frozenset({"across", "by", "per", "each", "every"})
 
 
-def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str]]:
+def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str], list[Tag]]:
     """The metrics asked for. A list ("gross and net revenue") is several; a metric named
     after "for", "from", "of" names the rows another metric is measured on ("latest ship date
     for orders placed in March"), read as context; two metrics named apart are several
-    questions, returned to be asked back."""
+    questions, returned to be asked back. Also returns the metric phrases read as context."""
     several = []
+    context: list[Tag] = []
     if len(items) > 1:
         kept = [item for item in items if item[0].after not in _CONTEXT]
         # "per customer", "by customer": a breakdown by an entity that is no dimension; never
         # dropped as context (found by a new user: the total was shown): asked back.
         several = [t.payload.phrase for item in items if item[0].after in _BREAKDOWN for t in item]
+        context = [t for item in items if item not in (kept or items[:1]) for t in item]
         items = kept or items[:1]
     matches = [tag.payload for item in items for tag in item]
     pinned_items = [item for item in items if any(len(t.payload.targets) == 1 for t in item)]
@@ -461,7 +487,137 @@ def _measures(items: list[list[Tag]]) -> tuple[list[Match], list[str]]:
         several = [t.payload.phrase for item in items for t in item] + several
     if len(pinned_items) > 1:
         several = [t.payload.phrase for item in pinned_items for t in item]
-    return matches, several
+    return matches, several, context
+
+
+# Words that restrict the rows to some of them ("new customers", "old region"): read only where
+# the layer or the metric itself says what they mean, else left unread and named.
+_NEW = frozenset({"new", "newly"})
+_OLD = frozenset({"old", "former", "previous", "legacy"})
+
+
+def _modifiers(
+    unread: list[Tag], matches: list[Match], question: str, layer: SemanticLayer
+) -> list[Tag]:
+    """Unread words less those the reading itself accounts for: "new" said of the phrase of a
+    metric that counts things by the date they were created ("new customers registered in Q1"
+    is the registered customers of Q1), and "old" naming a retired column as a column ("split by the
+    old region column": the column renamed, answered by its replacement)."""
+    targets = {t for m in matches for t in m.targets}
+    tokens = tokenize(question)
+    out = []
+    for tag in unread:
+        said_of = any(m.start <= tag.index + 1 < m.end for m in matches)  # "new customers"
+        if (
+            tag.payload in _NEW
+            and said_of
+            and len(targets) == 1
+            and _counts_arrivals(layer.metric(next(iter(targets))))
+        ):
+            continue
+        if tag.payload in _OLD and _names_retired(tokens, tag.index, layer):
+            continue
+        out.append(tag)
+    return out
+
+
+def _counts_arrivals(metric: Any) -> bool:
+    """A count of a table's own rows dated by its own date column (accounts by signup date):
+    "new" ones in a period are exactly those counted."""
+    table = metric.table
+    own_date = metric.time_column.split(".")[0] == table
+    expression = metric.expression.replace(" ", "").lower()
+    singular = table[:-3] + "y" if table.endswith("ies") else table.rstrip("s")
+    own_rows = expression == "count(*)" or expression in {
+        f"count({table}.{singular}_id)",
+        f"count(distinct{table}.{singular}_id)",
+    }
+    return own_date and own_rows
+
+
+def _names_retired(tokens: list[Token], index: int, layer: SemanticLayer) -> bool:
+    """ "the old X column": X is a retired column's name and the word after it says column."""
+    words = [canonical(t.text) for t in tokens]
+    for retired in layer.retired_columns:
+        name = retired.column.lower().split("_")
+        end = index + 1 + len(name)
+        if (
+            words[index + 1 : end] == name
+            and end < len(words)
+            and words[end] in {"column", "field"}
+        ):
+            return True
+    return False
+
+
+def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer) -> list[Tag]:
+    """The words of a metric phrase read as context ("gross revenue from new accounts") that
+    restrict the rows: unread when the context metric is dated by another column than the
+    metric measured (what "new" means for invoices is nowhere defined)."""
+    dates = {layer.metric(t).time_column for m in matches for t in m.targets}
+    out: list[Tag] = []
+    for tag in context:
+        match: Match = tag.payload
+        if {layer.metric(t).time_column for t in match.targets} <= dates:
+            continue
+        for k, word in enumerate(match.phrase.split()):
+            low = canonical(word)
+            if low in FUNCTION_WORDS or _entity_word(low, layer):
+                continue
+            token = Token(word, tag.token.start, tag.token.start + len(word))
+            out.append(
+                dataclasses.replace(
+                    tag, kind="WORD", token=token, index=match.start + k, payload=low
+                )
+            )
+    return out
+
+
+def _entity_word(word: str, layer: SemanticLayer) -> bool:
+    names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
+    forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
+    if word.endswith("ies"):
+        forms.add(word[:-3] + "y")
+    return bool(forms & names)
+
+
+def _attached(
+    periods: list[Period], words: list[Tag], question: str
+) -> tuple[list[Period], dict[int, str]]:
+    """A period said of an unread word ("born after 1990", "registered in 2022") is about that
+    word, not the metric's date: it is taken out of the periods and named with the word."""
+    kept: list[Period] = []
+    attached: dict[int, str] = {}
+    for period in periods:
+        before = [t for t in words if t.token.end <= period.span[0]]
+        if before and period.span != (0, 0):
+            tag = before[-1]
+            between = question[tag.token.end : period.span[0]].split()
+            if all(w.lower() in FUNCTION_WORDS for w in between) and len(between) <= 2:
+                attached[tag.index] = question[tag.token.start : period.span[1]]
+                continue
+        kept.append(period)
+    return kept, attached
+
+
+def _pairs(parts: list[Any], question: str) -> list[str]:
+    """ "Germany in 2023 and France in 2024": values and periods alternating, two or more of
+    each, pair each value with its period; a filter over every period is not what was asked."""
+    seq: list[str] = []
+    spans: list[tuple[int, int]] = []
+    for kind, payload in parts:
+        kind = {"neg": "values"}.get(kind, kind)
+        if kind == "values":
+            spans += [(t.token.start, t.token.end) for t in payload[0]]
+        elif kind == "periods":
+            spans += [p.span for p in payload if p.span != (0, 0)]
+        else:
+            continue
+        if not seq or seq[-1] != kind:
+            seq.append(kind)
+    if seq.count("values") >= 2 and seq.count("periods") >= 2 and spans:
+        return [question[min(a for a, _ in spans) : max(b for _, b in spans)]]
+    return []
 
 
 def _add(groups: list[str], dim: str) -> None:

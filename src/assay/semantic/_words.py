@@ -305,6 +305,24 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "climbed",
     ),
     **_k("CHANGE", "any", "change", "changed", "difference", "differ", "differed", "moved"),
+    # One total over every date the warehouse covers, never a row per year.
+    **_k(
+        "WHOLE",
+        "whole",
+        "all years",
+        "across all years",
+        "over all years",
+        "for all years",
+        "in all years",
+        "all years combined",
+        "across all years combined",
+        "all time",
+        "all - time",
+        "of all time",
+        "across all time",
+        "over all time",
+        "for all time",
+    ),
     **_k("COUNT", "count", "how many", "number of", "count of", "total number of", "no . of"),
 }
 
@@ -326,9 +344,9 @@ FUNCTION_WORDS = frozenset(
     same one's it's that's there's what'd s t had happen happened happening going go went come
     came up down out off through throughout until till between among via under
     it total-wise wise basically actually currently just now today yet still ever already again
-    recorded record records booked logged registered achieved reached generated produced
-    realised realized brought did we get see happened came showing shown both yo new sell
-    sold selling customer customers client clients write wrote writing racked rack old column
+    recorded record records booked logged achieved reached generated produced
+    realised realized brought did we get see happened came showing shown both yo sell
+    sold selling customer customers client clients write wrote writing racked rack column
     columns field fields dated
     """.split()
 )
