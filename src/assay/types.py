@@ -138,9 +138,13 @@ class Finding:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Verdict:
-    """The whole outcome for one question."""
+    """The whole outcome for one question.
+
+    Keyword-only: sixteen fields are never passed by position. Stages build verdicts with
+    ``assay.pipeline.build_verdict``, which names the rule and the policy that decided.
+    """
 
     id: str
     behaviour: Behaviour
