@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.bench._tpc import build_tpc
+from assay.bench.datasets._tpc import build_tpc
 
 SCRIPT = """
 import sys

@@ -7,7 +7,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from assay.bench._tpc import build_tpc
+from assay.bench.datasets._tpc import build_tpc
 from assay.catalog import (
     TPCH_KEYS,
     deep_profile,

@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from assay.bench import build_tpc, tpc_queries
+from assay.bench.datasets import build_tpc, tpc_queries
 from assay.connectors import PooledConnector, connect
 from assay.pipeline import run_sql
 from assay.settings import load_settings

@@ -8,7 +8,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.bench._tpc import build_tpc
+from assay.bench.datasets._tpc import build_tpc
 from assay.catalog import mangle
 from assay.cli import main
 from assay.connectors import connect

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from assay.bench._tpc import build_tpc
+from assay.bench.datasets._tpc import build_tpc
 from assay.connectors._spark import SparkConnector, connect_spark
 
 SPARK_HOW = (
