@@ -20,9 +20,9 @@ QUERIES = [(b, n, q) for b in ("tpch", "tpcds") for n, q in tpc_queries(b)]
 
 
 @pytest.fixture(scope="module")
-def tpc_paths(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+def tpc_paths(tmp_path_factory: pytest.TempPathFactory, tpch_duckdb: Path) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("tpc")
-    return {b: build_tpc(b, 0.01, root / f"{b}.duckdb") for b in ("tpch", "tpcds")}
+    return {"tpch": tpch_duckdb, "tpcds": build_tpc("tpcds", 0.01, root / "tpcds.duckdb")}
 
 
 @pytest.fixture(scope="module")
