@@ -93,8 +93,8 @@ def build_verdict(
         >>> from assay.gate import GatePolicy
         >>> v = build_verdict(ident="q1", behaviour="clarify", rule=BEHAVIOUR_RULES,
         ...                   policy=GatePolicy(), reasons=("behaviour.ambiguous",))
-        >>> (v.action, v.rule, v.policy, v.score)
-        ('withhold', 'behaviour_rules', 'thresholds', None)
+        >>> (v.action, v.rule, v.score, v.reasons)
+        ('withhold', 'behaviour_rules', None, ('behaviour.ambiguous',))
     """
     return Verdict(
         id=ident,
