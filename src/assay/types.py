@@ -106,7 +106,14 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Finding:
-    """One check's outcome, with the evidence a reviewer needs."""
+    """One check's outcome, with the evidence a reviewer needs.
+
+    Raises:
+        ValueError: the code's prefix is a kind other than ``kind`` (``veto.no_result`` as a
+            note), or a code of another stage (``guard.*``) is not a veto. A plain
+            ``ValueError``, not an ``AssayError``: ``types`` is the bottom layer and imports
+            nothing of Assay's, and a mismatch is a bug in the emitting code, never bad input.
+    """
 
     code: str
     kind: FindingKind
