@@ -34,12 +34,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _SHARED_SERVERS = {"pg_admin_url": "postgres", "spark_url": "spark"}
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
     for item in items:
         names = getattr(item, "fixturenames", ())
         group = next((g for f, g in _SHARED_SERVERS.items() if f in names), None)
+        # A test parametrized over engines asks for the server's fixture by name at run time
+        # (request.getfixturevalue), which fixturenames cannot see: its postgres mark can.
+        if item.get_closest_marker("postgres") is not None:
+            group = "postgres"
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
 
