@@ -25,13 +25,16 @@ typecheck: $(STAMP)
 # PostgreSQL: scripts/pg installs Debian's server when missing and starts it on loopback.
 # Browser tests: scripts/browser installs Debian's chromium and chromedriver when missing.
 # Spark: scripts/spark starts a Spark Connect server from the installed pyspark (Java if missing).
+# One worker per core (pytest-xdist); tests sharing a server (PostgreSQL, Spark) or the demo
+# service run on one worker each (tests/conftest.py groups them). PYTEST_PARALLEL= runs serially.
+PYTEST_PARALLEL ?= -n auto --dist loadgroup
 pytest: $(STAMP)
 	@url=$$(scripts/pg start | tail -n 1) || url=""; \
 	if [ -z "$$url" ]; then echo "PostgreSQL could not be started; its tests will skip (fail under CI=true)."; fi; \
 	scripts/browser >/dev/null || echo "chromium could not be installed; the browser tests will skip (fail under CI=true)."; \
 	sc=$$(scripts/spark start | tail -n 1) || sc=""; \
 	if [ -z "$$sc" ]; then echo "Spark could not be started; its tests will skip (fail under CI=true)."; fi; \
-	ASSAY_TEST_PG_URL="$$url" ASSAY_TEST_SPARK_URL="$$sc" $(BIN)/pytest -q $(PYTEST_ARGS); status=$$?; \
+	ASSAY_TEST_PG_URL="$$url" ASSAY_TEST_SPARK_URL="$$sc" $(BIN)/pytest -q $(PYTEST_PARALLEL) $(PYTEST_ARGS); status=$$?; \
 	scripts/pg stop; scripts/spark stop; exit $$status
 
 test: lint typecheck pytest

@@ -12,7 +12,7 @@ from typing import Any
 
 import duckdb
 
-from assay.bench import build_tpc
+from assay.bench.datasets import build_tpc
 from assay.catalog import (
     TPCH_KEYS,
     Catalog,

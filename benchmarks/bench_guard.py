@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlglot
 
-from assay.bench import build_tpc, tpc_queries
+from assay.bench.datasets import build_tpc, tpc_queries
 from assay.catalog import Catalog
 from assay.connectors import connect
 from assay.guard import validate

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from assay.agreement import NormalisedResult, agreement, relaxed_match
-from assay.bench import default_spider_root
+from assay.bench.datasets import default_spider_root
 from assay.checks import CheckContext, run_checks
 from assay.gate import GatePolicy, decide
 from assay.scoring import DEFAULT_RULE, ScoreInputs, get_rule

@@ -20,7 +20,7 @@ from typing import Any
 
 import sqlglot
 
-from assay.bench import build_tpc, tpc_queries
+from assay.bench.datasets import build_tpc, tpc_queries
 from assay.catalog._profile import profile_column
 from assay.connectors import connect
 from assay.connectors._spark import SparkConnector, close_channel, connect_spark

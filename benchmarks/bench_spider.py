@@ -22,23 +22,19 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from assay.bench import (
-    SPIDER_SYSTEMS,
+from assay.bench.datasets import SPIDER_SYSTEMS, default_spider_root, spider_records, system_labels
+from assay.bench.runner import check_manifest, run_planted
+from assay.bench.statistics import (
     VARIANTS,
     ChoiceRow,
     auroc_interval,
-    check_manifest,
     choose,
-    default_spider_root,
     gate_summary,
     gate_table,
     leave_one_out,
     paired_auroc_difference,
-    run_planted,
-    spider_records,
-    system_labels,
 )
-from assay.bench._rule_choice import score
+from assay.bench.statistics._rule_choice import variant_score
 from assay.checks import QUESTION_SIGNALS
 from assay.errors import BenchError
 from assay.generators import SampleRecord
@@ -222,7 +218,8 @@ def _measure(records: list[SampleRecord]) -> dict[str, Any]:
     rows = _choice_rows({p: [vs[i] for i in kept] for p, vs in by_policy.items()})
     out["choice_all"] = choose(rows).name
     out["variants_in_sample"] = {
-        v.name: gate_summary([score(r, v) for r in rows], [r.label for r in rows]) for v in VARIANTS
+        v.name: gate_summary([variant_score(r, v) for r in rows], [r.label for r in rows])
+        for v in VARIANTS
     }
     out["leave_one_database_out"] = leave_one_out(rows)
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
-from assay.bench import auroc_interval, bootstrap_counts, paired_auroc_difference
+from assay.bench.statistics import auroc_interval, bootstrap_counts, paired_auroc_difference
 from benchmarks._common import median, report, timings, write
 
 N = 1_500

@@ -14,7 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from assay.bench import RunContext, load_run, make_system, run_benchmark, score_run
+from assay.bench.runner import RunContext, load_run, make_system, run_benchmark, score_run
 from assay.bench.warehouses import load_tasks
 from assay.settings import load_settings
 from benchmarks._common import report, write

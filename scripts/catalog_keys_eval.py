@@ -21,7 +21,7 @@ from pathlib import Path
 
 import duckdb
 
-from assay.bench import build_tpc
+from assay.bench.datasets import build_tpc
 from assay.catalog import (
     TPCH_KEYS,
     deep_profile,

@@ -6,7 +6,7 @@ Usage:
 
 For each question: the behaviour (a shown or warned answer counts as ``answer``; a withheld one
 as ``abstain``), and for answerable questions whether the rows equal those of any accepted SQL,
-compared as the benchmark scorer does (``assay.bench._wrb_score.result_equivalent``: columns
+compared as the benchmark scorer does (``assay.bench.runner._score_task.result_equivalent``: columns
 matched by content, values normalised, order ignored unless required). Reported per file:
 behaviour accuracy, right-rows rate on answerable questions (a warned wrong answer counts
 against it), and the count of WRONG ANSWERS SHOWN (must be zero).
@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from assay.bench._wrb_score import result_equivalent
+from assay.bench.runner._score_task import result_equivalent
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic

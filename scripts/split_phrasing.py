@@ -1,7 +1,7 @@
 """Split the free-phrased questions into dev and test halves, warehouse by warehouse.
 
 Within each domain: ids sorted, shuffled with ``random.Random("phrasing-" + domain)``, the first
-half (rounded up) ``dev``, the rest ``test`` (``assay.bench._phrasing.phrasing_splits``). Rewrites
+half (rounded up) ``dev``, the rest ``test`` (``assay.bench.datasets.phrasing_splits``). Rewrites
 ``src/assay/bench/phrasing/<domain>.jsonl`` in place with each record's ``split``; with
 ``--dev-out DIR`` also writes the dev half alone to ``DIR/<domain>.jsonl``.
 
@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from assay.bench._phrasing import PHRASING_DIR, phrasing_splits
+from assay.bench.datasets._phrasing import PHRASING_DIR, phrasing_splits
 
 
 def split_file(path: Path, dev_out: Path | None) -> dict[str, int]:

@@ -28,6 +28,25 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+# Tests on a server that ``make test`` starts once (PostgreSQL creates fixed database and role
+# names; Spark registers fixed table names) run on one pytest-xdist worker per server, so two
+# workers never create the same database at once. Everything else is spread over the workers.
+_SHARED_SERVERS = {"pg_admin_url": "postgres", "spark_url": "spark"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        group = next((g for f, g in _SHARED_SERVERS.items() if f in names), None)
+        # A test parametrized over engines asks for the server's fixture by name at run time
+        # (request.getfixturevalue), which fixturenames cannot see: its postgres mark can.
+        if item.get_closest_marker("postgres") is not None:
+            group = "postgres"
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
@@ -36,6 +55,15 @@ def update_goldens(request: pytest.FixtureRequest) -> bool:
 @pytest.fixture(scope="session")
 def shop_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shop.build_duckdb(tmp_path_factory.mktemp("shop") / "shop.duckdb")
+
+
+@pytest.fixture(scope="session")
+def tpch_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """TPC-H at scale factor 0.01 in DuckDB (about 3 s to build), once per session for every
+    test that reads it. Treat it as read-only."""
+    from assay.bench.datasets import build_tpc
+
+    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
 
 
 @pytest.fixture(scope="session")

@@ -113,7 +113,14 @@ class Candidate:
 
 @dataclass(frozen=True)
 class Finding:
-    """One check's outcome, with the evidence a reviewer needs."""
+    """One check's outcome, with the evidence a reviewer needs.
+
+    Raises:
+        ValueError: the code's prefix is a kind other than ``kind`` (``veto.no_result`` as a
+            note), or a code of another stage (``guard.*``) is not a veto. A plain
+            ``ValueError``, not an ``AssayError``: ``types`` is the bottom layer and imports
+            nothing of Assay's, and a mismatch is a bug in the emitting code, never bad input.
+    """
 
     code: str
     kind: FindingKind
@@ -145,9 +152,13 @@ class Finding:
         }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Verdict:
-    """The whole outcome for one question."""
+    """The whole outcome for one question.
+
+    Keyword-only: sixteen fields are never passed by position. Stages build verdicts with
+    ``assay.pipeline.build_verdict``, which names the rule and the policy that decided.
+    """
 
     id: str
     behaviour: Behaviour

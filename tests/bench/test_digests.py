@@ -37,13 +37,19 @@ def _loaded_machine(n_burners: int = 2) -> Iterator[None]:
 
 
 def test_manifest_is_the_same_on_a_loaded_machine(tmp_path: Path) -> None:
-    outs = []
-    with _loaded_machine():
-        for hash_seed in ("1", "4242"):
-            out = tmp_path / f"h{hash_seed}"
-            env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-            subprocess.run([sys.executable, "-c", GENERATE, str(out)], check=True, env=env)
-            outs.append(out)
+    # The two generations run at once, each loading the machine for the other, with one process
+    # spinning beside them: three busy processes, as the two burners and one generation at a time
+    # were, in about half the wall time and a third less CPU.
+    outs = [tmp_path / f"h{hash_seed}" for hash_seed in ("1", "4242")]
+    with _loaded_machine(n_burners=1):
+        runs = [
+            subprocess.Popen(
+                [sys.executable, "-c", GENERATE, str(out)],
+                env={**os.environ, "PYTHONHASHSEED": out.name[1:]},
+            )
+            for out in outs
+        ]
+        assert [run.wait() for run in runs] == [0, 0]
     first, second = (json.loads((o / "manifest.json").read_text()) for o in outs)
     assert first == second
     assert first["digests"] == DIGESTS

@@ -11,7 +11,7 @@ from scipy import stats
 from sklearn.calibration import calibration_curve
 from sklearn.metrics import roc_auc_score
 
-from assay.bench import (
+from assay.bench.statistics import (
     TaskOutcome,
     UndefinedStatisticWarning,
     accuracy_at_coverage,

@@ -10,14 +10,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from assay.bench import (
-    PHRASING_DIR,
-    Task,
-    expected_results,
-    load_phrasing,
-    phrasing_splits,
-    score_task,
-)
+from assay.bench.datasets import PHRASING_DIR, Task, load_phrasing, phrasing_splits
+from assay.bench.runner import expected_results, score_task
 from assay.bench.warehouses import generate_benchmark, load_tasks
 from assay.errors import BenchError
 

@@ -5,13 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from assay.bench import (
-    DETERMINISTIC_FAULTS,
-    FAULTS,
-    default_spider_root,
-    run_planted,
-    spider_records,
-)
+from assay.bench.datasets import DETERMINISTIC_FAULTS, FAULTS, default_spider_root, spider_records
+from assay.bench.runner import run_planted
 from assay.generators import SampleRecord
 from assay.pipeline import Scorer
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assay.bench import default_spider_root, spider_records
+from assay.bench.datasets import default_spider_root, spider_records
 from assay.cli import main
 from assay.pipeline import Scorer
 
@@ -155,7 +155,7 @@ def test_failed_run_never_replaces_a_good_report(
     def broken(*args: object) -> None:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr("assay.bench._write_report._figures", broken)
+    monkeypatch.setattr("assay.bench.report._write_report._figures", broken)
     result = _report([str(small), "--out", str(out), "--seed", "5"])
     assert result.exit_code != 0  # type: ignore[attr-defined]
     assert (out / "report.json").read_bytes() == good
@@ -200,8 +200,8 @@ def test_faults_command(tmp_path: Path, shop_duckdb: Path) -> None:
 def test_hypotheses_the_report_cannot_measure_are_not_evaluated() -> None:
     """A benchmark-only metric is 'not evaluated', never 'fail'; a paired AUROC difference
     with an at_least criterion compares the point estimate."""
-    from assay.bench import Hypothesis
-    from assay.bench._report import _hypothesis
+    from assay.bench.report._build_report import _hypothesis
+    from assay.bench.runner import Hypothesis
 
     rules = {"a": {"gate": {"pass_accuracy": 0.9}, "auroc": {"value": 0.8}}, "b": {}}
     comparisons = {"a-b": {"value": 0.02, "low": -0.01, "high": 0.05}}

@@ -6,8 +6,15 @@ import math
 
 import pytest
 
-from assay.bench import VARIANTS, ChoiceRow, RuleVariant, choose, gate_summary, leave_one_out
-from assay.bench._rule_choice import score
+from assay.bench.statistics import (
+    VARIANTS,
+    ChoiceRow,
+    RuleVariant,
+    choose,
+    gate_summary,
+    leave_one_out,
+)
+from assay.bench.statistics._rule_choice import variant_score
 
 
 def _row(group: str, label: int, a: float, signal: bool = False) -> ChoiceRow:
@@ -16,10 +23,10 @@ def _row(group: str, label: int, a: float, signal: bool = False) -> ChoiceRow:
 
 def test_variant_scores() -> None:
     row = _row("g", 1, 0.64, signal=True)
-    assert score(row, RuleVariant("strict", 0.5, "ignore")) == pytest.approx(0.8)
-    assert score(row, RuleVariant("strict", 0.5, "cap")) == 0.79
-    assert score(row, RuleVariant("strict", 0.5, "veto")) == 0.59
-    assert score(_row("g", 0, 0.0), RuleVariant("strict", 0.5, "ignore")) == 0.0
+    assert variant_score(row, RuleVariant("strict", 0.5, "ignore")) == pytest.approx(0.8)
+    assert variant_score(row, RuleVariant("strict", 0.5, "cap")) == 0.79
+    assert variant_score(row, RuleVariant("strict", 0.5, "veto")) == 0.59
+    assert variant_score(_row("g", 0, 0.0), RuleVariant("strict", 0.5, "ignore")) == 0.0
 
 
 def test_gate_summary_counts() -> None:

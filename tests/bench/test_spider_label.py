@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assay.bench import execution_match
+from assay.bench.datasets import execution_match
 from assay.types import Result
 
 GOLD = Result(("a", "b"), ((1, "x"), (2, "y")), 2)

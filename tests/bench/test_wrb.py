@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assay.bench import (
+from assay.bench.datasets import Task
+from assay.bench.runner import (
     RunContext,
     SystemAnswer,
-    Task,
     expected_results,
     load_run,
     make_system,

@@ -10,8 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from assay.bench._tpc import build_tpc
-
 SCRIPT = """
 import sys
 from assay.catalog import proposals, reconstruct
@@ -31,8 +29,8 @@ if __name__ == "__main__":
 
 
 @pytest.mark.slow
-def test_profiles_identical_under_four_hash_seeds(tmp_path: Path) -> None:
-    db = build_tpc("tpch", 0.01, tmp_path / "tpch.duckdb")
+def test_profiles_identical_under_four_hash_seeds(tmp_path: Path, tpch_duckdb: Path) -> None:
+    db = tpch_duckdb
     script = tmp_path / "profile.py"
     script.write_text(SCRIPT, encoding="utf-8")
     digests = set()

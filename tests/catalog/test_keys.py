@@ -7,7 +7,6 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from assay.bench._tpc import build_tpc
 from assay.catalog import (
     TPCH_KEYS,
     deep_profile,
@@ -31,8 +30,8 @@ def _keys(db: Path) -> tuple[tuple[str, str, str, str], ...]:
 
 
 @pytest.fixture(scope="module")
-def tpch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+def tpch(tpch_duckdb: Path) -> Path:
+    return tpch_duckdb
 
 
 @pytest.mark.parametrize("severity", [0.0, 1.0], ids=["names", "opaque"])

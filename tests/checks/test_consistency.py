@@ -221,7 +221,7 @@ def test_checks_never_raise_on_the_slice_sql() -> None:
     returns findings or nothing: never an exception (with and without a database)."""
     import json as _json
 
-    from assay.bench import default_spider_root
+    from assay.bench.datasets import default_spider_root
 
     root = default_spider_root()
     if not (root / "questions.jsonl").exists():

@@ -138,7 +138,7 @@ def test_bench_entry_points_exist() -> None:
         (
             {
                 "cli/_report.py": [("assay.bench", 12)],
-                "bench/_report.py": [("assay.ledger", 5), ("assay.pipeline", 6)],
+                "bench/report/_build_report.py": [("assay.ledger", 5), ("assay.pipeline", 6)],
                 "guard/_validate.py": [("assay.settings", 24), ("assay.guard._context", 20)],
             },
             [],

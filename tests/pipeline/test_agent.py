@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from assay.bench import result_equivalent
+from assay.bench.runner import result_equivalent
 from assay.cli import main
 from assay.connectors import connect
 from assay.errors import SemanticError

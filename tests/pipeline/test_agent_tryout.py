@@ -156,9 +156,10 @@ def test_a_change_between_periods_is_checked_and_written_as_a_change(
 def test_a_period_left_out_of_one_side_of_a_change_is_still_found() -> None:
     import datetime as dt
 
-    from assay.checks._verify import VerifyContext, period_applied
+    from assay.checks import CheckContext
+    from assay.checks._verify import period_applied
     from assay.semantic import Metric, Period
-    from assay.types import Result
+    from assay.types import Candidate, Result
 
     metric = Metric("n", "n", (), "t", "COUNT(*)", "t.d")
     y23 = Period(dt.date(2023, 1, 1), dt.date(2024, 1, 1), "2023", "2023")
@@ -168,7 +169,12 @@ def test_a_period_left_out_of_one_side_of_a_change_is_still_found() -> None:
     result = Result(("change",), ((-3,),), 1)
     right = both.format("2024-01-01", "2025-01-01", "2023-01-01", "2024-01-01")
     wrong = both.format("2024-01-01", "2025-01-01", "2024-01-01", "2025-01-01")
-    ctx = VerifyContext(right, result, metric, None, None, periods=(y23, y24), difference=True)
-    assert period_applied(ctx) == []
-    ctx = VerifyContext(wrong, result, metric, None, None, periods=(y23, y24), difference=True)
-    assert [f.code for f in period_applied(ctx)] == ["cap.period_not_applied"]
+
+    def context(sql: str) -> CheckContext:
+        candidate = Candidate(sql, (sql,), "", result)
+        return CheckContext(
+            "", candidate, "duckdb", metric=metric, periods=(y23, y24), difference=True
+        )
+
+    assert period_applied(context(right)).findings == ()
+    assert [f.code for f in period_applied(context(wrong)).findings] == ["cap.period_not_applied"]

@@ -8,7 +8,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.bench._tpc import build_tpc
 from assay.catalog import mangle
 from assay.cli import main
 from assay.connectors import connect
@@ -16,8 +15,8 @@ from assay.semantic import check_against, load_semantic
 
 
 @pytest.fixture(scope="module")
-def tpch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+def tpch(tpch_duckdb: Path) -> Path:
+    return tpch_duckdb
 
 
 def _init(db: Path, out: Path) -> str:

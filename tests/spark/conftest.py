@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from assay.bench._tpc import build_tpc
 from assay.connectors._spark import SparkConnector, connect_spark
 
 SPARK_HOW = (
@@ -32,11 +31,6 @@ def spark_url() -> str:
             pytest.fail("CI=true but ASSAY_TEST_SPARK_URL is not set: the Spark tests must run.")
         pytest.skip(SPARK_HOW)
     return url
-
-
-@pytest.fixture(scope="session")
-def tpch_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tpc("tpch", TPCH_SF, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
 
 
 @pytest.fixture(scope="session")

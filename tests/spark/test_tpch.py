@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 import sqlglot
 
-from assay.bench._tpc import tpc_queries
+from assay.bench.datasets._tpc import tpc_queries
 from assay.connectors._spark import SparkConnector
 from assay.guard._spark import validate_spark
 

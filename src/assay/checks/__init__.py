@@ -1,6 +1,15 @@
-"""Checks: one registry of small pure functions over sample 0, returning findings."""
+"""Checks: one registry (``CHECKS``) of small pure functions over one context, returning
+findings."""
 
-from assay.checks._checks import CHECKS, JOIN_MIN_OVERLAP, Check, CheckReport, grounded, run_checks
+from assay.checks._checks import (
+    CHECKS,
+    JOIN_MIN_OVERLAP,
+    PLAN_CHECKS,
+    Check,
+    CheckReport,
+    grounded,
+    run_checks,
+)
 from assay.checks._consistency import QUESTION_CHECKS, QUESTION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome, Claim, JudgeIssue, JudgeReport
 from assay.checks._fit import FitReport, fit_check
@@ -8,15 +17,16 @@ from assay.checks._judge import JUDGE_PROMPT, ModelJudge, parse_judge_reply
 from assay.checks._numbers import WrittenNumber, cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._values import literal_in_data
-from assay.checks._verify import VERIFY, VerifyContext, verify
+from assay.checks._verify import VERIFICATION_CODES
 
 __all__ = [
     "CHECKS",
     "JOIN_MIN_OVERLAP",
     "JUDGE_PROMPT",
+    "PLAN_CHECKS",
     "QUESTION_CHECKS",
     "QUESTION_SIGNALS",
-    "VERIFY",
+    "VERIFICATION_CODES",
     "Check",
     "CheckContext",
     "CheckOutcome",
@@ -26,7 +36,6 @@ __all__ = [
     "JudgeIssue",
     "JudgeReport",
     "ModelJudge",
-    "VerifyContext",
     "WrittenNumber",
     "cited_by",
     "equi_join_pairs",
@@ -40,5 +49,4 @@ __all__ = [
     "parse_query",
     "referenced_tables",
     "run_checks",
-    "verify",
 ]

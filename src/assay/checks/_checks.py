@@ -1,17 +1,22 @@
-"""``CHECKS``: the ordered registry of checks over sample 0, each a small pure function.
+"""``CHECKS``: the one ordered registry of checks over sample 0, each a small pure function of
+the one ``CheckContext``.
 
-Codes are stable: ``veto.missing_table``, ``veto.bad_join``, ``veto.stand_in_returned``,
-``cap.uncited_number``, ``cap.unsupported_claim``, ``cap.incomplete``, ``cap.thin_evidence``,
-``signal.empty_result``, ``note.unsupported_commentary``, ``note.judge_issue``,
-``note.unmeasured``, ``veto.check_failed`` (a check that raised), and the question-SQL codes
-of ``_consistency`` and ``_values``. Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``,
-``complete``) feed the designed score; ``thin_evidence`` runs last and reads them.
+The semantic-layer checks of ``_verify`` run first (the plan's fit to the reading, required
+filters, period, impossible values, stand-ins in the aggregate; they measure nothing for a
+sampled answer, which carries no reading). Codes are stable: ``veto.missing_table``,
+``veto.bad_join``, ``veto.stand_in_returned``, ``cap.uncited_number``, ``cap.unsupported_claim``,
+``cap.incomplete``, ``cap.thin_evidence``, ``signal.empty_result``,
+``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
+``veto.check_failed`` (a check that raised), the layer codes of ``_verify`` and the
+question-SQL codes of ``_consistency`` and ``_values``; each code is emitted by one check only.
+Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
+score; ``thin_evidence`` runs last and reads them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
@@ -20,10 +25,11 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._values import literal_in_data
+from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
 from assay.errors import ExecutionError
 from assay.types import Finding
 
-__all__ = ["CHECKS", "JOIN_MIN_OVERLAP", "Check", "CheckReport", "run_checks"]
+__all__ = ["CHECKS", "JOIN_MIN_OVERLAP", "PLAN_CHECKS", "Check", "CheckReport", "run_checks"]
 
 Check = Callable[[CheckContext], CheckOutcome]
 JOIN_MIN_OVERLAP = 0.85
@@ -204,10 +210,13 @@ def numbers_cited(ctx: CheckContext) -> CheckOutcome:
 
 
 def judge_findings(ctx: CheckContext) -> CheckOutcome:
-    """COMPLETE and unsupported claims, from a judge that never saw a reference answer."""
+    """COMPLETE and unsupported claims, from a judge that never saw a reference answer; without
+    a judge, COMPLETE is the reading fit's (measured before, for a planned answer) or unmeasured.
+    A COMPLETE below one half is ``cap.incomplete`` whichever measured it."""
     judge = ctx.judge
     if judge is None:
-        return CheckOutcome(measures={"complete": None})
+        complete = ctx.measures.get("complete")
+        return CheckOutcome(_incomplete(complete), {"complete": complete})
     findings = []
     for claim in judge.claims:
         if claim.supported:
@@ -239,26 +248,36 @@ def judge_findings(ctx: CheckContext) -> CheckOutcome:
                 {"kind": issue.kind, "about": issue.about},
             )
         )
-    if judge.complete is not None and judge.complete < 0.5:
-        findings.append(
-            Finding(
-                "cap.incomplete",
-                "cap",
-                f"The answer covers {judge.complete:.0%} of the question's parts.",
-                {"complete": judge.complete},
-            )
-        )
+    findings.extend(_incomplete(judge.complete))
     return CheckOutcome(tuple(findings), {"complete": judge.complete})
 
 
-def empty_result(ctx: CheckContext) -> CheckOutcome:
-    """The v3 signal: the final query returned no rows."""
-    result = ctx.candidate.result
-    if result is None or result.rows or result.truncated:
-        return CheckOutcome()
-    return CheckOutcome(
-        (Finding("signal.empty_result", "signal", "The final query returned no rows.", {}),)
+def _incomplete(complete: float | None) -> tuple[Finding, ...]:
+    if complete is None or complete >= 0.5:
+        return ()
+    return (
+        Finding(
+            "cap.incomplete",
+            "cap",
+            f"The answer covers {complete:.0%} of the question's parts.",
+            {"complete": complete},
+        ),
     )
+
+
+def empty_result(ctx: CheckContext) -> CheckOutcome:
+    """The v3 signal: the final query returned no rows; for a planned metric (its value the last
+    column), also a result whose values are all NULL: there is nothing to report."""
+    result = ctx.candidate.result
+    if result is None or result.truncated:
+        return CheckOutcome()
+    if not result.rows:
+        message = "The final query returned no rows."
+    elif ctx.metric is not None and all(v is None for row in result.rows for v in row[-1:]):
+        message = f"The query returned only NULL for {ctx.metric.label}: nothing to report."
+    else:
+        return CheckOutcome()
+    return CheckOutcome((Finding("signal.empty_result", "signal", message, {}),))
 
 
 def grounded(measures: dict[str, float | None] | Any) -> float | None:
@@ -273,7 +292,7 @@ def thin_evidence(ctx: CheckContext) -> CheckOutcome:
     runs on every answer); RETRIEVE never is. For an SQL-only sample (no written text, no judge)
     SCHEMA and COMPLETE cannot be measured by construction: they leave the denominator, and a
     ``note.text_terms_absent`` says so in the verdict."""
-    sql_only = not ctx.candidate.text and ctx.judge is None
+    sql_only = not ctx.candidate.text and ctx.judge is None and ctx.reading is None
     measured = {
         "GROUNDED": grounded(ctx.measures) is not None,
         "SCHEMA": ctx.measures.get("schema") is not None,
@@ -309,6 +328,8 @@ def thin_evidence(ctx: CheckContext) -> CheckOutcome:
 
 
 CHECKS: tuple[Check, ...] = (
+    *PLAN_CHECKS,
+    *LAYER_CHECKS,
     tables_exist,
     join_readiness,
     stand_in_values,
@@ -323,10 +344,11 @@ CHECKS: tuple[Check, ...] = (
 
 @dataclass(frozen=True)
 class CheckReport:
-    """Every finding in registry order, and every measured share."""
+    """Every finding in registry order, every measured share, and the checks' details."""
 
     findings: tuple[Finding, ...]
     measures: dict[str, float | None]
+    details: dict[str, Any] = field(default_factory=dict)
 
     def codes(self) -> tuple[str, ...]:
         return tuple(f.code for f in self.findings)
@@ -340,6 +362,7 @@ def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckRe
     """
     findings: list[Finding] = []
     measures: dict[str, float | None] = {}
+    details: dict[str, Any] = {}
     # One context for all checks, reading the shares measured so far through a read-only view.
     ctx = replace(ctx, measures=MappingProxyType(measures))
     for check in checks:
@@ -358,4 +381,5 @@ def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckRe
             continue
         findings.extend(outcome.findings)
         measures.update(outcome.measures)
-    return CheckReport(tuple(findings), dict(measures))
+        details.update(outcome.details)
+    return CheckReport(tuple(findings), dict(measures), details)

@@ -1,50 +1,37 @@
-"""Verification after execution, for answers planned from a semantic layer.
+"""The checks that read the semantic layer: an answer planned from a reading is verified after
+execution against what the layer defines.
 
-``VERIFY`` runs on the executed SQL's tree and its result: were the metric's required filters
-and the period actually applied, is the result non-empty, does it hold impossible values
-(negative counts, shares above 100%, dates outside coverage), and does the metric aggregate a
-column that carries a stand-in code without excluding it. Findings go to the gate like any
-other check's.
+``reading_fit`` compares the executed SQL with the question's reading clause by clause
+(``fit_check``: a mismatch is ``veto.reading_mismatch``, the matching share is COMPLETE); the
+others read the executed SQL's tree and its result: were the metric's required filters and the
+period actually applied, does the result hold impossible values (negative counts, shares above
+100%, dates outside coverage), and does the metric aggregate a column that carries a stand-in
+code without excluding it. Each is a ``Check`` of ``CHECKS`` over the one ``CheckContext`` and
+measures nothing when the context carries no reading or metric (a sampled answer).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
 
-from assay.catalog import Profiles
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._fit import fit_check
 from assay.errors import ExecutionError
 from assay.semantic import Metric, Period
-from assay.types import Finding, Result
+from assay.types import Finding
 
-__all__ = ["VERIFY", "VerifyContext", "verify"]
-
-
-@dataclass(frozen=True)
-class VerifyContext:
-    sql: str
-    result: Result
-    metric: Metric
-    period: Period | None
-    coverage: tuple[dt.date, dt.date] | None
-    profiles: Profiles | None = None
-    dialect: str = "duckdb"
-    # Compared periods, each to be applied on its own (a change query has one subquery per
-    # period), and whether the last column is a difference between them (it may be negative).
-    periods: tuple[Period, ...] = ()
-    difference: bool = False
+__all__ = ["LAYER_CHECKS", "PLAN_CHECKS", "VERIFICATION_CODES", "reading_fit"]
 
 
 def _canon(node: exp.Expr) -> str:
     return node.sql(dialect="duckdb", normalize=True).lower().replace('"', "")
 
 
-def _conditions(ctx: VerifyContext) -> list[str]:
-    tree = sqlglot.parse_one(ctx.sql, read=ctx.dialect)
+def _conditions(sql: str, dialect: str) -> list[str]:
+    tree = sqlglot.parse_one(sql, read=dialect)
     where = tree.find(exp.Where)
     if where is None:
         return []
@@ -59,83 +46,108 @@ def _conditions(ctx: VerifyContext) -> list[str]:
     return out
 
 
-def required_filters_applied(ctx: VerifyContext) -> list[Finding]:
-    present = set(_conditions(ctx))
-    missing = [
-        f for f in ctx.metric.required_filters if _canon(sqlglot.condition(f)) not in present
-    ]
-    return [
-        Finding(
-            "cap.required_filter_missing",
-            "cap",
-            f"The metric {ctx.metric.label} requires {f}, which the SQL does not apply.",
-            {"filter": f},
+def reading_fit(ctx: CheckContext) -> CheckOutcome:
+    """COMPLETE without a model: the share of the reading's clauses the SQL does (``fit_check``);
+    a clause that does not match is ``veto.reading_mismatch``. Unmeasured without a reading."""
+    sql = ctx.candidate.final_sql
+    if ctx.reading is None or ctx.layer is None or not sql:
+        return CheckOutcome()
+    fit = fit_check(sql, ctx.reading, ctx.layer, ctx.dialect)
+    return CheckOutcome(
+        fit.findings,
+        {"complete": fit.complete},
+        {"fit": {"checked": list(fit.checked), "mismatches": list(fit.mismatches)}},
+    )
+
+
+def required_filters_applied(ctx: CheckContext) -> CheckOutcome:
+    """The metric's required filters (``status <> 'void'``) appear in the executed WHERE."""
+    metric, sql = ctx.metric, ctx.candidate.final_sql
+    if metric is None or not sql or ctx.candidate.result is None:
+        return CheckOutcome()
+    present = set(_conditions(sql, ctx.dialect))
+    missing = [f for f in metric.required_filters if _canon(sqlglot.condition(f)) not in present]
+    return CheckOutcome(
+        tuple(
+            Finding(
+                "cap.required_filter_missing",
+                "cap",
+                f"The metric {metric.label} requires {f}, which the SQL does not apply.",
+                {"filter": f},
+            )
+            for f in missing
         )
-        for f in missing
-    ]
+    )
 
 
-def period_applied(ctx: VerifyContext) -> list[Finding]:
+def period_applied(ctx: CheckContext) -> CheckOutcome:
+    """The reading's period bounds the metric's time column in the executed WHERE."""
+    metric, period, sql = ctx.metric, ctx.period, ctx.candidate.final_sql
+    if metric is None or not sql or ctx.candidate.result is None:
+        return CheckOutcome()
     if len(ctx.periods) > 1:
-        return _periods_applied(ctx)
-    if ctx.period is None:
-        return []
-    conditions = " ".join(_conditions(ctx))
-    column = ctx.metric.time_column.lower()
-    if (
-        column in conditions
-        and str(ctx.period.start) in conditions
-        and str(ctx.period.end) in conditions
-    ):
-        return []
-    return [
-        Finding(
-            "cap.period_not_applied",
-            "cap",
-            f"The period {ctx.period.label} is not applied to {ctx.metric.time_column}.",
-            {"period": ctx.period.label},
+        return CheckOutcome(tuple(_periods_applied(sql, ctx.dialect, metric, ctx.periods)))
+    if period is None:
+        return CheckOutcome()
+    conditions = " ".join(_conditions(sql, ctx.dialect))
+    column = metric.time_column.lower()
+    if column in conditions and str(period.start) in conditions and str(period.end) in conditions:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            Finding(
+                "cap.period_not_applied",
+                "cap",
+                f"The period {period.label} is not applied to {metric.time_column}.",
+                {"period": period.label},
+            ),
         )
-    ]
+    )
 
 
-def _periods_applied(ctx: VerifyContext) -> list[Finding]:
+def _periods_applied(
+    sql: str, dialect: str, metric: Metric, periods: tuple[Period, ...]
+) -> list[Finding]:
     """Each compared period's two bounds on the time column, together in one WHERE of the
     query (the outer one, or the subquery that measures that period)."""
-    tree = sqlglot.parse_one(ctx.sql, read=ctx.dialect)
-    column = ctx.metric.time_column.lower()
+    tree = sqlglot.parse_one(sql, read=dialect)
+    column = metric.time_column.lower()
     wheres = [_canon(w.this) for w in tree.find_all(exp.Where)]
     on_time = [w for w in wheres if column in w]
     missing = [
-        p for p in ctx.periods if not any(str(p.start) in w and str(p.end) in w for w in on_time)
+        p for p in periods if not any(str(p.start) in w and str(p.end) in w for w in on_time)
     ]
     return [
         Finding(
             "cap.period_not_applied",
             "cap",
-            f"The period {p.label} is not applied to {ctx.metric.time_column}.",
+            f"The period {p.label} is not applied to {metric.time_column}.",
             {"period": p.label},
         )
         for p in missing
     ]
 
 
-def non_empty(ctx: VerifyContext) -> list[Finding]:
-    if ctx.result.rows and any(v is not None for row in ctx.result.rows for v in row[-1:]):
-        return []
-    return [
-        Finding(
-            "signal.empty_result",
-            "signal",
-            "The query returned no rows (or only NULL), so there is nothing to report.",
-            {},
-        )
-    ]
+def possible_values(ctx: CheckContext) -> CheckOutcome:
+    """No negative count, no share above 100%, no date outside the layer's coverage (at most
+    five findings)."""
+    if ctx.metric is None or ctx.candidate.result is None:
+        return CheckOutcome()
+    return CheckOutcome(
+        tuple(_impossible(ctx.metric, ctx.candidate.result.rows, ctx.coverage, ctx.difference))
+    )
 
 
-def possible_values(ctx: VerifyContext) -> list[Finding]:
+def _impossible(
+    metric: Metric,
+    rows: tuple[tuple[object, ...], ...],
+    coverage: tuple[dt.date, dt.date] | None,
+    difference: bool = False,
+) -> list[Finding]:
     found = []
-    counts = ctx.metric.expression.upper().startswith("COUNT") and not ctx.difference
-    for index, row in enumerate(ctx.result.rows):
+    # A difference between two counts (a change query's last column) may be negative.
+    counts = metric.expression.upper().startswith("COUNT") and not difference
+    for index, row in enumerate(rows):
         value = row[-1] if row else None
         if counts and isinstance(value, (int, float)) and value < 0:
             found.append(
@@ -149,11 +161,11 @@ def possible_values(ctx: VerifyContext) -> list[Finding]:
         for cell in row:
             if (
                 isinstance(cell, dt.date)
-                and ctx.coverage
+                and coverage
                 and not (
-                    ctx.coverage[0]
+                    coverage[0]
                     <= (cell.date() if isinstance(cell, dt.datetime) else cell)
-                    <= ctx.coverage[1]
+                    <= coverage[1]
                 )
             ):
                 found.append(
@@ -164,21 +176,24 @@ def possible_values(ctx: VerifyContext) -> list[Finding]:
                         {"row": index, "value": str(cell)},
                     )
                 )
-    if "share" in ctx.metric.name or "percent" in ctx.metric.name:
+    if "share" in metric.name or "percent" in metric.name:
         found += [
             Finding("veto.impossible_value", "veto", f"Row {i} has a share above 100%.", {"row": i})
-            for i, r in enumerate(ctx.result.rows)
+            for i, r in enumerate(rows)
             if isinstance(r[-1], (int, float)) and r[-1] > 100
         ]
     return found[:5]
 
 
-def stand_in_in_aggregate(ctx: VerifyContext) -> list[Finding]:
-    if ctx.profiles is None:
-        return []
-    tree = sqlglot.parse_one(ctx.metric.expression, read="duckdb")
-    guarded = " ".join(f.lower() for f in ctx.metric.required_filters)
-    found = []
+def stand_in_in_aggregate(ctx: CheckContext) -> CheckOutcome:
+    """The metric aggregates no column whose profile holds stand-in codes its required filters
+    leave in."""
+    metric = ctx.metric
+    if metric is None or ctx.profiles is None or ctx.candidate.result is None:
+        return CheckOutcome()
+    tree = sqlglot.parse_one(metric.expression, read="duckdb")
+    guarded = " ".join(f.lower() for f in metric.required_filters)
+    found: list[Finding] = []
     for column in tree.find_all(exp.Column):
         try:
             profile = ctx.profiles.profile(column.table, column.name)
@@ -194,21 +209,26 @@ def stand_in_in_aggregate(ctx: VerifyContext) -> list[Finding]:
                 "cap.stand_in_in_aggregate",
                 "cap",
                 f"{column.table}.{column.name} holds stand-in codes ({codes}) that "
-                f"{ctx.metric.label} aggregates as values.",
+                f"{metric.label} aggregates as values.",
                 {"column": f"{column.table}.{column.name}", "codes": codes},
             )
         )
-    return found
+    return CheckOutcome(tuple(found))
 
 
-VERIFY: tuple[Callable[[VerifyContext], list[Finding]], ...] = (
-    required_filters_applied,
-    period_applied,
-    non_empty,
-    possible_values,
-    stand_in_in_aggregate,
+# The checks that read only the SQL text and the reading: all that can be checked of a plan the
+# guard refused or the engine failed on (there is no result to verify).
+PLAN_CHECKS = (reading_fit,)
+# The checks over the executed answer that read the metric, its period and the coverage.
+LAYER_CHECKS = (required_filters_applied, period_applied, possible_values, stand_in_in_aggregate)
+# The codes of verification against the layer (with an empty result), counted as the confidence
+# model's ``verification_issues`` feature.
+VERIFICATION_CODES = frozenset(
+    {
+        "cap.required_filter_missing",
+        "cap.period_not_applied",
+        "signal.empty_result",
+        "veto.impossible_value",
+        "cap.stand_in_in_aggregate",
+    }
 )
-
-
-def verify(ctx: VerifyContext) -> tuple[Finding, ...]:
-    return tuple(f for check in VERIFY for f in check(ctx))

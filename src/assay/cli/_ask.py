@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -53,7 +55,18 @@ def demo_warehouse(settings: Settings) -> tuple[Path, Path]:
         # Imported here: the benchmark package is heavy, and a warm cache never needs it.
         from assay.bench.warehouses import build_domain, write_warehouse
 
-        write_warehouse(build_domain("shop", seed=0, scale=1.0), folder)
+        # Built beside the cache and renamed into place, so two processes using the demo for
+        # the first time at once (two test workers, two terminals) never read a half-written
+        # warehouse: the first rename wins and the other copy is dropped.
+        settings.cache_path.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{DEMO_VERSION}-", dir=settings.cache_path))
+        write_warehouse(build_domain("shop", seed=0, scale=1.0), staging)
+        if folder.exists() and not (db.exists() and yaml_path.exists()):
+            shutil.rmtree(folder, ignore_errors=True)  # a build interrupted before this rule
+        try:
+            staging.rename(folder)
+        except OSError:  # another process renamed its copy first
+            shutil.rmtree(staging, ignore_errors=True)
     return db, yaml_path
 
 

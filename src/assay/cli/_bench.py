@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from assay.bench import (
+from assay.bench.runner import (
     RunContext,
     compare_runs,
     confidence_rows,

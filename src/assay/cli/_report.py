@@ -9,18 +9,16 @@ from typing import Any
 
 import click
 
-from assay.bench import (
-    FAULTS,
+from assay.bench.datasets import FAULTS
+from assay.bench.report import build_report, rounded, write_report
+from assay.bench.runner import (
     Hypothesis,
-    build_report,
     bundle_hash,
     check_manifest,
     file_hash,
     freeze,
     load_hypotheses,
-    rounded,
     run_planted,
-    write_report,
 )
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import InputError

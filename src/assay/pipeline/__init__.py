@@ -10,17 +10,31 @@ from assay.pipeline._agent import MAX_QUESTION_CHARS, Agent
 from assay.pipeline._guarded import EVIDENCE_ROWS, GuardedRun, run_sql
 from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Judge, Scorer
+from assay.pipeline._verdict import (
+    BEHAVIOUR_RULES,
+    GUARD_REFUSAL,
+    MONITOR_STOP,
+    Decider,
+    Versioned,
+    build_verdict,
+)
 from assay.pipeline._watched import ask_agent
 
 __all__ = [
+    "BEHAVIOUR_RULES",
     "EVIDENCE_ROWS",
+    "GUARD_REFUSAL",
     "MAX_QUESTION_CHARS",
+    "MONITOR_STOP",
     "Agent",
     "AgentRun",
+    "Decider",
     "GuardedRun",
     "Judge",
     "ReactAgent",
     "Scorer",
+    "Versioned",
     "ask_agent",
+    "build_verdict",
     "run_sql",
 ]

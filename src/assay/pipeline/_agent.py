@@ -19,14 +19,7 @@ from sqlglot import exp
 from assay.agreement import Agreement, agreement
 from assay.answer import write_answer, write_governed
 from assay.catalog import Profiles
-from assay.checks import (
-    CheckContext,
-    JudgeReport,
-    VerifyContext,
-    fit_check,
-    run_checks,
-    verify,
-)
+from assay.checks import PLAN_CHECKS, VERIFICATION_CODES, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, QueryCache
 from assay.errors import (
     AssayError,
@@ -42,6 +35,7 @@ from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
 from assay.pipeline._routing import routed
 from assay.pipeline._trusted import ExampleMatch, TrustedIndex
+from assay.pipeline._verdict import BEHAVIOUR_RULES, GUARD_REFUSAL, build_verdict
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
     BehaviourDecision,
@@ -171,15 +165,12 @@ class Agent:
     ) -> Verdict:
         """A verdict that shows nothing (an abstention, a question back, a refusal, or a
         withheld answer)."""
-        return Verdict(
-            id=ident,
-            behaviour=behaviour,  # type: ignore[arg-type]
-            action="withhold",
+        return build_verdict(
+            ident=ident,
+            behaviour=behaviour,
+            rule=GUARD_REFUSAL if behaviour == "answer" else BEHAVIOUR_RULES,
+            policy=self.policy,
             score=0.0 if behaviour == "answer" else None,
-            rule="rules",
-            rule_version="1.0",
-            policy=self.policy.name,
-            policy_version=self.policy.version,
             findings=findings,
             reasons=reasons,
             provenance=base,
@@ -187,7 +178,6 @@ class Agent:
 
     def _answer(self, text: str, ident: str, reading: Reading, base: dict[str, Any]) -> Verdict:
         planned = plan(reading, self.layer, self.connector.dialect)
-        fit = fit_check(planned.sql, reading, self.layer, self.connector.dialect)
         run = run_sql(
             planned.sql, self.connector, self.settings, semantic=self.layer, catalog=self.catalog
         )
@@ -213,22 +203,38 @@ class Agent:
             period=period,
             group_by=planned.group_by,
             grain=planned.grain,
-            fit={"checked": list(fit.checked), "mismatches": list(fit.mismatches)},
+        )
+        context = CheckContext(
+            text,
+            Candidate(planned.sql),
+            self.connector.dialect,
+            self.catalog,
+            self.profiles,
+            f"{period} {definition}",
+            reading=reading,
+            layer=self.layer,
+            metric=metric,
+            period=reading.period,
+            coverage=self.layer.coverage,
+            # The metric the question named is governed: its aggregate is what was asked.
+            definitions=tuple(self.layer.metric(m).expression for m in reading.metrics),
+            periods=reading.periods,
+            difference=_ranks_a_change(reading),
         )
         if run.result is None:
+            # Nothing ran: the plan's fit to the reading is all that can be checked.
+            planned_only = run_checks(context, PLAN_CHECKS)
+            base.update(fit=planned_only.details.get("fit"))
             findings = (
-                *fit.findings,
+                *planned_only.findings,
                 *(Finding(v.code, "veto", v.message) for v in run.report.violations),
             )
-            return Verdict(
-                id=ident,
+            return build_verdict(
+                ident=ident,
                 behaviour="answer",
-                action="withhold",
+                rule=GUARD_REFUSAL,
+                policy=self.policy,
                 score=0.0,
-                rule="rules",
-                rule_version="1.0",
-                policy=self.policy.name,
-                policy_version=self.policy.version,
                 findings=findings,
                 reasons=tuple(f.code for f in findings),
                 candidate=Candidate(planned.sql),
@@ -249,42 +255,18 @@ class Agent:
             heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
-        findings = verify(
-            VerifyContext(
-                run.report.sql or planned.sql,
-                run.result,
-                metric,
-                reading.period,
-                self.layer.coverage,
-                self.profiles,
-                periods=reading.periods,
-                difference=_ranks_a_change(reading),
-            )
-        )
-        checked = run_checks(
-            CheckContext(
-                text,
-                candidate,
-                self.connector.dialect,
-                self.catalog,
-                self.profiles,
-                f"{period} {definition}",
-                # The fit check is the COMPLETE term, measured without a model: it enters the
-                # score where the paper's judge COMPLETE does (and caps below 0.5 as it does).
-                judge=JudgeReport(complete=fit.complete, source="fit_check"),
-                # The metric the question named is governed: its aggregate is what was asked.
-                definitions=tuple(self.layer.metric(m).expression for m in reading.metrics),
-            )
-        )
-        all_findings = tuple(
-            {(f.code, f.message): f for f in (*fit.findings, *findings, *checked.findings)}.values()
-        )
+        # One registry over the executed answer: the fit to the reading (COMPLETE, measured
+        # without a model, enters the score where the paper's judge COMPLETE does), the layer's
+        # checks and every check a sampled answer gets.
+        checked = run_checks(replace(context, candidate=candidate))
+        base.update(fit=checked.details.get("fit"))
+        all_findings = tuple({(f.code, f.message): f for f in checked.findings}.values())
         measures = dict(checked.measures)
         features = {
             "join_count": planned.join_count,
             "sql_length": len(planned.sql),
             "repair_attempts": 0,
-            "verification_issues": len(findings),
+            "verification_issues": sum(f.code in VERIFICATION_CODES for f in checked.findings),
         }
         if any(n.startswith("model-resolved") for n in reading.notes):
             all_findings += (
@@ -296,29 +278,27 @@ class Agent:
                     {"metric": metric.name},
                 ),
             )
-        agreed = self._agreement(text, reading, metric, run.result, base)
-        if "model_unavailable" in base:
+        agreed, unavailable = self._agreement(text, reading, metric, run.result, base)
+        if unavailable is not None:
             all_findings += (
                 Finding(
                     "note.llm_unavailable",
                     "note",
                     "The model could not be reached; the answer rests on the "
                     "deterministic path alone.",
-                    {"failure": base["model_unavailable"]},
+                    {"failure": unavailable},
                 ),
             )
         scored, rule = self._score(all_findings, measures, features, agreed)
         decision = decide_gate(self.policy, scored)
         base.update(citations=[c.__dict__ for c in written.citations], features=features)
-        verdict = Verdict(
-            id=ident,
+        verdict = build_verdict(
+            ident=ident,
             behaviour="answer",
+            rule=rule,
+            policy=self.policy,
             action=decision.action,
             score=scored.score,
-            rule=rule.name,
-            rule_version=rule.version,
-            policy=self.policy.name,
-            policy_version=self.policy.version,
             findings=all_findings,
             reasons=decision.reasons,
             candidate=candidate,
@@ -389,15 +369,13 @@ class Agent:
         )
         decision = decide_gate(self.policy, scored)
         base.update(features=features)
-        return Verdict(
-            id=ident,
+        return build_verdict(
+            ident=ident,
             behaviour="answer",
+            rule=rule,
+            policy=self.policy,
             action=decision.action,
             score=scored.score,
-            rule=rule.name,
-            rule_version=rule.version,
-            policy=self.policy.name,
-            policy_version=self.policy.version,
             findings=findings,
             reasons=decision.reasons,
             candidate=candidate,
@@ -440,10 +418,12 @@ class Agent:
 
     def _agreement(
         self, text: str, resolution: Reading, metric: Metric, shown: Result, base: dict[str, Any]
-    ) -> Agreement:
-        """A over the governed answer and the model's K sampled SQL (escalating when low)."""
+    ) -> tuple[Agreement, str | None]:
+        """A over the governed answer and the model's K sampled SQL (escalating when low), and
+        the model's failure when it could not be reached at all (``None`` when it was, or when
+        no model is configured). The model's steps are recorded in ``base["model"]``."""
         if self.model is None:
-            return agreement([RESULT_ONE])
+            return agreement([RESULT_ONE]), None
         cache = QueryCache(self.connector)
         dialect = self.connector.dialect
         samples = self.model.sample_sql(text, metric, resolution, self.catalog, dialect)
@@ -460,8 +440,7 @@ class Agent:
                 *base.get("model", []),
                 {"step": "sample_sql", "failures": samples.failures, "fallback": True},
             ]
-            base["model_unavailable"] = samples.failures[0]
-            return agreement([RESULT_ONE])
+            return agreement([RESULT_ONE]), samples.failures[0]
         agreed = agreement(results())
         if agreed.a < self.model.escalate_below and self.model.escalate(
             text, metric, resolution, self.catalog, dialect, samples
@@ -477,7 +456,7 @@ class Agent:
                 "escalated": samples.escalated,
             },
         ]
-        return agreed
+        return agreed, None
 
     def _run_sample(self, sql: str | None, cache: QueryCache) -> Result | None:
         if not sql:

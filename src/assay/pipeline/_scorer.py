@@ -19,6 +19,7 @@ from assay.errors import AssayError, ConnectionFailed, ExecutionError
 from assay.gate import GatePolicy, decide
 from assay.generators import SampleRecord
 from assay.pipeline._guarded import EVIDENCE_ROWS, run_sql
+from assay.pipeline._verdict import build_verdict
 from assay.scoring import Rule, RuleScore, SamplerReliability, ScoreInputs, get_rule
 from assay.settings import Settings, load_settings
 from assay.types import Candidate, Finding, Verdict
@@ -98,15 +99,11 @@ class Scorer:
 
     def failed(self, ident: str, code: str, message: str, label: int | None = None) -> Verdict:
         """A line that could not be scored: a named failure, never an abstention."""
-        return Verdict(
-            id=ident,
+        return build_verdict(
+            ident=ident,
             behaviour="answer",
-            action="withhold",
-            score=None,
-            rule=self.rule.name,
-            rule_version=self.rule.version,
-            policy=self.policy.name,
-            policy_version=self.policy.version,
+            rule=self.rule,
+            policy=self.policy,
             label=label,
             failure={"code": code, "message": message},
         )
@@ -182,15 +179,13 @@ class Scorer:
         agreed = agreement([c.result for c in candidates], policy=self.matching, weights=weights)
         scored = self.rule(ScoreInputs(tuple(findings), report.measures, agreed))
         decision = decide(self.policy, scored)
-        return Verdict(
-            id=record.id,
+        return build_verdict(
+            ident=record.id,
             behaviour="answer",
+            rule=self.rule,
+            policy=self.policy,
             action=decision.action,
             score=scored.score,
-            rule=self.rule.name,
-            rule_version=self.rule.version,
-            policy=self.policy.name,
-            policy_version=self.policy.version,
             findings=tuple(findings),
             reasons=decision.reasons,
             candidate=shown,
@@ -203,7 +198,6 @@ class Scorer:
                 "probability": decision.probability,
             },
             label=record.label,
-            failure=None,
             failures=tuple(failures),
         )
 

@@ -21,6 +21,7 @@ from assay.guard import refusals
 from assay.monitor import Monitor
 from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Scorer
+from assay.pipeline._verdict import MONITOR_STOP, build_verdict
 from assay.scoring import ScoreInputs, get_rule
 from assay.settings import Settings
 from assay.types import Verdict
@@ -33,15 +34,11 @@ _SYSTEM_FAILURES = frozenset({"llm.unavailable", "agent.max_steps"})
 def _shows_nothing(
     ident: str, behaviour: str, code: str, message: str, run: AgentRun, policy: GatePolicy
 ) -> Verdict:
-    return Verdict(
-        id=ident,
-        behaviour=behaviour,  # type: ignore[arg-type]
-        action="withhold",
-        score=None,
-        rule="monitor",
-        rule_version="1",
-        policy=policy.name,
-        policy_version=policy.version,
+    return build_verdict(
+        ident=ident,
+        behaviour=behaviour,
+        rule=MONITOR_STOP,
+        policy=policy,
         reasons=(code,),
         provenance={"question": run.run.question, "message": message, "run": run.run.to_dict()},
     )
@@ -63,15 +60,11 @@ def ask_agent(
     policy = policy or GatePolicy()
     found = refusals(question.strip())
     if found:
-        return Verdict(
-            id=ident,
+        return build_verdict(
+            ident=ident,
             behaviour="refuse",
-            action="withhold",
-            score=None,
-            rule="monitor",
-            rule_version="1",
-            policy=policy.name,
-            policy_version=policy.version,
+            rule=MONITOR_STOP,
+            policy=policy,
             reasons=tuple(dict.fromkeys(r.code for r in found)),
             provenance={"question": question[:200], "message": found[0].message},
         )

@@ -7,6 +7,7 @@ has received is a verdict the ledger holds.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from dataclasses import dataclass, field
@@ -20,14 +21,14 @@ from assay.errors import AssayError, ConfigError
 from assay.gate import GatePolicy
 from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
-from assay.pipeline import Agent, Scorer, run_sql
+from assay.pipeline import GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, load_semantic
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
 from assay.service._reading import choices_for, compose_follow_up, restatement
 from assay.settings import Settings
-from assay.types import Candidate, Finding, Verdict
+from assay.types import Candidate, Finding
 
 __all__ = ["Service"]
 
@@ -189,18 +190,15 @@ class Service:
         run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
-            verdict = Verdict(
-                ident,
-                "answer",
-                "withhold",
-                0.0,
-                "guard",
-                "1.0",
-                db.policy.name,
-                db.policy.version,
-                findings,
-                tuple(dict.fromkeys(f.code for f in findings)),
-                Candidate(statement),
+            verdict = build_verdict(
+                ident=ident,
+                behaviour="answer",
+                rule=GUARD_REFUSAL,
+                policy=db.policy,
+                score=0.0,
+                findings=findings,
+                reasons=tuple(dict.fromkeys(f.code for f in findings)),
+                candidate=Candidate(statement),
                 provenance={"question": question, "kind": "sql"},
             )
         else:
@@ -216,16 +214,14 @@ class Service:
                     record_in,
                     candidates=[Candidate(run.report.sql, (statement,), None, run.result)],
                 )
-            verdict = Verdict(
-                **{
-                    **verdict.__dict__,
-                    "provenance": {
-                        **verdict.provenance,
-                        "db": db.key,
-                        "question": question,
-                        "kind": "sql",
-                    },
-                }
+            verdict = dataclasses.replace(
+                verdict,
+                provenance={
+                    **verdict.provenance,
+                    "db": db.key,
+                    "question": question,
+                    "kind": "sql",
+                },
             )
         record = verdict.to_dict()
         record["guard"] = run.report.to_dict()

@@ -18,8 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from assay.bench._phrasing import PHRASING_DIR, load_phrasing
-from assay.bench._tasks import SPLITS, Task, assign_splits, domain_tasks, task_set_hash
+from assay.bench.datasets._phrasing import PHRASING_DIR, load_phrasing
+from assay.bench.datasets._tasks import SPLITS, Task, assign_splits, domain_tasks, task_set_hash
 from assay.bench.warehouses._build import Warehouse, write_warehouse
 from assay.bench.warehouses._retail import saas, shop
 from assay.bench.warehouses._risk import clinic, insurance

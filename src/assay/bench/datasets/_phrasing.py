@@ -19,12 +19,12 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from assay.bench._tasks import Task
+from assay.bench.datasets._tasks import Task
 from assay.errors import BenchError
 
 __all__ = ["PHRASING_DIR", "load_phrasing", "phrasing_splits", "phrasing_task"]
 
-PHRASING_DIR = Path(__file__).resolve().parent / "phrasing"
+PHRASING_DIR = Path(__file__).resolve().parents[1] / "phrasing"
 _FIELDS = {
     "id": str,
     "domain": str,
@@ -141,7 +141,7 @@ def _read(path: Path) -> list[Task]:
         if problems:
             raise BenchError(
                 f"Bad phrasing record in {str(path)!r}, line {number}: {'; '.join(problems)}.",
-                hint="Fix the record (see assay.bench._phrasing for the format).",
+                hint="Fix the record (see assay.bench.datasets._phrasing for the format).",
                 details={"file": str(path), "line": number, "problems": problems},
             )
         tasks.append(phrasing_task(raw))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from assay.agreement import NormalisedResult, normalise_row
-from assay.bench._tasks import Task
+from assay.bench.datasets._tasks import Task
 from assay.guard import validate
 from assay.types import Result
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
-from assay.bench._metrics import auroc
+from assay.bench.statistics._metrics import auroc
 
 __all__ = [
     "CHOICE_VARIANTS",
@@ -74,7 +74,7 @@ class ChoiceRow:
     cap: bool
 
 
-def score(row: ChoiceRow, variant: RuleVariant) -> float:
+def variant_score(row: ChoiceRow, variant: RuleVariant) -> float:
     a = {"strict": row.a_strict, "permuted": row.a_permuted, "relaxed": row.a_relaxed}[
         variant.matching
     ]
@@ -114,7 +114,9 @@ def choose(
     labels = [r.label for r in rows]
     best = max(
         range(len(variants)),
-        key=lambda i: _objective(gate_summary([score(r, variants[i]) for r in rows], labels), i),
+        key=lambda i: _objective(
+            gate_summary([variant_score(r, variants[i]) for r in rows], labels), i
+        ),
     )
     return variants[best]
 
@@ -136,7 +138,7 @@ def leave_one_out(
                 "n_right": sum(labels),
                 "chosen": chosen.name,
                 "variant": asdict(chosen),
-                "held_out_metrics": gate_summary([score(r, chosen) for r in test], labels),
+                "held_out_metrics": gate_summary([variant_score(r, chosen) for r in test], labels),
                 "plain_agreement": gate_summary([r.a_permuted for r in test], labels),
             }
         )

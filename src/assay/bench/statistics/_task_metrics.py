@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from assay.bench._stats import Estimate, Rng, estimate, nan_with_reason
+from assay.bench.statistics._bootstrap import Estimate, Rng, estimate, nan_with_reason
 
 __all__ = ["TaskOutcome", "cost_per_correct", "paired_cost_difference", "task_metrics"]
 

@@ -16,8 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from assay.bench._gate_metrics import RS_LAMBDAS, gate_table, reliability_score
-from assay.bench._metrics import (
+from assay.bench.runner._prereg import Hypothesis
+from assay.bench.statistics._bootstrap import UndefinedStatisticWarning
+from assay.bench.statistics._gate_metrics import RS_LAMBDAS, gate_table, reliability_score
+from assay.bench.statistics._metrics import (
     aurc,
     auroc_interval,
     brier,
@@ -26,8 +28,6 @@ from assay.bench._metrics import (
     reliability_bins,
     risk_coverage,
 )
-from assay.bench._prereg import Hypothesis
-from assay.bench._stats import UndefinedStatisticWarning
 from assay.errors import BenchError
 from assay.ledger import VerdictSet
 

@@ -83,7 +83,7 @@ DEFAULT_HYPOTHESES: tuple[Hypothesis, ...] = (
 
 
 def _source_root() -> Path:
-    return Path(__file__).resolve().parents[1]
+    return Path(__file__).resolve().parents[2]
 
 
 def bundle_hash(root: Path | None = None) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from assay.bench._tasks import Task
+from assay.bench.datasets._tasks import Task
 from assay.connectors import PooledConnector, connect
 from assay.errors import BenchError, ExecutionError
 from assay.pipeline import run_sql

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.bench._stats import Estimate, Rng, estimate, nan_with_reason
+from assay.bench.statistics._bootstrap import Estimate, Rng, estimate, nan_with_reason
 
 __all__ = [
     "RiskCoverage",

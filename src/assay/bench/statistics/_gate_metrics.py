@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from assay.bench._stats import nan_with_reason
+from assay.bench.statistics._bootstrap import nan_with_reason
 
 __all__ = ["RS_LAMBDAS", "always_abstain_rs", "gate_table", "reliability_score"]
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from assay.bench._faults import FAULTS, plant
+from assay.bench.datasets._faults import FAULTS, plant
 from assay.generators import SampleRecord
 from assay.pipeline import Scorer
 from assay.types import Verdict

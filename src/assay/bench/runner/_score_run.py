@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from assay.bench._report import rounded
-from assay.bench._stats import UndefinedStatisticWarning, estimate
-from assay.bench._task_metrics import TaskOutcome, cost_per_correct, task_metrics
-from assay.bench._tasks import Task
-from assay.bench._wrb_score import OUTCOMES, ScoredTask, score_task
+from assay.bench.datasets._tasks import Task
+from assay.bench.report._build_report import rounded
+from assay.bench.runner._score_task import OUTCOMES, ScoredTask, score_task
+from assay.bench.statistics._bootstrap import UndefinedStatisticWarning, estimate
+from assay.bench.statistics._task_metrics import TaskOutcome, cost_per_correct, task_metrics
 from assay.connectors import connect
 from assay.errors import BenchError, ExecutionError
 from assay.types import Result
@@ -181,7 +181,7 @@ def compare_runs(
     """Paired differences (b - a) of Business Truth Rate and of the share of tasks given an
     unwarranted answer, on the same tasks, with task and family-cluster intervals, and
     McNemar's exact test on task success."""
-    from assay.bench._metrics import mcnemar_exact
+    from assay.bench.statistics._metrics import mcnemar_exact
 
     out_a = {t["id"]: t["outcome"] for t in a["tasks"]}
     out_b = {t["id"]: t["outcome"] for t in b["tasks"]}

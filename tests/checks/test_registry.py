@@ -1,0 +1,304 @@
+"""Contract tests over the one check registry (scikit-learn ``test_common.py`` style): every
+check in ``CHECKS`` has a case where it fires with its code and a case where it is silent, and
+no code is emitted by two checks (a signal counted twice moves v3's cap)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+
+from assay.catalog import Profiles
+from assay.checks import CHECKS, Check, CheckContext, JudgeReport, run_checks
+from assay.connectors import PooledConnector, connect
+from assay.generators import plan
+from assay.semantic import Metric, Period, Reading, SemanticLayer
+from assay.types import Candidate, Result
+
+YEAR = Period(dt.date(2021, 1, 1), dt.date(2022, 1, 1), "2021", "2021")
+HEADCOUNT = Metric(
+    "headcount",
+    "Headcount",
+    ("people",),
+    "people",
+    "COUNT(*)",
+    "people.joined",
+    ("people.status <> 'void'",),
+)
+MEAN_AGE = Metric("mean_age", "Mean age", ("age",), "people", "AVG(people.age)", "people.joined")
+LAYER = SemanticLayer(
+    name="people",
+    metrics=(HEADCOUNT, MEAN_AGE),
+    coverage=(dt.date(2020, 1, 1), dt.date(2022, 12, 31)),
+    tables=("people", "teams"),
+)
+READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
+
+
+@pytest.fixture(scope="module")
+def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
+    """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
+    a join date over 2020-2022, and seven teams."""
+    path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE people AS SELECT i AS id, CASE WHEN i % 50 = 0 THEN -1 ELSE 18 + i % 60 END "
+        "AS age, i % 7 AS team, CASE WHEN i % 10 = 0 THEN 'void' ELSE 'ok' END AS status, "
+        "DATE '2020-01-01' + CAST(i AS INTEGER) AS joined FROM range(1, 1001) t(i)"
+    )
+    con.execute("CREATE TABLE teams AS SELECT i AS team_id, 'T' || i AS name FROM range(0, 7) t(i)")
+    con.close()
+    with connect(str(path)) as connector:
+        yield connector
+
+
+Build = Callable[[PooledConnector], CheckContext]
+
+
+def _run(
+    connector: PooledConnector,
+    sql: str,
+    *,
+    question: str = "q",
+    text: str | None = None,
+    **extra: Any,
+) -> CheckContext:
+    result = connector.execute(sql, time_limit_ms=5_000, max_rows=100)
+    catalog = connector.catalog()
+    ctx = CheckContext(
+        question,
+        Candidate(sql, (), text, result),
+        connector.dialect,
+        catalog,
+        Profiles(connector, catalog),
+    )
+    return replace(ctx, **extra)
+
+
+def _given(sql: str, result: Result, question: str = "q", **extra: Any) -> Build:
+    """A context for a result given in a samples file: no database, no profiles."""
+    ctx = replace(CheckContext(question, Candidate(sql, (), None, result), "duckdb"), **extra)
+    return lambda _connector: ctx
+
+
+def _planned(edit: Callable[[str], str] = lambda sql: sql, **extra: Any) -> Build:
+    def build(connector: PooledConnector) -> CheckContext:
+        sql = edit(plan(READING, LAYER, connector.dialect).sql)
+        fields: dict[str, object] = {
+            "reading": READING,
+            "layer": LAYER,
+            "metric": HEADCOUNT,
+            "period": YEAR,
+            "coverage": LAYER.coverage,
+        }
+        return _run(connector, sql, **{**fields, **extra})
+
+    return build
+
+
+def _sql(sql: str, **extra: Any) -> Build:
+    return lambda connector: _run(connector, sql, **extra)
+
+
+ONE = Result(("n",), ((7,),), 1)
+
+
+@dataclass(frozen=True)
+class Case:
+    code: str
+    fires: Build
+    silent: Build
+
+
+CASES: dict[str, Case] = {
+    "reading_fit": Case(
+        "veto.reading_mismatch",
+        _planned(lambda sql: sql.replace("2022-01-01", "2023-01-01")),
+        _planned(),
+    ),
+    "required_filters_applied": Case(
+        "cap.required_filter_missing",
+        _sql("SELECT COUNT(*) FROM people", metric=HEADCOUNT),
+        _sql("SELECT COUNT(*) FROM people WHERE people.status <> 'void'", metric=HEADCOUNT),
+    ),
+    "period_applied": Case(
+        "cap.period_not_applied",
+        _sql("SELECT COUNT(*) FROM people WHERE status <> 'void'", metric=HEADCOUNT, period=YEAR),
+        _planned(),
+    ),
+    "possible_values": Case(
+        "veto.impossible_value",
+        _given("SELECT -3", Result(("n",), ((-3,),), 1), metric=HEADCOUNT),
+        _given("SELECT 3", Result(("n",), ((3,),), 1), metric=HEADCOUNT),
+    ),
+    "stand_in_in_aggregate": Case(
+        "cap.stand_in_in_aggregate",
+        _sql("SELECT AVG(age) FROM people", metric=MEAN_AGE),
+        _sql("SELECT COUNT(*) FROM people WHERE people.status <> 'void'", metric=HEADCOUNT),
+    ),
+    "tables_exist": Case(
+        "veto.missing_table",
+        lambda c: replace(_run(c, "SELECT 1"), candidate=Candidate("SELECT * FROM nowhere")),
+        _sql("SELECT id FROM people"),
+    ),
+    "join_readiness": Case(
+        "veto.bad_join",
+        _sql("SELECT p.id FROM people p JOIN teams t ON p.age = t.team_id"),
+        _sql("SELECT p.id FROM people p JOIN teams t ON p.team = t.team_id"),
+    ),
+    "stand_in_values": Case(
+        "veto.stand_in_returned",
+        _sql("SELECT id, age FROM people WHERE id <= 60"),
+        _sql("SELECT id, age FROM people WHERE age > 0 AND id <= 60"),
+    ),
+    "numbers_cited": Case(
+        "cap.uncited_number",
+        _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 42.", ONE)),
+        _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 7.", ONE)),
+    ),
+    "judge_findings": Case(
+        "cap.incomplete",
+        _given("SELECT 7", ONE, judge=JudgeReport(complete=0.25)),
+        _given("SELECT 7", ONE, judge=JudgeReport(complete=1.0)),
+    ),
+    "empty_result": Case(
+        "signal.empty_result",
+        _given("SELECT 7 WHERE false", Result(("n",), (), 0)),
+        _given("SELECT 7", ONE),
+    ),
+    "aggregate_fit": Case(
+        "signal.aggregate_mismatch",
+        _given("SELECT avg(age) FROM people", ONE, "What is the total age of people?"),
+        _given("SELECT sum(age) FROM people", ONE, "What is the total age of people?"),
+    ),
+    "ranking_fit": Case(
+        "signal.ranking_mismatch",
+        _given(
+            "SELECT id FROM people ORDER BY age ASC LIMIT 1",
+            ONE,
+            "Which person has the highest age?",
+        ),
+        _given(
+            "SELECT id FROM people ORDER BY age DESC LIMIT 1",
+            ONE,
+            "Which person has the highest age?",
+        ),
+    ),
+    "comparison_fit": Case(
+        "signal.comparison_flipped",
+        _given("SELECT id FROM people WHERE age < 30", ONE, "Which people are older than 30?"),
+        _given("SELECT id FROM people WHERE age > 30", ONE, "Which people are older than 30?"),
+    ),
+    "grouping_fit": Case(
+        "signal.grouping_missing",
+        _given("SELECT avg(age) FROM people", ONE, "What is the average age for each team?"),
+        _given(
+            "SELECT team, avg(age) FROM people GROUP BY team",
+            ONE,
+            "What is the average age for each team?",
+        ),
+    ),
+    "projection_fit": Case(
+        "signal.projection_short",
+        _given(
+            "SELECT name FROM people",
+            Result(("name",), (("a",), ("b",)), 2),
+            "What are the names and ages of people?",
+        ),
+        _given(
+            "SELECT name, age FROM people",
+            Result(("name", "age"), (("a", 1), ("b", 2)), 2),
+            "What are the names and ages of people?",
+        ),
+    ),
+    "literal_fit": Case(
+        "signal.literal_missing",
+        _given("SELECT count(*) FROM people WHERE age = 41", ONE, "How many people are 40?"),
+        _given("SELECT count(*) FROM people WHERE age = 40", ONE, "How many people are 40?"),
+    ),
+    "result_shape": Case(
+        "signal.shape_mismatch",
+        _given(
+            "SELECT count(*) FROM people GROUP BY team",
+            Result(("n",), ((1,), (2,), (3,)), 3),
+            "How many people are there?",
+        ),
+        _given("SELECT count(*) FROM people", ONE, "How many people are there?"),
+    ),
+    "duplicate_rows": Case(
+        "signal.duplicate_rows",
+        _given("SELECT team FROM people", Result(("team",), ((1,), (1,), (1,), (2,)), 4)),
+        _given("SELECT team FROM people", Result(("team",), ((1,), (2,), (3,), (4,)), 4)),
+    ),
+    "literal_in_data": Case(
+        "signal.literal_not_in_data",
+        _sql("SELECT count(*) FROM people WHERE status = 'Void'"),
+        _sql("SELECT count(*) FROM people WHERE status = 'void'"),
+    ),
+    "thin_evidence": Case(
+        "cap.thin_evidence",
+        _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 7.", ONE)),
+        _given(
+            "SELECT 7",
+            ONE,
+            candidate=Candidate("SELECT 7", (), "There are 7.", ONE),
+            measures={"g_tab": 1.0, "schema": 1.0, "complete": 1.0},
+        ),
+    ),
+}
+
+BY_NAME: dict[str, Check] = {c.__name__: c for c in CHECKS}
+
+
+def test_every_registered_check_has_a_case() -> None:
+    assert len(BY_NAME) == len(CHECKS), "two registered checks share a name"
+    assert set(BY_NAME) == set(CASES)
+
+
+@pytest.mark.parametrize("name", sorted(CASES), ids=sorted(CASES))
+def test_fires_with_its_code(name: str, people: PooledConnector) -> None:
+    case = CASES[name]
+    codes = [f.code for f in BY_NAME[name](case.fires(people)).findings]
+    assert case.code in codes
+
+
+@pytest.mark.parametrize("name", sorted(CASES), ids=sorted(CASES))
+def test_silent_on_the_right_answer(name: str, people: PooledConnector) -> None:
+    case = CASES[name]
+    assert BY_NAME[name](case.silent(people)).findings == ()
+
+
+def test_no_code_is_emitted_by_two_checks(people: PooledConnector) -> None:
+    """Every case's context through every check: each case's code comes from its own check."""
+    owners: dict[str, set[str]] = {}
+    for case in CASES.values():
+        ctx = case.fires(people)
+        for name, check in BY_NAME.items():
+            try:
+                outcome = check(ctx)
+            except Exception:  # a check may not apply to another check's context
+                continue
+            for finding in outcome.findings:
+                owners.setdefault(finding.code, set()).add(name)
+    shared = {code: names for code, names in owners.items() if len(names) > 1}
+    assert shared == {}
+
+
+def test_an_empty_planned_answer_is_one_signal(people: PooledConnector) -> None:
+    """The layer's 'nothing to report' and the v3 empty-result signal are one finding."""
+    empty = _sql(
+        "SELECT COUNT(*) FROM people WHERE status <> 'void' AND joined >= DATE '2030-01-01' "
+        "GROUP BY team",
+        metric=HEADCOUNT,
+    )(people)
+    codes = run_checks(empty).codes()
+    assert codes.count("signal.empty_result") == 1
+    nulls = _given("SELECT NULL", Result(("n",), ((None,),), 1), metric=MEAN_AGE)(people)
+    assert run_checks(nulls).codes().count("signal.empty_result") == 1
+    without_metric = replace(nulls, metric=None)
+    assert "signal.empty_result" not in run_checks(without_metric).codes()
