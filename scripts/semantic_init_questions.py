@@ -193,7 +193,7 @@ def run_database(name: str, source: Path, work: Path, mangled: bool) -> list[dic
 
 
 def sources(cache: Path) -> dict[str, Path]:
-    from assay.bench._tpc import build_tpc
+    from assay.bench.datasets import build_tpc
 
     out = {
         db: SLICE / "database" / db / f"{db}.sqlite" for db in ("concert_singer", "pets_1", "car_1")

@@ -34,17 +34,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 _SHARED_SERVERS = {"pg_admin_url": "postgres", "spark_url": "spark"}
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the xdist_group marks
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        names = getattr(item, "fixturenames", ())
-        group = next((g for f, g in _SHARED_SERVERS.items() if f in names), None)
-        # A test parametrized over engines asks for the server's fixture by name at run time
-        # (request.getfixturevalue), which fixturenames cannot see: its postgres mark can.
-        if item.get_closest_marker("postgres") is not None:
-            group = "postgres"
-        if group is not None:
-            item.add_marker(pytest.mark.xdist_group(group))
+def pytest_itemcollected(item: pytest.Item) -> None:
+    # At collection of each item, before any pytest_collection_modifyitems (xdist reads the
+    # xdist_group marks in its own, whose order against a conftest hook is not guaranteed).
+    names = getattr(item, "fixturenames", ())
+    group = next((g for f, g in _SHARED_SERVERS.items() if f in names), None)
+    # A test parametrized over engines asks for the server's fixture by name at run time
+    # (request.getfixturevalue), which fixturenames cannot see: its postgres mark can.
+    if item.get_closest_marker("postgres") is not None:
+        group = "postgres"
+    if group is not None:
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.fixture(scope="session")

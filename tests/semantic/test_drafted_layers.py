@@ -14,7 +14,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from assay.bench._tpc import build_tpc
+from assay.bench.datasets import build_tpc
 from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
