@@ -157,3 +157,43 @@ def test_a_total_over_all_years_by_year_is_asked_back(
 ) -> None:
     _, decision = _decide(layers, "shop", "gross revenue across all years in 2023")
     assert decision.behaviour == "clarify"
+
+
+@pytest.mark.parametrize(
+    ("domain", "question", "word"),
+    [
+        # found by the blind held-out set (fresh.saas.003, fresh.insurance.017), fixed after
+        ("saas", "net revenue for Q2 of the current fiscal year", "one within the other"),
+        ("saas", "net revenue for Q2 of fiscal 2025", "one within the other"),
+        ("shop", "gross revenue in Q4 2023 compared with 2023", "one within the other"),
+        (
+            "insurance",
+            "written premium for 2024 to date compared with the same period last year",
+            "same period",
+        ),
+        ("shop", "gross revenue this year vs the same time last year", "same time"),
+        ("shop", "gross revenue in 2024, like-for-like with 2023", "like-for-like"),
+    ],
+)
+def test_one_period_said_of_another_or_like_for_like_is_asked_back(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], domain: str, question: str, word: str
+) -> None:
+    reading, decision = _decide(layers, domain, question)
+    assert decision.behaviour == "clarify", (question, decision)
+    assert any(word in d for d in reading.dangling), reading.dangling
+
+
+@pytest.mark.parametrize(
+    ("domain", "question"),
+    [
+        ("saas", "net revenue in 2023 vs 2022"),
+        ("shop", "gross revenue year over year in 2023"),
+        ("shop", "gross revenue in Q1 2024 compared with Q4 2023"),
+    ],
+)
+def test_periods_apart_are_still_compared(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], domain: str, question: str
+) -> None:
+    reading, decision = _decide(layers, domain, question)
+    assert decision.behaviour == "answer", (question, decision, reading.dangling)
+    assert len(reading.periods) == 2 and reading.compare

@@ -37,6 +37,11 @@ from assay.semantic._words import DERIVED, FUNCTION_WORDS
 __all__ = ["Filter", "Ranking", "Reading", "read"]
 
 _YEAR = dt.timedelta(days=366)
+_SAME_PERIOD = re.compile(
+    r"\b(?:the )?same (?:period|time|stretch|dates|days|weeks|months|quarter|point)\b"
+    r"|\blike[- ]for[- ]like\b",
+    re.IGNORECASE,
+)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
@@ -404,6 +409,21 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             grain = "year"  # "from 2022 to 2024": each year shown
     if len(periods) > 1:
         compare = True
+        # "Q2 of the current fiscal year": one period said of another is not a comparison of
+        # the two; which dates are meant is asked back, never guessed.
+        nested = [
+            (a, b)
+            for i, a in enumerate(periods)
+            for b in periods[i + 1 :]
+            if a.start < b.end and b.start < a.end
+        ]
+        if nested and change is None:
+            a, b = nested[0]
+            dangling.append(f"{a.label} and {b.label} (one within the other: which period?)")
+    if same := _SAME_PERIOD.search(question):
+        # "compared with the same period last year": like-for-like dates are not read; a
+        # comparison of whole periods would answer another question.
+        dangling.append(f"{same.group(0)} (name both periods' dates)")
     ranking = None
     if len(set(directions)) > 1:  # "top ... fewest": which way is not said once
         dangling.append("highest and lowest (which one?)")
