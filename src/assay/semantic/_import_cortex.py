@@ -27,7 +27,12 @@ import yaml
 from sqlglot import exp
 
 from assay.errors import SemanticError
-from assay.semantic._import_metricflow import ImportResult, _plain_column, _qualify
+from assay.semantic._import_metricflow import (
+    ImportResult,
+    _plain_column,
+    _qualify,
+    _unique_dimensions,
+)
 
 __all__ = ["import_cortex"]
 
@@ -148,14 +153,7 @@ def import_cortex(path: Path) -> ImportResult:
                 "source": f"Cortex Analyst verified_queries[{i}]",
             }
         )
-    seen: set[str] = set()
-    unique_dims = []
-    for d in dimensions:
-        if d["name"] in seen:
-            unmapped.append(f"dimension {d['name']} ({d['column']}): a duplicate name")
-            continue
-        seen.add(str(d["name"]))
-        unique_dims.append(d)
+    unique_dims = _unique_dimensions(dimensions, unmapped)
     layer = {
         "name": str(raw.get("name") or path.stem),
         "description": "Imported from Cortex Analyst by 'assay semantic import'.",

@@ -118,6 +118,21 @@ def _qualify(expr: str, table: str) -> str | None:
     return tree.sql(dialect="duckdb")
 
 
+def _unique_dimensions(
+    dimensions: list[dict[str, Any]], unmapped: list[str]
+) -> list[dict[str, Any]]:
+    """The dimensions with the first of each name kept; each later one is reported unmapped."""
+    seen: set[str] = set()
+    unique = []
+    for d in dimensions:
+        if d["name"] in seen:
+            unmapped.append(f"dimension {d['name']} ({d['column']}): a duplicate name")
+            continue
+        seen.add(str(d["name"]))
+        unique.append(d)
+    return unique
+
+
 def _plain_column(expr: str) -> bool:
     return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr.strip()) is not None
 

@@ -30,7 +30,7 @@ import yaml
 from sqlglot import exp
 
 from assay.errors import SemanticError
-from assay.semantic._import_metricflow import ImportResult, _plain_column
+from assay.semantic._import_metricflow import ImportResult, _plain_column, _unique_dimensions
 
 __all__ = ["import_osi"]
 
@@ -169,14 +169,7 @@ def import_osi(path: Path) -> ImportResult:
         metrics.append(mapped)
     for ext in model.get("custom_extensions") or []:
         unmapped.append(f"custom_extensions ({ext.get('vendor_name')}): not read")
-    seen: set[str] = set()
-    unique = []
-    for d in dimensions:
-        if d["name"] in seen:
-            unmapped.append(f"dimension {d['name']} ({d['column']}): a duplicate name")
-            continue
-        seen.add(d["name"])
-        unique.append(d)
+    unique = _unique_dimensions(dimensions, unmapped)
     layer = {
         "name": str(model.get("name") or path.stem),
         "description": "Imported from an OSI semantic model by 'assay semantic import'.",
