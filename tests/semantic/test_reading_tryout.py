@@ -197,3 +197,28 @@ def test_periods_apart_are_still_compared(
     reading, decision = _decide(layers, domain, question)
     assert decision.behaviour == "answer", (question, decision, reading.dangling)
     assert len(reading.periods) == 2 and reading.compare
+
+
+@pytest.mark.parametrize(
+    ("question", "words"),
+    [
+        # found by an outside tryout on imported layers: the span word was dropped and the
+        # single day shown
+        ("gross revenue in the week of 2023-03-06", "week of 2023-03-06"),
+        ("gross revenue in the month of 2023-03-06", "month of 2023-03-06"),
+        ("gross revenue around 2023-03-06", "around 2023-03-06"),
+        ("gross revenue roughly March 2023", "roughly March 2023"),
+    ],
+)
+def test_a_date_with_a_span_word_or_hedge_is_asked_back(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str, words: str
+) -> None:
+    reading, decision = _decide(layers, "shop", question)
+    assert decision.behaviour == "clarify", (question, decision)
+    assert any(words in d for d in reading.dangling), reading.dangling
+
+
+def test_a_plain_date_is_still_read(layers: dict[str, tuple[SemanticLayer, Lexicon]]) -> None:
+    for question in ("gross revenue since 2023-03-06", "gross revenue in March 2023"):
+        reading, decision = _decide(layers, "shop", question)
+        assert decision.behaviour == "answer", (question, decision, reading.dangling)

@@ -42,6 +42,15 @@ _SAME_PERIOD = re.compile(
     r"|\blike[- ]for[- ]like\b",
     re.IGNORECASE,
 )
+# A date said with a span word or a hedge ("the week of 2022-03-21", "around 2023-03-06",
+# "roughly March 2023") names dates the period does not hold: asked back, never read as the day.
+_AROUND_DATE = re.compile(
+    r"\b(?:(?:week|month|quarter|year|fortnight|weekend|days?)\s+(?:of|around|near|starting|"
+    r"beginning|from)|around|approximately|roughly|circa|near|close to)\s+(?:the\s+)?"
+    r"(?:\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?"
+    r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",
+    re.IGNORECASE,
+)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
@@ -420,6 +429,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         if nested and change is None:
             a, b = nested[0]
             dangling.append(f"{a.label} and {b.label} (one within the other: which period?)")
+    if around := _AROUND_DATE.search(question):
+        dangling.append(f"{around.group(0)} (which dates exactly?)")
     if same := _SAME_PERIOD.search(question):
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
