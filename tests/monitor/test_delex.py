@@ -8,8 +8,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from assay.catalog import Catalog, ColumnInfo, TableInfo
+from assay.cli import main
 from assay.errors import InputError
 from assay.monitor import (
     Run,
@@ -18,8 +20,10 @@ from assay.monitor import (
     render_prefix,
     save_monitor,
     select_view_and_c,
+    split_pools,
     train_monitor,
     watch,
+    write_jsonl,
 )
 from assay.monitor._delex import Lexicon, delexicalise_run, lexicon
 from assay.monitor._monitor import choose_view, read_as
@@ -151,3 +155,29 @@ def test_a_delex_monitor_saves_its_view_and_reads_live_prefixes_in_it(tmp_path: 
     assert watch(loaded, partial, lam=1.0).code.startswith("monitor.")
     with pytest.raises(InputError, match="db0"):
         load_monitor(path, {}).trace(run)
+
+
+def test_the_cli_refuses_a_delex_view_without_the_schemas(tmp_path: Path) -> None:
+    runs = tmp_path / "runs.jsonl"
+    write_jsonl(runs, (r.to_dict() for r in synthetic_runs(20, seed=3)))
+    result = CliRunner().invoke(
+        main,
+        ["monitor", "train", "--runs", str(runs), "--view", "delex", "--out", str(tmp_path / "m")],
+    )
+    assert result.exit_code != 0 and "--view delex" in result.output and "db0" in result.output
+    assert not (tmp_path / "m").exists()
+
+
+def test_answers_to_unanswerable_questions_join_the_delivery_pool_as_wrong() -> None:
+    runs = synthetic_runs(80, seed=4)
+    # Unanswerable questions answered anyway, with no correctness label: still delivered wrong.
+    extra = [
+        replace(r, run_id=f"u{i}", answerable=False, correct=None) for i, r in enumerate(runs[:40])
+    ]
+    catalogs = {f"db{i}": CATALOG for i in range(3)}
+    monitor = train_monitor([*runs, *extra], catalogs, seed=42, head_c=1.0)
+    _, cal = split_pools([*runs, *extra], fraction=0.3, seed=42)
+    assert any(r.answerable is False for r in cal)
+    pool = monitor.info["calibration_pool"]
+    assert pool["runs"] == len(cal)
+    assert pool["delivered_answers"] == len(cal)  # every calibration run delivered an answer
