@@ -6,8 +6,11 @@ class unanswerable) and the correctness head (prefixes of answered answerable ru
 hybrid on out-of-fold head scores (5-fold, grouped), then freezes on the calibration pool: the
 estimator choice (the hybrid only if its AUROC beats the head's by more than 0.005), the isotonic
 maps (prefix snapshots; delivered answers, answers to unanswerable questions counted wrong), the
-gate theta and s_lambda. ``save_monitor`` writes it with a SHA-256 over its canonical body;
-``load_monitor`` refuses another version or a changed hash.
+gate theta and s_lambda. Both heads read the monitor's ``view``: the rendered prefix as written
+(``raw``) or delexicalised with the run's database schema (``delex``, see ``_delex``);
+``select_view_and_c`` chooses the view and the correctness head's C by the pre-registered
+leave-one-database-out rule on training runs only. ``save_monitor`` writes it with a SHA-256
+over its canonical body; ``load_monitor`` refuses another version or a changed hash.
 """
 
 from __future__ import annotations
