@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from assay.cli._main import main
-from assay.monitor import HEAD_C_CANDIDATES, write_jsonl
+from assay.monitor import HEAD_C_CANDIDATES, MONITOR_VERSION, write_jsonl
 from tests.monitor._runs import synthetic_runs
 
 DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
@@ -205,7 +205,9 @@ def test_head_c_must_be_auto_or_a_positive_number(tmp_path: Path) -> None:
 def test_a_tampered_monitor_is_an_error_for_the_cli(tmp_path: Path) -> None:
     bad = tmp_path / "m.json"
     bad.write_text(
-        json.dumps({"format": "assay.monitor", "version": "1", "sha256": "0", "body": {}})
+        json.dumps(
+            {"format": "assay.monitor", "version": MONITOR_VERSION, "sha256": "0", "body": {}}
+        )
     )
     runs = tmp_path / "r.jsonl"
     write_jsonl(runs, (r.to_dict() for r in synthetic_runs(3)))

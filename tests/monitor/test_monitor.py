@@ -105,8 +105,8 @@ def test_head_c_is_chosen_on_held_out_databases_of_the_given_runs_only() -> None
     means = info["mean_auroc"]
     best = max(means.values())
     # The highest mean wins; a tie goes to the smaller C.
-    assert means[f"{chosen:g}"] == best
-    assert chosen == min(c for c in (0.5, 2.0) if means[f"{c:g}"] == best)
+    assert means[f"raw:{chosen:g}"] == best
+    assert chosen == min(c for c in (0.5, 2.0) if means[f"raw:{c:g}"] == best)
     one_db = [r for r in runs if r.database == "db0"]
     c, why = select_head_c(one_db)
     assert c == DEFAULT_C and why["reason"] == "fewer than two groups"

@@ -6,15 +6,17 @@ import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import click
 
 from assay.cli._main import echo_json, handle_errors
 from assay.errors import InputError
 from assay.monitor import (
+    HEAD_C_CANDIDATES,
     Run,
     RunReject,
+    View,
     evaluate,
     import_ehrsql,
     import_intercode,
@@ -23,7 +25,7 @@ from assay.monitor import (
     read_runs,
     render_html,
     save_monitor,
-    select_head_c,
+    select_view_and_c,
     train_monitor,
     write_jsonl,
 )
@@ -147,6 +149,14 @@ _SCHEMA = click.option(
     show_default=True,
     help="The correctness head's C, or 'auto': chosen by leave-one-database-out on these runs.",
 )
+@click.option(
+    "--view",
+    type=click.Choice(["auto", "raw", "delex"]),
+    default="auto",
+    show_default=True,
+    help="What the heads read: raw or delexicalised prefixes, or 'auto': chosen with the C by "
+    "leave-one-database-out on these runs (delex needs --schema).",
+)
 @handle_errors
 def train_command(
     runs_paths: tuple[Path, ...],
@@ -157,6 +167,7 @@ def train_command(
     calibration_fraction: float,
     seed: int,
     head_c: str,
+    view: str,
 ) -> None:
     """Fit the heads, freeze calibration and thresholds on a calibration pool, save with a hash."""
     if not 0.0 < calibration_fraction < 1.0:
@@ -167,9 +178,28 @@ def train_command(
     c_value = _head_c(head_c)
     runs, rejects, catalogs = _load_runs(runs_paths, schema)
     runs = [r for r in runs if r.database not in set(exclude_database)]
-    c_info: dict[str, Any] = {"chosen": c_value, "reason": "given with --head-c"}
-    if c_value is None:
-        c_value, c_info = select_head_c(runs, group_by="database")
+    c_info: dict[str, Any] = {"chosen": c_value, "view": view, "reason": "given"}
+    views: tuple[View, ...] = ("raw", "delex") if view == "auto" else (cast(View, view),)
+    if view == "delex":
+        missing = sorted({r.database for r in runs} - set(catalogs))
+        if missing:
+            raise InputError(
+                f"--view delex needs the schema of databases {missing}; none was given.",
+                hint="Pass their DDL with --schema, or use --view raw.",
+            )
+    chosen_view: View = views[0]
+    if c_value is None or view == "auto":
+        chosen_view, chosen_c, c_info = select_view_and_c(
+            runs,
+            catalogs,
+            candidates=HEAD_C_CANDIDATES if c_value is None else (c_value,),
+            views=views,
+            group_by="database",
+        )
+        if c_value is None:
+            c_value = chosen_c
+        else:
+            c_info["C_given"] = c_value
     monitor = train_monitor(
         runs,
         catalogs,
@@ -177,6 +207,7 @@ def train_command(
         group_by="database" if group_by == "database" else "group",
         seed=seed,
         head_c=c_value,
+        view=chosen_view,
     )
     monitor.info["head_c_selection"] = c_info
     monitor.info["files"] = [str(p) for p in runs_paths]
@@ -191,6 +222,7 @@ def train_command(
             "theta": monitor.theta,
             "stops": monitor.stops,
             "head_c": c_value,
+            "view": chosen_view,
             "n_train": monitor.info["n_train"],
             "n_calibration": monitor.info["n_calibration"],
             "rejected": len(rejects),
@@ -228,6 +260,13 @@ def eval_command(
         )
     if databases:
         runs = [r for r in runs if r.database in set(databases)]
+    unread = sorted({r.database for r in runs} - set(catalogs))
+    if monitor.view == "delex" and unread:
+        raise InputError(
+            f"This monitor reads delexicalised prefixes, which need the schema of databases "
+            f"{unread}, but no --schema gives them.",
+            hint="Pass the same --schema files as at training.",
+        )
     overlap = sorted({r.database for r in runs} & set(_trained_on(monitor.info)))
     report = evaluate(
         monitor, runs, cluster="database" if cluster == "database" else "group", seed=seed

@@ -6,8 +6,11 @@ class unanswerable) and the correctness head (prefixes of answered answerable ru
 hybrid on out-of-fold head scores (5-fold, grouped), then freezes on the calibration pool: the
 estimator choice (the hybrid only if its AUROC beats the head's by more than 0.005), the isotonic
 maps (prefix snapshots; delivered answers, answers to unanswerable questions counted wrong), the
-gate theta and s_lambda. ``save_monitor`` writes it with a SHA-256 over its canonical body;
-``load_monitor`` refuses another version or a changed hash.
+gate theta and s_lambda. Both heads read the monitor's ``view``: the rendered prefix as written
+(``raw``) or delexicalised with the run's database schema (``delex``, see ``_delex``);
+``select_view_and_c`` chooses the view and the correctness head's C by the pre-registered
+leave-one-database-out rule on training runs only. ``save_monitor`` writes it with a SHA-256
+over its canonical body; ``load_monitor`` refuses another version or a changed hash.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 import scipy.sparse as sp
@@ -34,6 +37,7 @@ from assay.monitor._decisions import (
     chow_tau,
     gate_theta,
 )
+from assay.monitor._delex import delexicalise_run, lexicon
 from assay.monitor._features import FEATURE_NAMES, FeatureExtractor
 from assay.monitor._heads import (
     DEFAULT_C,
@@ -54,20 +58,26 @@ __all__ = [
     "SELECTION_MARGIN",
     "Monitor",
     "MonitorFileError",
+    "View",
+    "choose_view",
     "load_monitor",
     "save_monitor",
     "select_head_c",
+    "select_view_and_c",
     "split_pools",
     "train_monitor",
 ]
 
 MONITOR_FORMAT = "assay.monitor"
-MONITOR_VERSION = "1"
+MONITOR_VERSION = "2"  # 2: the heads' view (raw or delexicalised prefixes) is frozen
 # The heads' C values that select_head_c compares (DEFAULT_C among them).
 HEAD_C_CANDIDATES: tuple[float, ...] = (0.25, 1.0, 4.0, 16.0)
 # Pre-registered rule (Section 4.1): the hybrid only if it beats the head by more than this.
 SELECTION_MARGIN = 0.005
 GroupBy = Literal["group", "database"]
+# What the heads read: the rendered prefix as written, or delexicalised (see _delex).
+View = Literal["raw", "delex"]
+VIEWS: tuple[View, ...] = ("raw", "delex")
 
 
 class MonitorFileError(InputError):
@@ -90,6 +100,22 @@ class Monitor:
     stops: dict[str, float | None]
     info: dict[str, Any] = field(default_factory=dict)
     catalogs: dict[str, Catalog] = field(default_factory=dict, compare=False)
+    view: View = "raw"
+
+    def reading(self, run: Run) -> Run:
+        """The run as the heads read it (delexicalised when the monitor's view says so).
+
+        Raises:
+            InputError: a delexicalising monitor given a run whose database schema it lacks.
+        """
+        return read_as(run, self.view, self.catalogs)
+
+    def prefix_texts(
+        self, run: Run, ts: Sequence[int], *, max_tokens: int = SCORE_TOKENS
+    ) -> list[str]:
+        """The rendered prefixes ``s_t`` of ``run`` for each ``t`` in ``ts``, in this view."""
+        shown = self.reading(run)
+        return [render_prefix(shown, t, max_tokens=max_tokens) for t in ts]
 
     def p_ans(self, texts: Sequence[str] | sp.csr_matrix) -> np.ndarray | None:
         """P(answerable) of each text (or of counts from ``text_counts``)."""
@@ -104,8 +130,9 @@ class Monitor:
 
     def trace(self, run: Run, extractor: FeatureExtractor | None = None) -> Trace:
         """The monitor's readings at every state of a run (``t`` = 0..T)."""
-        texts = [render_prefix(run, t, max_tokens=SCORE_TOKENS) for t in range(len(run.steps) + 1)]
-        counts = text_counts(texts)  # one vectorisation for both heads
+        counts = text_counts(
+            self.prefix_texts(run, range(len(run.steps) + 1))
+        )  # one vectorisation for both heads
         p_ans = self.p_ans(counts)
         raw = self.raw_corr(counts)
         if raw is None:
@@ -125,7 +152,7 @@ class Monitor:
         """The uncalibrated delivery estimate (for calibration error before calibration)."""
         if self.correctness is None or run.final != "answer":
             return None
-        d = float(self.correctness.score([render_prefix(run, len(run.steps))])[0])
+        d = float(self.correctness.score(self.prefix_texts(run, [len(run.steps)]))[0])
         if self.estimator == "hybrid" and self.hybrid is not None:
             ex = extractor or FeatureExtractor(self.catalogs)
             x = np.concatenate([[d], ex.features(run, len(run.steps))])[None, :]
@@ -144,8 +171,27 @@ class Monitor:
             "stops": self.stops,
             "chow_tau": {str(lam): chow_tau(lam) for lam in LAMBDAS},
             "features": list(FEATURE_NAMES),
+            "view": self.view,
             "info": self.info,
         }
+
+
+def read_as(run: Run, view: View, catalogs: dict[str, Catalog]) -> Run:
+    """``run`` in ``view``: itself (raw), or delexicalised with its database's schema.
+
+    Raises:
+        InputError: ``delex`` for a run whose database has no schema in ``catalogs``.
+    """
+    if view == "raw":
+        return run
+    catalog = catalogs.get(run.database)
+    if catalog is None:
+        raise InputError(
+            f"This monitor reads delexicalised prefixes and needs the schema of database "
+            f"{run.database!r} (run {run.run_id!r}), which was not given.",
+            hint="Pass the database's DDL with --schema (as at training).",
+        )
+    return delexicalise_run(run, lexicon(catalog, run.database))
 
 
 def _map_dict(m: IsotonicMap | None) -> dict[str, Any] | None:
@@ -196,12 +242,34 @@ def select_head_c(
     candidates: Sequence[float] = HEAD_C_CANDIDATES,
     group_by: GroupBy = "database",
 ) -> tuple[float, dict[str, Any]]:
-    """The correctness head's C, chosen by grouped cross-validation on the given (training)
-    runs only: each group (database, or question template) is held out in turn, the head is fit
-    on every prefix of the other groups' answered runs, and scored on the held group's terminal
-    snapshots; the C with the highest mean held-group AUROC wins, ties toward the smaller C
-    (stronger regularisation). Runs whose step count leaks the label are left out. With fewer
-    than two groups there is nothing to cross-validate: ``DEFAULT_C``, said so."""
+    """The correctness head's C on raw prefixes (``select_view_and_c`` with the raw view only)."""
+    _view, c, info = select_view_and_c(
+        runs, {}, candidates=candidates, views=("raw",), group_by=group_by
+    )
+    return c, info
+
+
+def select_view_and_c(
+    runs: Sequence[Run],
+    catalogs: dict[str, Catalog],
+    *,
+    candidates: Sequence[float] = HEAD_C_CANDIDATES,
+    views: Sequence[View] = VIEWS,
+    group_by: GroupBy = "database",
+) -> tuple[View, float, dict[str, Any]]:
+    """The heads' view (raw or delexicalised prefixes) and the correctness head's C, chosen by
+    grouped cross-validation on the given (training) runs only.
+
+    Pre-registered rule (fixed before any held-out number of this version was looked at): each
+    group (database, or question template) is held out in turn; the head is fit on every prefix
+    of the other groups' answered answerable runs, in each view and with each C, and scored on
+    the held group's terminal snapshots. A (view, C) scores the mean held-group AUROC. Within a
+    view the best C wins, ties toward the smaller C (stronger regularisation). The delexicalised
+    view is chosen only if its best beats the raw view's best by more than ``SELECTION_MARGIN``
+    (the paper's prefer-the-simpler margin); otherwise raw. Runs whose step count leaks the label
+    are left out. The delexicalised view is a candidate only when every run's database has a
+    schema in ``catalogs``. With fewer than two groups there is nothing to cross-validate: raw
+    and ``DEFAULT_C``, said so."""
     usable = [
         r
         for r in runs
@@ -212,31 +280,84 @@ def select_head_c(
         return r.database if group_by == "database" else r.group
 
     groups = sorted({key(r) for r in usable})
-    info: dict[str, Any] = {"group_by": group_by, "groups": groups, "candidates": list(candidates)}
+    missing = sorted({r.database for r in usable} - set(catalogs))
+    views = [v for v in views if v == "raw" or not missing]
+    info: dict[str, Any] = {
+        "group_by": group_by,
+        "groups": groups,
+        "candidates": list(candidates),
+        "views": list(views),
+        "margin": SELECTION_MARGIN,
+        "rule": "best mean held-group AUROC per view (ties: smaller C); delex only if it beats "
+        "raw by more than the margin",
+    }
+    if missing:
+        info["delex_not_a_candidate"] = f"no schema for databases {missing}"
     if len(groups) < 2:
-        return DEFAULT_C, info | {"chosen": DEFAULT_C, "reason": "fewer than two groups"}
-    scores: dict[float, list[float]] = {c: [] for c in candidates}
-    for held in groups:
-        train = [r for r in usable if key(r) != held]
-        test = [r for r in usable if key(r) == held]
-        pairs = _prefixes(train)
-        labels = [int(bool(r.correct)) for r, _ in pairs]
-        y = [int(bool(r.correct)) for r in test]
-        if len(set(labels)) < 2 or len(set(y)) < 2:
-            continue
-        counts = text_counts([render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs])
-        finals = text_counts([render_prefix(r, len(r.steps)) for r in test])
-        for c in candidates:
-            head = fit_text_head_counts(counts, labels, C=c)
-            scores[c].append(auroc(head.score_counts(finals).tolist(), y))
-    means = {c: float(np.mean(v)) if v else math.nan for c, v in scores.items()}
-    valid = [c for c in sorted(candidates) if not math.isnan(means[c])]
-    if not valid:
-        return DEFAULT_C, info | {"chosen": DEFAULT_C, "reason": "no group had both classes"}
-    best = max(valid, key=lambda c: (means[c], -c))
-    info["mean_auroc"] = {f"{c:g}": means[c] for c in candidates}
-    info["auroc_by_group"] = {f"{c:g}": scores[c] for c in candidates}
-    return best, info | {"chosen": best}
+        return (
+            "raw",
+            DEFAULT_C,
+            info
+            | {
+                "chosen": DEFAULT_C,
+                "view": "raw",
+                "reason": "fewer than two groups",
+            },
+        )
+    scores: dict[tuple[View, float], list[float]] = {(v, c): [] for v in views for c in candidates}
+    for view in views:
+        shown = [read_as(r, view, catalogs) for r in usable]
+        for held in groups:
+            train = [d for r, d in zip(usable, shown, strict=True) if key(r) != held]
+            test = [d for r, d in zip(usable, shown, strict=True) if key(r) == held]
+            pairs = _prefixes(train)
+            labels = [int(bool(r.correct)) for r, _ in pairs]
+            y = [int(bool(r.correct)) for r in test]
+            if len(set(labels)) < 2 or len(set(y)) < 2:
+                continue
+            counts = text_counts([render_prefix(r, t, max_tokens=TRAIN_TOKENS) for r, t in pairs])
+            finals = text_counts([render_prefix(r, len(r.steps)) for r in test])
+            for c in candidates:
+                head = fit_text_head_counts(counts, labels, C=c)
+                scores[(view, c)].append(auroc(head.score_counts(finals).tolist(), y))
+    means = {vc: float(np.mean(v)) if v else math.nan for vc, v in scores.items()}
+    info["mean_auroc"] = {f"{v}:{c:g}": means[(v, c)] for v, c in scores}
+    info["auroc_by_group"] = {f"{v}:{c:g}": scores[(v, c)] for v, c in scores}
+    best: dict[View, tuple[float, float]] = {}
+    for view in views:
+        valid = [c for c in sorted(candidates) if not math.isnan(means[(view, c)])]
+        if valid:
+            c = max(valid, key=lambda c: (means[(view, c)], -c))
+            best[view] = (means[(view, c)], c)
+    if not best:
+        return (
+            "raw",
+            DEFAULT_C,
+            info
+            | {
+                "chosen": DEFAULT_C,
+                "view": "raw",
+                "reason": "no group had both classes",
+            },
+        )
+    chosen = choose_view({v: m for v, (m, _c) in best.items()})
+    info["best_by_view"] = {v: {"mean_auroc": m, "C": c} for v, (m, c) in best.items()}
+    return chosen, best[chosen][1], info | {"chosen": best[chosen][1], "view": chosen}
+
+
+def choose_view(best: dict[View, float]) -> View:
+    """The pre-registered view rule on each view's best mean held-group AUROC: ``delex`` only if
+    it beats ``raw`` by more than ``SELECTION_MARGIN``.
+
+    Example:
+        >>> choose_view({"raw": 0.80, "delex": 0.804}), choose_view({"raw": 0.80, "delex": 0.81})
+        ('raw', 'delex')
+    """
+    if "raw" not in best:
+        return "delex"
+    if "delex" in best and best["delex"] > best["raw"] + SELECTION_MARGIN:
+        return "delex"
+    return "raw"
 
 
 def _oof_terminal(runs: list[Run], n_folds: int = 5, C: float = DEFAULT_C) -> np.ndarray:
@@ -266,14 +387,21 @@ def train_monitor(
     group_by: GroupBy = "group",
     seed: int = 42,
     head_c: float = DEFAULT_C,
+    view: View = "raw",
 ) -> Monitor:
     """Fit and freeze a monitor on ``runs`` (see the module docstring); ``head_c`` is the
-    correctness head's C (``select_head_c`` chooses it on training runs only)."""
+    correctness head's C and ``view`` what both heads read (``select_view_and_c`` chooses them
+    on training runs only).
+
+    Raises:
+        InputError: ``view`` delex and a run whose database has no schema in ``catalogs``.
+    """
     info: dict[str, Any] = {
         "seed": seed,
         "group_by": group_by,
         "n_runs_given": len(runs),
         "head_c": head_c,
+        "view": view,
     }
     leaking = [r for r in runs if r.step_count_leaks]
     usable = [r for r in runs if not r.step_count_leaks]
@@ -283,21 +411,28 @@ def train_monitor(
     info["databases"] = sorted({r.database for r in usable})
     info["schema_databases"] = sorted(catalogs)
     info["agents"] = sorted({r.agent for r in usable})
+    # The heads read each run in the chosen view; the features read the run itself.
+    shown = [read_as(r, view, catalogs) for r in train]
     # Answerability: positive class unanswerable (Section 3.3).
-    ans_pairs = [(r, t) for r, t in _prefixes(train) if r.answerable is not None]
+    ans_pairs = [(r, t) for r, t in _prefixes(shown) if r.answerable is not None]
     answerability = _fit_head(
         ans_pairs, [int(r.answerable is False) for r, _ in ans_pairs], "answerability", info
     )
     # Correctness: answered answerable runs only, every prefix labelled with the outcome.
-    corr_runs = [r for r in train if r.final == "answer" and r.answerable and r.correct is not None]
-    corr_pairs = _prefixes(corr_runs)
+    corr_idx = [
+        i
+        for i, r in enumerate(train)
+        if r.final == "answer" and r.answerable and r.correct is not None
+    ]
+    corr_runs = [train[i] for i in corr_idx]
+    corr_pairs = _prefixes([shown[i] for i in corr_idx])
     correctness = _fit_head(
         corr_pairs, [int(bool(r.correct)) for r, _ in corr_pairs], "correctness", info, head_c
     )
     extractor = FeatureExtractor(catalogs)
     hybrid = None
     if correctness is not None:
-        oof = _oof_terminal(corr_runs, C=head_c)
+        oof = _oof_terminal([shown[i] for i in corr_idx], C=head_c)
         ok = ~np.isnan(oof)
         x = np.array(
             [
@@ -309,7 +444,7 @@ def train_monitor(
         if ok.sum() > 1 and len({y[i] for i in np.flatnonzero(ok)}) == 2:
             hybrid = fit_hybrid(x[ok], [y[i] for i in np.flatnonzero(ok)], seed=seed)
     draft = Monitor(
-        answerability, correctness, hybrid, "head", None, None, None, {}, info, catalogs
+        answerability, correctness, hybrid, "head", None, None, None, {}, info, catalogs, view
     )
     return _freeze(draft, cal, extractor)
 
@@ -332,7 +467,14 @@ def _freeze(draft: Monitor, cal: list[Run], extractor: FeatureExtractor) -> Moni
             for _ in tr.p_corr
         ]
         prefix_map = IsotonicMap.fit(xs, ys)
-    answered = [r for r in cal if r.final == "answer" and r.correct is not None]
+        info["calibration_pool"] = {
+            "runs": len(cal),
+            "prefix_snapshots": len(xs),
+            "prefix_positive": int(sum(ys)),
+        }
+    # Every answer delivered in the calibration pool; an answer to an unanswerable question is
+    # wrong whether or not it carries a correctness label (delivered_correct says so).
+    answered = [r for r in cal if r.final == "answer" and r.delivered_correct is not None]
     labels = [int(bool(r.delivered_correct)) for r in answered]
     estimator: Literal["head", "hybrid"] = "head"
     delivery_map = None
@@ -354,6 +496,11 @@ def _freeze(draft: Monitor, cal: list[Run], extractor: FeatureExtractor) -> Moni
         if not math.isnan(a_hyb) and a_hyb > a_head + SELECTION_MARGIN:
             estimator = "hybrid"
         delivery_map = IsotonicMap.fit(d_hyb if estimator == "hybrid" else d_head, labels)
+        info.setdefault("calibration_pool", {"runs": len(cal)})
+        info["calibration_pool"] |= {
+            "delivered_answers": len(labels),
+            "delivered_correct": int(sum(labels)),
+        }
     staged = _replace(
         draft, estimator=estimator, prefix_map=prefix_map, delivery_map=delivery_map, info=info
     )
@@ -430,4 +577,11 @@ def load_monitor(path: Path, catalogs: dict[str, Catalog] | None = None) -> Moni
         dict(body["stops"]),
         dict(body["info"]),
         dict(catalogs or {}),
+        _view_from(body.get("view"), path),
     )
+
+
+def _view_from(raw: Any, path: Path) -> View:
+    if raw == "raw" or raw == "delex":
+        return cast(View, raw)
+    raise MonitorFileError(f"Monitor file {str(path)!r} names an unknown view {raw!r}.")

@@ -11,7 +11,6 @@ import numpy as np
 from assay.monitor._decisions import chow_tau
 from assay.monitor._heads import text_counts
 from assay.monitor._monitor import Monitor
-from assay.monitor._render import render_prefix
 from assay.monitor._trajectory import Run
 
 __all__ = ["Decision", "deliver", "watch"]
@@ -37,7 +36,7 @@ class Decision:
 def watch(monitor: Monitor, run: Run, *, lam: float) -> Decision:
     """The decision at the current state of a run in progress (its steps so far, no final)."""
     t = len(run.steps)
-    counts = text_counts([render_prefix(run, t)])  # one vectorisation for both heads
+    counts = text_counts(monitor.prefix_texts(run, [t]))  # one vectorisation for both heads
     p_ans = monitor.p_ans(counts)
     pa = None if p_ans is None else float(p_ans[0])
     if pa is not None and monitor.theta is not None and pa < monitor.theta:
