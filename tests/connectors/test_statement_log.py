@@ -42,7 +42,7 @@ class _Connection:
 
 
 class _Frame:
-    columns = ["n"]
+    columns = ("n",)
 
     def limit(self, n: int) -> _Frame:
         return self
@@ -57,7 +57,7 @@ class _Session:
             release_session=lambda: None, _channel=SimpleNamespace(close=lambda: None)
         )
 
-    def addTag(self, tag: str) -> None:  # noqa: N802 - the pyspark name
+    def addTag(self, tag: str) -> None:
         pass
 
     def sql(self, text: str) -> _Frame:

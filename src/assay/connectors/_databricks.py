@@ -83,9 +83,7 @@ class DatabricksConnector:
 
     dialect = "spark"
 
-    def __init__(
-        self, target: DatabricksTarget, *, log_limit: int = DEFAULTS.statement_log_limit
-    ):
+    def __init__(self, target: DatabricksTarget, *, log_limit: int = DEFAULTS.statement_log_limit):
         try:
             from databricks import sql as dbsql
         except ImportError as exc:
