@@ -72,6 +72,7 @@ def serve_command(
             host=host,
             port=port,
             log_level="warning",
+            access_log=False,  # no line per request (warnings and errors are logged)
             timeout_keep_alive=5,
             limit_concurrency=256,
             timeout_graceful_shutdown=5,
