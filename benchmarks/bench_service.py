@@ -7,16 +7,27 @@ acknowledged verdict stored once: zero lost, zero duplicated); the server's resi
 of the first tenth); and the service's added latency over ``Agent.ask`` in-process as a ratio of
 p50s (target under 1.2x).
 
-What each side of the ratio includes:
+What "the service's added latency over ``Agent.ask``" means here (issue 14: "the service's
+added latency over ``Agent.ask`` in-process as a ratio measured in the same run", under "2,000
+asks at 32 concurrent clients"): the p50 of what a client of the service waits for, divided by
+the p50 of ``Agent.ask`` called in-process on the same questions at the same concurrency.
+Everything the service does on behalf of an ask beyond ``Agent.ask`` counts as added: HTTP,
+the checks, the thread hop, turning the verdict into a dict, the ledger commit (the service's
+promise that an acknowledged verdict is stored) and the response. So:
 
 - HTTP: what a client waits for: the request written on a kept-alive connection, uvicorn
   (httptools, uvloop), the app's checks (query string, tokens, rate, CSRF, body size and time,
   JSON and schema), the hop to a worker thread, ``Agent.ask``, ``Verdict.to_dict``, the ledger
   row committed, the response (badge, reading, choices) encoded as JSON, and the whole body
   read back (the client parses it afterwards, outside the timing).
-- In-process: ``Agent.ask`` and ``Verdict.to_dict`` on an agent over the same warehouse and
-  layer with the same settings, in this process (its own engine worker, as the server has);
-  no HTTP, no ledger.
+- In-process: ``Agent.ask`` alone, on an agent over the same warehouse and layer with the
+  same settings, in this process (its own engine worker, as the server has); no HTTP, no
+  ``to_dict``, no ledger.
+
+The target is the ratio over all asks (the 12 demo questions in turn: 5 answered with SQL, 7
+asked back, abstained on or refused in about 2 ms, so the p50 over all asks is one of the
+short ones and a fixed cost per request weighs most there). The ratio over the answered
+questions alone is reported beside it, never in its place.
 
 The machine this runs on is shared, so both sides are measured interleaved: the one-client
 ratio alternates an HTTP ask and an in-process ask of the same question (which goes first
@@ -163,9 +174,9 @@ async def _load(
 
 
 def _local_one(agent: Agent, question: str, ident: str) -> float:
-    """One in-process ask as the baseline counts it: ``Agent.ask`` and ``Verdict.to_dict``."""
+    """One in-process ask as the baseline counts it: ``Agent.ask`` alone."""
     started = time.perf_counter()
-    agent.ask(question, ident=ident).to_dict()
+    agent.ask(question, ident=ident)
     return (time.perf_counter() - started) * 1000.0
 
 
@@ -232,6 +243,7 @@ def run() -> dict[str, object]:
     n_serial = max(ANSWERED * 10, n // 10) // repeats * repeats
     block = n // repeats
     n = block * repeats
+    load_at_start = os.getloadavg()[0]
     settings = load_settings()
     db, layer = demo_warehouse(settings)
     questions = list(DEMO_QUESTIONS)
@@ -284,9 +296,11 @@ def run() -> dict[str, object]:
         acknowledged: list[str] = []
         failures, wall, local_wall = 0, 0.0, 0.0
         concurrent_ratios: list[float] = []
+        concurrent_answered_ratios: list[float] = []
         serial: list[tuple[int, float]] = []
         local_serial: list[tuple[int, float]] = []
         serial_ratios: list[float] = []
+        serial_answered_ratios: list[float] = []
         serial_ack: list[str] = []
         try:
             deadline = time.monotonic() + 60
@@ -314,7 +328,8 @@ def run() -> dict[str, object]:
                 wall += took
                 local += mine
                 local_wall += mine_wall
-                concurrent_ratios.append(p50(got, answered) / p50(mine, answered))
+                concurrent_ratios.append(p50(got) / p50(mine))
+                concurrent_answered_ratios.append(p50(got, answered) / p50(mine, answered))
             memory.append(_rss_mb(server.pid))
             per = n_serial // repeats
             local_cpu = [0.0]
@@ -326,7 +341,8 @@ def run() -> dict[str, object]:
                 serial += got
                 local_serial += mine
                 serial_ack += ack
-                serial_ratios.append(p50(got, answered) / p50(mine, answered))
+                serial_ratios.append(p50(got) / p50(mine))
+                serial_answered_ratios.append(p50(got, answered) / p50(mine, answered))
             server_cpu = _cpu_s(server.pid) - server_cpu
         finally:
             os.killpg(server.pid, signal.SIGTERM)
@@ -346,7 +362,9 @@ def run() -> dict[str, object]:
 
     # Paired: each HTTP ask against the in-process ask of the same question next to it
     # (robust to the load of a shared machine drifting between phases).
-    pairs = [(h, m) for (q, h), (_, m) in zip(serial, local_serial, strict=True) if q in answered]
+    every_pair = [(q, h, m) for (q, h), (_, m) in zip(serial, local_serial, strict=True)]
+    pairs = [(h, m) for q, h, m in every_pair if q in answered]
+    all_pairs = [(h, m) for _, h, m in every_pair]
     tenth = max(1, len(memory) // 10)
     first, last = max(memory[:tenth]), max(memory[-tenth:])
     record: dict[str, Any] = {
@@ -354,6 +372,7 @@ def run() -> dict[str, object]:
         "clients": clients,
         "repeats": repeats,
         "cpus": os.cpu_count(),
+        "load_average_1m_start": round(load_at_start, 2),
         "load_average_1m": round(os.getloadavg()[0], 2),
         "sched_autogroup": _autogroup(),
         "acknowledged": len(acknowledged),
@@ -367,7 +386,10 @@ def run() -> dict[str, object]:
         "throughput_ratio": round((len(local) / local_wall) / (len(latencies) / wall), 3),
         "ratio_p50_concurrent_all": round(p50(latencies) / p50(local), 3),
         "ratio_p50_concurrent_answered": round(p50(latencies, answered) / p50(local, answered), 3),
-        "ratio_p50_concurrent_answered_per_repeat": [round(r, 3) for r in concurrent_ratios],
+        "ratio_p50_concurrent_all_per_repeat": [round(r, 3) for r in concurrent_ratios],
+        "ratio_p50_concurrent_answered_per_repeat": [
+            round(r, 3) for r in concurrent_answered_ratios
+        ],
         "serial_asks": n_serial,
         "http_serial_p50_ms": round(p50(serial), 3),
         "in_process_serial_p50_ms": round(p50(local_serial), 3),
@@ -375,7 +397,10 @@ def run() -> dict[str, object]:
         "in_process_serial_answered_p50_ms": round(p50(local_serial, answered), 3),
         "ratio_p50_serial_all": round(p50(serial) / p50(local_serial), 3),
         "ratio_p50_serial_answered": round(p50(serial, answered) / p50(local_serial, answered), 3),
-        "ratio_p50_serial_answered_per_repeat": [round(r, 3) for r in serial_ratios],
+        "ratio_p50_serial_all_per_repeat": [round(r, 3) for r in serial_ratios],
+        "ratio_p50_serial_answered_per_repeat": [round(r, 3) for r in serial_answered_ratios],
+        "ratio_serial_all_paired_median": round(median([h / m for h, m in all_pairs]), 3),
+        "http_serial_added_ms_paired_median": round(median([h - m for h, m in all_pairs]), 3),
         "ratio_serial_answered_paired_median": round(median([h / m for h, m in pairs]), 3),
         "http_serial_answered_added_ms_paired_median": round(median([h - m for h, m in pairs]), 3),
         "server_cpu_ms_per_ask_serial": round(server_cpu * 1000 / len(serial), 3),
@@ -399,6 +424,13 @@ def run() -> dict[str, object]:
     report(
         "service",
         [
+            (
+                "machine (shared: the load is everyone's)",
+                f"{record['cpus']} CPUs, load average (1 min) {record['load_average_1m_start']} "
+                f"at the start, {record['load_average_1m']} at the end",
+                "-",
+                True,
+            ),
             ("asks acknowledged", f"{record['acknowledged']} of {n}", f"{n}", failures == 0),
             ("HTTP p50 / p99", f"{record['http_p50_ms']} / {record['http_p99_ms']} ms", "-", True),
             (
@@ -410,27 +442,37 @@ def run() -> dict[str, object]:
                 True,
             ),
             (
-                f"added latency over Agent.ask, p50, {clients} clients, answered questions",
-                f"{ratio}x (repeats {spread(concurrent_ratios)}; all questions "
-                f"{record['ratio_p50_concurrent_all']}x)",
+                f"added latency over Agent.ask, p50, {clients} clients, all asks (the target)",
+                f"{record['ratio_p50_concurrent_all']}x (repeats {spread(concurrent_ratios)}; "
+                f"{record['http_p50_ms']} against {record['in_process_p50_ms']} ms)",
                 "< 1.2x",
-                ratio < 1.2,
+                record["ratio_p50_concurrent_all"] < 1.2,
             ),
             (
-                "added latency over Agent.ask, p50, one client, answered questions",
-                f"{serial_ratio}x (repeats {spread(serial_ratios)}; "
+                "  the same, answered questions only (reported, not the target)",
+                f"{ratio}x (repeats {spread(concurrent_answered_ratios)})",
+                "-",
+                True,
+            ),
+            (
+                "added latency over Agent.ask, p50, one client, all asks",
+                f"{record['ratio_p50_serial_all']}x (repeats {spread(serial_ratios)}; "
+                f"{record['http_serial_p50_ms']} against {record['in_process_serial_p50_ms']} ms, "
+                f"+{record['http_serial_added_ms_p50']} ms; paired: median ratio "
+                f"{record['ratio_serial_all_paired_median']}x, median added "
+                f"{record['http_serial_added_ms_paired_median']} ms)",
+                "< 1.2x",
+                record["ratio_p50_serial_all"] < 1.2,
+            ),
+            (
+                "  the same, answered questions only (reported, not the target)",
+                f"{serial_ratio}x (repeats {spread(serial_answered_ratios)}; "
                 f"{record['http_serial_answered_p50_ms']} against "
-                f"{record['in_process_serial_answered_p50_ms']} ms; all questions "
-                f"{record['ratio_p50_serial_all']}x, +{record['http_serial_added_ms_p50']} ms)",
-                "< 1.2x",
-                serial_ratio < 1.2,
-            ),
-            (
-                "one client, answered, paired (each HTTP ask against the in-process one beside it)",
-                f"median ratio {record['ratio_serial_answered_paired_median']}x, median added "
-                f"{record['http_serial_answered_added_ms_paired_median']} ms",
-                "< 1.2x",
-                record["ratio_serial_answered_paired_median"] < 1.2,
+                f"{record['in_process_serial_answered_p50_ms']} ms; paired: median ratio "
+                f"{record['ratio_serial_answered_paired_median']}x, median added "
+                f"{record['http_serial_answered_added_ms_paired_median']} ms)",
+                "-",
+                True,
             ),
             (
                 "CPU per ask, one client, all questions (server process / in-process thread)",

@@ -5,6 +5,7 @@ from assay.connectors._connector import (
     LoggedStatement,
     PooledConnector,
     QueryCache,
+    StatementLog,
     connect,
     detect,
 )
@@ -20,6 +21,7 @@ __all__ = [
     "LoggedStatement",
     "PooledConnector",
     "QueryCache",
+    "StatementLog",
     "connect",
     "detect",
     "pg_role_sql",

@@ -21,7 +21,15 @@ from assay.errors import AssayError, ConnectionFailed, ExecutionError, Execution
 from assay.settings import DEFAULTS, Settings, load_settings
 from assay.types import Result
 
-__all__ = ["Connector", "LoggedStatement", "PooledConnector", "QueryCache", "connect", "detect"]
+__all__ = [
+    "Connector",
+    "LoggedStatement",
+    "PooledConnector",
+    "QueryCache",
+    "StatementLog",
+    "connect",
+    "detect",
+]
 
 
 @dataclass(frozen=True)
@@ -48,6 +56,62 @@ class Connector(Protocol):
     def close(self) -> None: ...
 
 
+class StatementLog:
+    """A bounded log of the statements a connector sent, shared by every connector.
+
+    It keeps the latest ``limit`` statements (a server that runs for weeks holds a bounded
+    log); ``count`` counts every statement ever logged, and ``since`` reads what was logged
+    after a count, or raises when part of it was already dropped (never a silently short list).
+
+    Example:
+        >>> log = StatementLog(2)
+        >>> log.record(["SELECT 1", "SELECT 2", "SELECT 3"], "query")
+        >>> [s.sql for s in log.latest()], log.count
+        (['SELECT 2', 'SELECT 3'], 3)
+        >>> [s.sql for s in log.since(2)]
+        ['SELECT 3']
+    """
+
+    def __init__(self, limit: int = DEFAULTS.statement_log_limit) -> None:
+        if limit < 1:
+            raise ValueError(f"statement_log_limit must be at least 1, not {limit}.")
+        self._log: deque[LoggedStatement] = deque(maxlen=limit)
+        self._logged = 0
+        self._lock = threading.Lock()
+
+    def record(self, sent: list[str], purpose: str) -> None:
+        with self._lock:
+            self._log.extend(LoggedStatement(s, purpose) for s in sent)
+            self._logged += len(sent)
+
+    def latest(self) -> tuple[LoggedStatement, ...]:
+        """The latest statements sent (at most the limit), oldest first."""
+        with self._lock:
+            return tuple(self._log)
+
+    @property
+    def count(self) -> int:
+        """Statements logged since the log was made, dropped ones included."""
+        with self._lock:
+            return self._logged
+
+    def since(self, count: int) -> tuple[LoggedStatement, ...]:
+        """The statements logged after ``count`` was ``count``.
+
+        Raises:
+            AssayError: some of them were already dropped from the bounded log.
+        """
+        with self._lock:
+            new = self._logged - count
+            if new > len(self._log):
+                raise AssayError(
+                    f"{new - len(self._log)} of the {new} statements logged since then were "
+                    f"dropped (the log keeps {self._log.maxlen}).",
+                    hint="Raise --statement-log-limit or ASSAY_STATEMENT_LOG_LIMIT.",
+                )
+            return tuple(self._log)[len(self._log) - new :] if new > 0 else ()
+
+
 class PooledConnector:
     """A connector running every statement in a warm worker process.
 
@@ -68,29 +132,23 @@ class PooledConnector:
         self.spec = spec
         self.dialect = dialect
         self._pool = WorkerPool(spec, n_workers)
-        self._log: deque[LoggedStatement] = deque(maxlen=log_limit)
-        self._logged = 0
-        self._log_lock = threading.Lock()
+        self._log = StatementLog(log_limit)
         self._catalog: Catalog | None = None
         self._pool.start()
         self._record(self._pool.startup_sent, "setup")
 
     def _record(self, sent: list[str], purpose: str) -> None:
-        with self._log_lock:
-            self._log.extend(LoggedStatement(s, purpose) for s in sent)
-            self._logged += len(sent)
+        self._log.record(sent, purpose)
 
     @property
     def statement_log(self) -> tuple[LoggedStatement, ...]:
         """The latest statements sent (at most ``log_limit``), oldest first."""
-        with self._log_lock:
-            return tuple(self._log)
+        return self._log.latest()
 
     @property
     def statement_count(self) -> int:
         """Statements logged since the connector opened, dropped ones included."""
-        with self._log_lock:
-            return self._logged
+        return self._log.count
 
     def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
         """The statements logged after ``statement_count`` was ``count``.
@@ -98,15 +156,7 @@ class PooledConnector:
         Raises:
             AssayError: some of them were already dropped from the bounded log.
         """
-        with self._log_lock:
-            new = self._logged - count
-            if new > len(self._log):
-                raise AssayError(
-                    f"{new - len(self._log)} of the {new} statements logged since then were "
-                    f"dropped (the log keeps {self._log.maxlen}).",
-                    hint="Raise --statement-log-limit or ASSAY_STATEMENT_LOG_LIMIT.",
-                )
-            return tuple(self._log)[len(self._log) - new :] if new > 0 else ()
+        return self._log.since(count)
 
     def execute(
         self,
@@ -274,7 +324,9 @@ def connect(target: str, settings: Settings | None = None, **overrides: Any) -> 
     if str(target).split("://", 1)[0].lower() in {"sc", "databricks"}:
         from assay.connectors._spark import connect_spark  # Spark Connect and Databricks
 
-        return connect_spark(str(target), n_workers=settings.n_workers)  # type: ignore[no-any-return]
+        return connect_spark(  # type: ignore[no-any-return]
+            str(target), n_workers=settings.n_workers, log_limit=settings.statement_log_limit
+        )
     kind, resolved = detect(str(target))
     spec = EngineSpec(
         kind,

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, TableInfo
-from assay.connectors._connector import LoggedStatement
+from assay.connectors._connector import LoggedStatement, StatementLog
 from assay.connectors._spark import EXECUTION_ERRORS
 from assay.connectors._spark_errors import classify_spark, databricks_errors
 from assay.errors import ConnectionFailed, ExecutionError, ExecutionFailed, ExecutionTimeout
@@ -83,7 +83,7 @@ class DatabricksConnector:
 
     dialect = "spark"
 
-    def __init__(self, target: DatabricksTarget):
+    def __init__(self, target: DatabricksTarget, *, log_limit: int = DEFAULTS.statement_log_limit):
         try:
             from databricks import sql as dbsql
         except ImportError as exc:
@@ -94,15 +94,27 @@ class DatabricksConnector:
         self._dbsql = dbsql
         self.target = target
         self._tables = [databricks_errors()]
-        self._log: list[LoggedStatement] = []
-        self._lock = threading.Lock()
+        self._log = StatementLog(log_limit)
         self._catalog: Catalog | None = None
         self.execute("SELECT 1", time_limit_ms=30_000, max_rows=1)
 
     @property
     def statement_log(self) -> tuple[LoggedStatement, ...]:
-        with self._lock:
-            return tuple(self._log)
+        """The latest statements sent (at most ``log_limit``), oldest first."""
+        return self._log.latest()
+
+    @property
+    def statement_count(self) -> int:
+        """Statements logged since the connector opened, dropped ones included."""
+        return self._log.count
+
+    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
+        """The statements logged after ``statement_count`` was ``count``.
+
+        Raises:
+            AssayError: some of them were already dropped from the bounded log.
+        """
+        return self._log.since(count)
 
     def _error(self, exc: BaseException) -> ExecutionError:
         code = classify_spark(exc, self._tables)
@@ -126,8 +138,7 @@ class DatabricksConnector:
     def _run(
         self, sql: str, purpose: str, time_limit_ms: int, max_rows: int, *, wrap: bool = True
     ) -> Result:
-        with self._lock:
-            self._log.append(LoggedStatement(sql, purpose))
+        self._log.record([sql], purpose)
         started = time.perf_counter()
         try:
             con = self._connect()

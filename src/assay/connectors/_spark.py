@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
-from assay.connectors._connector import LoggedStatement
+from assay.connectors._connector import LoggedStatement, StatementLog
 from assay.connectors._spark_errors import classify_spark, spark_errors
 from assay.errors import (
     ConnectionFailed,
@@ -93,7 +93,13 @@ class SparkConnector:
 
     dialect = "spark"
 
-    def __init__(self, url: str, *, n_workers: int = DEFAULTS.n_workers):
+    def __init__(
+        self,
+        url: str,
+        *,
+        n_workers: int = DEFAULTS.n_workers,
+        log_limit: int = DEFAULTS.statement_log_limit,
+    ):
         try:
             from pyspark.sql.connect.session import SparkSession  # noqa: F401
         except ImportError as exc:
@@ -105,23 +111,34 @@ class SparkConnector:
         _quiet_pyspark()
         self.url = url
         self._tables = [spark_errors()]
-        self._log: list[LoggedStatement] = []
-        self._lock = threading.Lock()
+        self._log = StatementLog(log_limit)
         self._slots = threading.Semaphore(max(1, n_workers))
         self._catalog: Catalog | None = None
         self._closed = False
         self._run("SELECT 1", purpose="setup", time_limit_ms=int(CONNECT_TIMEOUT_S * 1000))
 
-    # -- the statement log -------------------------------------------------------------------
+    # -- the statement log (bounded, as PooledConnector's) -----------------------------------
 
     def _record(self, sql: str, purpose: str) -> None:
-        with self._lock:
-            self._log.append(LoggedStatement(sql, purpose))
+        self._log.record([sql], purpose)
 
     @property
     def statement_log(self) -> tuple[LoggedStatement, ...]:
-        with self._lock:
-            return tuple(self._log)
+        """The latest statements sent (at most ``log_limit``), oldest first."""
+        return self._log.latest()
+
+    @property
+    def statement_count(self) -> int:
+        """Statements logged since the connector opened, dropped ones included."""
+        return self._log.count
+
+    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
+        """The statements logged after ``statement_count`` was ``count``.
+
+        Raises:
+            AssayError: some of them were already dropped from the bounded log.
+        """
+        return self._log.since(count)
 
     # -- sessions ----------------------------------------------------------------------------
 
@@ -371,7 +388,12 @@ def _check_values(rows: list[tuple[Any, ...]]) -> None:
             )
 
 
-def connect_spark(target: str, *, n_workers: int = DEFAULTS.n_workers) -> Any:
+def connect_spark(
+    target: str,
+    *,
+    n_workers: int = DEFAULTS.n_workers,
+    log_limit: int = DEFAULTS.statement_log_limit,
+) -> Any:
     """Open a connector for ``sc://host:port`` or a ``databricks://`` URL.
 
     Raises:
@@ -381,11 +403,11 @@ def connect_spark(target: str, *, n_workers: int = DEFAULTS.n_workers) -> Any:
     if scheme == "databricks":
         from assay.connectors._databricks import DatabricksConnector, parse_databricks_url
 
-        return DatabricksConnector(parse_databricks_url(target))
+        return DatabricksConnector(parse_databricks_url(target), log_limit=log_limit)
     parts = urlsplit(target)
     if parts.scheme.lower() != "sc" or not parts.hostname:
         raise ConnectionFailed(
             f"{target!r} is not a Spark Connect URL.",
             hint="Use sc://<host>:<port> (15002 is Spark Connect's default port).",
         )
-    return SparkConnector(target, n_workers=n_workers)
+    return SparkConnector(target, n_workers=n_workers, log_limit=log_limit)

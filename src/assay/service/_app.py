@@ -4,7 +4,8 @@ Every request gets an id (``X-Request-Id``). Every error is the one JSON shape. 
 runs, in this order: the query string is refused on POST (parameters go in the body), tokens are
 checked when configured, the client's rate is counted, cross-site and token-less page requests
 are refused (CSRF), and the body is read within its size and time limits. The handler's work
-runs in a worker thread under the per-request time limit.
+runs in a worker thread under the per-request time limit; the thread also encodes the answer
+as JSON, so that the event loop only writes bytes.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ _PAGE_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 
-Handler = Callable[[Request, Any, str], Awaitable[dict[str, Any]]]
+# A handler checks what it can on the event loop and returns the work to run in a thread.
+Work = Callable[[], dict[str, Any]]
+Handler = Callable[[Request, Any, str], Awaitable[Work]]
 
 
 class _RateLimiter:
@@ -122,8 +125,11 @@ def create_app(
 
     def check_csrf(request: Request) -> None:
         origin = request.headers.get("origin")
-        own = f"{request.url.scheme}://{request.url.netloc}"
-        if origin is not None and origin != own and origin not in config.cors_origins:
+        if (
+            origin is not None
+            and origin != f"{request.url.scheme}://{request.url.netloc}"
+            and origin not in config.cors_origins
+        ):
             raise ApiError(
                 "csrf.failed",
                 f"A request from origin {origin[:100]!r} is not allowed.",
@@ -183,7 +189,7 @@ def create_app(
         async def endpoint(request: Request) -> Response:
             request_id = uuid.uuid4().hex[:16]
             try:
-                if post and request.url.query:
+                if post and request.scope.get("query_string"):
                     raise ApiError(
                         "request.query_string",
                         "Parameters go in the JSON body, not in the URL.",
@@ -206,9 +212,11 @@ def create_app(
                     check_csrf(request)
                     body = _validated(model, await read_json(request)) if model else None
                 async with asyncio.timeout(limits.request_time_limit_s):
-                    payload = await handler(request, body, client)
-                payload["request_id"] = request_id
-                return JSONResponse(payload, headers={"X-Request-Id": request_id})
+                    work = await handler(request, body, client)
+                    encoded = await in_thread(work, request_id)
+                return Response(
+                    encoded, media_type="application/json", headers={"X-Request-Id": request_id}
+                )
             except TimeoutError:
                 return _error(
                     ApiError(
@@ -236,39 +244,57 @@ def create_app(
 
         return endpoint
 
-    async def in_thread(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        # The work runs in the app's own thread pool (one hop, no limiter or cancel-scope
-        # bookkeeping); a request past its time limit stops waiting for it (the work is
-        # abandoned, as the engine's own time limit ends it).
-        return await asyncio.get_running_loop().run_in_executor(threads, func)
+    async def in_thread(work: Work, request_id: str) -> bytes:
+        """Run ``work`` in the app's own thread pool and encode its answer there (one hop each
+        way: the thread settles an asyncio future through the loop, with no concurrent future
+        chained to it); a request past its time limit stops waiting for it (the work is
+        abandoned, as the engine's own time limit ends it)."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[bytes] = loop.create_future()
 
-    async def ask(request: Request, body: AskBody, client: str) -> dict[str, Any]:
-        return await in_thread(
-            lambda: service.ask(body.question, body.database, body.follow_up_of, client)
-        )
+        def settle(body: bytes | None, error: Exception | None) -> None:
+            if done.done():  # the request stopped waiting (its time limit, a disconnect)
+                return
+            if error is not None:
+                done.set_exception(error)
+            else:
+                assert body is not None
+                done.set_result(body)
 
-    async def sql(request: Request, body: SqlBody, client: str) -> dict[str, Any]:
-        return await in_thread(lambda: service.sql(body.sql, body.database, body.question, client))
+        def run() -> None:
+            try:
+                payload = work()
+                payload["request_id"] = request_id
+                body = _encode(payload)
+            except Exception as exc:
+                loop.call_soon_threadsafe(settle, None, exc)
+            else:
+                loop.call_soon_threadsafe(settle, body, None)
 
-    async def score(request: Request, body: ScoreBody, client: str) -> dict[str, Any]:
+        threads.submit(run)
+        return await done
+
+    async def ask(request: Request, body: AskBody, client: str) -> Work:
+        return lambda: service.ask(body.question, body.database, body.follow_up_of, client)
+
+    async def sql(request: Request, body: SqlBody, client: str) -> Work:
+        return lambda: service.sql(body.sql, body.database, body.question, client)
+
+    async def score(request: Request, body: ScoreBody, client: str) -> Work:
         for n, record in enumerate(body.records):
             bad = sorted(FORBIDDEN_FIELDS & set(record))
             if bad:
                 raise _forbidden(bad, f"records[{n}]")
-        return await in_thread(
-            lambda: service.score(body.records, body.database, body.rule, client)
-        )
+        return lambda: service.score(body.records, body.database, body.rule, client)
 
-    async def feedback(request: Request, body: FeedbackBody, client: str) -> dict[str, Any]:
-        return await in_thread(
-            lambda: service.feedback(body.verdict_id, body.label, body.comment, client)
-        )
+    async def feedback(request: Request, body: FeedbackBody, client: str) -> Work:
+        return lambda: service.feedback(body.verdict_id, body.label, body.comment, client)
 
-    async def verdict(request: Request, body: None, client: str) -> dict[str, Any]:
+    async def verdict(request: Request, body: None, client: str) -> Work:
         ident = str(request.path_params["ident"])
-        return await in_thread(lambda: service.verdict(ident))
+        return lambda: service.verdict(ident)
 
-    async def semantic(request: Request, body: None, client: str) -> dict[str, Any]:
+    async def semantic(request: Request, body: None, client: str) -> Work:
         extra = sorted(set(request.query_params) - {"database"})
         if extra:
             raise ApiError(
@@ -277,11 +303,11 @@ def create_app(
                 "Only ?database=<key> is taken.",
             )
         key = request.query_params.get("database")
-        return await in_thread(lambda: service.semantic(key))
+        return lambda: service.semantic(key)
 
-    async def catalog(request: Request, body: None, client: str) -> dict[str, Any]:
+    async def catalog(request: Request, body: None, client: str) -> Work:
         key = request.query_params.get("database")
-        return await in_thread(lambda: service.catalog(key))
+        return lambda: service.catalog(key)
 
     async def healthz(request: Request) -> Response:
         return JSONResponse(
@@ -380,6 +406,19 @@ def create_app(
         exception_handlers={404: not_found, 405: not_found, 500: internal},
         lifespan=lifespan_with_threads,
     )
+
+
+def _encode(payload: dict[str, Any]) -> bytes:
+    """The answer as JSON, encoded as Starlette's ``JSONResponse`` does (no NaN: a value JSON
+    cannot carry fails the request rather than reaching a client as something else).
+
+    Example:
+        >>> _encode({"ok": True, "text": "café"})
+        b'{"ok":true,"text":"caf\\xc3\\xa9"}'
+    """
+    return json.dumps(
+        payload, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
 
 
 def _validated(model: type[BaseModel], raw: Any) -> Any:
