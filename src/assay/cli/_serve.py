@@ -55,7 +55,6 @@ def serve_command(
     import uvicorn
 
     from assay.service import create_app, mcp_http
-    from assay.service._http import http_protocol
 
     service = open_service(config_path, ledger, **kwargs)
     try:
@@ -74,7 +73,6 @@ def serve_command(
             port=port,
             log_level="warning",
             access_log=False,  # no line per request (warnings and errors are logged)
-            http=http_protocol(),  # httptools, each response sent in one write
             timeout_keep_alive=5,
             limit_concurrency=256,
             timeout_graceful_shutdown=5,
