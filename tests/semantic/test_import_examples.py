@@ -139,9 +139,15 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
         "sum(CASE WHEN transaction_type_name = 'quick-buy' THEN 1 ELSE 0 END) "
         "FROM transactions t LEFT JOIN customers c ON t.id_customer = c.id_customer GROUP BY 1, 2"
     )
+    # Not documented: a value of a dimension (read from the data at import) as a filter.
+    in_fr = q(
+        "SELECT t.ds, sum(1) FROM transactions t LEFT JOIN customers c "
+        "ON t.id_customer = c.id_customer WHERE c.country = 'FR' GROUP BY 1"
+    )
     con.close()
     out = tmp_path / "layer.yaml"
-    _import("metricflow", MF_TUTORIAL / "sample_dbt_models" / "sample_models", db, out)
+    report = _import("metricflow", MF_TUTORIAL / "sample_dbt_models" / "sample_models", db, out)
+    assert "values read from the data for 2 of 2 dimensions" in report
     questions = {
         # mf query --metrics transactions --group-by metric_time
         "first metric": ("transactions by day", by_day),
@@ -163,6 +169,7 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
             "transactions and quick buy transactions by day and customer country",
             saved,
         ),
+        "value filter": ("transactions by day in FR", in_fr),
     }
     assert _outcomes(db, out, questions) == {
         "first metric": "same rows",
@@ -170,6 +177,7 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
         "coarser granularity": "same rows",
         "complicated query": "not shown",
         "core_transaction_metrics": "same rows",
+        "value filter": "same rows",
     }
 
 
@@ -307,7 +315,8 @@ def test_cortex_quickstart(tmp_path: Path) -> None:
     db = tmp_path / "cx.duckdb"
     _cortex_quickstart(db)
     out = tmp_path / "layer.yaml"
-    _import("cortex", CORTEX / "revenue_timeseries.yaml", db, out)
+    report = _import("cortex", CORTEX / "revenue_timeseries.yaml", db, out)
+    assert "no values read (not text (integer))" in report  # product_id: a number
     raw = yaml.safe_load((CORTEX / "revenue_timeseries.yaml").read_text(encoding="utf-8"))
     verified = {v["name"]: v for v in raw["verified_queries"]}
     expected = {name: _readme_rows(db, v["sql"]) for name, v in verified.items()}
@@ -318,12 +327,28 @@ def test_cortex_quickstart(tmp_path: Path) -> None:
     questions["retyped"] = ("Daily cumulative expenses in 2023 Dec?", expected[first])
     # A different month is not the verified question: Assay has no cumulative metric.
     questions["other month"] = ("daily cumulative expenses in 2023 nov", None)
+    # Not documented: values read from the data at import filter. A product line is one join
+    # away; a sales region sits behind the region join, which fans out (25 rows, 5 ids): a
+    # forbidden join, so never answered.
+    con = duckdb.connect(str(db), read_only=True)
+    questions["value filter"] = (
+        "daily revenue for Electronics in 2023",
+        con.execute(
+            "SELECT sum(d.revenue) FROM daily_revenue d LEFT JOIN product_dim p "
+            "ON d.product_id = p.product_id WHERE p.product_line = 'Electronics' "
+            "AND d.date >= DATE '2023-01-01' AND d.date < DATE '2024-01-01'"
+        ).fetchall(),
+    )
+    con.close()
+    questions["fanning value"] = ("daily revenue for Europe in 2023", None)
     verdicts = {key: (v, e) for key, v, e in _ask_all(db, out, questions)}
     assert {k: outcome(v, e) for k, (v, e) in verdicts.items()} == {
         first: "same rows",
         "lowest revenue each month": "same rows",
         "retyped": "same rows",
         "other month": "not shown",
+        "value filter": "same rows",
+        "fanning value": "not shown",
     }
     used = verdicts[first][0]
     assert used.provenance["verified_query"]["match"] == "exact"

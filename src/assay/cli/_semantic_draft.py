@@ -189,6 +189,10 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 hint="Load the project's tables into --db under the names its models use.",
                 details={"problems": problems},
             )
+        read = _read_values(connector, catalog, raw)
+        if read:
+            text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+            layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
         if layer.trusted_examples:
             kept, refused = _guarded_examples(connector, layer, raw["trusted_examples"])
             unmapped += refused
@@ -197,18 +201,45 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 del raw["trusted_examples"]
             text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
             layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
+    notes = [*result.notes, *read]
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
-    header += "".join(f"# note: {n}\n" for n in result.notes)
+    header += "".join(f"# note: {n}\n" for n in notes)
     write_layer(header + text, out)
     for item in unmapped:
         click.echo(f"not mapped: {item}")
-    for item in result.notes:
+    for item in notes:
         click.echo(f"note: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+
+
+def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]:
+    """Each imported dimension given the values its column holds when its domain is closed
+    (text, not PII, at most 20 values: ``assay.catalog.dimension_values``), so a question
+    filtering on a value reads it; notes saying, per dimension left without values, why (a
+    question filtering on it is then asked back, never answered unfiltered)."""
+    from assay.catalog import dimension_values
+
+    dims = [d for d in raw.get("dimensions", []) if not d.get("values")]
+    if not dims:
+        return []
+    values, why = dimension_values(connector, catalog, [d["column"] for d in dims])
+    notes = []
+    for dim in dims:
+        found = values.get(dim["column"])
+        if found:
+            dim["values"] = list(found)
+        else:
+            reason = why.get(dim["column"], "not read")
+            notes.append(
+                f"dimension {dim['name']} ({dim['column']}): no values read ({reason}); a "
+                "question filtering on a value of it is not answered"
+            )
+    kept = sum(1 for d in dims if d.get("values"))
+    return [f"values read from the data for {kept} of {len(dims)} dimensions", *notes]
 
 
 def _need_metrics(result: Any, source: Path) -> None:
