@@ -72,7 +72,7 @@ def test_dimension_values_read_only_closed_text_domains(tmp_path: Path) -> None:
         [
             'CREATE TABLE t (kind VARCHAR, email VARCHAR, n INTEGER, "many values" VARCHAR, '
             "empty VARCHAR)",
-            f"INSERT INTO t (kind, email, n, \"many values\") VALUES {emails}",
+            f'INSERT INTO t (kind, email, n, "many values") VALUES {emails}',
             "UPDATE t SET kind = 'y' WHERE n % 2 = 0",
         ],
     )

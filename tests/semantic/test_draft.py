@@ -92,3 +92,49 @@ def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -
         main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
     )
     assert clockless.exit_code == 1 and "clock is required" in clockless.output
+
+
+def test_split_name() -> None:
+    from assay.semantic._draft import split_name
+
+    assert split_name("PetType") == "pet type"
+    assert split_name("city_code") == "city code"
+    assert split_name("HTTPStatus") == "http status"
+    assert split_name("Has_Pet") == "has pet"
+    assert split_name("MPG") == "mpg"
+
+
+def test_plain_english_names_only_from_names_and_values(tmp_path: Path) -> None:
+    """Synonyms split from the names (PetType: "pet type", and "type" in table Pets), the
+    lookup table's labels as a closed domain, three-letter values in the plural; a phrase two
+    elements would share ("total age": Pets.pet_age and Owner.Age) goes to neither."""
+    import duckdb
+
+    db = tmp_path / "p.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE Owner (OwnerID INTEGER PRIMARY KEY, Age DOUBLE, city_code VARCHAR)")
+    con.execute(
+        "CREATE TABLE Pets (PetID INTEGER PRIMARY KEY, PetType VARCHAR, pet_age DOUBLE, "
+        "OwnerID INTEGER REFERENCES Owner(OwnerID))"
+    )
+    con.execute("INSERT INTO Owner VALUES (1, 30.5, 'BOS'), (2, 41.25, 'NYC'), (3, 52.75, 'SFO')")
+    con.execute(
+        "INSERT INTO Pets VALUES (1, 'dog', 1.5, 1), (2, 'cat', 2.25, 1), (3, 'dog', 7.75, 2), "
+        "(4, 'cat', 3.5, 3)"
+    )
+    con.close()
+    layer = yaml.safe_load(_init(db, tmp_path / "layer.yaml"))
+    metrics = {m["name"]: m for m in layer["metrics"]}
+    dims = {d["name"]: d for d in layer["dimensions"]}
+    assert "number of pets" in metrics["Pets_count"]["synonyms"]
+    assert "type" in dims["Pets_PetType"]["synonyms"]
+    assert "pet type" in dims["Pets_PetType"]["synonyms"]
+    assert dims["Pets_PetType"]["value_synonyms"] == {"dogs": "dog", "cats": "cat"}
+    assert dims["Owner_city_code"]["values"] == ["BOS", "NYC", "SFO"]  # a parent's labels
+    assert "city" in dims["Owner_city_code"]["synonyms"]
+    age = [m for m in metrics.values() if m["expression"] == "sum(Pets.pet_age)"]
+    owner_age = [m for m in metrics.values() if m["expression"] == "sum(Owner.Age)"]
+    assert age and owner_age
+    assert "total pet age" in age[0]["synonyms"]
+    assert "total age" not in age[0]["synonyms"] + owner_age[0]["synonyms"]
+    assert "total owner age" in [w.lower() for w in owner_age[0]["synonyms"]]

@@ -270,9 +270,10 @@ def test_semantic_model_generator_customers(tmp_path: Path) -> None:
 # --- Snowflake Cortex Analyst: the two quickstarts, verified queries as trusted examples ---
 
 
-def _cortex_quickstart(db: Path) -> None:
+def _cortex_quickstart(db: Path, schema: str = "main") -> None:
     data = CORTEX / "data"
     con = duckdb.connect(str(db))
+    con.execute(f"CREATE SCHEMA IF NOT EXISTS {schema}; USE {schema}")
     con.execute(
         "CREATE TABLE daily_revenue AS SELECT CAST(column0 AS DATE) AS date, column1 AS revenue, "
         "column2 AS cogs, column3 AS forecasted_revenue, column4 AS product_id, "
@@ -354,6 +355,48 @@ def test_cortex_quickstart(tmp_path: Path) -> None:
     assert used.provenance["verified_query"]["match"] == "exact"
     assert "note.verified_query" in [f.code for f in used.findings]
     assert "verified_query" not in verdicts["other month"][0].provenance
+
+
+def test_cortex_quickstart_in_the_schema_base_table_names(tmp_path: Path) -> None:
+    """The quickstart's tables loaded where its base_table puts them (schema
+    revenue_timeseries, not main) import and answer the verified questions with the same
+    rows; with a same-named table in main too, the bare name would read main's: the import
+    stops, naming both, and writes nothing."""
+    main_db, db = tmp_path / "main.duckdb", tmp_path / "schema.duckdb"
+    _cortex_quickstart(main_db)
+    _cortex_quickstart(db, "revenue_timeseries")
+    out = tmp_path / "layer.yaml"
+    report = _import("cortex", CORTEX / "revenue_timeseries.yaml", db, out)
+    assert "schema revenue_timeseries" not in report  # read from it: nothing to note
+    raw = yaml.safe_load((CORTEX / "revenue_timeseries.yaml").read_text(encoding="utf-8"))
+    questions = {
+        v["name"]: (v["question"], _readme_rows(main_db, v["sql"])) for v in raw["verified_queries"]
+    }
+    assert set(_outcomes(db, out, questions).values()) == {"same rows"}
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE main.daily_revenue AS SELECT * FROM revenue_timeseries.daily_revenue")
+    con.close()
+    result = CliRunner().invoke(
+        main,
+        [
+            "semantic",
+            "import",
+            "--from",
+            "cortex",
+            "--source",
+            str(CORTEX / "revenue_timeseries.yaml"),
+            "--db",
+            str(db),
+            "--out",
+            str(tmp_path / "again.yaml"),
+        ],
+    )
+    assert result.exit_code == 1
+    assert (
+        "reads revenue_timeseries.daily_revenue, but the bare name 'daily_revenue' reads "
+        "main.daily_revenue" in " ".join(result.output.split())
+    )
+    assert not (tmp_path / "again.yaml").exists()
 
 
 def test_snowflake_intelligence_has_no_metric_to_import(tmp_path: Path) -> None:

@@ -220,10 +220,17 @@ def describe_tables(
 
 
 def closed_domains(
-    runner: SqlRunner, profile: CatalogProfile, *, max_values: int = 20
+    runner: SqlRunner,
+    profile: CatalogProfile,
+    *,
+    max_values: int = 20,
+    parents: frozenset[str] = frozenset(),
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     """The exact distinct values of every low-cardinality text column (at most ``max_values``).
 
+    A column's values must repeat (at most ``MAX_LEVEL_RATIO`` distinct per row), except in a
+    table that a key points at (``parents``): a lookup table's label column holds each
+    category once (five continents in five rows), which is what makes it the list of them.
     PII columns are left out: their values are not to be listed anywhere.
     """
     pii = {(p.table, p.column) for p in find_pii(profile)}
@@ -233,7 +240,9 @@ def closed_domains(
             fp = report.fingerprint
             if (fp.table, fp.column) in pii or fp.family != "text" or fp.error:
                 continue
-            if not 1 < fp.n_distinct <= max_values or fp.unique_ratio > MAX_LEVEL_RATIO:
+            if not 1 < fp.n_distinct <= max_values:
+                continue
+            if fp.unique_ratio > MAX_LEVEL_RATIO and fp.table not in parents:
                 continue
             d = runner.dialect
             sql = (
@@ -315,4 +324,3 @@ def dimension_values(
             else:
                 values[ref] = tuple(found)
     return values, why
-

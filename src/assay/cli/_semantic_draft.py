@@ -48,7 +48,10 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     with connect(db) as connector:
         catalog = connector.catalog()
         found = reconstruct(connector, catalog, rng=seed)
-        domains = closed_domains(connector, found.profile)
+        referenced = {k.ref_table for k in found.keys.keys} | {
+            fk.ref_table for fk in catalog.foreign_keys
+        }
+        domains = closed_domains(connector, found.profile, parents=frozenset(referenced))
     facts = {}
     if store:
         from assay.ledger import FactStore
@@ -145,6 +148,7 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
+        placed = _check_schemas(connector, catalog, result.schemas)
         result = _untime_undated(connector, catalog, result)
         for sql in _date_ranges(result.layer, catalog):
             rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
@@ -201,7 +205,7 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 del raw["trusted_examples"]
             text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
             layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
-    notes = [*result.notes, *read]
+    notes = [*result.notes, *placed, *read]
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
     header += "".join(f"# note: {n}\n" for n in notes)
     write_layer(header + text, out)
@@ -214,6 +218,44 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+
+
+def _check_schemas(connector: Any, catalog: Any, schemas: tuple[tuple[str, str], ...]) -> list[str]:
+    """Each table the source places in a schema (Cortex ``base_table.schema``) is read from that
+    schema, or the import stops: a bare name that reads ``main.t`` while the model means
+    ``S.t`` (both exist) would answer from the wrong table. When the database has no such
+    schema table, the table of that name it does hold is used and a note says so (the
+    quickstarts' data loaded into ``main``)."""
+    notes = []
+    for table, schema in schemas:
+        info = catalog.table(table)
+        if info is None:
+            continue  # reported by check_against, with its path
+        reads = info.schema or (catalog.schemas[0] if catalog.schemas else "main")
+        if reads.lower() == schema.lower():
+            continue
+        try:
+            there = connector.execute(
+                "SELECT count(*) FROM information_schema.tables WHERE lower(table_schema) = "
+                f"'{schema.lower().replace(chr(39), chr(39) * 2)}' AND lower(table_name) = "
+                f"'{table.lower().replace(chr(39), chr(39) * 2)}'",
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows[0][0]
+        except Exception:  # no information_schema (SQLite): one schema, nothing to confuse
+            there = 0
+        if there:
+            raise SemanticError(
+                f"The model reads {schema}.{table}, but the bare name {table!r} reads "
+                f"{reads}.{table} in the database: answers would come from the wrong table.",
+                hint=f"Drop or rename {reads}.{table}, or give a database where only "
+                f"{schema} holds {table!r}.",
+            )
+        notes.append(
+            f"table {table}: the model places it in schema {schema}, which the database does "
+            f"not hold; read from {reads}.{table}"
+        )
+    return notes
 
 
 def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]:

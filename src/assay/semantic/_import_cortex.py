@@ -1,6 +1,8 @@
 """Import a Snowflake Cortex Analyst semantic model (YAML) into Assay's layer format.
 
-Mapped: each logical table to its ``base_table.table`` (the physical name); a measure (or fact)
+Mapped: each logical table to its ``base_table.table`` (the physical name, read from the schema
+``base_table.schema`` names: ``assay semantic import`` stops when the bare name would read
+another schema's table; ``base_table.database`` is not checked); a measure (or fact)
 with ``default_aggregation`` (sum, avg, min, max, count, count_distinct) to a metric over
 ``table.column``, timed by the table's first time dimension (untimed when the table has none:
 answered over all rows, a period asked of it abstains); a dimension over a plain column to a
@@ -69,13 +71,17 @@ def import_cortex(path: Path) -> ImportResult:
     notes: list[str] = []
     undefined: list[str] = []
     physical: dict[str, str] = {}
+    schemas: dict[str, str] = {}
     metrics: list[dict[str, Any]] = []
     dimensions: list[dict[str, Any]] = []
     times: set[str] = set()
     for i, table in enumerate(t for t in raw["tables"] if isinstance(t, dict)):
         name = str(table.get("name"))
-        phys = str((table.get("base_table") or {}).get("table") or name)
+        base = table.get("base_table") or {}
+        phys = str(base.get("table") or name)
         physical[name] = phys
+        if base.get("schema"):
+            schemas[phys] = str(base["schema"])
         where = f"tables[{i}] ({name})"
         time_dims = [
             d for d in table.get("time_dimensions") or [] if _plain_column(str(d.get("expr", "")))
@@ -165,7 +171,12 @@ def import_cortex(path: Path) -> ImportResult:
     if examples:
         layer["trusted_examples"] = examples
     return ImportResult(
-        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
+        layer,
+        tuple(sorted(times)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(notes),
+        tuple(sorted(schemas.items())),
     )
 
 

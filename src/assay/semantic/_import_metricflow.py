@@ -68,6 +68,9 @@ class ImportResult:
     unmapped: tuple[str, ...] = field(default=())
     undefined: tuple[str, ...] = field(default=())
     notes: tuple[str, ...] = field(default=())  # mapped with a caveat (e.g. without time)
+    # table -> the schema the source names for it (Cortex base_table.schema), checked against
+    # the schema the database reads that table from
+    schemas: tuple[tuple[str, str], ...] = field(default=())
 
 
 def read_metricflow(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
