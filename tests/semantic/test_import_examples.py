@@ -210,6 +210,8 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
         287,
         pytest.approx(223070.46),
     )
+    # metric instant_booking_value: booking_value where is_instant (MetricFlow's WHERE).
+    instant = con.execute("SELECT sum(booking_value) FROM fct_bookings WHERE is_instant").fetchall()
     con.close()
     out = tmp_path / "layer.yaml"
     manifest = MF_MANIFEST / "metricflow_semantics" / "test_helpers" / "semantic_manifest_yamls"
@@ -222,12 +224,12 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
             "where capacity latest is above 3",
             None,
         ),
-        # metric instant_booking_value: a filtered metric, not mapped.
-        "instant_booking_value": ("instant booking value", None),
+        # metric instant_booking_value: filtered by its own model's is_instant.
+        "instant_booking_value": ("instant booking value", instant),
     }
     assert _outcomes(db, out, questions) == {
         "p0_booking": "not shown",
-        "instant_booking_value": "not shown",
+        "instant_booking_value": "same rows",
     }
 
 
