@@ -76,10 +76,10 @@ def test_dimension_values_read_only_closed_text_domains(tmp_path: Path) -> None:
             "UPDATE t SET kind = 'y' WHERE n % 2 = 0",
         ],
     )
-    refs = ["t.kind", "t.email", "t.n", "t.many values", "t.empty", "gone.x"]
+    refs = ["T.Kind", "t.email", "t.n", "t.many values", "t.empty", "gone.x"]
     with connect(str(db)) as connector:
         values, why = dimension_values(connector, connector.catalog(), refs)
-    assert values == {"t.kind": ("x", "y")}
+    assert values == {"T.Kind": ("x", "y")}  # named as the layer names it, any case
     assert why == {
         "t.email": "PII (email): values are not listed",
         "t.n": "not text (integer)",

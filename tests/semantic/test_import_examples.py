@@ -401,10 +401,11 @@ def test_cortex_quickstart_in_the_schema_base_table_names(tmp_path: Path) -> Non
     assert not (tmp_path / "again.yaml").exists()
 
 
-def test_snowflake_intelligence_has_no_metric_to_import(tmp_path: Path) -> None:
-    """The semantic-view style model declares facts without an aggregation and no metrics:
-    Assay's layer needs one metric, so the import stops with the reasons and writes nothing
-    (its one verified question therefore cannot be asked: 0 of 1)."""
+def test_snowflake_intelligence(tmp_path: Path) -> None:
+    """The semantic-view style model declares facts without an aggregation and no metrics.
+    A fact whose values allow a sum (numeric, never negative, no stand-ins) is summed and
+    marked unconfirmed (confirm-first); the others are reported. The verified question is a
+    trusted example, answered verbatim with the verified SQL's rows."""
     db = tmp_path / "si.duckdb"
     con = duckdb.connect(str(db))
     data = INTELLIGENCE / "data"
@@ -415,27 +416,31 @@ def test_snowflake_intelligence_has_no_metric_to_import(tmp_path: Path) -> None:
         ("SOCIAL_MEDIA", "social_media_mentions.csv"),
     ):
         con.execute(f"CREATE TABLE {table} AS SELECT * FROM read_csv_auto('{data / name}')")
+    raw = yaml.safe_load((INTELLIGENCE / "marketing_campaigns.yaml").read_text(encoding="utf-8"))
+    verified = raw["verified_queries"][0]
+    trend = con.execute(verified["sql"]).fetchall()
+    july = con.execute(
+        "SELECT sum(SALES_AMOUNT) FROM SALES WHERE DATE >= DATE '2025-07-01' "
+        "AND DATE < DATE '2025-08-01'"
+    ).fetchall()
     con.close()
     out = tmp_path / "layer.yaml"
-    result = CliRunner().invoke(
-        main,
-        [
-            "semantic",
-            "import",
-            "--from",
-            "cortex",
-            "--source",
-            str(INTELLIGENCE / "marketing_campaigns.yaml"),
-            "--db",
-            str(db),
-            "--out",
-            str(out),
-        ],
-    )
-    assert result.exit_code == 1
-    assert "No metric could be mapped" in result.output
-    assert "facts.SALES_AMOUNT: no aggregation" in result.output
-    assert not out.exists() and not list(tmp_path.glob(".*partial"))
+    report = " ".join(_import("cortex", INTELLIGENCE / "marketing_campaigns.yaml", db, out).split())
+    assert "facts.SALES_AMOUNT: no aggregation given; summed, as its values allow" in report
+    assert "the model places it in schema RETAIL, which the database does not hold" in report
+    questions = {
+        "verified": (" ".join(verified["question"].split()), trend),
+        "guessed sum": ("sales amount in July 2025", july),
+    }
+    verdicts = {key: (v, e) for key, v, e in _ask_all(db, out, questions)}
+    assert {k: outcome(v, e) for k, (v, e) in verdicts.items()} == {
+        "verified": "same rows",
+        "guessed sum": "same rows",
+    }
+    assert verdicts["verified"][0].provenance["verified_query"]["match"] == "exact"
+    guessed = verdicts["guessed sum"][0]
+    assert guessed.route == "confirm_first" and guessed.action == "warn"
+    assert "cap.unconfirmed_fact" in guessed.reasons
 
 
 # --- Cube: the workshop's TPC-H data model --------------------------------------------------

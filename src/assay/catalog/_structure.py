@@ -278,15 +278,22 @@ def dimension_values(
     values: dict[str, tuple[str, ...]] = {}
     why: dict[str, str] = {}
     profiles: list[TableProfile] = []
+    asked: dict[tuple[str, str], str] = {}  # (table, column) as the engine names them -> ref
     for table, names in sorted(wanted.items()):
-        info = catalog.table(table)
-        kept = tuple(c for c in info.columns if c.name in names) if info is not None else ()
+        info = catalog.table(table)  # names compare case-insensitively, as in the catalogue
+        kept = []
+        for name in names:
+            col = info.column(name) if info is not None else None
+            if info is None or col is None:
+                why[f"{table}.{name}"] = "not in the database"
+            elif (info.name, col.name) not in asked:
+                asked[(info.name, col.name)] = f"{table}.{name}"
+                kept.append(col)
         if info is None or not kept:
-            why.update({f"{table}.{n}": "not in the database" for n in names})
             continue
-        profiled = profile_table(runner, TableInfo(info.name, kept))
+        profiled = profile_table(runner, TableInfo(info.name, tuple(kept)))
         if profiled.error:
-            why.update({f"{table}.{n}": f"unreadable ({profiled.error})" for n in names})
+            why.update({asked[(info.name, c.name)]: f"unreadable ({profiled.error})" for c in kept})
             continue
         profiles.append(profiled)
     found_pii = find_pii(CatalogProfile(tuple(profiles), runner.dialect))
@@ -294,7 +301,7 @@ def dimension_values(
     d = runner.dialect
     for report in (r for t in profiles for r in t.columns):
         fp = report.fingerprint
-        ref = f"{fp.table}.{fp.column}"
+        ref = asked[(fp.table, fp.column)]
         if (fp.table, fp.column) in pii:
             why[ref] = f"PII ({pii[(fp.table, fp.column)]}): values are not listed"
         elif fp.error:
@@ -306,9 +313,9 @@ def dimension_values(
         elif fp.n_distinct > max_values:
             why[ref] = f"more than {max_values} distinct values"
         else:
-            col = quote(fp.column, d)
+            quoted = quote(fp.column, d)
             sql = (
-                f"SELECT DISTINCT {col} FROM {quote(fp.table, d)} WHERE {col} IS NOT NULL "
+                f"SELECT DISTINCT {quoted} FROM {quote(fp.table, d)} WHERE {quoted} IS NOT NULL "
                 f"LIMIT {max_values + 1}"
             )
             try:

@@ -143,12 +143,13 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         "osi": import_osi,
     }
     result = importers[source_format](source)
-    _need_metrics(result, source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
         placed = _check_schemas(connector, catalog, result.schemas)
+        result = _guess_aggregates(connector, catalog, result)
+        _need_metrics(result, source)
         result = _untime_undated(connector, catalog, result)
         for sql in _date_ranges(result.layer, catalog):
             rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
@@ -256,6 +257,76 @@ def _check_schemas(connector: Any, catalog: Any, schemas: tuple[tuple[str, str],
             f"not hold; read from {reads}.{table}"
         )
     return notes
+
+
+def _guess_aggregates(connector: Any, catalog: Any, result: Any) -> Any:
+    """Each fact the source gives without an aggregation (``result.guesses``) summed when its
+    column's values allow it, as the drafter's measures are: numeric with two or more values,
+    never negative, no stand-in codes (-1, 9999, ...), not an identifier nor a code, year or
+    flag. Such a metric is a guess: tier PATTERN_CONFIRMED, so an answer resting on it is
+    confirm-first, naming it. Every other fact is reported and made an undefined concept."""
+    import dataclasses
+
+    from assay.catalog import Tier, cap_confidence, profile_table
+    from assay.catalog._schema import TableInfo
+    from assay.semantic._draft import NOT_MEASURES
+
+    if not result.guesses:
+        return result
+    metrics, notes = list(result.layer["metrics"]), list(result.notes)
+    unmapped, undefined = list(result.unmapped), list(result.undefined)
+    for guess in result.guesses:
+        table, _, column = guess["column"].partition(".")
+        info = catalog.table(table)
+        col = info.column(column) if info is not None else None
+        why = "its column is not in the database"
+        if info is not None and col is not None:
+            report = profile_table(connector, TableInfo(info.name, (col,))).columns
+            fp = report[0].fingerprint if report else None
+            best = report[0].best if report else None
+            if fp is None or fp.error:
+                why = "its column could not be read"
+            elif fp.family not in ("integer", "decimal") or fp.n_distinct < 2:
+                why = f"its values are not a quantity ({fp.family}, {fp.n_distinct} distinct)"
+            elif fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
+                why = "its values look like an identifier (unique integers)"
+            elif best is not None and best.name in NOT_MEASURES:
+                why = f"its values look like a {best.name}, not a quantity"
+            elif fp.stand_ins:
+                why = "it holds stand-in codes (" + ", ".join(v for v, _ in fp.stand_ins) + ")"
+            elif fp.numeric.get("negative_share", 0.0) > 0:
+                why = "it holds negative values (a sum or an average would be a guess)"
+            else:
+                metric = {
+                    "name": guess["name"],
+                    "synonyms": guess["synonyms"],
+                    "table": guess["table"],
+                    "expression": f"sum({guess['column']})",
+                    "tier": Tier.PATTERN_CONFIRMED.name,
+                    "confidence": cap_confidence(0.7, Tier.PATTERN_CONFIRMED),
+                    "fact": f"{guess['column']} summed (no aggregation given; its values are "
+                    "never negative)",
+                }
+                if guess["time_column"]:
+                    metric["time_column"] = guess["time_column"]
+                metrics.append(metric)
+                notes.append(
+                    f"{guess['where']}: no aggregation given; summed, as its values allow "
+                    "(numeric, never negative): unconfirmed, so answers resting on it are "
+                    "confirm-first"
+                )
+                continue
+        unmapped.append(f"{guess['where']}: no aggregation given, and none is guessed: {why}")
+        undefined.extend([guess["name"], *guess["synonyms"]])
+    layer = {**result.layer, "metrics": metrics}
+    return dataclasses.replace(
+        result,
+        layer=layer,
+        notes=tuple(notes),
+        unmapped=tuple(unmapped),
+        undefined=tuple(undefined),
+        guesses=(),
+    )
 
 
 def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]:

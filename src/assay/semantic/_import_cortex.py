@@ -6,10 +6,13 @@ another schema's table; ``base_table.database`` is not checked); a measure (or f
 with ``default_aggregation`` (sum, avg, min, max, count, count_distinct) to a metric over
 ``table.column``, timed by the table's first time dimension (untimed when the table has none:
 answered over all rows, a period asked of it abstains); a dimension over a plain column to a
-dimension; a ``relationships`` entry with one column pair to a join. Reported, not mapped: a
-measure or fact without a ``default_aggregation`` (Assay never guesses one: a semantic view's
-facts are row-level values its metrics aggregate), dimensions over expressions, filters and
-multi-column relationships.
+dimension; a ``relationships`` entry with one column pair to a join. A fact (or measure) over a
+plain column without a ``default_aggregation`` (a semantic view's facts are row-level values
+its metrics aggregate) is handed to ``assay semantic import``, which sums it only when the
+column's values allow it (numeric, never negative, no stand-in codes, not an identifier) and
+marks that metric unconfirmed (tier PATTERN_CONFIRMED: answers resting on it are
+confirm-first); otherwise it is reported. Reported, not mapped: dimensions over expressions,
+filters and multi-column relationships.
 
 Each ``verified_queries`` entry becomes a trusted example: its question, and its SQL rewritten
 from the model's logical names to the physical tables. Cortex SQL names logical tables and
@@ -72,6 +75,7 @@ def import_cortex(path: Path) -> ImportResult:
     undefined: list[str] = []
     physical: dict[str, str] = {}
     schemas: dict[str, str] = {}
+    guesses: list[dict[str, Any]] = []
     metrics: list[dict[str, Any]] = []
     dimensions: list[dict[str, Any]] = []
     times: set[str] = set()
@@ -106,6 +110,21 @@ def import_cortex(path: Path) -> ImportResult:
                 synonyms = measure.get("synonyms") or []
                 agg = str(measure.get("default_aggregation", "")).lower()
                 qualified = _qualify(str(measure.get("expr") or measure.get("name")), phys)
+                expr = str(measure.get("expr") or measure.get("name"))
+                if not agg and _plain_column(expr):
+                    # A semantic view's fact: a row-level value its metrics aggregate. The
+                    # import guesses the aggregate from the column's values, or reports it.
+                    guesses.append(
+                        {
+                            "name": str(measure["name"]),
+                            "synonyms": [str(s) for s in synonyms],
+                            "table": phys,
+                            "column": f"{phys}.{expr}",
+                            "time_column": time_col,
+                            "where": label,
+                        }
+                    )
+                    continue
                 if agg not in _AGG or qualified is None:
                     unmapped.append(f"{label}: no aggregation Assay can apply ({agg or 'none'})")
                     undefined.extend([str(measure.get("name")), *map(str, synonyms)])
@@ -177,6 +196,7 @@ def import_cortex(path: Path) -> ImportResult:
         tuple(undefined),
         tuple(notes),
         tuple(sorted(schemas.items())),
+        tuple(guesses),
     )
 
 

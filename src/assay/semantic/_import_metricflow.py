@@ -73,6 +73,8 @@ class ImportResult:
     # table -> the schema the source names for it (Cortex base_table.schema), checked against
     # the schema the database reads that table from
     schemas: tuple[tuple[str, str], ...] = field(default=())
+    # facts without an aggregation (Cortex): name, synonyms, table, column, time_column, where
+    guesses: tuple[dict[str, Any], ...] = field(default=())
 
 
 def read_metricflow(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
