@@ -237,7 +237,8 @@ def test_semantic_model_generator_customers(tmp_path: Path) -> None:
     """The jaffle-shop customers mart (dbt MetricFlow) with SMG_DEMO.csv: its documented
     metric is the derived average_order_value (lifetime_spend_pretax / count_lifetime_orders,
     two simple metrics of one table), mapped as the same arithmetic over their sums; its saved
-    query groups three metrics by the customer entity, which is not a dimension: not shown."""
+    query groups three metrics by the customer entity, imported as a dimension over its key
+    column (no other model holds it as foreign)."""
     generator = SHARED / "semantic-model-generator" / "artifacts"
     db = tmp_path / "smg.duckdb"
     con = duckdb.connect(str(db))
@@ -250,6 +251,12 @@ def test_semantic_model_generator_customers(tmp_path: Path) -> None:
         "SELECT spend / orders FROM (SELECT sum(lifetime_spend_pretax) AS spend, "
         "sum(count_lifetime_orders) AS orders FROM customers)"
     ).fetchall()
+    # The saved query customer_order_metrics: three metrics grouped by Entity('customer'),
+    # which MetricFlow groups by its key column customer_id.
+    per_customer = con.execute(
+        "SELECT customer_id, sum(count_lifetime_orders), sum(lifetime_spend_pretax), "
+        "sum(lifetime_spend_pretax) / sum(count_lifetime_orders) FROM customers GROUP BY 1"
+    ).fetchall()
     con.close()
     out = tmp_path / "layer.yaml"
     report = _import("metricflow", generator / "customers.yml", db, out)
@@ -258,14 +265,14 @@ def test_semantic_model_generator_customers(tmp_path: Path) -> None:
         "average_order_value": ("average order value", aov),
         "customer_order_metrics": (
             "count lifetime orders, LTV pre-tax and average order value per customer",
-            None,
+            per_customer,
         ),
         # A period is not asked of it by the source; the metric is timed by first_ordered_at
         # like its inputs, so a period is applied, not refused: checked against SQL too.
     }
     assert _outcomes(db, out, questions) == {
         "average_order_value": "same rows",
-        "customer_order_metrics": "not shown",
+        "customer_order_metrics": "same rows",
     }
 
 

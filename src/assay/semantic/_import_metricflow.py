@@ -12,7 +12,10 @@ semantic-manifest layout). Mapped:
   ``agg_time_dimension``, else its model's; its ``filter``, when it names only categorical
   dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``), as
   ``agg(CASE WHEN filter THEN expr END)``;
-- a ``categorical`` dimension over a plain column to a dimension.
+- a ``categorical`` dimension over a plain column to a dimension;
+- a primary entity that no model holds as foreign to a dimension over its key column (a
+  saved query's ``group_by: Entity('customer')``), unless its name is a metric's or a
+  dimension's.
 
 A simple metric of a model without ``agg_time_dimension`` is untimed (answered over all rows; a
 period asked of it abstains). A ``ratio`` or ``derived`` metric whose inputs are mapped simple
@@ -256,6 +259,7 @@ def import_metricflow(path: Path) -> ImportResult:
             undefined.extend(_names(metric))
             continue
         metrics.append(mapped_or_why)
+    dimensions += _entity_dimensions(models, primary, metrics, dimensions, notes)
     layer = {
         "name": path.name,
         "description": "Imported from dbt MetricFlow by 'assay semantic import'.",
@@ -271,6 +275,54 @@ def import_metricflow(path: Path) -> ImportResult:
         tuple(undefined),
         tuple(notes),
     )
+
+
+def _forms(phrase: str) -> set[str]:
+    """A phrase, lower case with underscores as spaces, in the singular and the plural."""
+    p = phrase.lower().replace("_", " ").strip()
+    out = {p, p + "s"}
+    if p.endswith("ies"):
+        out.add(p[:-3] + "y")
+    elif p.endswith("s"):
+        out.add(p[:-1])
+    return out
+
+
+def _entity_dimensions(
+    models: list[dict[str, Any]],
+    primary: dict[str, tuple[str, str]],
+    metrics: list[dict[str, Any]],
+    dimensions: list[dict[str, Any]],
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    """A primary entity as a dimension over its key column, so a question grouping by it
+    (MetricFlow's ``group_by: Entity('customer')``) reads it. Only an entity no other model
+    holds as foreign: then no join ends at its table, and only the table's own metrics group
+    by it, by the very column MetricFlow groups by (through a join, a row whose key the
+    parent lacks would be dropped, where MetricFlow keeps its foreign key). Left out, too,
+    when its name in either number is a metric's or a dimension's (the reader would have to
+    guess between them)."""
+    foreign = {
+        str(e.get("name"))
+        for m in models
+        for e in m.get("entities") or []
+        if isinstance(e, dict) and e.get("type") == "foreign"
+    }
+    taken: set[str] = set()
+    for element in (*metrics, *dimensions):
+        for phrase in (element.get("name"), element.get("label"), *element.get("synonyms", [])):
+            if phrase:
+                taken |= _forms(str(phrase))
+    out = []
+    for name, (table, column) in sorted(primary.items()):
+        if name in foreign or not _plain_column(column) or _forms(name) & taken:
+            continue
+        out.append({"name": name, "column": f"{table}.{column}"})
+        notes.append(
+            f"entity {name}: a dimension over {table}.{column}, the column MetricFlow groups "
+            f"by for Entity('{name}')"
+        )
+    return out
 
 
 _DIMENSION = re.compile(r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'\s*\)\s*\}\}")
