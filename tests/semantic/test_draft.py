@@ -138,3 +138,34 @@ def test_plain_english_names_only_from_names_and_values(tmp_path: Path) -> None:
     assert "total pet age" in age[0]["synonyms"]
     assert "total age" not in age[0]["synonyms"] + owner_age[0]["synonyms"]
     assert "total owner age" in [w.lower() for w in owner_age[0]["synonyms"]]
+
+
+def test_everyday_words_and_unique_names_are_not_values(tmp_path: Path) -> None:
+    """A value matched in passing filters the answer: "How many singers do you have?" over
+    a song titled "You" must count every singer. A unique text column beside others in a
+    referenced table (a title, a name) is no category; a domain holding an everyday word is
+    left out, with a comment saying why."""
+    import duckdb
+
+    from assay.pipeline import Agent
+
+    db = tmp_path / "s.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE singer (id INTEGER PRIMARY KEY, Name VARCHAR, Song VARCHAR, Mood VARCHAR)"
+    )
+    con.execute(
+        "INSERT INTO singer VALUES (1, 'Joe', 'You', 'you'), (2, 'Ann', 'Sun', 'you'), "
+        "(3, 'Bo', 'Love', 'calm'), (4, 'Cy', 'Rain', 'calm')"
+    )
+    con.execute("CREATE TABLE gig (id INTEGER, singer_id INTEGER REFERENCES singer(id))")
+    con.execute("INSERT INTO gig VALUES (1, 1), (2, 2), (3, 2)")
+    con.close()
+    text = _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert [d.column for d in layer.dimensions] == []
+    assert "singer.Mood left out: its values you are everyday words" in text
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, layer).ask("How many singers do you have?")
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    assert verdict.candidate.result.rows == ((4,),)

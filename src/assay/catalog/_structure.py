@@ -228,21 +228,25 @@ def closed_domains(
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     """The exact distinct values of every low-cardinality text column (at most ``max_values``).
 
-    A column's values must repeat (at most ``MAX_LEVEL_RATIO`` distinct per row), except in a
-    table that a key points at (``parents``): a lookup table's label column holds each
-    category once (five continents in five rows), which is what makes it the list of them.
+    A column's values must repeat (at most ``MAX_LEVEL_RATIO`` distinct per row). In a table
+    that a key points at (``parents``), a small table, any repetition is enough, and a table's
+    only text column counts too: a lookup table's label holds each category once (five
+    continents in five rows), which is what makes it the list of them; a unique text column
+    beside others (a singer's name, a song's title) is not a category.
     PII columns are left out: their values are not to be listed anywhere.
     """
     pii = {(p.table, p.column) for p in find_pii(profile)}
     out: dict[tuple[str, str], tuple[str, ...]] = {}
     for table in profile.tables:
+        texts = sum(1 for r in table.columns if r.fingerprint.family == "text")
         for report in table.columns:
             fp = report.fingerprint
             if (fp.table, fp.column) in pii or fp.family != "text" or fp.error:
                 continue
             if not 1 < fp.n_distinct <= max_values:
                 continue
-            if fp.unique_ratio > MAX_LEVEL_RATIO and fp.table not in parents:
+            label = fp.table in parents and (fp.n_distinct < fp.n_nonnull or texts == 1)
+            if fp.unique_ratio > MAX_LEVEL_RATIO and not label:
                 continue
             d = runner.dialect
             sql = (

@@ -72,9 +72,12 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")
+    n_declared = text.count("\n  # declared in the schema")
+    n_inferred = text.count("\n  # inferred: ")
     click.echo(
-        f"Wrote {out}: {len(found.keys.keys)} inferred joins, {n_metrics} metrics, "
-        f"{len(domains)} dimensions. Review the comments before use."
+        f"Wrote {out}: {n_declared} declared and {n_inferred} inferred joins, {n_metrics} "
+        f"metrics, {text.count(chr(10) + '    column:')} dimensions. Review the comments "
+        "before use."
     )
 
 
@@ -335,6 +338,7 @@ def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]
     filtering on a value reads it; notes saying, per dimension left without values, why (a
     question filtering on it is then asked back, never answered unfiltered)."""
     from assay.catalog import dimension_values
+    from assay.semantic._draft import common_word_values
 
     dims = [d for d in raw.get("dimensions", []) if not d.get("values")]
     if not dims:
@@ -343,10 +347,13 @@ def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]
     notes = []
     for dim in dims:
         found = values.get(dim["column"])
-        if found:
+        common = common_word_values(found or ())
+        if found and not common:
             dim["values"] = list(found)
         else:
             reason = why.get(dim["column"], "not read")
+            if common:
+                reason = f"{', '.join(common)} would be read as a value in passing"
             notes.append(
                 f"dimension {dim['name']} ({dim['column']}): no values read ({reason}); a "
                 "question filtering on a value of it is not answered"

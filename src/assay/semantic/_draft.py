@@ -314,6 +314,17 @@ def _plural_values(values: tuple[str, ...]) -> list[str]:
     ]
 
 
+def common_word_values(values: tuple[str, ...] | list[str]) -> list[str]:
+    """The values the reader would also take as everyday words ("You" as a song title in "how
+    many singers do you have?"): a domain holding one is not listed, since a value matched
+    in passing filters the answer."""
+    from assay.semantic._words import FUNCTION_WORDS, NUMBER_WORDS
+
+    words = FUNCTION_WORDS | set(NUMBER_WORDS) | {"I"}
+    # The reader matches a value under three letters only in its own case ("T" is not "t").
+    return [v for v in values if (v.lower() if len(v) >= 3 else v) in words]
+
+
 def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
     words = _words(f"{table} {column}", f"{table}_{column}")
     return words + plain.synonyms(f"dimension:{table}.{column}", f"{table}_{column}", *words)
@@ -378,6 +389,13 @@ def draft_layer(data: DraftInput) -> str:
         lines += _measures(data, table.name, table.columns, plain)
     dims = ["dimensions:"]
     for (t_name, c_name), values in sorted(data.domains.items()):
+        common = common_word_values(values)
+        if common:
+            dims.append(
+                f"  # {t_name}.{c_name} left out: its values {', '.join(common)} are everyday "
+                "words a question would use in passing"
+            )
+            continue
         profiled = data.profile.table(t_name)
         found = profiled.column(c_name) if profiled else None
         dims += [
@@ -391,7 +409,10 @@ def draft_layer(data: DraftInput) -> str:
             *_plural_values(values),
             *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
-    lines += dims if len(dims) > 1 else ["dimensions: []"]
+    if any(line.startswith("  - name:") for line in dims):
+        lines += dims
+    else:
+        lines += ["dimensions: []", *dims[1:]]
     empty = [
         f"{r.fingerprint.table}.{r.fingerprint.column}"
         for t in data.profile.tables
