@@ -227,3 +227,14 @@ def test_duckdb_tables_of_another_schema_read_by_bare_name(tmp_path: Path) -> No
         assert catalog.schemas == ("main", "rt")
         assert list(connector.execute("SELECT amount FROM revenue").rows) == [(7,)]
         assert list(connector.execute("SELECT source FROM shared").rows) == [("main",)]
+    # The guard holds a qualified name to the schema the catalogue read the table from.
+    from assay.guard import validate
+
+    def codes(sql: str) -> list[str]:
+        return [v.code for v in validate(sql, catalog=catalog, dialect="duckdb").violations]
+
+    assert codes("SELECT amount FROM rt.revenue") == []
+    assert codes("SELECT source FROM main.shared") == []
+    assert codes("SELECT source FROM rt.shared") == ["guard.qualified_name"]
+    assert codes("SELECT amount FROM main.revenue") == ["guard.qualified_name"]
+    assert codes("SELECT x FROM twice") == ["guard.unknown_table"]
