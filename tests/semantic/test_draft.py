@@ -169,3 +169,39 @@ def test_everyday_words_and_unique_names_are_not_values(tmp_path: Path) -> None:
         verdict = Agent(connector, layer).ask("How many singers do you have?")
     assert verdict.candidate is not None and verdict.candidate.result is not None
     assert verdict.candidate.result.rows == ((4,),)
+
+
+def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> None:
+    """Orders end in March, shipments in June: "orders count in May" is abstained on (the
+    orders hold no May), not answered 0 because the layer's coverage reaches June."""
+    import duckdb
+
+    from assay.pipeline import Agent
+
+    db = tmp_path / "c.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE orders AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
+        "FROM range(90)"
+    )
+    con.execute(
+        "CREATE TABLE shipments AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
+        "FROM range(180)"
+    )
+    con.close()
+    _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert layer.coverage is not None and str(layer.coverage[1]) == "2024-06-28"
+    assert [str(d) for d in layer.metric("orders_count").coverage or ()] == [
+        "2024-01-01",
+        "2024-03-30",
+    ]
+    assert layer.metric("shipments_count").coverage is None
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        may = agent.ask("orders count in May 2024")
+        february = agent.ask("orders count in February 2024")
+    assert may.behaviour == "abstain" and may.reasons == ("behaviour.period_outside_coverage",)
+    assert "has data from 2024-01-01 to 2024-03-30" in may.provenance["message"]
+    assert february.candidate is not None and february.candidate.result is not None
+    assert february.candidate.result.rows == ((29,),)

@@ -154,11 +154,15 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         result = _guess_aggregates(connector, catalog, result)
         _need_metrics(result, source)
         result = _untime_undated(connector, catalog, result)
-        for sql in _date_ranges(result.layer, catalog):
+        spans: dict[tuple[str, str], tuple[dt.date, dt.date]] = {}
+        for pair, sql in _date_ranges(result.layer, catalog):
             rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
+                spans[pair] = (lows[-1], highs[-1])
+        if lows:
+            _own_coverage(result.layer["metrics"], spans, (min(lows), max(highs)))
         fanning = _fanning_joins(connector, result.layer.get("joins", []))
         timed = [m["name"] for m in result.layer["metrics"] if m.get("time_column")]
         if timed and not lows:
@@ -428,11 +432,26 @@ def _untime_undated(connector: Any, catalog: Any, result: Any) -> Any:
     )
 
 
-def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
-    """One query per metric time column for its first and last date. A time column on
-    another table than its metric's (OSI's ``date_dim.d_date``) is ranged over the rows its
-    metric joins to, not over the whole calendar table."""
-    out: list[str] = []
+def _own_coverage(
+    metrics: list[dict[str, Any]],
+    spans: dict[tuple[str, str], tuple[Any, Any]],
+    layer: tuple[Any, Any],
+) -> None:
+    """Each timed metric whose own rows cover less than the layer does gets its own coverage
+    (the Cube workshop's orders end in August 1998, its line items in December: "orders count
+    last month" must not be a confident 0)."""
+    for metric in metrics:
+        span = spans.get((metric["table"], metric.get("time_column", "")))
+        if span is not None and span != layer:
+            metric["coverage"] = {"start": span[0], "end": span[1]}
+
+
+def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[tuple[tuple[str, str], str]]:
+    """One query per metric time column for its first and last date, with the (table, time
+    column) pair it ranges. A time column on another table than its metric's (OSI's
+    ``date_dim.d_date``) is ranged over the rows its metric joins to, not over the whole
+    calendar table."""
+    out: list[tuple[tuple[str, str], str]] = []
     pairs = {(m["table"], m["time_column"]) for m in layer["metrics"] if m.get("time_column")}
     for table, column in sorted(pairs):
         time_table, name = column.split(".", 1)
@@ -441,11 +460,15 @@ def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
         span = f'min(CAST(t."{name}" AS DATE)), max(CAST(t."{name}" AS DATE))'
         join = _time_join(layer, table, time_table)
         if time_table == table or join is None:
-            out.append(f'SELECT {span} FROM "{time_table}" AS t')
+            out.append(((table, column), f'SELECT {span} FROM "{time_table}" AS t'))
         else:
             lc, rc = join
             out.append(
-                f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t ON m."{lc}" = t."{rc}"'
+                (
+                    (table, column),
+                    f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t '
+                    f'ON m."{lc}" = t."{rc}"',
+                )
             )
     return out
 

@@ -247,11 +247,19 @@ def _measure_columns(
 
 
 def _measures(
-    data: DraftInput, table: str, reports: tuple[ColumnReport, ...], plain: _Plain
+    data: DraftInput,
+    table: str,
+    reports: tuple[ColumnReport, ...],
+    plain: _Plain,
+    span: tuple[str, str] | None = None,
 ) -> list[str]:
     time = _time_column(reports)
     tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
     timed = [f"    time_column: {_s(tc)}"] if tc else []
+    if time is not None and time.fingerprint.min_value is not None:
+        own = (str(time.fingerprint.min_value)[:10], str(time.fingerprint.max_value)[:10])
+        if own != span:  # this table's dates cover less than the layer's
+            timed.append(f"    coverage: {{start: {own[0]}, end: {own[1]}}}")
     if tc:
         why = (
             f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
@@ -355,6 +363,7 @@ def draft_layer(data: DraftInput) -> str:
         f"name: {_s(data.name)}",
         f"description: {_s('Drafted from the data; review before use.')}",
     ]
+    start = end = ""
     if dates:
         start = min(str(lo)[:10] for lo, _ in dates)
         end = max(str(hi)[:10] for _, hi in dates)
@@ -385,8 +394,9 @@ def draft_layer(data: DraftInput) -> str:
             if word
         ],
     )
+    span = (start, end) if dates else None
     for table in data.profile.tables:
-        lines += _measures(data, table.name, table.columns, plain)
+        lines += _measures(data, table.name, table.columns, plain, span)
     dims = ["dimensions:"]
     for (t_name, c_name), values in sorted(data.domains.items()):
         common = common_word_values(values)
