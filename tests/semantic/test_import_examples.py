@@ -496,6 +496,31 @@ def test_cube_workshop(tpch: Path, tmp_path: Path) -> None:
     }
 
 
+def test_cube_workshop_in_the_readme_schema(tpch: Path, tmp_path: Path) -> None:
+    """The data README's recipe loads TPC-H into schema tpch (CALL dbgen(schema='tpch')), the
+    schema the cubes' sql_table names: the import reads it there and answers alike (found by
+    an outside tryout: the import looked in main only)."""
+    db = tmp_path / "schema.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(f"ATTACH '{tpch}' AS src (READ_ONLY); CREATE SCHEMA tpch")
+    for (table,) in con.execute(
+        "SELECT table_name FROM duckdb_tables() WHERE database_name = 'src'"
+    ).fetchall():
+        con.execute(f"CREATE TABLE tpch.{table} AS SELECT * FROM src.{table}")
+    expected = con.execute(
+        "SELECT year(CAST(o.o_orderdate AS DATE)), r.r_name, count(*) FROM tpch.orders o "
+        "LEFT JOIN tpch.customer c ON o.o_custkey = c.c_custkey "
+        "LEFT JOIN tpch.nation n ON c.c_nationkey = n.n_nationkey "
+        "LEFT JOIN tpch.region r ON n.n_regionkey = r.r_regionkey GROUP BY 1, 2"
+    ).fetchall()
+    con.close()
+    out = tmp_path / "layer.yaml"
+    report = _import("cube", CUBE, db, out)
+    assert "schema tpch" not in report  # read from it: nothing to note
+    questions = {"first query": ("orders count by year and customer regions name", expected)}
+    assert _outcomes(db, out, questions) == {"first query": "same rows"}
+
+
 # --- OSI: the TPC-DS example -----------------------------------------------------------------
 
 

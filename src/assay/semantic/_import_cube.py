@@ -4,8 +4,9 @@ Read: every ``.yml``/``.yaml`` file under a directory (or one file) holding ``cu
 that ``extends`` another inherits its table, measures, dimensions, segments and joins (its own
 members of the same name replace the parent's). Mapped:
 
-- a cube's ``sql_table`` to its table (a schema prefix is dropped and reported: Assay names
-  tables without one);
+- a cube's ``sql_table`` to its table, read from the schema it names (``tpch.orders``: a DuckDB
+  database holding ``orders`` only in schema ``tpch`` reads it there by its bare name;
+  ``assay semantic import`` stops when the bare name would read another schema's table);
 - a ``count``, ``count_distinct``, ``sum``, ``avg``, ``min`` or ``max`` measure to a metric named
   ``<cube>_<measure>``, timed by the cube's first ``time`` dimension (untimed when the cube has
   none: answered over all rows, a period asked of it abstains); a ``number`` measure built
@@ -130,13 +131,16 @@ def _resolve(cubes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [full(str(c["name"]), ()) for c in cubes]
 
 
-def _table(cube: dict[str, Any], notes: list[str]) -> str | None:
+def _table(cube: dict[str, Any], notes: list[str], schemas: dict[str, str]) -> str | None:
     table = cube.get("sql_table")
     if not isinstance(table, str) or not re.fullmatch(r"[\w.]+", table.strip()):
         return None
     parts = table.strip().split(".")
-    if len(parts) > 1:
-        note = f"sql_table schema {'.'.join(parts[:-1])!r} dropped: Assay names tables without one"
+    if len(parts) > 1 and schemas.setdefault(parts[-1], parts[-2]) != parts[-2]:
+        note = (
+            f"sql_table {table.strip()!r}: table {parts[-1]!r} is also read from schema "
+            f"{schemas[parts[-1]]!r}; one name reads one table"
+        )
         if note not in notes:
             notes.append(note)
     return parts[-1]
@@ -179,8 +183,9 @@ def import_cube(path: Path) -> ImportResult:
     untimed: list[str] = []
     undefined: list[str] = []
     tables: dict[str, str] = {}
+    schemas: dict[str, str] = {}  # table -> the schema its sql_table names
     for cube in cubes:
-        table = _table(cube, unmapped)
+        table = _table(cube, unmapped, schemas)
         if table is None:
             unmapped.append(f"cubes.{cube['name']}: a cube over SQL, not a table")
         else:
@@ -335,5 +340,10 @@ def import_cube(path: Path) -> ImportResult:
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
     return ImportResult(
-        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(untimed)
+        layer,
+        tuple(sorted(times)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(untimed),
+        tuple(sorted((t, sch) for t, sch in schemas.items() if t in set(mapped.values()))),
     )
