@@ -131,6 +131,25 @@ def _resolve(cubes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [full(str(c["name"]), ()) for c in cubes]
 
 
+def _bare_names(dimensions: list[dict[str, Any]], metrics: list[dict[str, Any]]) -> None:
+    """A dimension's own name without its cube's ("segment" for ``customers_segment``) as a
+    synonym, when no other dimension has that name and no metric is called by it: the
+    reader would otherwise have to guess between them ("name" is every cube's)."""
+    owners: dict[str, int] = {}
+    for d in dimensions:
+        owners[d["_bare"]] = owners.get(d["_bare"], 0) + 1
+    metric_words = {
+        str(p).replace("_", " ").lower()
+        for m in metrics
+        for p in (m["name"], m.get("label"), *m.get("synonyms", []))
+        if p
+    }
+    for d in dimensions:
+        bare = d.pop("_bare")
+        if owners[bare] == 1 and bare not in metric_words and bare not in d["synonyms"]:
+            d["synonyms"].append(bare)
+
+
 def _table(cube: dict[str, Any], notes: list[str], schemas: dict[str, str]) -> str | None:
     table = cube.get("sql_table")
     if not isinstance(table, str) or not re.fullmatch(r"[\w.]+", table.strip()):
@@ -238,7 +257,12 @@ def import_cube(path: Path) -> ImportResult:
             singular = " ".join([*words[:-1], words[-1][:-1]]) if words[-1].endswith("s") else ""
             synonyms = [f"{singular} {str(dim['name']).replace('_', ' ')}"] if singular else []
             dimensions.append(
-                {"name": dim_name, "column": f"{table}.{column[0]}", "synonyms": synonyms}
+                {
+                    "name": dim_name,
+                    "column": f"{table}.{column[0]}",
+                    "synonyms": synonyms,
+                    "_bare": str(dim["name"]).replace("_", " ").lower(),
+                }
             )
         expressions: dict[str, str] = {}
         numbers: list[dict[str, Any]] = []
@@ -331,6 +355,7 @@ def import_cube(path: Path) -> ImportResult:
                 joins.setdefault((there, here), {"left": there, "right": here})
             else:
                 unmapped.append(f"{label}: relationship {relationship or 'none'!r}")
+    _bare_names(dimensions, metrics)
     layer = {
         "name": path.stem if path.is_file() else path.name,
         "description": "Imported from a Cube data model by 'assay semantic import'.",
