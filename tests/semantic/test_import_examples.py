@@ -547,6 +547,8 @@ def test_osi_tpcds_example(tmp_path: Path) -> None:
     report = _import("osi", OSI, db, out)
     assert "metric total_sales: untimed: 1208 rows of store_sales have no date" in report
     assert "metrics[4] (store_productivity): it reads store, store_sales" in report
+    assert "join store_sales.ss_store_sk -> store.s_store_sk: " in report
+    assert "have no match in store.s_store_sk (a NULL or missing key)" in report
     con = duckdb.connect(str(db), read_only=True)
     total = con.execute("SELECT SUM(ss_ext_sales_price) FROM store_sales").fetchall()
     by_brand = con.execute(
@@ -566,6 +568,9 @@ def test_osi_tpcds_example(tmp_path: Path) -> None:
         "sales_by_brand, written": ("Total sales by brand", by_brand),
         # Not documented: a period asked of an untimed metric abstains.
         "with a period": ("total sales in 2002", None),
+        # Found by an outside tryout: 1,190,543.01 of sales have no ss_store_sk; through the
+        # (inner) join they vanished from the breakdown. The join is forbidden at import.
+        "orphan rows": ("total sales by store state", None),
     }
     verdicts = {key: (v, e) for key, v, e in _ask_all(db, out, questions)}
     assert {k: outcome(v, e) for k, (v, e) in verdicts.items()} == {
@@ -575,6 +580,7 @@ def test_osi_tpcds_example(tmp_path: Path) -> None:
         "total_sales, written": "same rows",
         "sales_by_brand, written": "same rows",
         "with a period": "not shown",
+        "orphan rows": "not shown",
     }
     period = verdicts["with a period"][0]
     assert period.behaviour == "abstain" and period.reasons == ("behaviour.no_time",)
