@@ -205,3 +205,22 @@ def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> 
     assert "has data from 2024-01-01 to 2024-03-30" in may.provenance["message"]
     assert february.candidate is not None and february.candidate.result is not None
     assert february.candidate.result.rows == ((29,),)
+
+
+def test_a_join_leaving_rows_without_a_partner_is_forbidden(tmp_path: Path) -> None:
+    """Sales without a store (a NULL key): joined inner, "sales count by store city" would
+    drop them silently, so the draft forbids the join and says why."""
+    import duckdb
+
+    db = tmp_path / "o.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE store (id INTEGER PRIMARY KEY, city VARCHAR)")
+    con.execute("INSERT INTO store VALUES (1, 'Oslo'), (2, 'Rome')")
+    con.execute("CREATE TABLE sale (id INTEGER, store_id INTEGER REFERENCES store(id))")
+    con.execute("INSERT INTO sale VALUES (1, 1), (2, 1), (3, 2), (4, NULL)")
+    con.close()
+    text = _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert layer.joins == ()
+    assert [(f.left, f.right) for f in layer.forbidden_joins] == [("sale", "store")]
+    assert "1 rows of sale have no match in store.id" in text

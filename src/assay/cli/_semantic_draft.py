@@ -40,7 +40,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     agent reads). Data without dates gives a layer without time. The file is validated before
     it is written and written atomically.
     """
-    from assay.catalog import closed_domains, proposals, reconstruct
+    from assay.catalog import closed_domains, declared_keys, proposals, reconstruct
     from assay.semantic._draft import DraftInput, draft_layer, write_layer
 
     if out.exists() and not force:
@@ -52,6 +52,16 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
             fk.ref_table for fk in catalog.foreign_keys
         }
         domains = closed_domains(connector, found.profile, parents=frozenset(referenced))
+        edges = [
+            {"left": f"{k.table}.{k.column}", "right": f"{k.ref_table}.{k.ref_column}"}
+            for k in found.keys.keys
+        ] + [
+            {"left": f"{t}.{c}", "right": f"{rt}.{rc}"}
+            for t, c, rt, rc in declared_keys(catalog.foreign_keys)
+        ]
+        orphans = {
+            tuple(j["left"].split(".", 1)): lost for j, lost in _orphan_joins(connector, edges)
+        }
     facts = {}
     if store:
         from assay.ledger import FactStore
@@ -68,7 +78,17 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     classes = {f"{p.table}.{p.column}": p.pii for p in found.pii}
     name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
     text = draft_layer(
-        DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts)
+        DraftInput(
+            name,
+            catalog,
+            found.profile,
+            found.keys.keys,
+            domains,
+            pii,
+            classes,
+            facts,
+            {(t, c): max(lost, 1) for (t, c), lost in orphans.items()},
+        )
     )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")

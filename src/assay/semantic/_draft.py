@@ -67,6 +67,8 @@ class DraftInput:
     pii_classes: dict[str, str] = field(default_factory=dict)  # table.column -> PII class
     # (subject, predicate) -> (fact id, tier, confidence) as the fact store holds them
     facts: dict[tuple[str, str], tuple[int, Tier, float]] = field(default_factory=dict)
+    # (table, column) of a join's many side -> rows without a partner (NULL or missing key)
+    orphans: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _s(value: object) -> str:
@@ -208,7 +210,22 @@ def _join_lines(data: DraftInput) -> list[str]:
                 Tier.PATTERN_CONFIRMED,
                 raw,
             )
+    forbidden = []
     for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
+        if data.orphans.get((t, c)):
+            # Joined inner, a breakdown through it would drop those rows without saying so.
+            reason = (
+                f"{data.orphans[(t, c)]} rows of {t} have no match in {rt}.{rc}: a breakdown "
+                "through the join would leave them out"
+            )
+            forbidden += [
+                f"  # {t}.{c} -> {rt}.{rc}: {why.split(';')[0]}; but "
+                f"{data.orphans[(t, c)]} rows of {t} have no partner (a NULL or missing key)",
+                f"  - left: {_s(t)}",
+                f"    right: {_s(rt)}",
+                f"    reason: {_s(reason)}",
+            ]
+            continue
         lines += [
             f"  # {why}",
             f"  - left: {_s(f'{t}.{c}')}",
@@ -216,7 +233,8 @@ def _join_lines(data: DraftInput) -> list[str]:
             "    relationship: many_to_one",
             *_authority(data, f"{t}.{c}", "references", tier, raw, f"{rt}.{rc}"),
         ]
-    return lines if len(lines) > 1 else ["joins: []"]
+    lines = lines if len(lines) > 1 else ["joins: []"]
+    return lines + (["forbidden_joins:", *forbidden] if forbidden else [])
 
 
 def _measure_columns(
