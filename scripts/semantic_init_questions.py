@@ -101,6 +101,73 @@ QUESTIONS: dict[str, list[tuple[str, str | None, str]]] = {
 }
 
 
+# Plain English, as a user who knows the data but not the layer would ask (issue 12: the drafted
+# pets_1 layer abstained on plain English 16 of 16). Written with their hand SQL and committed
+# before the drafter's synonyms were changed; asked on the unmangled databases only. world_1,
+# named in the task, is not in the shared slice: car_1 stands in for it.
+PLAIN: dict[str, list[tuple[str, str | None, str]]] = {
+    "pets_1": [
+        ("How many pets are there?", "SELECT count(*) FROM Pets", "rows"),
+        ("How many students are there?", "SELECT count(*) FROM Student", "rows"),
+        ("What is the total weight of all pets?", "SELECT sum(weight) FROM Pets", "rows"),
+        (
+            "How many pets of each pet type?",
+            "SELECT PetType, count(*) FROM Pets GROUP BY PetType",
+            "rows",
+        ),
+        ("How many dogs are there?", "SELECT count(*) FROM Pets WHERE PetType = 'dog'", "rows"),
+        ("Number of students by sex", "SELECT Sex, count(*) FROM Student GROUP BY Sex", "rows"),
+        ("Total pet weight by type", "SELECT PetType, sum(weight) FROM Pets GROUP BY 1", "rows"),
+        ("What is the total age of students?", "SELECT sum(Age) FROM Student", "rows"),
+        ("How many students have sex F?", "SELECT count(*) FROM Student WHERE Sex = 'F'", "rows"),
+        (
+            "What is the total weight of the dogs?",
+            "SELECT sum(weight) FROM Pets WHERE PetType = 'dog'",
+            "rows",
+        ),
+        (
+            "How many students are there in each city?",
+            "SELECT city_code, count(*) FROM Student GROUP BY 1",
+            "rows",
+        ),
+        ("What is the total pet age?", "SELECT sum(pet_age) FROM Pets", "rows"),
+    ],
+    "car_1": [
+        ("How many car makers are there?", "SELECT count(*) FROM car_makers", "rows"),
+        ("How many countries are there?", "SELECT count(*) FROM countries", "rows"),
+        ("How many continents are there?", "SELECT count(*) FROM continents", "rows"),
+        ("What is the total weight of the cars?", "SELECT sum(Weight) FROM cars_data", "rows"),
+        ("How many car names are there?", "SELECT count(*) FROM car_names", "rows"),
+        (
+            "How many countries per continent?",
+            "SELECT ct.Continent, count(*) FROM countries c JOIN continents ct "
+            "ON c.Continent = ct.ContId GROUP BY 1",
+            "rows",
+        ),
+        ("What is the total number of cylinders?", "SELECT sum(Cylinders) FROM cars_data", "rows"),
+        ("How many cars are there?", "SELECT count(*) FROM cars_data", "rows"),
+        (
+            "How many car makers in each country?",
+            "SELECT co.CountryName, count(*) FROM car_makers m JOIN countries co "
+            "ON m.Country = co.CountryId GROUP BY 1",
+            "rows",
+        ),
+        (
+            "How many countries are in europe?",
+            "SELECT count(*) FROM countries c JOIN continents ct ON c.Continent = ct.ContId "
+            "WHERE ct.Continent = 'europe'",
+            "rows",
+        ),
+        (
+            "What is the total weight of cars by year?",
+            "SELECT Year, sum(Weight) FROM cars_data GROUP BY Year",
+            "rows",
+        ),
+        ("What is the total acceleration?", "SELECT sum(Accelerate) FROM cars_data", "rows"),
+    ],
+}
+
+
 def _render(question: str, names: Any) -> str:
     """Placeholders in the layer's words: ``{t}`` -> 't', ``{t.c}`` -> 't c' (as the draft
     names a dimension ``t_c``), each through the name map when mangled."""
@@ -146,8 +213,10 @@ def _init(db: Path, out: Path) -> None:
         raise SystemExit(f"check failed on {db}: {check.output}")
 
 
-def run_database(name: str, source: Path, work: Path, mangled: bool) -> list[dict[str, Any]]:
-    """Draft, check and ask; one record per question."""
+def run_database(
+    name: str, source: Path, work: Path, mangled: bool, plain: bool = False
+) -> list[dict[str, Any]]:
+    """Draft, check and ask; one record per question (``plain``: the PLAIN set)."""
     from assay.catalog import mangle
     from assay.connectors import connect
     from assay.pipeline import Agent
@@ -162,7 +231,7 @@ def run_database(name: str, source: Path, work: Path, mangled: bool) -> list[dic
     records = []
     with connect(str(db)) as connector:
         agent = Agent(connector, load_semantic(layer_path))
-        for i, (template, sql, expect) in enumerate(QUESTIONS[name]):
+        for i, (template, sql, expect) in enumerate((PLAIN if plain else QUESTIONS)[name]):
             question = _render(template, names)
             verdict = agent.ask(question, ident=f"{name}-{i}")
             shown = verdict.behaviour == "answer" and verdict.action != "withhold"
@@ -206,6 +275,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, help="Write one JSON line per question.")
     parser.add_argument("--only", help="One database.")
+    parser.add_argument(
+        "--plain", action="store_true", help="The plain-English set (PLAIN), unmangled only."
+    )
     args = parser.parse_args()
     from assay.settings import load_settings
 
@@ -213,10 +285,10 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         for name, source in sources(load_settings().cache_path).items():
-            if args.only and name != args.only:
+            if (args.only and name != args.only) or (args.plain and name not in PLAIN):
                 continue
-            for mangled in (False, True):
-                records = run_database(name, source, work, mangled)
+            for mangled in (False,) if args.plain else (False, True):
+                records = run_database(name, source, work, mangled, args.plain)
                 all_records += records
                 n_ok = sum(r["correct"] for r in records)
                 n_wrong = sum(r["shown_wrong"] for r in records)

@@ -59,3 +59,31 @@ def test_a_thousand_columns(tmp_path: Path) -> None:
         found = reconstruct(connector, connector.catalog())
     assert len(found.profile.tables[0].columns) == 1000
     assert found.profile.tables[0].columns[999].fingerprint.n_rows == 2
+
+
+def test_dimension_values_read_only_closed_text_domains(tmp_path: Path) -> None:
+    """An imported layer's dimensions get the values their columns hold when the domain is
+    closed text (a LIMIT in the engine); every other column says why none were read."""
+    from assay.catalog import dimension_values
+
+    emails = ", ".join(f"('x', 'p{i}@example.com', {i}, 'v{i}')" for i in range(25))
+    db = _db(
+        tmp_path / "d.duckdb",
+        [
+            'CREATE TABLE t (kind VARCHAR, email VARCHAR, n INTEGER, "many values" VARCHAR, '
+            "empty VARCHAR)",
+            f'INSERT INTO t (kind, email, n, "many values") VALUES {emails}',
+            "UPDATE t SET kind = 'y' WHERE n % 2 = 0",
+        ],
+    )
+    refs = ["T.Kind", "t.email", "t.n", "t.many values", "t.empty", "gone.x"]
+    with connect(str(db)) as connector:
+        values, why = dimension_values(connector, connector.catalog(), refs)
+    assert values == {"T.Kind": ("x", "y")}  # named as the layer names it, any case
+    assert why == {
+        "t.email": "PII (email): values are not listed",
+        "t.n": "not text (integer)",
+        "t.many values": "more than 20 distinct values",
+        "t.empty": "every value is NULL",
+        "gone.x": "not in the database",
+    }

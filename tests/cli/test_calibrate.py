@@ -59,3 +59,62 @@ def test_a_torn_verdict_file_is_a_ledger_error(tmp_path: Path) -> None:
     result = _calibrate(path, tmp_path / "c.json", debug=True)
     assert isinstance(result.exception, LedgerError)
     assert "Line 2" in str(result.exception)
+
+
+def _routed(path: Path, rows: list[tuple[str, float, float, int]]) -> Path:
+    """Verdicts with a route decision: (id, raw route score, mapped route score, label); the
+    verdict's own score runs against the label, so a fit on it would come out flat."""
+    lines = [
+        json.dumps(
+            {
+                "id": i,
+                "status": "ok",
+                "score": 1.0 - raw,
+                "label": lab,
+                "rule": {"name": "v3"},
+                "provenance": {"route": {"route": "answer", "raw": raw, "score": mapped}},
+            }
+        )
+        for i, raw, mapped, lab in rows
+    ]
+    lines.append(json.dumps({"id": "unrouted", "status": "ok", "score": 0.5, "label": 1}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_route_fits_the_isotonic_routing_map_on_raw_route_scores(tmp_path: Path) -> None:
+    """--route fits P(right | route score) on the route's raw score (what 'assay ask
+    --route-calibrator' maps), not the verdict's score nor the already-mapped one; the map
+    then routes through gate.route."""
+    from assay.gate import route
+    from assay.scoring import IsotonicCalibrator
+
+    rows = [(f"r{i}", i / 10, 0.5, int(i >= 5)) for i in range(10)]
+    path = _routed(tmp_path / "v.jsonl", rows)
+    out = tmp_path / "route.json"
+    result = _calibrate(path, out, "--route", "--min-labels", "10")
+    assert result.exit_code == 0, result.output
+    cal = IsotonicCalibrator.load(out)
+    assert (cal.rule, cal.n) == ("route", 10)  # the unrouted verdict is not fitted on
+    assert cal(0.2) == 0.0 and cal(0.8) == 1.0
+    features = {"execution_ok": 1.0, "link_calibrated_probability": 0.8}
+    plain = route(features, "DOCUMENTED_STRONG")
+    mapped = route(features, "DOCUMENTED_STRONG", calibrator=cal)
+    assert mapped.raw == plain.raw and mapped.score == round(cal(plain.raw), 6)
+
+
+@pytest.mark.parametrize(
+    ("rows", "extra", "words"),
+    [
+        ([("a", 0.9, 0.9, 1), ("b", 0.1, 0.1, 0)], (), "Only 2 of the 3 verdicts carry a route"),
+        ([("a", 0.9, 0.9, 1), ("b", 0.1, 0.1, 1)], ("--min-labels", "2"), "both classes"),
+    ],
+    ids=["too-few", "one-class"],
+)
+def test_route_refuses_too_few_labels(
+    tmp_path: Path, rows: list[tuple[str, float, float, int]], extra: tuple[str, ...], words: str
+) -> None:
+    out = tmp_path / "route.json"
+    result = _calibrate(_routed(tmp_path / "v.jsonl", rows), out, "--route", *extra)
+    assert result.exit_code == 1 and words in " ".join(result.output.split())
+    assert not out.exists()

@@ -204,3 +204,37 @@ def test_unreadable_duckdb_file_fails_to_open(tmp_path: Path) -> None:
 
 def test_sqlite_url_form(shop_sqlite: Path) -> None:
     assert detect(f"sqlite:///{shop_sqlite}") == ("sqlite", str(shop_sqlite))
+
+
+def test_duckdb_tables_of_another_schema_read_by_bare_name(tmp_path: Path) -> None:
+    """A table only another schema holds (a Cortex model's base_table schema) is in the
+    catalogue, marked with its schema, and read by its bare name; a name main also holds is
+    main's; a name two other schemas hold is not listed (a bare name must not pick one)."""
+    import duckdb
+
+    db = tmp_path / "s.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE SCHEMA rt; CREATE SCHEMA other")
+    con.execute("CREATE TABLE rt.revenue AS SELECT 7 AS amount")
+    con.execute("CREATE TABLE rt.shared AS SELECT 'rt' AS source")
+    con.execute("CREATE TABLE main.shared AS SELECT 'main' AS source")
+    con.execute("CREATE TABLE rt.twice AS SELECT 1 AS x")
+    con.execute("CREATE TABLE other.twice AS SELECT 2 AS x")
+    con.close()
+    with connect(str(db)) as connector:
+        catalog = connector.catalog()
+        assert {(t.name, t.schema) for t in catalog.tables} == {("revenue", "rt"), ("shared", "")}
+        assert catalog.schemas == ("main", "rt")
+        assert list(connector.execute("SELECT amount FROM revenue").rows) == [(7,)]
+        assert list(connector.execute("SELECT source FROM shared").rows) == [("main",)]
+    # The guard holds a qualified name to the schema the catalogue read the table from.
+    from assay.guard import validate
+
+    def codes(sql: str) -> list[str]:
+        return [v.code for v in validate(sql, catalog=catalog, dialect="duckdb").violations]
+
+    assert codes("SELECT amount FROM rt.revenue") == []
+    assert codes("SELECT source FROM main.shared") == []
+    assert codes("SELECT source FROM rt.shared") == ["guard.qualified_name"]
+    assert codes("SELECT amount FROM main.revenue") == ["guard.qualified_name"]
+    assert codes("SELECT x FROM twice") == ["guard.unknown_table"]

@@ -92,3 +92,135 @@ def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -
         main, ["semantic", "check", "--db", str(tpch), "--semantic", str(bad)]
     )
     assert clockless.exit_code == 1 and "clock is required" in clockless.output
+
+
+def test_split_name() -> None:
+    from assay.semantic._draft import split_name
+
+    assert split_name("PetType") == "pet type"
+    assert split_name("city_code") == "city code"
+    assert split_name("HTTPStatus") == "http status"
+    assert split_name("Has_Pet") == "has pet"
+    assert split_name("MPG") == "mpg"
+
+
+def test_plain_english_names_only_from_names_and_values(tmp_path: Path) -> None:
+    """Synonyms split from the names (PetType: "pet type", and "type" in table Pets), the
+    lookup table's labels as a closed domain, three-letter values in the plural; a phrase two
+    elements would share ("total age": Pets.pet_age and Owner.Age) goes to neither."""
+    import duckdb
+
+    db = tmp_path / "p.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE Owner (OwnerID INTEGER PRIMARY KEY, Age DOUBLE, city_code VARCHAR)")
+    con.execute(
+        "CREATE TABLE Pets (PetID INTEGER PRIMARY KEY, PetType VARCHAR, pet_age DOUBLE, "
+        "OwnerID INTEGER REFERENCES Owner(OwnerID))"
+    )
+    con.execute("INSERT INTO Owner VALUES (1, 30.5, 'BOS'), (2, 41.25, 'NYC'), (3, 52.75, 'SFO')")
+    con.execute(
+        "INSERT INTO Pets VALUES (1, 'dog', 1.5, 1), (2, 'cat', 2.25, 1), (3, 'dog', 7.75, 2), "
+        "(4, 'cat', 3.5, 3)"
+    )
+    con.close()
+    layer = yaml.safe_load(_init(db, tmp_path / "layer.yaml"))
+    metrics = {m["name"]: m for m in layer["metrics"]}
+    dims = {d["name"]: d for d in layer["dimensions"]}
+    assert "number of pets" in metrics["Pets_count"]["synonyms"]
+    assert "type" in dims["Pets_PetType"]["synonyms"]
+    assert "pet type" in dims["Pets_PetType"]["synonyms"]
+    assert dims["Pets_PetType"]["value_synonyms"] == {"dogs": "dog", "cats": "cat"}
+    assert dims["Owner_city_code"]["values"] == ["BOS", "NYC", "SFO"]  # a parent's labels
+    assert "city" in dims["Owner_city_code"]["synonyms"]
+    age = [m for m in metrics.values() if m["expression"] == "sum(Pets.pet_age)"]
+    owner_age = [m for m in metrics.values() if m["expression"] == "sum(Owner.Age)"]
+    assert age and owner_age
+    assert "total pet age" in age[0]["synonyms"]
+    assert "total age" not in age[0]["synonyms"] + owner_age[0]["synonyms"]
+    assert "total owner age" in [w.lower() for w in owner_age[0]["synonyms"]]
+
+
+def test_everyday_words_and_unique_names_are_not_values(tmp_path: Path) -> None:
+    """A value matched in passing filters the answer: "How many singers do you have?" over
+    a song titled "You" must count every singer. A unique text column beside others in a
+    referenced table (a title, a name) is no category; a domain holding an everyday word is
+    left out, with a comment saying why."""
+    import duckdb
+
+    from assay.pipeline import Agent
+
+    db = tmp_path / "s.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE singer (id INTEGER PRIMARY KEY, Name VARCHAR, Song VARCHAR, Mood VARCHAR)"
+    )
+    con.execute(
+        "INSERT INTO singer VALUES (1, 'Joe', 'You', 'you'), (2, 'Ann', 'Sun', 'you'), "
+        "(3, 'Bo', 'Love', 'calm'), (4, 'Cy', 'Rain', 'calm')"
+    )
+    con.execute("CREATE TABLE gig (id INTEGER, singer_id INTEGER REFERENCES singer(id))")
+    con.execute("INSERT INTO gig VALUES (1, 1), (2, 2), (3, 2)")
+    con.close()
+    text = _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert [d.column for d in layer.dimensions] == []
+    assert "singer.Mood left out: its values you are everyday words" in text
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, layer).ask("How many singers do you have?")
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    assert verdict.candidate.result.rows == ((4,),)
+
+
+def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> None:
+    """Orders end in March, shipments in June: "orders count in May" is abstained on (the
+    orders hold no May), not answered 0 because the layer's coverage reaches June."""
+    import duckdb
+
+    from assay.pipeline import Agent
+
+    db = tmp_path / "c.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE orders AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
+        "FROM range(90)"
+    )
+    con.execute(
+        "CREATE TABLE shipments AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
+        "FROM range(180)"
+    )
+    con.close()
+    _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert layer.coverage is not None and str(layer.coverage[1]) == "2024-06-28"
+    assert [str(d) for d in layer.metric("orders_count").coverage or ()] == [
+        "2024-01-01",
+        "2024-03-30",
+    ]
+    assert layer.metric("shipments_count").coverage is None
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        may = agent.ask("orders count in May 2024")
+        february = agent.ask("orders count in February 2024")
+    assert may.behaviour == "abstain" and may.reasons == ("behaviour.period_outside_coverage",)
+    assert "has data from 2024-01-01 to 2024-03-30" in may.provenance["message"]
+    assert february.candidate is not None and february.candidate.result is not None
+    assert february.candidate.result.rows == ((29,),)
+
+
+def test_a_join_leaving_rows_without_a_partner_is_forbidden(tmp_path: Path) -> None:
+    """Sales without a store (a NULL key): joined inner, "sales count by store city" would
+    drop them silently, so the draft forbids the join and says why."""
+    import duckdb
+
+    db = tmp_path / "o.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE store (id INTEGER PRIMARY KEY, city VARCHAR)")
+    con.execute("INSERT INTO store VALUES (1, 'Oslo'), (2, 'Rome')")
+    con.execute("CREATE TABLE sale (id INTEGER, store_id INTEGER REFERENCES store(id))")
+    con.execute("INSERT INTO sale VALUES (1, 1), (2, 1), (3, 2), (4, NULL)")
+    con.close()
+    text = _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    assert layer.joins == ()
+    assert [(f.left, f.right) for f in layer.forbidden_joins] == [("sale", "store")]
+    assert "1 rows of sale have no match in store.id" in text

@@ -121,7 +121,10 @@ def test_a_measure_of_a_table_without_time_is_imported_untimed(tmp_path: Path) -
 
     db = tmp_path / "p.duckdb"
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE parts AS SELECT * FROM (VALUES (1, 2.5), (2, 4.0)) t(id, weight)")
+    con.execute(
+        "CREATE TABLE parts AS SELECT * FROM (VALUES (1, 2.5, -1.5), (2, 4.0, 2.0)) "
+        "t(id, weight, delta)"
+    )
     con.close()
     source = tmp_path / "m.yaml"
     source.write_text(
@@ -133,6 +136,7 @@ tables:
     measures:
       - {name: total_weight, expr: weight, data_type: NUMBER, default_aggregation: sum}
       - {name: heaviness, expr: weight, data_type: NUMBER}
+      - {name: change, expr: delta, data_type: NUMBER}
 """,
         encoding="utf-8",
     )
@@ -146,9 +150,17 @@ tables:
     )
     assert result.exit_code == 0, result.output
     assert "note: tables[0] (parts).measures.total_weight: untimed" in result.output
-    assert "measures.heaviness: no aggregation" in result.output  # never guessed
+    # Without an aggregation: summed only when the values allow it, and marked unconfirmed.
+    assert "measures.heaviness: no aggregation given; summed" in result.output
+    assert "measures.change: no aggregation given, and none is guessed: it holds negative" in (
+        " ".join(result.output.split())
+    )
     layer = load_semantic(out)
-    assert [(m.name, m.time_column) for m in layer.metrics] == [("total_weight", "")]
+    assert [(m.name, m.time_column, m.tier) for m in layer.metrics] == [
+        ("total_weight", "", ""),
+        ("heaviness", "", "PATTERN_CONFIRMED"),
+    ]
+    assert "change" in layer.undefined_concepts
     assert layer.clock is None
     with connect(str(db)) as connector:
         agent = Agent(connector, layer)

@@ -99,9 +99,10 @@ def test_mapping_and_report(tmp_path: Path) -> None:
     }
     # The join is written once, in its many-to-one direction, from either side's declaration.
     assert result.layer["joins"] == [{"left": "orders.customer_id", "right": "customers.id"}]
+    # The schema sql_table names is kept, for the import to check against the database.
+    assert result.schemas == (("customers", "shop"), ("orders", "shop"))
     report = "\n".join(result.unmapped)
     for line in (
-        "sql_table schema 'shop' dropped",
         "cubes.orders.pre_aggregations: ignored (a cache, not a definition)",
         "cubes.orders.segments.completed: segments are not mapped",
         "cubes.orders.measures.big_revenue: a filtered or rolling measure is not mapped",

@@ -184,3 +184,66 @@ metrics:
     assert "(big_share): input metric 'amount' has filter" in text
     assert "(odd): its expression names 'other'" in text
     assert {"growth", "big_share", "odd"} <= set(result.undefined)
+
+
+def test_metricflow_filter_on_its_own_models_dimension_is_mapped(tmp_path: Path) -> None:
+    """A simple metric filtered by a categorical dimension of its own measure's model becomes
+    the aggregate over the rows the filter keeps; a filter naming another model's dimension,
+    an entity or a time dimension is reported and made an undefined concept."""
+    (tmp_path / "m.yml").write_text(
+        """
+semantic_models:
+  - name: bookings
+    model: ref('bookings')
+    defaults: {agg_time_dimension: ds}
+    primary_entity: booking
+    entities: [{name: listing, type: foreign, expr: listing_id}]
+    dimensions:
+      - {name: ds, type: time, type_params: {time_granularity: day}}
+      - {name: is_instant, type: categorical}
+      - {name: kind, type: categorical, expr: booking_kind}
+    measures:
+      - {name: booking_value, agg: sum}
+      - {name: bookings, agg: sum, expr: "1"}
+  - name: listings
+    model: ref('listings')
+    entities: [{name: listing, type: primary, expr: listing_id}]
+    dimensions: [{name: is_lux, type: categorical}]
+metrics:
+  - name: instant_value
+    type: simple
+    type_params: {measure: booking_value}
+    filter: "{{ Dimension('booking__is_instant') }}"
+  - name: direct_bookings
+    type: simple
+    type_params: {measure: bookings}
+    filter:
+      - "NOT {{ Dimension('booking__is_instant') }}"
+      - "{{ Dimension('booking__kind') }} IN ('a', 'b')"
+  - name: lux_value
+    type: simple
+    type_params: {measure: booking_value}
+    filter: "{{ Dimension('listing__is_lux') }}"
+  - name: listed_value
+    type: simple
+    type_params: {measure: booking_value}
+    filter: "{{ Entity('listing') }} IS NOT NULL"
+  - name: late_value
+    type: simple
+    type_params: {measure: booking_value}
+    filter: "{{ TimeDimension('booking__ds', 'day') }} > '2020-01-01'"
+""",
+        encoding="utf-8",
+    )
+    result = import_metricflow(tmp_path / "m.yml")
+    by_name = {m["name"]: m["expression"] for m in result.layer["metrics"]}
+    assert by_name == {
+        "instant_value": "sum(CASE WHEN ((bookings.is_instant)) THEN bookings.booking_value END)",
+        "direct_bookings": "sum(CASE WHEN (NOT (bookings.is_instant)) AND "
+        "((bookings.booking_kind) IN ('a', 'b')) THEN 1 END)",
+    }
+    text = "\n".join(result.unmapped)
+    assert "(lux_value): a metric filter not mapped: it names listing__is_lux" in text
+    assert "(listed_value): a metric filter not mapped: it names an entity" in text
+    assert "(late_value): a metric filter not mapped: it names an entity" in text
+    assert {"lux_value", "listed_value", "late_value"} <= set(result.undefined)

@@ -46,6 +46,7 @@ from assay.catalog._structure import (
     TableDescription,
     closed_domains,
     describe_tables,
+    dimension_values,
     find_pii,
     find_rollups,
 )
@@ -101,6 +102,7 @@ __all__ = [
     "declared_keys",
     "deep_profile",
     "describe_tables",
+    "dimension_values",
     "discover_foreign_keys",
     "evaluate_keys",
     "find_pii",

@@ -29,10 +29,13 @@ class ForeignKey:
 
 @dataclass(frozen=True)
 class TableInfo:
-    """One table (or view) of the user's schema."""
+    """One table (or view) of the user's schema; ``schema`` is set when the table sits outside
+    the engine's default schema (DuckDB: a schema other than ``main`` that alone holds a table
+    of this name, read by its bare name through the session's search path)."""
 
     name: str
     columns: tuple[ColumnInfo, ...]
+    schema: str = ""
 
     def column(self, name: str) -> ColumnInfo | None:
         return self._index.get(name.lower())

@@ -17,10 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from assay.catalog._deep import CatalogProfile, ColumnReport, quote
+from assay.catalog._deep import CatalogProfile, ColumnReport, TableProfile, profile_table, quote
 from assay.catalog._keys import InferredKey
 from assay.catalog._patterns import FORCING_PII
 from assay.catalog._profile import SqlRunner
+from assay.catalog._schema import Catalog, TableInfo
 
 __all__ = [
     "MAX_ROLLUP_COLUMNS",
@@ -30,6 +31,7 @@ __all__ = [
     "TableDescription",
     "closed_domains",
     "describe_tables",
+    "dimension_values",
     "find_pii",
     "find_rollups",
 ]
@@ -218,20 +220,33 @@ def describe_tables(
 
 
 def closed_domains(
-    runner: SqlRunner, profile: CatalogProfile, *, max_values: int = 20
+    runner: SqlRunner,
+    profile: CatalogProfile,
+    *,
+    max_values: int = 20,
+    parents: frozenset[str] = frozenset(),
 ) -> dict[tuple[str, str], tuple[str, ...]]:
     """The exact distinct values of every low-cardinality text column (at most ``max_values``).
 
+    A column's values must repeat (at most ``MAX_LEVEL_RATIO`` distinct per row). In a table
+    that a key points at (``parents``), a small table, any repetition is enough, and a table's
+    only text column counts too: a lookup table's label holds each category once (five
+    continents in five rows), which is what makes it the list of them; a unique text column
+    beside others (a singer's name, a song's title) is not a category.
     PII columns are left out: their values are not to be listed anywhere.
     """
     pii = {(p.table, p.column) for p in find_pii(profile)}
     out: dict[tuple[str, str], tuple[str, ...]] = {}
     for table in profile.tables:
+        texts = sum(1 for r in table.columns if r.fingerprint.family == "text")
         for report in table.columns:
             fp = report.fingerprint
             if (fp.table, fp.column) in pii or fp.family != "text" or fp.error:
                 continue
-            if not 1 < fp.n_distinct <= max_values or fp.unique_ratio > MAX_LEVEL_RATIO:
+            if not 1 < fp.n_distinct <= max_values:
+                continue
+            label = fp.table in parents and (fp.n_distinct < fp.n_nonnull or texts == 1)
+            if fp.unique_ratio > MAX_LEVEL_RATIO and not label:
                 continue
             d = runner.dialect
             sql = (
@@ -246,3 +261,77 @@ def closed_domains(
             if len(values) <= max_values and all(v.strip() for v in values):
                 out[(fp.table, fp.column)] = tuple(values)
     return out
+
+
+def dimension_values(
+    runner: SqlRunner, catalog: Catalog, columns: list[str], *, max_values: int = 20
+) -> tuple[dict[str, tuple[str, ...]], dict[str, str]]:
+    """The values of each declared dimension column (``table.column``) whose domain is closed.
+
+    For a layer imported from a project that already declares these columns as dimensions:
+    the author's declaration stands in for the drafter's repetition test (a small table's
+    country column repeats no value yet is a category). The rest is the drafter's rule: a
+    text column, not PII (proved from its values), at most ``max_values`` distinct non-blank
+    values, read in the engine with a LIMIT. Returns the values per column and, for every
+    other column, why none were read (said in the import report, never guessed).
+    """
+    wanted: dict[str, list[str]] = {}
+    for ref in columns:
+        table, _, column = ref.partition(".")
+        wanted.setdefault(table, []).append(column)
+    values: dict[str, tuple[str, ...]] = {}
+    why: dict[str, str] = {}
+    profiles: list[TableProfile] = []
+    asked: dict[tuple[str, str], str] = {}  # (table, column) as the engine names them -> ref
+    for table, names in sorted(wanted.items()):
+        info = catalog.table(table)  # names compare case-insensitively, as in the catalogue
+        kept = []
+        for name in names:
+            col = info.column(name) if info is not None else None
+            if info is None or col is None:
+                why[f"{table}.{name}"] = "not in the database"
+            elif (info.name, col.name) not in asked:
+                asked[(info.name, col.name)] = f"{table}.{name}"
+                kept.append(col)
+        if info is None or not kept:
+            continue
+        profiled = profile_table(runner, TableInfo(info.name, tuple(kept)))
+        if profiled.error:
+            why.update({asked[(info.name, c.name)]: f"unreadable ({profiled.error})" for c in kept})
+            continue
+        profiles.append(profiled)
+    found_pii = find_pii(CatalogProfile(tuple(profiles), runner.dialect))
+    pii = {(p.table, p.column): p.pii for p in found_pii}
+    d = runner.dialect
+    for report in (r for t in profiles for r in t.columns):
+        fp = report.fingerprint
+        ref = asked[(fp.table, fp.column)]
+        if (fp.table, fp.column) in pii:
+            why[ref] = f"PII ({pii[(fp.table, fp.column)]}): values are not listed"
+        elif fp.error:
+            why[ref] = f"unreadable ({fp.error})"
+        elif fp.n_nonnull == 0:
+            why[ref] = "every value is NULL"
+        elif fp.family != "text":
+            why[ref] = f"not text ({fp.family})"
+        elif fp.n_distinct > max_values:
+            why[ref] = f"more than {max_values} distinct values"
+        else:
+            quoted = quote(fp.column, d)
+            sql = (
+                f"SELECT DISTINCT {quoted} FROM {quote(fp.table, d)} WHERE {quoted} IS NOT NULL "
+                f"LIMIT {max_values + 1}"
+            )
+            try:
+                rows = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=max_values + 1)
+            except Exception as exc:  # an unreadable domain is reported, never guessed
+                why[ref] = f"unreadable ({type(exc).__name__})"
+                continue
+            found = sorted(str(r[0]) for r in rows.rows)
+            if len(found) > max_values:
+                why[ref] = f"more than {max_values} distinct values"
+            elif not all(v.strip() for v in found):
+                why[ref] = "a blank value"
+            else:
+                values[ref] = tuple(found)
+    return values, why

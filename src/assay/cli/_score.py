@@ -200,12 +200,46 @@ def _summary(counts: Counter[str]) -> None:
         raise click.exceptions.Exit(1)
 
 
+def _route_records(
+    records: list[dict[str, Any]], given: dict[str, int], min_labels: int, n_read: int
+) -> list[dict[str, Any]]:
+    """The verdicts that carry a route decision, scored by the route's raw score (the
+    calibrator's input: ``route.score`` is already mapped when the verdict was routed with a
+    calibrator; a verdict from before ``raw`` was recorded gives ``score``).
+
+    Raises:
+        ScoringError: fewer than ``min_labels`` labelled route verdicts.
+    """
+    out = []
+    for r in records:
+        routed = (r.get("provenance") or {}).get("route")
+        if not isinstance(routed, dict):
+            continue
+        raw = routed.get("raw", routed.get("score"))
+        if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+            out.append({**r, "score": float(raw), "rule": {"name": "route"}})
+    labelled = sum(1 for r in out if str(r["id"]) in given)
+    if labelled < min_labels:
+        raise ScoringError(
+            f"Only {labelled} of the {n_read} verdicts carry a route score and a label; the "
+            f"routing calibrator needs at least {min_labels} (--min-labels).",
+            hint="Label more routed answers ('assay ask' verdicts with provenance.route), or "
+            "lower --min-labels knowingly: an isotonic map on a few answers is mostly noise.",
+        )
+    return out
+
+
 @click.command("calibrate")
 @click.argument(
     "verdicts", required=False, type=click.Path(exists=True, dir_okay=False, path_type=Path)
 )
 @click.option("--ledger", help="Calibrate per database from the service's ledger (URL).")
-@click.option("--min-labels", default=50, show_default=True, help="With --ledger: labels needed.")
+@click.option(
+    "--min-labels",
+    default=50,
+    show_default=True,
+    help="With --ledger or --route: labelled answers needed.",
+)
 @click.option(
     "--labels",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
@@ -247,11 +281,7 @@ def calibrate_command(
     given = labels_for(labels, [loaded])
     records = [r for r in loaded.values() if r.get("status") == "ok" and r.get("score") is not None]
     if for_route:
-        records = [
-            {**r, "score": r["provenance"]["route"]["score"], "rule": {"name": "route"}}
-            for r in records
-            if isinstance((r.get("provenance") or {}).get("route"), dict)
-        ]
+        records = _route_records(records, given, min_labels, len(loaded))
     missing = [str(r["id"]) for r in records if str(r["id"]) not in given]
     if missing:
         raise ScoringError(

@@ -92,8 +92,13 @@ def show_command(db: str | None, semantic_path: Path | None, as_json: bool, **kw
     if as_json:
         echo_json(record)
         return
+    when = (
+        f"clock {record['clock']}, covers {' to '.join(record['coverage'])}"
+        if record["coverage"]
+        else "no time (no dates: questions with a period are abstained on)"
+    )
     lines = [
-        f"{layer.name}: clock {record['clock']}, covers {' to '.join(record['coverage'] or [])}"
+        f"{layer.name}: {when}"
         + (
             f", fiscal year starts in month {layer.fiscal_year_start_month}"
             if layer.fiscal_year_start_month != 1
@@ -104,7 +109,8 @@ def show_command(db: str | None, semantic_path: Path | None, as_json: bool, **kw
     for m in record["metrics"]:
         data = m["data"] or [None, None]
         also = f" (also: {', '.join(m['synonyms'])})" if m["synonyms"] else ""
-        lines.append(f"  {m['label']}{also}; data {data[0]} to {data[1]}")
+        span = f"data {data[0]} to {data[1]}" if data[0] and data[1] else "no time"
+        lines.append(f"  {m['label']}{also}; {span}")
     lines.append("dimensions:")
     for d in record["dimensions"]:
         names = {v: [w for w, c in d["value_synonyms"].items() if c == v] for v in d["values"]}

@@ -40,7 +40,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     agent reads). Data without dates gives a layer without time. The file is validated before
     it is written and written atomically.
     """
-    from assay.catalog import closed_domains, proposals, reconstruct
+    from assay.catalog import closed_domains, declared_keys, proposals, reconstruct
     from assay.semantic._draft import DraftInput, draft_layer, write_layer
 
     if out.exists() and not force:
@@ -48,7 +48,20 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     with connect(db) as connector:
         catalog = connector.catalog()
         found = reconstruct(connector, catalog, rng=seed)
-        domains = closed_domains(connector, found.profile)
+        referenced = {k.ref_table for k in found.keys.keys} | {
+            fk.ref_table for fk in catalog.foreign_keys
+        }
+        domains = closed_domains(connector, found.profile, parents=frozenset(referenced))
+        edges = [
+            {"left": f"{k.table}.{k.column}", "right": f"{k.ref_table}.{k.ref_column}"}
+            for k in found.keys.keys
+        ] + [
+            {"left": f"{t}.{c}", "right": f"{rt}.{rc}"}
+            for t, c, rt, rc in declared_keys(catalog.foreign_keys)
+        ]
+        orphans = {
+            tuple(j["left"].split(".", 1)): lost for j, lost in _orphan_joins(connector, edges)
+        }
     facts = {}
     if store:
         from assay.ledger import FactStore
@@ -65,13 +78,26 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     classes = {f"{p.table}.{p.column}": p.pii for p in found.pii}
     name = Path(db).stem if "://" not in db else db.rsplit("/", 1)[-1]
     text = draft_layer(
-        DraftInput(name, catalog, found.profile, found.keys.keys, domains, pii, classes, facts)
+        DraftInput(
+            name,
+            catalog,
+            found.profile,
+            found.keys.keys,
+            domains,
+            pii,
+            classes,
+            facts,
+            {(t, c): max(lost, 1) for (t, c), lost in orphans.items()},
+        )
     )
     write_layer(text, out)
     n_metrics = text.count("\n  - name:") - text.count("\n    column:")
+    n_declared = text.count("\n  # declared in the schema")
+    n_inferred = text.count("\n  # inferred: ")
     click.echo(
-        f"Wrote {out}: {len(found.keys.keys)} inferred joins, {n_metrics} metrics, "
-        f"{len(domains)} dimensions. Review the comments before use."
+        f"Wrote {out}: {n_declared} declared and {n_inferred} inferred joins, {n_metrics} "
+        f"metrics, {text.count(chr(10) + '    column:')} dimensions. Review the comments "
+        "before use."
     )
 
 
@@ -140,17 +166,23 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         "osi": import_osi,
     }
     result = importers[source_format](source)
-    _need_metrics(result, source)
     lows: list[dt.date] = []
     highs: list[dt.date] = []
     with connect(db) as connector:
         catalog = connector.catalog()
+        placed = _check_schemas(connector, catalog, result.schemas)
+        result = _guess_aggregates(connector, catalog, result)
+        _need_metrics(result, source)
         result = _untime_undated(connector, catalog, result)
-        for sql in _date_ranges(result.layer, catalog):
+        spans: dict[tuple[str, str], tuple[dt.date, dt.date]] = {}
+        for pair, sql in _date_ranges(result.layer, catalog):
             rows = connector.execute(sql, time_limit_ms=60_000, max_rows=1).rows
             if rows and rows[0][0] is not None:
                 lows.append(dt.date.fromisoformat(str(rows[0][0])[:10]))
                 highs.append(dt.date.fromisoformat(str(rows[0][1])[:10]))
+                spans[pair] = (lows[-1], highs[-1])
+        if lows:
+            _own_coverage(result.layer["metrics"], spans, (min(lows), max(highs)))
         fanning = _fanning_joins(connector, result.layer.get("joins", []))
         timed = [m["name"] for m in result.layer["metrics"] if m.get("time_column")]
         if timed and not lows:
@@ -164,21 +196,34 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         undefined = _undefined_phrases(result.undefined, raw)
         if undefined:
             raw["undefined_concepts"] = undefined
-        raw["joins"] = [j for j in raw.get("joins", []) if j["right"] not in fanning]
+        bad = {
+            (j["left"], j["right"]): f"{j['right']} is not unique in the data: the join fans out"
+            for j in result.layer.get("joins", [])
+            if j["right"] in fanning
+        }
+        for j, lost in _orphan_joins(connector, result.layer.get("joins", [])):
+            bad.setdefault(
+                (j["left"], j["right"]),
+                f"{lost} rows of {j['left'].split('.')[0]} have no match in {j['right']} (a "
+                "NULL or missing key): a breakdown through the join would leave them out"
+                if lost > 0
+                else "the join could not be checked on the data",
+            )
+        raw["joins"] = [j for j in raw.get("joins", []) if (j["left"], j["right"]) not in bad]
         raw["forbidden_joins"] = [
             {
                 "left": j["left"].split(".")[0],
                 "right": j["right"].split(".")[0],
-                "reason": f"{j['right']} is not unique in the data: the join would fan out",
+                "reason": bad[(j["left"], j["right"])],
             }
             for j in result.layer.get("joins", [])
-            if j["right"] in fanning
+            if (j["left"], j["right"]) in bad
         ]
         unmapped = list(result.unmapped) + [
-            f"join {j['left']} -> {j['right']}: the right side is not unique in the data (fans "
-            "out); made a forbidden join"
+            f"join {j['left']} -> {j['right']}: {bad[(j['left'], j['right'])]}; made a "
+            "forbidden join"
             for j in result.layer.get("joins", [])
-            if j["right"] in fanning
+            if (j["left"], j["right"]) in bad
         ]
         text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
         layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
@@ -189,6 +234,10 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 hint="Load the project's tables into --db under the names its models use.",
                 details={"problems": problems},
             )
+        read = _read_values(connector, catalog, raw)
+        if read:
+            text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
+            layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
         if layer.trusted_examples:
             kept, refused = _guarded_examples(connector, layer, raw["trusted_examples"])
             unmapped += refused
@@ -197,18 +246,157 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 del raw["trusted_examples"]
             text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
             layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
+    notes = [*result.notes, *placed, *read]
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
-    header += "".join(f"# note: {n}\n" for n in result.notes)
+    header += "".join(f"# note: {n}\n" for n in notes)
     write_layer(header + text, out)
     for item in unmapped:
         click.echo(f"not mapped: {item}")
-    for item in result.notes:
+    for item in notes:
         click.echo(f"note: {item}")
     click.echo(
         f"Wrote {out}: {len(layer.metrics)} metrics, {len(layer.dimensions)} dimensions, "
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+
+
+def _check_schemas(connector: Any, catalog: Any, schemas: tuple[tuple[str, str], ...]) -> list[str]:
+    """Each table the source places in a schema (Cortex ``base_table.schema``) is read from that
+    schema, or the import stops: a bare name that reads ``main.t`` while the model means
+    ``S.t`` (both exist) would answer from the wrong table. When the database has no such
+    schema table, the table of that name it does hold is used and a note says so (the
+    quickstarts' data loaded into ``main``)."""
+    notes = []
+    for table, schema in schemas:
+        info = catalog.table(table)
+        if info is None:
+            continue  # reported by check_against, with its path
+        reads = info.schema or (catalog.schemas[0] if catalog.schemas else "main")
+        if reads.lower() == schema.lower():
+            continue
+        try:
+            there = connector.execute(
+                "SELECT count(*) FROM information_schema.tables WHERE lower(table_schema) = "
+                f"'{schema.lower().replace(chr(39), chr(39) * 2)}' AND lower(table_name) = "
+                f"'{table.lower().replace(chr(39), chr(39) * 2)}'",
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows[0][0]
+        except Exception:  # no information_schema (SQLite): one schema, nothing to confuse
+            there = 0
+        if there:
+            raise SemanticError(
+                f"The model reads {schema}.{table}, but the bare name {table!r} reads "
+                f"{reads}.{table} in the database: answers would come from the wrong table.",
+                hint=f"Drop or rename {reads}.{table}, or give a database where only "
+                f"{schema} holds {table!r}.",
+            )
+        notes.append(
+            f"table {table}: the model places it in schema {schema}, which the database does "
+            f"not hold; read from {reads}.{table}"
+        )
+    return notes
+
+
+def _guess_aggregates(connector: Any, catalog: Any, result: Any) -> Any:
+    """Each fact the source gives without an aggregation (``result.guesses``) summed when its
+    column's values allow it, as the drafter's measures are: numeric with two or more values,
+    never negative, no stand-in codes (-1, 9999, ...), not an identifier nor a code, year or
+    flag. Such a metric is a guess: tier PATTERN_CONFIRMED, so an answer resting on it is
+    confirm-first, naming it. Every other fact is reported and made an undefined concept."""
+    import dataclasses
+
+    from assay.catalog import Tier, cap_confidence, profile_table
+    from assay.catalog._schema import TableInfo
+    from assay.semantic._draft import NOT_MEASURES
+
+    if not result.guesses:
+        return result
+    metrics, notes = list(result.layer["metrics"]), list(result.notes)
+    unmapped, undefined = list(result.unmapped), list(result.undefined)
+    for guess in result.guesses:
+        table, _, column = guess["column"].partition(".")
+        info = catalog.table(table)
+        col = info.column(column) if info is not None else None
+        why = "its column is not in the database"
+        if info is not None and col is not None:
+            report = profile_table(connector, TableInfo(info.name, (col,))).columns
+            fp = report[0].fingerprint if report else None
+            best = report[0].best if report else None
+            if fp is None or fp.error:
+                why = "its column could not be read"
+            elif fp.family not in ("integer", "decimal") or fp.n_distinct < 2:
+                why = f"its values are not a quantity ({fp.family}, {fp.n_distinct} distinct)"
+            elif fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
+                why = "its values look like an identifier (unique integers)"
+            elif best is not None and best.name in NOT_MEASURES:
+                why = f"its values look like a {best.name}, not a quantity"
+            elif fp.stand_ins:
+                why = "it holds stand-in codes (" + ", ".join(v for v, _ in fp.stand_ins) + ")"
+            elif fp.numeric.get("negative_share", 0.0) > 0:
+                why = "it holds negative values (a sum or an average would be a guess)"
+            else:
+                metric = {
+                    "name": guess["name"],
+                    "synonyms": guess["synonyms"],
+                    "table": guess["table"],
+                    "expression": f"sum({guess['column']})",
+                    "tier": Tier.PATTERN_CONFIRMED.name,
+                    "confidence": cap_confidence(0.7, Tier.PATTERN_CONFIRMED),
+                    "fact": f"{guess['column']} summed (no aggregation given; its values are "
+                    "never negative)",
+                }
+                if guess["time_column"]:
+                    metric["time_column"] = guess["time_column"]
+                metrics.append(metric)
+                notes.append(
+                    f"{guess['where']}: no aggregation given; summed, as its values allow "
+                    "(numeric, never negative): unconfirmed, so answers resting on it are "
+                    "confirm-first"
+                )
+                continue
+        unmapped.append(f"{guess['where']}: no aggregation given, and none is guessed: {why}")
+        undefined.extend([guess["name"], *guess["synonyms"]])
+    layer = {**result.layer, "metrics": metrics}
+    return dataclasses.replace(
+        result,
+        layer=layer,
+        notes=tuple(notes),
+        unmapped=tuple(unmapped),
+        undefined=tuple(undefined),
+        guesses=(),
+    )
+
+
+def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]:
+    """Each imported dimension given the values its column holds when its domain is closed
+    (text, not PII, at most 20 values: ``assay.catalog.dimension_values``), so a question
+    filtering on a value reads it; notes saying, per dimension left without values, why (a
+    question filtering on it is then asked back, never answered unfiltered)."""
+    from assay.catalog import dimension_values
+    from assay.semantic._draft import common_word_values
+
+    dims = [d for d in raw.get("dimensions", []) if not d.get("values")]
+    if not dims:
+        return []
+    values, why = dimension_values(connector, catalog, [d["column"] for d in dims])
+    notes = []
+    for dim in dims:
+        found = values.get(dim["column"])
+        common = common_word_values(found or ())
+        if found and not common:
+            dim["values"] = list(found)
+        else:
+            reason = why.get(dim["column"], "not read")
+            if common:
+                reason = f"{', '.join(common)} would be read as a value in passing"
+            notes.append(
+                f"dimension {dim['name']} ({dim['column']}): no values read ({reason}); a "
+                "question filtering on a value of it is not answered"
+            )
+    kept = sum(1 for d in dims if d.get("values"))
+    return [f"values read from the data for {kept} of {len(dims)} dimensions", *notes]
 
 
 def _need_metrics(result: Any, source: Path) -> None:
@@ -277,11 +465,26 @@ def _untime_undated(connector: Any, catalog: Any, result: Any) -> Any:
     )
 
 
-def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
-    """One query per metric time column for its first and last date. A time column on
-    another table than its metric's (OSI's ``date_dim.d_date``) is ranged over the rows its
-    metric joins to, not over the whole calendar table."""
-    out: list[str] = []
+def _own_coverage(
+    metrics: list[dict[str, Any]],
+    spans: dict[tuple[str, str], tuple[Any, Any]],
+    layer: tuple[Any, Any],
+) -> None:
+    """Each timed metric whose own rows cover less than the layer does gets its own coverage
+    (the Cube workshop's orders end in August 1998, its line items in December: "orders count
+    last month" must not be a confident 0)."""
+    for metric in metrics:
+        span = spans.get((metric["table"], metric.get("time_column", "")))
+        if span is not None and span != layer:
+            metric["coverage"] = {"start": span[0], "end": span[1]}
+
+
+def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[tuple[tuple[str, str], str]]:
+    """One query per metric time column for its first and last date, with the (table, time
+    column) pair it ranges. A time column on another table than its metric's (OSI's
+    ``date_dim.d_date``) is ranged over the rows its metric joins to, not over the whole
+    calendar table."""
+    out: list[tuple[tuple[str, str], str]] = []
     pairs = {(m["table"], m["time_column"]) for m in layer["metrics"] if m.get("time_column")}
     for table, column in sorted(pairs):
         time_table, name = column.split(".", 1)
@@ -290,11 +493,15 @@ def _date_ranges(layer: dict[str, Any], catalog: Any) -> list[str]:
         span = f'min(CAST(t."{name}" AS DATE)), max(CAST(t."{name}" AS DATE))'
         join = _time_join(layer, table, time_table)
         if time_table == table or join is None:
-            out.append(f'SELECT {span} FROM "{time_table}" AS t')
+            out.append(((table, column), f'SELECT {span} FROM "{time_table}" AS t'))
         else:
             lc, rc = join
             out.append(
-                f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t ON m."{lc}" = t."{rc}"'
+                (
+                    (table, column),
+                    f'SELECT {span} FROM "{table}" AS m JOIN "{time_table}" AS t '
+                    f'ON m."{lc}" = t."{rc}"',
+                )
             )
     return out
 
@@ -343,6 +550,29 @@ def _guarded_examples(
             continue
         kept.append(example)
     return kept, refused
+
+
+def _orphan_joins(connector: Any, joins: list[dict[str, str]]) -> list[tuple[dict[str, str], int]]:
+    """The joins that leave rows of their many side without a partner (a NULL or missing
+    key), with how many: Assay joins inner, so a breakdown through one would drop those rows
+    silently (OSI's store_sales rows without ss_store_sk vanished from "total sales by store
+    state"; found by an outside tryout). A join that cannot be checked counts as one."""
+    out = []
+    for j in joins:
+        (lt, lc), (rt, rc) = j["left"].split(".", 1), j["right"].split(".", 1)
+        try:
+            rows = connector.execute(
+                f'SELECT count(*) FROM "{lt}" AS l LEFT JOIN "{rt}" AS r '
+                f'ON l."{lc}" = r."{rc}" WHERE r."{rc}" IS NULL',
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows
+        except Exception:  # an unverifiable join is not trusted
+            out.append((j, -1))
+            continue
+        if rows and rows[0][0]:
+            out.append((j, int(rows[0][0])))
+    return out
 
 
 def _fanning_joins(connector: Any, joins: list[dict[str, str]]) -> set[str]:

@@ -148,6 +148,34 @@ class DuckDBSession:
         self.con = duckdb.connect(spec.target, read_only=True, config=config)
         self._send(self.con, "SET lock_configuration = true")
         self.baseline = self._instance_state()
+        self.elsewhere: dict[str, str] = {}  # table (lower case) -> its schema, not main
+        self.schemas = self._own_schemas()
+        # Each cursor is a new client context, which does not inherit the search path.
+        self.search_path = "SET search_path = '" + ",".join(self.schemas) + "'"
+
+    def _own_schemas(self) -> tuple[str, ...]:
+        """``main`` and each other schema of this database that holds a table whose name no
+        other schema holds: those tables are read by their bare names (a Cortex Analyst
+        model's ``base_table`` names its schema). A name two schemas hold is read from
+        ``main`` only, or not at all: a bare name must never pick one of two tables."""
+        rows = self._send(
+            self.con,
+            "SELECT schema_name, table_name FROM duckdb_tables() "
+            "WHERE database_name = current_database() UNION ALL "
+            "SELECT schema_name, view_name FROM duckdb_views() "
+            "WHERE database_name = current_database() AND NOT internal",
+        ).fetchall()
+        holders: dict[str, set[str]] = {}
+        for schema, table in rows:
+            holders.setdefault(str(table).lower(), set()).add(str(schema))
+        self.elsewhere = {
+            table: next(iter(owners))
+            for table, owners in holders.items()
+            if len(owners) == 1
+            and "main" not in owners
+            and not set(next(iter(owners))) & set(",'\"")  # a name the search path can say
+        }
+        return ("main", *sorted(set(self.elsewhere.values())))
 
     def _send(self, con: Any, sql: str) -> Any:
         self.sent.append(sql)
@@ -174,6 +202,8 @@ class DuckDBSession:
 
     def run(self, sql: str, max_rows: int, time_limit_ms: int) -> dict[str, Any]:
         cursor = self.con.cursor()
+        if len(self.schemas) > 1:
+            cursor.execute(self.search_path)
         timer = threading.Timer(time_limit_ms / 1000.0, cursor.interrupt)
         started = time.perf_counter()
         timer.start()
@@ -189,10 +219,12 @@ class DuckDBSession:
         cursor = self.con.cursor()
         try:
             database = self._send(cursor, "SELECT current_database()").fetchone()[0]
+            listed = ", ".join("'" + s.replace("'", "''") + "'" for s in self.schemas)
             rows = self._send(
                 cursor,
-                "SELECT table_name, column_name, data_type FROM information_schema.columns "
-                "WHERE table_schema = 'main' AND table_catalog = current_database() "
+                "SELECT table_schema, table_name, column_name, data_type "
+                "FROM information_schema.columns "
+                f"WHERE table_schema IN ({listed}) AND table_catalog = current_database() "
                 "ORDER BY table_name, ordinal_position",
             ).fetchall()
             keys = self._send(
@@ -200,12 +232,20 @@ class DuckDBSession:
                 "SELECT table_name, constraint_column_names, referenced_table, "
                 "referenced_column_names FROM duckdb_constraints() "
                 "WHERE constraint_type = 'FOREIGN KEY' AND database_name = current_database() "
-                "ORDER BY table_name, constraint_index",
+                f"AND schema_name IN ({listed}) ORDER BY table_name, constraint_index",
             ).fetchall()
         finally:
             cursor.close()
         fks = tuple(ForeignKey(t, tuple(c), rt, tuple(rc)) for t, c, rt, rc in keys)
-        return _catalog(rows, fks, "duckdb", ("main",), str(database))
+        # A table of main shadows a same-named one elsewhere (_own_schemas lists only
+        # schemas whose tables main does not hold, so a name appears under one schema).
+        rows = [r for r in rows if r[0] in ("main", self.elsewhere.get(str(r[1]).lower()))]
+        where = {str(t): str(s) for s, t, _, _ in rows if s != "main"}
+        catalog = _catalog([r[1:] for r in rows], fks, "duckdb", self.schemas, str(database))
+        if not where:
+            return catalog
+        tables = tuple(TableInfo(t.name, t.columns, where.get(t.name, "")) for t in catalog.tables)
+        return Catalog(tables, fks, "duckdb", self.schemas, str(database))
 
 
 def _catalog(

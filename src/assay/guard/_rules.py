@@ -419,7 +419,22 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
             )
             continue
         name = ref.name
-        if ctx.catalog.table(name) is not None or _FILE_LIKE.search(name):
+        info = ctx.catalog.table(name)
+        home = (info.schema or next(iter(ctx.catalog.schemas), "")) if info is not None else ""
+        if info is not None and table.db and home and table.db.lower() != home.lower():
+            # Another schema's table of the same name: the catalogue describes the one in
+            # ``home`` (DuckDB reads a second schema's tables by bare name when unambiguous).
+            found.append(
+                _at(
+                    ctx,
+                    table,
+                    "guard.qualified_name",
+                    f"Table {table.sql(dialect=ctx.dialect)} is in schema {table.db!r}; the "
+                    f"table {name!r} this database reads is {home}.{name}.",
+                )
+            )
+            continue
+        if info is not None or _FILE_LIKE.search(name):
             continue
         ctes = [c.alias for c in ctx.of_type(exp.CTE) if isinstance(c, exp.CTE)]
         hint = did_you_mean(name, list(ctx.catalog.table_names) + ctes)

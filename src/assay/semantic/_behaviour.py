@@ -99,6 +99,16 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
                     "there is no data to answer from (the coverage the semantic layer "
                     "declares: rows a table holds outside it are not vouched for).",
                 )
+    for name in reading.metrics:  # a metric whose own rows cover less than the layer does
+        own = layer.metric(name).coverage
+        for period in reading.periods if own is not None else ():
+            if own is not None and (period.start < own[0] or period.start > own[1]):
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_outside_coverage",
+                    f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
+                    f"{period.label} is outside it, so there is no data to answer from.",
+                )
     for retired in reading.retired:
         if not retired.replacement:
             why = retired.reason or "no reason given"

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -66,6 +67,8 @@ class DraftInput:
     pii_classes: dict[str, str] = field(default_factory=dict)  # table.column -> PII class
     # (subject, predicate) -> (fact id, tier, confidence) as the fact store holds them
     facts: dict[tuple[str, str], tuple[int, Tier, float]] = field(default_factory=dict)
+    # (table, column) of a join's many side -> rows without a partner (NULL or missing key)
+    orphans: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def _s(value: object) -> str:
@@ -110,6 +113,72 @@ def _words(phrase: str, *taken: str) -> list[str]:
     return [w for w in out if w not in taken and w.replace("_", " ") not in taken]
 
 
+def split_name(name: str) -> str:
+    """A name's words, lower case: snake_case and camelCase split ("PetType" -> "pet type",
+    "city_code" -> "city code", "HTTPStatus" -> "http status")."""
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", name)
+    return " ".join(w.lower() for w in re.split(r"[\s_\-]+", spaced) if w)
+
+
+def _singular(word: str) -> str:
+    if len(word) > 3 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+class _Plain:
+    """Plain-English names of each element, only from the names the data carries: table and
+    column names split into words, the table's word left off a column that starts with it
+    ("PetType" of table Pets: "type"), a trailing "code" or "name" left off ("city_code":
+    "city"). No meaning is added that the names do not say. A phrase that two elements would
+    share is given to neither (the reader would have to guess between them)."""
+
+    def __init__(self, data: DraftInput, measures: list[tuple[str, str, str]]) -> None:
+        proposed: dict[str, set[str]] = {}
+        self.by_element: dict[str, list[str]] = {}
+
+        def add(element: str, phrases: list[str]) -> None:
+            kept = [p for p in dict.fromkeys(phrases) if p.strip()]
+            self.by_element[element] = kept
+            for p in kept:
+                proposed.setdefault(p, set()).add(element)
+
+        for profiled in data.profile.tables:
+            tw = split_name(profiled.name)
+            add(f"metric:{profiled.name}", [f"number of {tw}", f"{tw} count", f"count of {tw}"])
+        for table, column, word in measures:
+            add(
+                f"metric:{table}.{column}",
+                [f"{word} {p}" for p in self._column(table, column, with_table=True)],
+            )
+        for table, column in data.domains:
+            add(f"dimension:{table}.{column}", self._column(table, column, with_table=True))
+        self.shared = {p for p, owners in proposed.items() if len(owners) > 1}
+
+    @staticmethod
+    def _column(table: str, column: str, *, with_table: bool) -> list[str]:
+        tw = split_name(table).split()
+        cw = split_name(column).split()
+        single = [*tw[:-1], _singular(tw[-1])] if tw else []
+        out = [" ".join(cw)]
+        rest = cw[len(single) :] if single and cw[: len(single)] == single else cw
+        if rest != cw and rest:
+            out.append(" ".join(rest))
+        elif with_table and single:
+            out.append(" ".join([*single, *cw]))
+        if len(rest) > 1 and rest[-1] in {"code", "name"}:
+            out.append(" ".join(rest[:-1]))
+        return out
+
+    def synonyms(self, element: str, *taken: str) -> list[str]:
+        low = {t.lower() for t in taken}
+        return [
+            p for p in self.by_element.get(element, []) if p not in self.shared and p not in low
+        ]
+
+
 def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
     return next(
         (r for r in reports if r.fingerprint.family == "date" and r.fingerprint.n_nonnull > 0),
@@ -141,7 +210,22 @@ def _join_lines(data: DraftInput) -> list[str]:
                 Tier.PATTERN_CONFIRMED,
                 raw,
             )
+    forbidden = []
     for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
+        if data.orphans.get((t, c)):
+            # Joined inner, a breakdown through it would drop those rows without saying so.
+            reason = (
+                f"{data.orphans[(t, c)]} rows of {t} have no match in {rt}.{rc}: a breakdown "
+                "through the join would leave them out"
+            )
+            forbidden += [
+                f"  # {t}.{c} -> {rt}.{rc}: {why.split(';')[0]}; but "
+                f"{data.orphans[(t, c)]} rows of {t} have no partner (a NULL or missing key)",
+                f"  - left: {_s(t)}",
+                f"    right: {_s(rt)}",
+                f"    reason: {_s(reason)}",
+            ]
+            continue
         lines += [
             f"  # {why}",
             f"  - left: {_s(f'{t}.{c}')}",
@@ -149,34 +233,19 @@ def _join_lines(data: DraftInput) -> list[str]:
             "    relationship: many_to_one",
             *_authority(data, f"{t}.{c}", "references", tier, raw, f"{rt}.{rc}"),
         ]
-    return lines if len(lines) > 1 else ["joins: []"]
+    lines = lines if len(lines) > 1 else ["joins: []"]
+    return lines + (["forbidden_joins:", *forbidden] if forbidden else [])
 
 
-def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -> list[str]:
+def _measure_columns(
+    data: DraftInput, table: str, reports: tuple[ColumnReport, ...]
+) -> list[tuple[ColumnReport, str]]:
+    """Each column proposed as a measure, with its word ("total", "average"), or ``""`` for
+    a column left out for holding stand-in codes (said in a comment)."""
     key_columns = {(k.table, k.column) for k in data.keys} | {
         (k.ref_table, k.ref_column) for k in data.keys
     }
-    time = _time_column(reports)
-    tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
-    timed = [f"    time_column: {_s(tc)}"] if tc else []
-    if tc:
-        why = (
-            f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
-            f"({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})"
-        )
-        count_authority = _authority(data, tc, "semantic_type", Tier.PATTERN_CONFIRMED, 0.7)
-    else:
-        why = "no date column, so no time (no period can be asked); read from the schema"
-        count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
-    lines = [
-        f"  # every row of {table}; {why}",
-        f"  - name: {_s(f'{table}_count')}",
-        f"    label: {_s(f'{table} count')}",
-        f"    table: {_s(table)}",
-        '    expression: "count(*)"',
-        *timed,
-        *count_authority,
-    ]
+    out: list[tuple[ColumnReport, str]] = []
     for report in reports:
         fp = report.fingerprint
         if fp.family not in ("integer", "decimal") or fp.n_distinct < 2:
@@ -187,29 +256,104 @@ def _measures(data: DraftInput, table: str, reports: tuple[ColumnReport, ...]) -
             continue  # an identifier, not a quantity (a handful of rows proves nothing)
         if report.best and report.best.name in NOT_MEASURES:
             continue
-        column = f"{table}.{fp.column}"
         if fp.stand_ins:
+            out.append((report, ""))
+            continue
+        signed = fp.numeric.get("negative_share", 0.0) > 0
+        out.append((report, "average" if signed else "total"))
+    return out
+
+
+def _measures(
+    data: DraftInput,
+    table: str,
+    reports: tuple[ColumnReport, ...],
+    plain: _Plain,
+    span: tuple[str, str] | None = None,
+) -> list[str]:
+    time = _time_column(reports)
+    tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
+    timed = [f"    time_column: {_s(tc)}"] if tc else []
+    if time is not None and time.fingerprint.min_value is not None:
+        own = (str(time.fingerprint.min_value)[:10], str(time.fingerprint.max_value)[:10])
+        if own != span:  # this table's dates cover less than the layer's
+            timed.append(f"    coverage: {{start: {own[0]}, end: {own[1]}}}")
+    if tc:
+        why = (
+            f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
+            f"({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})"
+        )
+        count_authority = _authority(data, tc, "semantic_type", Tier.PATTERN_CONFIRMED, 0.7)
+    else:
+        why = "no date column, so no time (no period can be asked); read from the schema"
+        count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
+    count_words = plain.synonyms(f"metric:{table}", f"{table} count", f"{table}_count")
+    lines = [
+        f"  # every row of {table}; {why}",
+        f"  - name: {_s(f'{table}_count')}",
+        f"    label: {_s(f'{table} count')}",
+        *(["    synonyms: [" + ", ".join(_s(w) for w in count_words) + "]"] if count_words else []),
+        f"    table: {_s(table)}",
+        '    expression: "count(*)"',
+        *timed,
+        *count_authority,
+    ]
+    for report, word in _measure_columns(data, table, reports):
+        fp = report.fingerprint
+        column = f"{table}.{fp.column}"
+        if not word:
             codes = ", ".join(v for v, _ in fp.stand_ins)
             lines.append(f"  # {column} left out: stand-in codes ({codes}) would be summed")
             continue
-        signed = fp.numeric.get("negative_share", 0.0) > 0
-        agg, word = ("avg", "average") if signed else ("sum", "total")
-        note = " (signed quantity: averaged, not summed)" if signed else ""
+        agg = "avg" if word == "average" else "sum"
+        note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
         tier, raw, _ = _evidence(report)
+        label = f"{word} {fp.column}"
+        words = _words(f"{word} {table} {fp.column}", label)
+        words += plain.synonyms(f"metric:{column}", label, *words)
         lines += [
             f"  # {agg} of a numeric non-key column{note}; {_why(report)}; the aggregate is "
             "guessed: confirm before trusting",
             f"  - name: {_s(f'{table}_{fp.column}_{word}')}",
-            f"    label: {_s(f'{word} {fp.column}')}",
-            "    synonyms: ["
-            + ", ".join(_s(w) for w in _words(f"{word} {table} {fp.column}", f"{word} {fp.column}"))
-            + "]",
+            f"    label: {_s(label)}",
+            "    synonyms: [" + ", ".join(_s(w) for w in words) + "]",
             f"    table: {_s(table)}",
             f"    expression: {_s(f'{agg}({column})')}",
             *timed,
             *_authority(data, column, "semantic_type", tier, raw),
         ]
     return lines
+
+
+def _plural_values(values: tuple[str, ...]) -> list[str]:
+    """The plural of each three-letter lower-case word value ("dogs" for "dog"): the reader
+    varies the number of words longer than three letters itself."""
+    plural = {
+        f"{v}s": v
+        for v in values
+        if len(v) == 3 and v.isalpha() and v.islower() and f"{v}s" not in values
+    }
+    if not plural:
+        return []
+    return [
+        "    value_synonyms: {" + ", ".join(f"{_s(w)}: {_s(v)}" for w, v in plural.items()) + "}"
+    ]
+
+
+def common_word_values(values: tuple[str, ...] | list[str]) -> list[str]:
+    """The values the reader would also take as everyday words ("You" as a song title in "how
+    many singers do you have?"): a domain holding one is not listed, since a value matched
+    in passing filters the answer."""
+    from assay.semantic._words import FUNCTION_WORDS, NUMBER_WORDS
+
+    words = FUNCTION_WORDS | set(NUMBER_WORDS) | {"I"}
+    # The reader matches a value under three letters only in its own case ("T" is not "t").
+    return [v for v in values if (v.lower() if len(v) >= 3 else v) in words]
+
+
+def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
+    words = _words(f"{table} {column}", f"{table}_{column}")
+    return words + plain.synonyms(f"dimension:{table}.{column}", f"{table}_{column}", *words)
 
 
 def draft_layer(data: DraftInput) -> str:
@@ -237,6 +381,7 @@ def draft_layer(data: DraftInput) -> str:
         f"name: {_s(data.name)}",
         f"description: {_s('Drafted from the data; review before use.')}",
     ]
+    start = end = ""
     if dates:
         start = min(str(lo)[:10] for lo, _ in dates)
         end = max(str(hi)[:10] for _, hi in dates)
@@ -258,11 +403,27 @@ def draft_layer(data: DraftInput) -> str:
         *_join_lines(data),
         "metrics:",
     ]
+    plain = _Plain(
+        data,
+        [
+            (t.name, r.fingerprint.column, word)
+            for t in data.profile.tables
+            for r, word in _measure_columns(data, t.name, t.columns)
+            if word
+        ],
+    )
+    span = (start, end) if dates else None
     for table in data.profile.tables:
-        measures = _measures(data, table.name, table.columns)
-        lines += measures
+        lines += _measures(data, table.name, table.columns, plain, span)
     dims = ["dimensions:"]
     for (t_name, c_name), values in sorted(data.domains.items()):
+        common = common_word_values(values)
+        if common:
+            dims.append(
+                f"  # {t_name}.{c_name} left out: its values {', '.join(common)} are everyday "
+                "words a question would use in passing"
+            )
+            continue
         profiled = data.profile.table(t_name)
         found = profiled.column(c_name) if profiled else None
         dims += [
@@ -270,12 +431,16 @@ def draft_layer(data: DraftInput) -> str:
             f"  - name: {_s(f'{t_name}_{c_name}')}",
             f"    column: {_s(f'{t_name}.{c_name}')}",
             "    synonyms: ["
-            + ", ".join(_s(w) for w in _words(f"{t_name} {c_name}", f"{t_name}_{c_name}"))
+            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
             + "]",
             "    values: [" + ", ".join(_s(v) for v in values) + "]",
+            *_plural_values(values),
             *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
-    lines += dims if len(dims) > 1 else ["dimensions: []"]
+    if any(line.startswith("  - name:") for line in dims):
+        lines += dims
+    else:
+        lines += ["dimensions: []", *dims[1:]]
     empty = [
         f"{r.fingerprint.table}.{r.fingerprint.column}"
         for t in data.profile.tables

@@ -1,13 +1,18 @@
 """Import a Snowflake Cortex Analyst semantic model (YAML) into Assay's layer format.
 
-Mapped: each logical table to its ``base_table.table`` (the physical name); a measure (or fact)
+Mapped: each logical table to its ``base_table.table`` (the physical name, read from the schema
+``base_table.schema`` names: ``assay semantic import`` stops when the bare name would read
+another schema's table; ``base_table.database`` is not checked); a measure (or fact)
 with ``default_aggregation`` (sum, avg, min, max, count, count_distinct) to a metric over
 ``table.column``, timed by the table's first time dimension (untimed when the table has none:
 answered over all rows, a period asked of it abstains); a dimension over a plain column to a
-dimension; a ``relationships`` entry with one column pair to a join. Reported, not mapped: a
-measure or fact without a ``default_aggregation`` (Assay never guesses one: a semantic view's
-facts are row-level values its metrics aggregate), dimensions over expressions, filters and
-multi-column relationships.
+dimension; a ``relationships`` entry with one column pair to a join. A fact (or measure) over a
+plain column without a ``default_aggregation`` (a semantic view's facts are row-level values
+its metrics aggregate) is handed to ``assay semantic import``, which sums it only when the
+column's values allow it (numeric, never negative, no stand-in codes, not an identifier) and
+marks that metric unconfirmed (tier PATTERN_CONFIRMED: answers resting on it are
+confirm-first); otherwise it is reported. Reported, not mapped: dimensions over expressions,
+filters and multi-column relationships.
 
 Each ``verified_queries`` entry becomes a trusted example: its question, and its SQL rewritten
 from the model's logical names to the physical tables. Cortex SQL names logical tables and
@@ -69,13 +74,18 @@ def import_cortex(path: Path) -> ImportResult:
     notes: list[str] = []
     undefined: list[str] = []
     physical: dict[str, str] = {}
+    schemas: dict[str, str] = {}
+    guesses: list[dict[str, Any]] = []
     metrics: list[dict[str, Any]] = []
     dimensions: list[dict[str, Any]] = []
     times: set[str] = set()
     for i, table in enumerate(t for t in raw["tables"] if isinstance(t, dict)):
         name = str(table.get("name"))
-        phys = str((table.get("base_table") or {}).get("table") or name)
+        base = table.get("base_table") or {}
+        phys = str(base.get("table") or name)
         physical[name] = phys
+        if base.get("schema"):
+            schemas[phys] = str(base["schema"])
         where = f"tables[{i}] ({name})"
         time_dims = [
             d for d in table.get("time_dimensions") or [] if _plain_column(str(d.get("expr", "")))
@@ -100,6 +110,21 @@ def import_cortex(path: Path) -> ImportResult:
                 synonyms = measure.get("synonyms") or []
                 agg = str(measure.get("default_aggregation", "")).lower()
                 qualified = _qualify(str(measure.get("expr") or measure.get("name")), phys)
+                expr = str(measure.get("expr") or measure.get("name"))
+                if not agg and _plain_column(expr):
+                    # A semantic view's fact: a row-level value its metrics aggregate. The
+                    # import guesses the aggregate from the column's values, or reports it.
+                    guesses.append(
+                        {
+                            "name": str(measure["name"]),
+                            "synonyms": [str(s) for s in synonyms],
+                            "table": phys,
+                            "column": f"{phys}.{expr}",
+                            "time_column": time_col,
+                            "where": label,
+                        }
+                    )
+                    continue
                 if agg not in _AGG or qualified is None:
                     unmapped.append(f"{label}: no aggregation Assay can apply ({agg or 'none'})")
                     undefined.extend([str(measure.get("name")), *map(str, synonyms)])
@@ -165,7 +190,13 @@ def import_cortex(path: Path) -> ImportResult:
     if examples:
         layer["trusted_examples"] = examples
     return ImportResult(
-        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
+        layer,
+        tuple(sorted(times)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(notes),
+        tuple(sorted(schemas.items())),
+        tuple(guesses),
     )
 
 

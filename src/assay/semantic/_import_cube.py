@@ -4,8 +4,9 @@ Read: every ``.yml``/``.yaml`` file under a directory (or one file) holding ``cu
 that ``extends`` another inherits its table, measures, dimensions, segments and joins (its own
 members of the same name replace the parent's). Mapped:
 
-- a cube's ``sql_table`` to its table (a schema prefix is dropped and reported: Assay names
-  tables without one);
+- a cube's ``sql_table`` to its table, read from the schema it names (``tpch.orders``: a DuckDB
+  database holding ``orders`` only in schema ``tpch`` reads it there by its bare name;
+  ``assay semantic import`` stops when the bare name would read another schema's table);
 - a ``count``, ``count_distinct``, ``sum``, ``avg``, ``min`` or ``max`` measure to a metric named
   ``<cube>_<measure>``, timed by the cube's first ``time`` dimension (untimed when the cube has
   none: answered over all rows, a period asked of it abstains); a ``number`` measure built
@@ -130,13 +131,35 @@ def _resolve(cubes: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [full(str(c["name"]), ()) for c in cubes]
 
 
-def _table(cube: dict[str, Any], notes: list[str]) -> str | None:
+def _bare_names(dimensions: list[dict[str, Any]], metrics: list[dict[str, Any]]) -> None:
+    """A dimension's own name without its cube's ("segment" for ``customers_segment``) as a
+    synonym, when no other dimension has that name and no metric is called by it: the
+    reader would otherwise have to guess between them ("name" is every cube's)."""
+    owners: dict[str, int] = {}
+    for d in dimensions:
+        owners[d["_bare"]] = owners.get(d["_bare"], 0) + 1
+    metric_words = {
+        str(p).replace("_", " ").lower()
+        for m in metrics
+        for p in (m["name"], m.get("label"), *m.get("synonyms", []))
+        if p
+    }
+    for d in dimensions:
+        bare = d.pop("_bare")
+        if owners[bare] == 1 and bare not in metric_words and bare not in d["synonyms"]:
+            d["synonyms"].append(bare)
+
+
+def _table(cube: dict[str, Any], notes: list[str], schemas: dict[str, str]) -> str | None:
     table = cube.get("sql_table")
     if not isinstance(table, str) or not re.fullmatch(r"[\w.]+", table.strip()):
         return None
     parts = table.strip().split(".")
-    if len(parts) > 1:
-        note = f"sql_table schema {'.'.join(parts[:-1])!r} dropped: Assay names tables without one"
+    if len(parts) > 1 and schemas.setdefault(parts[-1], parts[-2]) != parts[-2]:
+        note = (
+            f"sql_table {table.strip()!r}: table {parts[-1]!r} is also read from schema "
+            f"{schemas[parts[-1]]!r}; one name reads one table"
+        )
         if note not in notes:
             notes.append(note)
     return parts[-1]
@@ -179,8 +202,9 @@ def import_cube(path: Path) -> ImportResult:
     untimed: list[str] = []
     undefined: list[str] = []
     tables: dict[str, str] = {}
+    schemas: dict[str, str] = {}  # table -> the schema its sql_table names
     for cube in cubes:
-        table = _table(cube, unmapped)
+        table = _table(cube, unmapped, schemas)
         if table is None:
             unmapped.append(f"cubes.{cube['name']}: a cube over SQL, not a table")
         else:
@@ -233,7 +257,12 @@ def import_cube(path: Path) -> ImportResult:
             singular = " ".join([*words[:-1], words[-1][:-1]]) if words[-1].endswith("s") else ""
             synonyms = [f"{singular} {str(dim['name']).replace('_', ' ')}"] if singular else []
             dimensions.append(
-                {"name": dim_name, "column": f"{table}.{column[0]}", "synonyms": synonyms}
+                {
+                    "name": dim_name,
+                    "column": f"{table}.{column[0]}",
+                    "synonyms": synonyms,
+                    "_bare": str(dim["name"]).replace("_", " ").lower(),
+                }
             )
         expressions: dict[str, str] = {}
         numbers: list[dict[str, Any]] = []
@@ -326,6 +355,7 @@ def import_cube(path: Path) -> ImportResult:
                 joins.setdefault((there, here), {"left": there, "right": here})
             else:
                 unmapped.append(f"{label}: relationship {relationship or 'none'!r}")
+    _bare_names(dimensions, metrics)
     layer = {
         "name": path.stem if path.is_file() else path.name,
         "description": "Imported from a Cube data model by 'assay semantic import'.",
@@ -335,5 +365,10 @@ def import_cube(path: Path) -> ImportResult:
         "dimensions": sorted(dimensions, key=lambda d: d["name"]),
     }
     return ImportResult(
-        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(untimed)
+        layer,
+        tuple(sorted(times)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(untimed),
+        tuple(sorted((t, sch) for t, sch in schemas.items() if t in set(mapped.values()))),
     )

@@ -8,9 +8,14 @@ semantic-manifest layout). Mapped:
 - a foreign entity to a join onto the model whose primary entity has the same name;
 - a measure (``SUM``, ``COUNT``, ``COUNT_DISTINCT``, ``AVERAGE``/``AVG``, ``MIN``, ``MAX``,
   ``SUM_BOOLEAN``) to an aggregate over ``table.column`` (unqualified columns qualified);
-- a ``simple`` metric without a filter to a metric over its measure, timed by the measure's
-  ``agg_time_dimension``, else its model's;
-- a ``categorical`` dimension over a plain column to a dimension.
+- a ``simple`` metric to a metric over its measure, timed by the measure's
+  ``agg_time_dimension``, else its model's; its ``filter``, when it names only categorical
+  dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``), as
+  ``agg(CASE WHEN filter THEN expr END)``;
+- a ``categorical`` dimension over a plain column to a dimension;
+- a primary entity that no model holds as foreign to a dimension over its key column (a
+  saved query's ``group_by: Entity('customer')``), unless its name is a metric's or a
+  dimension's.
 
 A simple metric of a model without ``agg_time_dimension`` is untimed (answered over all rows; a
 period asked of it abstains). A ``ratio`` or ``derived`` metric whose inputs are mapped simple
@@ -68,6 +73,11 @@ class ImportResult:
     unmapped: tuple[str, ...] = field(default=())
     undefined: tuple[str, ...] = field(default=())
     notes: tuple[str, ...] = field(default=())  # mapped with a caveat (e.g. without time)
+    # table -> the schema the source names for it (Cortex base_table.schema), checked against
+    # the schema the database reads that table from
+    schemas: tuple[tuple[str, str], ...] = field(default=())
+    # facts without an aggregation (Cortex): name, synonyms, table, column, time_column, where
+    guesses: tuple[dict[str, Any], ...] = field(default=())
 
 
 def read_metricflow(path: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -148,6 +158,8 @@ def import_metricflow(path: Path) -> ImportResult:
             if entity.get("type") == "primary":
                 primary[entity["name"]] = (_table(model), entity.get("expr") or entity["name"])
     joins, dimensions, time_of, measures = [], [], {}, {}
+    measure_model: dict[str, dict[str, Any]] = {}
+    measure_parts: dict[str, tuple[str, str]] = {}
     time_columns: set[str] = set()
     for i, model in enumerate(models):
         table, where = _table(model), f"semantic_models[{i}] ({model.get('name')})"
@@ -192,6 +204,8 @@ def import_metricflow(path: Path) -> ImportResult:
             if own:
                 time_columns.add(timed)
             measures[measure["name"]] = (table, _AGG[agg].format(qualified), timed)
+            measure_model[str(measure["name"])] = model
+            measure_parts[str(measure["name"])] = (agg, qualified)
     metrics: list[dict[str, Any]] = []
     notes: list[str] = []
     combined: list[tuple[int, dict[str, Any]]] = []
@@ -205,10 +219,6 @@ def import_metricflow(path: Path) -> ImportResult:
             unmapped.append(f"{where}: {kind} metrics are not in Assay's format")
             undefined.extend(_names(metric))
             continue
-        if metric.get("filter"):
-            unmapped.append(f"{where}: a metric filter over dimensions is not mapped")
-            undefined.extend(_names(metric))
-            continue
         params = metric.get("type_params") or {}
         measure = params.get("measure")
         name = measure.get("name") if isinstance(measure, dict) else measure
@@ -217,6 +227,15 @@ def import_metricflow(path: Path) -> ImportResult:
             undefined.extend(_names(metric))
             continue
         table, expression, time_column = measures[name]
+        if metric.get("filter"):
+            owner = measure_model.get(str(name), {})
+            condition = _own_filter(metric["filter"], owner, table)
+            if condition.startswith("not mapped: "):
+                unmapped.append(f"{where}: a metric filter {condition}")
+                undefined.extend(_names(metric))
+                continue
+            agg, arg = measure_parts[str(name)]
+            expression = _AGG[agg].format(f"CASE WHEN {condition} THEN {arg} END")
         mapped: dict[str, Any] = {
             "name": str(metric["name"]),
             "label": str(metric.get("label") or metric["name"]),
@@ -240,6 +259,7 @@ def import_metricflow(path: Path) -> ImportResult:
             undefined.extend(_names(metric))
             continue
         metrics.append(mapped_or_why)
+    dimensions += _entity_dimensions(models, primary, metrics, dimensions, notes)
     layer = {
         "name": path.name,
         "description": "Imported from dbt MetricFlow by 'assay semantic import'.",
@@ -255,6 +275,97 @@ def import_metricflow(path: Path) -> ImportResult:
         tuple(undefined),
         tuple(notes),
     )
+
+
+def _forms(phrase: str) -> set[str]:
+    """A phrase, lower case with underscores as spaces, in the singular and the plural."""
+    p = phrase.lower().replace("_", " ").strip()
+    out = {p, p + "s"}
+    if p.endswith("ies"):
+        out.add(p[:-3] + "y")
+    elif p.endswith("s"):
+        out.add(p[:-1])
+    return out
+
+
+def _entity_dimensions(
+    models: list[dict[str, Any]],
+    primary: dict[str, tuple[str, str]],
+    metrics: list[dict[str, Any]],
+    dimensions: list[dict[str, Any]],
+    notes: list[str],
+) -> list[dict[str, Any]]:
+    """A primary entity as a dimension over its key column, so a question grouping by it
+    (MetricFlow's ``group_by: Entity('customer')``) reads it. Only an entity no other model
+    holds as foreign: then no join ends at its table, and only the table's own metrics group
+    by it, by the very column MetricFlow groups by (through a join, a row whose key the
+    parent lacks would be dropped, where MetricFlow keeps its foreign key). Left out, too,
+    when its name in either number is a metric's or a dimension's (the reader would have to
+    guess between them)."""
+    foreign = {
+        str(e.get("name"))
+        for m in models
+        for e in m.get("entities") or []
+        if isinstance(e, dict) and e.get("type") == "foreign"
+    }
+    taken: set[str] = set()
+    for element in (*metrics, *dimensions):
+        for phrase in (element.get("name"), element.get("label"), *element.get("synonyms", [])):
+            if phrase:
+                taken |= _forms(str(phrase))
+    out = []
+    for name, (table, column) in sorted(primary.items()):
+        if name in foreign or not _plain_column(column) or _forms(name) & taken:
+            continue
+        out.append({"name": name, "column": f"{table}.{column}"})
+        notes.append(
+            f"entity {name}: a dimension over {table}.{column}, the column MetricFlow groups "
+            f"by for Entity('{name}')"
+        )
+    return out
+
+
+_DIMENSION = re.compile(r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'\s*\)\s*\}\}")
+
+
+def _own_filter(given: Any, model: dict[str, Any], table: str) -> str:
+    """A simple metric's ``filter`` as SQL over its own model's table, or ``"not mapped: "``
+    and why. Mapped only when every reference is ``{{ Dimension('entity__name') }}`` with the
+    entity the model's own primary entity and the name one of its categorical dimensions:
+    the filter then selects rows of the measure's table, and the measure over those rows is
+    the aggregate over ``CASE WHEN filter THEN expr END`` (what MetricFlow's WHERE keeps).
+    A dimension of another model (a join), an entity, a time dimension or a metric is not."""
+    filters = given if isinstance(given, list) else [given]
+    own = {str(model.get("primary_entity") or "")} | {
+        str(e.get("name")) for e in model.get("entities") or [] if e.get("type") == "primary"
+    }
+    dims = {
+        str(d.get("name")): str(d.get("expr") or d.get("name"))
+        for d in model.get("dimensions") or []
+        if d.get("type") == "categorical"
+    }
+    parts = []
+    for text in filters:
+        for match in _DIMENSION.finditer(str(text)):
+            entity, name = match.group(1), match.group(2)
+            if entity not in own or name not in dims or _qualify(dims[name], table) is None:
+                return (
+                    f"not mapped: it names {entity}__{name}, not a categorical dimension of "
+                    "its own model"
+                )
+        sql = _DIMENSION.sub(lambda m: f"({_qualify(dims[m.group(2)], table)})", str(text))
+        if "{{" in sql or "{%" in sql:
+            return "not mapped: it names an entity, a time dimension or a metric"
+        try:
+            tree = sqlglot.parse_one(sql, read="duckdb")
+        except Exception:  # a filter that does not parse is reported as unmapped
+            return "not mapped: it does not parse"
+        if any(isinstance(n, exp.Query) for n in tree.walk()):
+            return "not mapped: it holds a query"
+        if any(c.table != table for c in tree.find_all(exp.Column)):
+            return "not mapped: it names a column outside its model's dimensions"
+        parts.append(f"({tree.sql(dialect='duckdb')})")
+    return " AND ".join(parts)
 
 
 def _input(ref: Any) -> tuple[str, str] | str:

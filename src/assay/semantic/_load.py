@@ -58,6 +58,11 @@ class _Authority(_Strict):
         return self
 
 
+class _Coverage(_Strict):
+    start: dt.date
+    end: dt.date
+
+
 class _Metric(_Authority):
     name: str
     label: str = ""
@@ -66,6 +71,15 @@ class _Metric(_Authority):
     expression: str
     time_column: str = ""
     required_filters: list[str] = Field(default_factory=list)
+    coverage: _Coverage | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> _Metric:
+        if self.coverage is not None and self.coverage.start > self.coverage.end:
+            raise ValueError(f"coverage starts ({self.coverage.start}) after it ends")
+        if self.coverage is not None and not self.time_column:
+            raise ValueError("coverage needs a time_column (an untimed metric has no dates)")
+        return self
 
 
 class _Dimension(_Authority):
@@ -101,11 +115,6 @@ class _Trusted(_Strict):
     question: str = Field(min_length=1)
     sql: str = Field(min_length=1)
     source: str = ""
-
-
-class _Coverage(_Strict):
-    start: dt.date
-    end: dt.date
 
 
 class _Layer(_Strict):
@@ -176,6 +185,7 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
                 m.tier,
                 m.confidence,
                 m.fact,
+                (m.coverage.start, m.coverage.end) if m.coverage else None,
             )
             for m in layer.metrics
         ),

@@ -78,6 +78,9 @@ class Metric:
     tier: str = ""
     confidence: float | None = None
     fact: str = ""
+    # The dates this metric's own rows cover, when narrower than the layer's (an imported
+    # orders count ends before the line items do): a period outside it is abstained on.
+    coverage: tuple[dt.date, dt.date] | None = None
 
 
 @dataclass(frozen=True)
