@@ -19,6 +19,7 @@ import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext, SpawnContext
 from typing import Any
 
 from assay.catalog import Catalog
@@ -130,7 +131,7 @@ def _message(exc: BaseException) -> str:
     return text[:500]
 
 
-def _start_context() -> Any:
+def _start_context() -> ForkServerContext | SpawnContext:
     """Workers start from a fork server where there is one (Linux, macOS): a single-threaded
     process that imported this module once, so a new worker costs a fork (milliseconds) instead
     of a fresh interpreter importing the engines (a second or more). Elsewhere: spawn."""
