@@ -67,6 +67,15 @@ def tpch_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def tpcds_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """TPC-DS at scale factor 0.01 in DuckDB, once per session (per xdist worker) for every test
+    that reads it. Treat it as read-only."""
+    from assay.bench.datasets import build_tpc
+
+    return build_tpc("tpcds", 0.01, tmp_path_factory.mktemp("tpcds") / "tpcds.duckdb")
+
+
+@pytest.fixture(scope="session")
 def shop_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shop.build_sqlite(tmp_path_factory.mktemp("shop") / "shop.sqlite")
 

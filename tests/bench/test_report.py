@@ -12,6 +12,7 @@ from click.testing import CliRunner
 from assay.bench.datasets import default_spider_root, spider_records
 from assay.cli import main
 from assay.pipeline import Scorer
+from assay.scoring import get_rule
 
 ROOT = default_spider_root()
 needs_spider = pytest.mark.skipif(
@@ -31,8 +32,11 @@ def spider_verdicts(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]
     folder = tmp_path_factory.mktemp("verdicts")
     records = list(spider_records(ROOT))
     paths = {}
-    for rule in ("designed", "agreement_first"):
-        with Scorer.named(rule, write_missing_text=True) as scorer:
+    # One scorer, its rule swapped: the second rule reuses the open databases, their catalogues
+    # and profiles (the same settings), and executes every sample afresh as a run of its own.
+    with Scorer.named("designed", write_missing_text=True) as scorer:
+        for rule in ("designed", "agreement_first"):
+            scorer.rule = get_rule(rule)
             paths[rule] = _write(
                 folder / f"{rule}.jsonl", [scorer.score(r).to_dict() for r in records]
             )
@@ -211,3 +215,15 @@ def test_hypotheses_the_report_cannot_measure_are_not_evaluated() -> None:
     assert _hypothesis(at_least, rules, comparisons)["result"] == "pass"
     above = Hypothesis("H", "auroc", "a", "ci_low_above", 0.0, "b")
     assert _hypothesis(above, rules, comparisons)["result"] == "fail"
+
+
+def test_report_package_imports_first_in_a_fresh_process() -> None:
+    # `assay prereg freeze` imports the report before the runner; the report once imported the
+    # runner, which imports the report: a cycle that only a fresh process sees.
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", "import assay.bench.report"], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr

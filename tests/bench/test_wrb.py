@@ -267,7 +267,7 @@ def test_system_failures_are_recorded_not_abstentions(
             out,
             ctx,  # type: ignore[arg-type]
             task_set_hash=manifest["task_set_hash"],
-            limit_s=0.5,
+            limit_s=0.2,  # the slow system sleeps 2 s: ten times the limit
         )
     finally:
         ctx.close()

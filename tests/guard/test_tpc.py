@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from assay.bench.datasets import build_tpc, tpc_queries
+from assay.bench.datasets import tpc_queries
 from assay.connectors import PooledConnector, connect
 from assay.pipeline import run_sql
 from assay.settings import load_settings
@@ -20,9 +20,8 @@ QUERIES = [(b, n, q) for b in ("tpch", "tpcds") for n, q in tpc_queries(b)]
 
 
 @pytest.fixture(scope="module")
-def tpc_paths(tmp_path_factory: pytest.TempPathFactory, tpch_duckdb: Path) -> dict[str, Path]:
-    root = tmp_path_factory.mktemp("tpc")
-    return {"tpch": tpch_duckdb, "tpcds": build_tpc("tpcds", 0.01, root / "tpcds.duckdb")}
+def tpc_paths(tpch_duckdb: Path, tpcds_duckdb: Path) -> dict[str, Path]:
+    return {"tpch": tpch_duckdb, "tpcds": tpcds_duckdb}
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
-from assay.bench.datasets import build_tpc
 from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
@@ -91,8 +90,8 @@ def test_slice_layer_without_dates_answers(tmp_path: Path) -> None:
     assert "no time" in period.provenance["message"]
 
 
-def test_tpch_layer_answers(tmp_path: Path) -> None:
-    db = build_tpc("tpch", 0.01, tmp_path / "tpch.duckdb")
+def test_tpch_layer_answers(tmp_path: Path, tpch_duckdb: Path) -> None:
+    db = tpch_duckdb  # the session's TPC-H SF 0.01 (drafting only reads it)
     layer = _draft(db, tmp_path / "tpch.yaml")
 
     def hand(sql: str) -> list[Any]:

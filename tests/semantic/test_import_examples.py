@@ -28,7 +28,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.bench.datasets import build_tpc
 from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
@@ -454,8 +453,8 @@ def test_snowflake_intelligence(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def tpch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+def tpch(tpch_duckdb: Path) -> Path:
+    return tpch_duckdb  # the session's TPC-H SF 0.01 (importing only reads it)
 
 
 def test_cube_workshop(tpch: Path, tmp_path: Path) -> None:
@@ -535,14 +534,14 @@ def test_cube_workshop_in_the_readme_schema(tpch: Path, tmp_path: Path) -> None:
 # --- OSI: the TPC-DS example -----------------------------------------------------------------
 
 
-def test_osi_tpcds_example(tmp_path: Path) -> None:
+def test_osi_tpcds_example(tmp_path: Path, tpcds_duckdb: Path) -> None:
     """OSI's metrics have no time; timed by date_dim.d_date through store_sales.ss_sold_date_sk
     (NULL on 1,208 of the 28,810 rows at sf=0.01) every answer would leave those rows out, so
     total_sales and total_profit are imported untimed: a question without a period is
     answered over all rows, one with a period abstains. store_productivity and
     customer_lifetime_value read two datasets and sales_by_brand is named as a breakdown
     (total_sales grouped by brand answers its description)."""
-    db = build_tpc("tpcds", 0.01, tmp_path / "tpcds.duckdb")
+    db = tpcds_duckdb  # the session's TPC-DS SF 0.01 (importing only reads it)
     out = tmp_path / "layer.yaml"
     report = _import("osi", OSI, db, out)
     assert "metric total_sales: untimed: 1208 rows of store_sales have no date" in report

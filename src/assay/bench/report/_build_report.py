@@ -12,11 +12,10 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from assay.bench.runner._prereg import Hypothesis
 from assay.bench.statistics._bootstrap import UndefinedStatisticWarning
 from assay.bench.statistics._gate_metrics import RS_LAMBDAS, gate_table, reliability_score
 from assay.bench.statistics._metrics import (
@@ -30,6 +29,9 @@ from assay.bench.statistics._metrics import (
 )
 from assay.errors import BenchError
 from assay.ledger import VerdictSet
+
+if TYPE_CHECKING:  # the runner imports this module: a runtime import would be a cycle
+    from assay.bench.runner._prereg import Hypothesis
 
 __all__ = ["build_report", "rounded"]
 
