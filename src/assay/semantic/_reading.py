@@ -51,6 +51,7 @@ _AROUND_DATE = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",
     re.IGNORECASE,
 )
+_OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
@@ -334,6 +335,12 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             elif tag.kind == "DERIVED":
                 if tag.index == last_metric_end:
                     derived.append(tag.payload[1])
+            elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
+                counted = tag.payload[1]
+                if counted.kind == "WORD" and _suggest([counted], lexicon):  # "custmers"
+                    unread.append(counted)
+                else:
+                    derived.append(tag.payload[0])
             elif tag.kind == "RETIRED":
                 retired_keys.extend(tag.payload.targets)
             elif tag.kind == "UNDEFINED":
@@ -431,6 +438,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             dangling.append(f"{a.label} and {b.label} (one within the other: which period?)")
     if around := _AROUND_DATE.search(question):
         dangling.append(f"{around.group(0)} (which dates exactly?)")
+    if (series := _OVER_TIME.search(question)) and grain is None:
+        # "revenue over time": a series asked for, its step not said; a total is not it
+        dangling.append(f"{series.group(0)} (by day, week, month, quarter or year?)")
     if same := _SAME_PERIOD.search(question):
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
