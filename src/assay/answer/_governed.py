@@ -145,5 +145,20 @@ def write_governed(
         )
         if heading:  # a head that says it all ("The 1 city with the largest fall ...")
             head, when = heading, f" ({partial})" if partial else ""
-        text = f"{head}{when}: " + "; ".join(items) + more + "."
+        text = f"{head}{when}{_tie(result, top_n, last)}: " + "; ".join(items) + more + "."
     return GovernedAnswer(text, tuple(citations), definition)
+
+
+def _tie(result: Result, top_n: int | None, column: int) -> str:
+    """ " (4 rows: a tie for 3rd)" when a ranking kept more rows than asked because the last
+    places are tied (rows in ranked order); empty otherwise."""
+    if not top_n or len(result.rows) <= top_n:
+        return ""
+    last = result.rows[-1][column]
+    place = next(i for i, row in enumerate(result.rows) if row[column] == last) + 1
+    return f" ({len(result.rows)} rows: a tie for {_ordinal(place)})"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
