@@ -244,6 +244,7 @@ class Agent:
         written = write_governed(
             run.result,
             label=metric.label,
+            labels=tuple(self.layer.metric(m).label for m in reading.metrics),
             period=period,
             group=" and ".join(grouped) or ("year" if reading.compare else None),
             definition=definition,
