@@ -160,3 +160,38 @@ def test_a_misspelt_count_is_asked_back_not_a_missing_measure(shop: SemanticLaye
     _, decision = _decide(shop, "how many custmers in germany last year")
     assert decision.behaviour == "clarify", decision
     assert "'custmers': did you mean 'customers'" in decision.message
+
+
+# A layer like the imported Cortex quickstart: named "Revenue", no metric called revenue.
+DAILY = SemanticLayer(
+    name="Revenue",
+    metrics=(
+        Metric("daily_revenue", "daily revenue", (), "daily", "SUM(daily.revenue)", "daily.day"),
+        Metric("daily_cogs", "daily cogs", (), "daily", "SUM(daily.cogs)", "daily.day"),
+    ),
+    dimensions=(Dimension("product_line", "daily.product_line", ()),),
+    tables=("daily",),
+    coverage=(dt.date(2023, 1, 1), dt.date(2024, 12, 31)),
+    clock=dt.date(2024, 12, 31),
+)
+
+
+@pytest.mark.parametrize(
+    ("layer", "question", "words", "closest"),
+    [
+        (DAILY, "revenue by product_line", ["'revenue'"], "daily revenue"),
+        (DAILY, "revenue", ["'revenue'"], "daily revenue"),
+        (DAILY, "how many students are there?", ["'number of students'"], "daily"),
+        (SALES, "how many students are there?", ["'number of students'"], "Revenue"),
+        (SALES, "what is the weather?", ["'weather'"], "Revenue"),
+        (DAILY, "show me", ["'show me'"], "daily"),
+    ],
+)
+def test_an_abstention_names_the_words_and_the_closest_metrics(
+    layer: SemanticLayer, question: str, words: list[str], closest: str
+) -> None:
+    _, decision = _decide(layer, question)
+    assert decision.behaviour in {"clarify", "abstain"}, decision
+    for word in words:
+        assert word in decision.message, decision.message
+    assert closest in decision.message.split("closest")[-1], decision.message

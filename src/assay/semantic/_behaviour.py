@@ -271,7 +271,11 @@ def decide(
                 f"do you mean: {defined}?",
             )
         words = " ".join(reading.unread) or reading.question
-        named = f" ({_quote(reading.unread)})" if reading.unread else ""
+        named = (
+            f" ({_quote(reading.unread)})"
+            if reading.unread
+            else f" (no word of {reading.question.strip()!r} names one)"
+        )
         return BehaviourDecision(
             "abstain",
             "behaviour.concept_missing",

@@ -277,6 +277,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     numbers: list[Tag] = []
     whole: list[str] = []  # "across all years": one total over every date
     words: list[Tag] = []
+    entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
     last_metric_end = -2
     for kind, payload in parts:
         if kind == "metrics":
@@ -327,6 +328,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 pass  # placed below, once filters and ranking are known
             elif tag.kind == "NUMBER":
                 numbers.append(tag)
+            elif tag.kind == "ENTITY":
+                entities.append(tag)
             elif tag.kind == "WORD":
                 if tag.payload in DERIVED and tag.index == last_metric_end:
                     derived.append(tag.token.text)
@@ -393,6 +396,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if len(chosen) == 1:
         unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    if not metrics and not ambiguous and not derived:
+        # no metric for the rows named to be context of: they are what was asked, named
+        unread = sorted([*unread, *entities], key=lambda t: t.index)
     averaged = any(
         layer.metric(t).expression.upper().startswith("AVG")
         for m in metric_matches
