@@ -195,3 +195,65 @@ def test_an_abstention_names_the_words_and_the_closest_metrics(
     for word in words:
         assert word in decision.message, decision.message
     assert closest in decision.message.split("closest")[-1], decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "outside"),
+    [
+        ("revenue in 2015", True),  # ends before the data starts
+        ("revenue in 2018", True),  # starts after the data ends
+        ("revenue in Q2 2016", True),  # April to June 2016: the data starts 2016-09-01
+        ("revenue in Q3 2016", False),  # July to September 2016: September is covered
+        ("revenue in 2016", False),  # January to December 2016: data from 2016-09-01
+        ("revenue from 2015 to 2017", False),
+    ],
+)
+def test_a_period_partly_covered_is_never_called_outside(question: str, outside: bool) -> None:
+    _, decision = _decide(SALES, question)
+    assert decision.behaviour == "abstain", decision
+    if outside:
+        assert decision.code == "behaviour.period_outside_coverage", decision
+        assert "outside" in decision.message
+    else:
+        assert decision.code == "behaviour.period_partly_covered", decision
+        assert "partly outside" in decision.message
+        assert "data from 2016-09-01 to" in decision.message
+
+
+def test_a_period_running_past_the_data_is_answered_as_partial() -> None:
+    _, decision = _decide(SALES, "revenue in 2017")  # the data runs to 2017-08-30
+    assert decision.behaviour == "answer", decision
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "daily revenue compared with daily cogs by product_line",
+        "daily revenue in comparison with daily cogs by product_line",
+        "daily revenue compared to daily cogs by product_line",
+        "daily revenue vs daily cogs by product_line",
+    ],
+)
+def test_two_metrics_compared_are_both_measured(question: str) -> None:
+    # found by an outside tryout: "cancellations compared with alterations by region" showed
+    # cancellations alone ("with" read the second metric as context, and dropped it)
+    reading, decision = _decide(DAILY, question)
+    assert decision.behaviour == "answer", decision
+    assert reading.metrics == ("daily_revenue", "daily_cogs")
+    assert reading.groups == ("product_line",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "gross revenue for Germany compared with France in 2023",
+        "gross revenue in Germany against France in 2023",
+        "gross revenue in Germany vs France in 2023",
+    ],
+)
+def test_two_values_compared_are_side_by_side_never_summed(
+    shop: SemanticLayer, question: str
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision
+    assert reading.groups == ("country",)

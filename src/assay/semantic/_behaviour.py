@@ -19,6 +19,7 @@ An unread content word is never dropped: it always ends in 2 or 3, named in the 
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
@@ -91,7 +92,19 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     if layer.coverage is not None:
         start, end = layer.coverage
         for period in reading.periods:
-            if period.start < start or period.start > end:
+            last = period.end - dt.timedelta(days=1)
+            if period.start < start <= last:
+                # partly covered: never called outside; a figure for the whole period would
+                # count only the covered part (rows before the coverage are not vouched for)
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_partly_covered",
+                    f"The warehouse covers {start} to {end}; {period.label} ({period.start} "
+                    f"to {last}) is partly outside it: data from {start} to {min(last, end)} "
+                    f"only, so a figure for the whole of {period.label} cannot be given. Ask "
+                    f"for the covered part (from {start}).",
+                )
+            if last < start or period.start > end:
                 return BehaviourDecision(
                     "abstain",
                     "behaviour.period_outside_coverage",

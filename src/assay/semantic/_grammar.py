@@ -153,10 +153,23 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             continue
         else:
             tags[i] = _Tag("WORD", *_hyphenated(tokens, taken, i), canonical(low))
-    ordered = [dataclasses.replace(tags[k], after=_before(tokens, k)) for k in sorted(tags)]
+    # A word inside a grammar phrase ("compared with") is not the function word before the
+    # next tag: "cancellations compared with alterations" names alterations as compared, not
+    # as context ("with" alone would make it the rows measured, and drop it).
+    inside = {
+        j: tag.payload[1]
+        for tag in tags.values()
+        if tag.kind in _PHRASED
+        for j in range(tag.index, tag.index + len(tag.payload[1].split()))
+    }
+    ordered = [
+        dataclasses.replace(tags[k], after=inside.get(k - 1) or _before(tokens, k))
+        for k in sorted(tags)
+    ]
     return _separators(ordered), periods
 
 
+_PHRASED = frozenset({"COMPARE", "SEP", "NEG", "TOP", "BOTTOM", "ORDER", "CHANGE"})
 # Function words that are nouns: after "by" or "per" they name what to break down by.
 _NOUNS = frozenset(
     {
@@ -255,11 +268,15 @@ def _separators(tags: list[_Tag]) -> list[_Tag]:
     """A list word joins like with like; otherwise it is a comparison cue or a plain "and"."""
     out: list[_Tag] = []
     for k, tag in enumerate(tags):
+        nxt = tags[k + 1].kind if k + 1 < len(tags) else ""
+        if tag.kind == "COMPARE" and out and out[-1].kind == nxt == "METRIC":
+            # "cancellations compared with alterations": both metrics, side by side
+            out.append(_Tag("SEP", tag.token, tag.index, ("and", tag.payload[1])))
+            continue
         if tag.kind != "SEP":
             out.append(tag)
             continue
         prev = out[-1].kind if out else ""
-        nxt = tags[k + 1].kind if k + 1 < len(tags) else ""
         if prev == nxt and prev in {"VALUE", "PERIOD", "METRIC"}:
             out.append(tag)
         elif tag.payload[1] in {"vs", "versus"}:

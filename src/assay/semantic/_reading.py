@@ -374,7 +374,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         if dim not in filtered:
             _add(groups, dim)
     if compare and not groups and not periods[1:]:
-        lists = [f for f in filters if len(f.values) > 1 and not f.negated]
+        # "Germany compared with France": the values side by side, never their sum
+        lists = [f for f in _merge(filters) if len(f.values) > 1 and not f.negated]
         if lists:
             _add(groups, lists[0].dimension)
     metric_matches, several, context = _measures(metric_items)
