@@ -156,14 +156,14 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
     # A word inside a grammar phrase ("compared with") is not the function word before the
     # next tag: "cancellations compared with alterations" names alterations as compared, not
     # as context ("with" alone would make it the rows measured, and drop it).
-    inside = {
+    phrased: dict[int, str] = {
         j: tag.payload[1]
         for tag in tags.values()
         if tag.kind in _PHRASED
         for j in range(tag.index, tag.index + len(tag.payload[1].split()))
     }
     ordered = [
-        dataclasses.replace(tags[k], after=inside.get(k - 1) or _before(tokens, k))
+        dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
         for k in sorted(tags)
     ]
     return _separators(ordered), periods
