@@ -257,3 +257,43 @@ def test_two_values_compared_are_side_by_side_never_summed(
     reading, decision = _decide(shop, question)
     assert decision.behaviour == "answer", decision
     assert reading.groups == ("country",)
+
+
+@pytest.fixture(scope="module")
+def wrb_layers(wrb: Path) -> dict[str, SemanticLayer]:
+    return {d: load_semantic(wrb / f"{d}.yaml") for d in ("saas", "insurance", "clinic")}
+
+
+@pytest.mark.parametrize(
+    ("domain", "question", "behaviour", "code", "said"),
+    [
+        # a value no dimension holds and close to none: abstained on, named
+        ("saas", "net revenue in LATAM in 2023", "abstain", "value_not_in_domain", "'LATAM'"),
+        ("insurance", "number of claims for pet cover in 2023", "abstain", "", "'pet cover'"),
+        # a close misspelling of exactly one metric: asked back, did you mean
+        (
+            "saas",
+            "number of invoces in 2023",
+            "clarify",
+            "did_you_mean",
+            "'invoces': did you mean 'number of invoices'",
+        ),
+        ("saas", "invoces in 2023", "clarify", "did_you_mean", "did you mean 'number of invoices'"),
+        # an adjective the layer does not define, said of a metric: abstained on, named
+        ("clinic", "new patients in 2023", "abstain", "modifier_undefined", "'new'"),
+        ("clinic", "number of visits from new patients", "abstain", "modifier_undefined", "'new'"),
+        ("saas", "gross revenue from churned accounts in 2023", "abstain", "", "'churned'"),
+    ],
+)
+def test_the_convention_for_unknown_values_typos_and_adjectives(
+    wrb_layers: dict[str, SemanticLayer],
+    domain: str,
+    question: str,
+    behaviour: str,
+    code: str,
+    said: str,
+) -> None:
+    _, decision = _decide(wrb_layers[domain], question)
+    assert decision.behaviour == behaviour, decision
+    assert decision.code.endswith(code), decision
+    assert said in decision.message, decision.message

@@ -6,7 +6,8 @@
    layer for data without dates, or a metric with no time column: named why); a period outside
    coverage; a retired column nothing replaces; a derived measure or
    an aggregate the layer does not define (named); a grouping by something that is no
-   dimension (named); a word standing where a value would that no dimension holds and that
+   dimension (named); an adjective said of a metric's rows that nothing defines ("new
+   patients", named); a word standing where a value would that no dimension holds and that
    resembles nothing the layer knows (named); no metric at all (the closest metrics named);
 3. clarify: a misspelt word that resembles a defined name (did you mean ..., asked, never
    applied); any other unread content word (named); a negation or ranking with nothing to apply
@@ -154,6 +155,17 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             f"'{word}' by, so the warehouse's definitions cannot answer it.",
         )
     suggested = {w for w, _ in reading.suggestions}
+    modifiers = [w for w in reading.modifiers if w not in suggested]
+    if modifiers and (reading.metrics or reading.ambiguous):
+        names = reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets)
+        labels = ", ".join(layer.metric(n).label for n in names)
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.modifier_undefined",
+            f"The warehouse does not define {_quote(modifiers)} (no dimension, value or metric "
+            f"says which rows that is), so it cannot be applied to {labels}; answering "
+            "without it would answer another question.",
+        )
     unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
     if unknown and reading.metrics:
         closed = [d for d in layer.dimensions if d.closed]

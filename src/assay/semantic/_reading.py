@@ -100,6 +100,7 @@ class Reading:
     change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
     pairs: tuple[str, ...] = ()  # "Germany in 2023 and France in 2024": each value its period
     background: tuple[str, ...] = ()  # statements around the question, read and set aside
+    modifiers: tuple[str, ...] = ()  # unread words said of a metric's rows ("new patients")
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -477,6 +478,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if whole and periods:
         dangling.append(f"{whole[0]} (one total over every date, or {periods[0].label}?)")
     pairs = _pairs(parts, question)
+    modifiers = _said_of(
+        unread, [*metric_matches, *(t.payload for t in context)], entities, question
+    )
     unread_words = [attached.get(t.index, t.token.text) for t in unread]
     unread_words += [t.token.text for t in numbers]
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
@@ -506,6 +510,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         several=tuple(several),
         change=change,
         pairs=tuple(pairs),
+        modifiers=tuple(modifiers),
         matches=tuple(metric_matches),
         notes=tuple(notes),
     )
@@ -646,6 +651,26 @@ def _attached(
                 continue
         kept.append(period)
     return kept, attached
+
+
+def _said_of(
+    unread: list[Tag], matches: list[Match], entities: list[Tag], question: str
+) -> list[str]:
+    """Unread words standing just before a metric's phrase or the rows it counts ("new
+    patients", "first-time customers"): an adjective the layer does not define."""
+    tokens = tokenize(question)
+    heads = {m.start for m in matches} | {t.index for t in entities}
+    heads |= {i for i, t in enumerate(tokens) if canonical(t.text) in _ROWS}
+    out = []
+    for tag in unread:
+        after = next((i for i, t in enumerate(tokens) if t.start >= tag.token.end), None)
+        if after in heads:
+            out.append(tag.token.text)
+    return out
+
+
+# Rows named by a function word (no metric or table of the layer needs to name them).
+_ROWS = frozenset({"customer", "customers", "client", "clients", "patient", "patients"})
 
 
 def _pairs(parts: list[Any], question: str) -> list[str]:
@@ -820,4 +845,31 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             if best is not None:
                 out.append((word, best[0]))
+            elif (only := _one_phrase_with(word.lower(), lexicon)) is not None:
+                out.append((word, only))
     return out
+
+
+def _one_phrase_with(word: str, lexicon: Lexicon) -> str | None:
+    """The phrase of the one thing (metric or value) holding a word that ``word`` misspells
+    ("invoces": "number of invoices"); None when nothing does, when several things do, or
+    when ``word`` is itself a word the lexicon knows (then it is no misspelling)."""
+    from rapidfuzz import fuzz
+
+    if len(word) < 5:
+        return None
+    forms = {word, word + "s", word.removesuffix("s"), word.removesuffix("es")}
+    found: dict[tuple[str, ...], list[tuple[float, bool, int, str]]] = {}
+    for key, entries in lexicon.entries.items():
+        if forms & set(key):  # a known word, or its plural: no misspelling
+            return None
+        scores = [fuzz.ratio(word, k) if len(k) >= 5 else 0.0 for k in key]
+        if max(scores) >= 85:
+            targets = tuple(sorted({t for _, t in entries}))
+            best = scores.index(max(scores))
+            # the closest word first, then as the phrase's head (its last word)
+            rank = (-max(scores), best != len(key) - 1, len(key), " ".join(key))
+            found.setdefault(targets, []).append(rank)
+    if len(found) != 1:
+        return None
+    return min(next(iter(found.values())))[3]
