@@ -297,3 +297,11 @@ def test_the_convention_for_unknown_values_typos_and_adjectives(
     assert decision.behaviour == behaviour, decision
     assert decision.code.endswith(code), decision
     assert said in decision.message, decision.message
+
+
+def test_year_over_year_with_both_years_named_compares_them_once(
+    wrb_layers: dict[str, SemanticLayer],
+) -> None:
+    reading, decision = _decide(wrb_layers["saas"], "yoy net revenue 2023 vs 2022")
+    assert decision.behaviour == "answer", decision
+    assert [p.label for p in reading.periods] == ["2023", "2022"]

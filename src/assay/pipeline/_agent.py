@@ -594,7 +594,9 @@ def change_words(reading: Reading, label: str) -> str:
 
 def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
-    (its coverage end, else its clock): that period is partial, never written as whole.
+    (its coverage end, else its clock): that period is partial, never written as whole. With
+    a month, quarter or year grain, a first or last bucket the period cuts is named too ("the
+    first month from 2024-08-07": the past 3 months by month).
 
     Example:
         >>> import datetime as dt
@@ -606,6 +608,25 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     last = layer.coverage[1] if layer.coverage is not None else layer.clock
     if last is None:
         return ""
+    said = _partial_end(reading, last)
+    notes = [said] if said else []
+    months = _GRAIN_MONTHS.get(reading.grain or "")
+    if months is not None:
+        first = layer.coverage[0] if layer.coverage is not None else None
+        spans = [(p.start, min(p.end - dt.timedelta(days=1), last)) for p in reading.periods]
+        if not spans and first is not None:
+            spans = [(first, last)]
+        for start, end in spans:
+            if start.day != 1 or (start.month - 1) % months:
+                notes.append(f"the first {reading.grain} from {start}")
+            after = end + dt.timedelta(days=1)
+            cut = after.day != 1 or (after.month - 1) % months
+            if cut and f"to {end}" not in said:
+                notes.append(f"the last {reading.grain} to {end}")
+    return ", ".join(notes)
+
+
+def _partial_end(reading: Reading, last: dt.date) -> str:
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
     if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
         return f"to {last}"  # an open period runs to the last day covered: say which

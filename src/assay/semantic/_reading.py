@@ -791,6 +791,8 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
         start = base.start.replace(year=base.start.year - 1)
         end = base.end.replace(year=base.end.year - 1)
     label = str(start.year) if base.whole_year else f"{base.label}, a year earlier"
+    if any((p.start, p.end) == (start, end) for p in absolute):
+        return absolute  # "yoy 2023 vs 2022": the year before is already named
     return [*absolute, Period(start, end, label, "previous year")]
 
 
