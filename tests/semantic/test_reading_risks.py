@@ -305,3 +305,86 @@ def test_year_over_year_with_both_years_named_compares_them_once(
     reading, decision = _decide(wrb_layers["saas"], "yoy net revenue 2023 vs 2022")
     assert decision.behaviour == "answer", decision
     assert [p.label for p in reading.periods] == ["2023", "2022"]
+
+
+def _span(reading) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    period = reading.period
+    return str(period.start), str(period.end)
+
+
+@pytest.mark.parametrize(
+    ("domain", "question", "span"),
+    [
+        ("saas", "net revenue last fiscal quarter", ("2024-07-01", "2024-10-01")),
+        ("saas", "net revenue in the previous fiscal quarter", ("2024-07-01", "2024-10-01")),
+        ("saas", "net revenue this fiscal quarter", ("2024-10-01", "2025-01-01")),
+        ("saas", "net revenue in the first half of fiscal 2025", ("2024-04-01", "2024-10-01")),
+        ("saas", "net revenue in H2 of fiscal 2024", ("2023-10-01", "2024-04-01")),
+        ("clinic", "number of visits since the beginning of 2023", ("2023-01-01", "2024-11-16")),
+        ("clinic", "number of visits since the start of 2023", ("2023-01-01", "2024-11-16")),
+    ],
+)
+def test_more_period_spellings_are_read(
+    wrb_layers: dict[str, SemanticLayer], domain: str, question: str, span: tuple[str, str]
+) -> None:
+    reading, decision = _decide(wrb_layers[domain], question)
+    assert decision.behaviour == "answer", decision
+    assert _span(reading) == span
+
+
+def test_a_written_number_of_groups_ranks(wrb_layers: dict[str, SemanticLayer]) -> None:
+    question = "the two departments with the lowest number of visits in 2023"
+    reading, decision = _decide(wrb_layers["clinic"], question)
+    assert decision.behaviour == "answer", decision
+    assert reading.groups == ("department",)
+    assert reading.ranking is not None
+    assert (reading.ranking.n, reading.ranking.descending) == (2, False)
+
+
+def test_a_number_of_groups_without_a_ranking_is_asked_back(
+    wrb_layers: dict[str, SemanticLayer],
+) -> None:
+    _, decision = _decide(wrb_layers["clinic"], "number of visits for the two departments")
+    assert decision.behaviour == "clarify", decision
+    assert "'two" in decision.message
+
+
+@pytest.mark.parametrize(
+    ("domain", "question", "groups", "grain"),
+    [
+        ("clinic", "number of visits, one number per year", (), "year"),
+        (
+            "insurance",
+            "which line of business saw the highest claims paid in 2023",
+            ("product",),
+            None,
+        ),
+    ],
+)
+def test_more_phrasings_are_answered(
+    wrb_layers: dict[str, SemanticLayer],
+    domain: str,
+    question: str,
+    groups: tuple[str, ...],
+    grain: str | None,
+) -> None:
+    reading, decision = _decide(wrb_layers[domain], question)
+    assert decision.behaviour == "answer", decision
+    assert (reading.groups, reading.grain) == (groups, grain)
+
+
+def test_distinct_said_of_a_metric_that_counts_distinct_rows(
+    wrb_layers: dict[str, SemanticLayer],
+) -> None:
+    reading, decision = _decide(wrb_layers["clinic"], "number of distinct patients in 2023")
+    assert decision.behaviour == "answer", decision
+    assert reading.metrics == ("patients_seen",)
+
+
+def test_across_years_is_one_total_only_when_said(wrb_layers: dict[str, SemanticLayer]) -> None:
+    reading, decision = _decide(wrb_layers["clinic"], "total number of visits across years")
+    assert decision.behaviour == "answer", decision
+    assert reading.grain is None and not reading.periods
+    _, decision = _decide(wrb_layers["clinic"], "number of visits across years")
+    assert decision.behaviour == "clarify", decision
+    assert "'across years" in decision.message

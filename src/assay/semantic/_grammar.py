@@ -28,7 +28,8 @@ __all__ = ["GRAMMAR", "Tag", "parse"]
 
 GRAMMAR = r"""
 start: _item*
-_item: neg | values | group | rank | which | metrics | periods | loose
+_item: neg | values | group | rank | which | counted | metrics | periods | loose
+counted: NUMBER DIM
 neg: NEG DIM? values
    | NEG -> dangling_neg
 values: VALUE (SEP VALUE)*
@@ -131,6 +132,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         if taken[i]:
             continue
         low = t.lower
+        if low in {"one", "a", "single"} and _one_number(tokens, i):
+            continue  # "one number per year", "a single figure": the grain, said again
         if low.isdigit() or low in NUMBER_WORDS:
             value = int(low) if low.isdigit() else NUMBER_WORDS[low]
             tags[i] = _Tag("NUMBER", t, i, value)
@@ -232,6 +235,19 @@ def _grouped(tags: dict[int, _Tag], tokens: list[Token], i: int) -> bool:
     return not (following and following[0].kind in {"VALUE", "NEG"})
 
 
+def _one_number(tokens: list[Token], i: int) -> bool:
+    """Whether token ``i`` opens "one number", "one figure", "a single total" followed by a
+    breakdown word ("per", "by", "for each", "each")."""
+    words = [t.lower for t in tokens[i + 1 : i + 4]]
+    if words[:1] == ["single"]:
+        words = words[1:]
+    return (
+        len(words) >= 2
+        and words[0] in {"number", "figure", "total", "value", "row", "line"}
+        and words[1] in {"per", "by", "for", "each", "a"}
+    )
+
+
 def _hyphenated(tokens: list[Token], taken: list[bool], i: int) -> tuple[Token, int]:
     """An unread word and, when it is hyphenated to the next word ("first-time",
     "long-standing"), the whole compound, so that it is named as written."""
@@ -312,7 +328,11 @@ class _Build(Transformer[Any, Any]):
         return ("group", items[1].value.payload.targets[0])
 
     def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
-        return ("grain", items[1].value.payload[0])
+        by, grain = items[0].value, items[1].value
+        if by.payload[1] == "across" and grain.kind == "UNIT" and grain.token.lower.endswith("s"):
+            # "across years": one total over them, or one per year? read in _reading
+            return ("across", (grain.payload[0], f"across {grain.token.text}"))
+        return ("grain", grain.payload[0])
 
     def group_modified(self, items: list[LarkToken]) -> tuple[str, Any]:
         words = [t.value for t in items if t.type == "WORD"]
@@ -337,6 +357,10 @@ class _Build(Transformer[Any, Any]):
     def which(self, items: list[LarkToken]) -> tuple[str, Any]:
         n = items[1].value.payload if len(items) > 2 else None
         return ("which", (items[-1].value.payload.targets[0], n))
+
+    def counted(self, items: list[LarkToken]) -> tuple[str, Any]:
+        number = items[0].value
+        return ("counted", (items[1].value.payload.targets[0], number.payload, number.token.text))
 
     def which_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
         n = items[1].value.payload if len(items) > 2 else None

@@ -51,6 +51,7 @@ _AROUND_DATE = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",
     re.IGNORECASE,
 )
+_TOTAL = re.compile(r"\b(?:total|overall|combined|altogether|sum|grand)\b", re.IGNORECASE)
 _OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
@@ -279,6 +280,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     whole: list[str] = []  # "across all years": one total over every date
     words: list[Tag] = []
     entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
+    counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
     last_metric_end = -2
     for kind, payload in parts:
         if kind == "metrics":
@@ -303,6 +305,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             words = payload
         elif kind == "grain":
             grain = payload
+        elif kind == "across":  # "across years": one total only when a total is said
+            if _TOTAL.search(question):
+                whole.append(payload[1])
+            else:
+                dangling.append(f"{payload[1]} (one total, or one per {payload[0]}?)")
         elif kind == "retired":
             retired_keys.extend(payload.targets)
         elif kind == "unknown_group":
@@ -321,6 +328,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             if len(payload) > 2:
                 descending = payload[2]
                 directions.append(payload[2])
+        elif kind == "counted":  # "the two departments": grouped, as many as a ranking keeps
+            _add(groups, payload[0])
+            counted.append(payload)
         elif kind == "which_unknown":
             unknown_groups.append(payload[0])
         elif kind == "loose":
@@ -340,9 +350,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 if tag.index == last_metric_end:
                     derived.append(tag.payload[1])
             elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
-                counted = tag.payload[1]
-                if counted.kind == "WORD" and _suggest([counted], lexicon):  # "custmers"
-                    unread.append(counted)
+                noun = tag.payload[1]
+                if noun.kind == "WORD" and _suggest([noun], lexicon):  # "custmers"
+                    unread.append(noun)
                 else:
                     derived.append(tag.payload[0])
             elif tag.kind == "RETIRED":
@@ -381,6 +391,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             _add(groups, lists[0].dimension)
     metric_matches, several, context = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
+    metric_matches, unread = _distinct(metric_matches, unread, layer)
     was_unread = {t.index for t in unread}
     unread = [t for t in unread if t.payload not in pinning]
     unread = _modifiers(unread, metric_matches, question, layer)
@@ -453,6 +464,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
         dangling.append(f"{same.group(0)} (name both periods' dates)")
+    for dim, number, said in counted:
+        if directions:
+            n = n or number
+        else:  # "the two departments" with no highest or lowest: which two is not said
+            dangling.append(f"{said} {dim} (the highest or the lowest?)")
     ranking = None
     if len(set(directions)) > 1:  # "top ... fewest": which way is not said once
         dangling.append("highest and lowest (which one?)")
@@ -753,6 +769,33 @@ def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> tuple[lis
             used |= hits
         out.append(match)
     return out, used
+
+
+_DISTINCT = frozenset({"distinct", "unique", "different", "individual"})
+
+
+def _distinct(
+    matches: list[Match], unread: list[Tag], layer: SemanticLayer
+) -> tuple[list[Match], list[Tag]]:
+    """ "number of distinct patients": read when exactly one metric the phrase can mean
+    counts distinct rows (it is that metric); otherwise the word stays unread."""
+    said = [t for t in unread if t.payload in _DISTINCT]
+    if not said:
+        return matches, unread
+    targets = {t for m in matches for t in m.targets}
+    counting = {
+        t
+        for t in targets
+        if "COUNT(DISTINCT" in layer.metric(t).expression.upper().replace(" (", "(")
+    }
+    if len(counting) != 1:
+        return matches, unread
+    (target,) = counting
+    pinned = [
+        Match(m.phrase, m.start, m.end, m.kind, (target,)) if target in m.targets else m
+        for m in matches
+    ]
+    return pinned, [t for t in unread if t not in said]
 
 
 def _same_word(word: str, mark: str) -> bool:
