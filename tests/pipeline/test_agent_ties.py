@@ -79,3 +79,14 @@ def test_the_fit_check_accepts_ties_and_vetoes_a_wrong_n(agent: Agent) -> None:
         assert fit_check(changed, reading, LAYER).mismatches, wrong
     flipped = sql.replace("DESC", "ASC")
     assert fit_check(flipped, reading, LAYER).mismatches
+
+
+def test_a_period_outside_the_metrics_own_data_is_abstained_on(agent: Agent) -> None:
+    # found by an outside tryout: the layer's coverage came from another table, and a month
+    # after the metric's last row was shown as a confident 0
+    verdict = agent.ask("orders from 2024-01-20 to 2024-01-27")  # the orders end 2024-01-07
+    assert verdict.action == "withhold", verdict.candidate
+    assert verdict.behaviour == "abstain"
+    assert "2024-01-01 to 2024-01-07" in verdict.provenance["message"]
+    inside = agent.ask("orders from 2024-01-01 to 2024-01-07")
+    assert inside.behaviour == "answer"
