@@ -388,3 +388,19 @@ def test_across_years_is_one_total_only_when_said(wrb_layers: dict[str, Semantic
     _, decision = _decide(wrb_layers["clinic"], "number of visits across years")
     assert decision.behaviour == "clarify", decision
     assert "'across years" in decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "grain"),
+    [
+        ("gross revenue from Q4 2023 to Q1 2024", "quarter"),
+        ("gross revenue from Q2 2023 to Q1 2024", "quarter"),
+        ("gross revenue from 2022 to 2024", "year"),
+    ],
+)
+def test_a_range_between_two_named_periods_shows_each(
+    shop: SemanticLayer, question: str, grain: str
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision
+    assert reading.grain == grain

@@ -293,7 +293,7 @@ class Agent:
             label=metric.label,
             labels=tuple(self.layer.metric(m).label for m in reading.metrics),
             period=period,
-            group=" and ".join(grouped) or ("year" if reading.compare else None),
+            group=" and ".join(grouped) or (_compared_grain(reading) if reading.compare else None),
             definition=definition,
             top_n=reading.top_n,
             grain=planned.grain,
@@ -637,6 +637,14 @@ def change_words(reading: Reading, label: str) -> str:
         f"The {n} {' and '.join(reading.groups)} with the largest {most} in {label}"
         f"{' ' + where if where else ''} from {first.label} to {last.label}"
     )
+
+
+def _compared_grain(reading: Reading) -> str:
+    """What compared periods are grouped by: their one kind (two quarters: ``quarter``), or
+    ``period`` when they differ (the planner labels each)."""
+    kinds = {p.kind for p in reading.periods}
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return kind or ("year" if not reading.periods else "period")
 
 
 def _day(value: Any) -> dt.date:

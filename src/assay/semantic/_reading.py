@@ -442,6 +442,14 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             and grain is None
         ):
             grain = "year"  # "from 2022 to 2024": each year shown
+        elif (
+            change is None
+            and p.ranged
+            and grain is None
+            and len(p.ends) == 2
+            and all(e.kind == "quarter" for e in p.ends)
+        ):
+            grain = "quarter"  # "from Q4 2023 to Q1 2024": each quarter shown
     if len(periods) > 1:
         compare = True
         # "Q2 of the current fiscal year": one period said of another is not a comparison of
