@@ -404,3 +404,11 @@ def test_a_range_between_two_named_periods_shows_each(
     reading, decision = _decide(shop, question)
     assert decision.behaviour == "answer", decision
     assert reading.grain == grain
+
+
+def test_a_misspelt_metric_is_named_before_the_period(shop: SemanticLayer) -> None:
+    # found by an outside tryout: "Transacions per day in the first week of march 2022" was
+    # abstained on as outside the coverage, and the misspelt metric never named
+    _, decision = _decide(shop, "number of ordrs in 2019")
+    assert decision.behaviour == "clarify", decision
+    assert "'ordrs': did you mean" in decision.message

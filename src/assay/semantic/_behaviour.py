@@ -90,7 +90,9 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     untimed = _untimed(reading, layer)
     if untimed is not None:
         return untimed
-    if layer.coverage is not None:
+    if layer.coverage is not None and (reading.metrics or reading.ambiguous):
+        # with no metric read, what was not understood is said first (a misspelt metric is
+        # never hidden behind the period's coverage)
         start, end = layer.coverage
         for period in reading.periods:
             last = period.end - dt.timedelta(days=1)
