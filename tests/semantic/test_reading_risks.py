@@ -412,3 +412,14 @@ def test_a_misspelt_metric_is_named_before_the_period(shop: SemanticLayer) -> No
     _, decision = _decide(shop, "number of ordrs in 2019")
     assert decision.behaviour == "clarify", decision
     assert "'ordrs': did you mean" in decision.message
+
+
+def test_two_dimensions_named_together_are_asked_back() -> None:
+    # found by an outside tryout: "total sales by store state" grouped by the store and by the
+    # state (two dimensions), where the store's state was meant
+    _, decision = _decide(SALES, "revenue by country customer type in 2017")
+    assert decision.behaviour == "clarify", decision
+    assert "'country customer type" in decision.message
+    reading, decision = _decide(SALES, "revenue by country and customer type in 2017")
+    assert decision.behaviour == "answer", decision
+    assert reading.groups == ("country", "customer_type")

@@ -36,6 +36,7 @@ values: VALUE (SEP VALUE)*
 metrics: METRIC (SEP METRIC)*
 periods: PERIOD (SEP PERIOD)*
 group: BY DIM -> group_dim
+     | BY DIM DIM -> group_two
      | BY (GRAIN | UNIT) -> group_grain
      | BY METRIC -> by_metric
      | BY METRIC WORD+ -> group_unknown
@@ -326,6 +327,14 @@ class _Build(Transformer[Any, Any]):
 
     def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("group", items[1].value.payload.targets[0])
+
+    def group_two(self, items: list[LarkToken]) -> tuple[str, Any]:
+        first, second = items[1].value.payload, items[2].value.payload
+        if first.end == second.start:
+            # "by store state": two dimensions, or one said of the other? asked back
+            said = f"{first.phrase} {second.phrase}"
+            return ("dangling", f"{said} (by each, or one of the other?)")
+        return ("groups", (first.targets[0], second.targets[0]))  # "by country and category"
 
     def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
         by, grain = items[0].value, items[1].value

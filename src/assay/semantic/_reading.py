@@ -298,6 +298,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             periods.extend(payload)
         elif kind == "group":
             _add(groups, payload)
+        elif kind == "groups":
+            for dim in payload:
+                _add(groups, dim)
         elif kind == "group_modified":  # "by old region": the grouping, its modifier unread
             _add(groups, payload[0])
             unread.extend(payload[1])
