@@ -161,6 +161,21 @@ CASES: dict[str, Case] = {
         _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 42.", ONE)),
         _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 7.", ONE)),
     ),
+    "answer_well_formed": Case(
+        "veto.garbled_answer",
+        _given(
+            "SELECT 7",
+            ONE,
+            candidate=Candidate("SELECT 7", (), "Headcount by None: 7.", ONE),
+            reading=READING,
+        ),
+        _given(
+            "SELECT 7",
+            ONE,
+            candidate=Candidate("SELECT 7", (), "Headcount in 2024 was 7.", ONE),
+            reading=READING,
+        ),
+    ),
     "judge_findings": Case(
         "cap.incomplete",
         _given("SELECT 7", ONE, judge=JudgeReport(complete=0.25)),

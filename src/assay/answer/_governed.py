@@ -80,6 +80,7 @@ def write_governed(
     result: Result,
     *,
     label: str,
+    labels: tuple[str, ...] = (),
     period: str,
     group: str | None,
     definition: str,
@@ -96,7 +97,9 @@ def write_governed(
     country DE"``), ``period`` and, when the data covers it only in part, ``partial`` (``"to
     2024-11-15"``), ``group`` every grouping (``"country and category"``; every column before
     the value is a key), and a ranking ("Top 3" or, ``descending`` false, "Bottom 3");
-    ``heading``, when given, is the caller's head for the list (a ranked change). ``grain``
+    ``heading``, when given, is the caller's head for the list (a ranked change). ``labels``
+    names each value column (``value``, ``value_<metric>``) when the question asked for two
+    or more metrics: each value is written with its metric's label. ``grain``
     (day, week, month, quarter or year) writes date keys to that grain; when it is None and
     ``group`` names a grain, that grain is used.
 
@@ -125,25 +128,52 @@ def write_governed(
     if partial:
         when += f" ({partial})"
     last = len(result.columns) - 1
-    values = [k for k, c in enumerate(result.columns) if k and str(c).startswith("value")]
+    values = [k for k, c in enumerate(result.columns) if str(c).startswith("value")]
     keys = range(min(values) if values else max(last, 1))
-    if not result.rows:
+    named = list(zip(values, labels, strict=False)) if len(labels) > 1 and values else []
+    if named and not keys and len(result.rows) == 1:
+        text = "; ".join(f"{name}{scope}{when} was {cite(0, k)}" for k, name in named) + "."
+        text = text[0].upper() + text[1:]
+    elif not result.rows:
         text = f"No rows match: there is no {label}{scope}{when} to report."
     elif len(result.columns) == 1:
         text = f"{label.capitalize()}{scope}{when} was {cite(0, 0)}."
     else:
+
+        def value(i: int) -> str:
+            if named:
+                return ", ".join(f"{name} {cite(i, k)}" for k, name in named)
+            return cite(i, last)
+
         items = [
-            ", ".join(cite(i, k, key=True) for k in keys) + f": {cite(i, last)}"
+            ", ".join(cite(i, k, key=True) for k in keys) + f": {value(i)}"
             for i in range(min(len(result.rows), MAX_ITEMS))
         ]
         more = f" (and {len(result.rows) - MAX_ITEMS} more)" if len(result.rows) > MAX_ITEMS else ""
         end = "Top" if descending else "Bottom"
+        said = " and ".join(name for _, name in named) if named else label
+        by = f" by {group}" if group else ""
         head = (
-            f"{end} {top_n} {group} by {label}{scope}"
+            f"{end} {top_n} {group or 'rows'} by {said}{scope}"
             if top_n
-            else f"{label.capitalize()}{scope} by {group}"
+            else f"{said.capitalize()}{scope}{by}"
         )
         if heading:  # a head that says it all ("The 1 city with the largest fall ...")
             head, when = heading, f" ({partial})" if partial else ""
-        text = f"{head}{when}: " + "; ".join(items) + more + "."
+        text = f"{head}{when}{_tie(result, top_n, last)}: " + "; ".join(items) + more + "."
     return GovernedAnswer(text, tuple(citations), definition)
+
+
+def _tie(result: Result, top_n: int | None, column: int) -> str:
+    """ " (4 rows: a tie for 3rd)" when a ranking kept more rows than asked because the last
+    places are tied (rows in ranked order); empty otherwise."""
+    if not top_n or len(result.rows) <= top_n:
+        return ""
+    last = result.rows[-1][column]
+    place = next(i for i, row in enumerate(result.rows) if row[column] == last) + 1
+    return f" ({len(result.rows)} rows: a tie for {_ordinal(place)})"
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

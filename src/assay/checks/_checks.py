@@ -7,14 +7,16 @@ sampled answer, which carries no reading). Codes are stable: ``veto.missing_tabl
 ``veto.bad_join``, ``veto.stand_in_returned``, ``cap.uncited_number``, ``cap.unsupported_claim``,
 ``cap.incomplete``, ``cap.thin_evidence``, ``signal.empty_result``,
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
-``veto.check_failed`` (a check that raised), the layer codes of ``_verify`` and the
-question-SQL codes of ``_consistency`` and ``_values``; each code is emitted by one check only.
+``veto.garbled_answer`` (a written answer showing None or a raw float), ``veto.check_failed``
+(a check that raised), the layer codes of ``_verify`` and the question-SQL codes of
+``_consistency`` and ``_values``; each code is emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -209,6 +211,37 @@ def numbers_cited(ctx: CheckContext) -> CheckOutcome:
     return CheckOutcome(tuple(findings), {"schema": 1.0 if cited else None})
 
 
+# What a governed answer must never show: Python's None, a float's raw repr (binary
+# artefacts such as 1056956.0399999998, exponents) or a NaN/infinity.
+_GARBLED = re.compile(
+    r"(?<![\w-])None(?![\w-])|(?<![\w.])\d+\.\d{6,}(?!\w)|\d(?:\.\d+)?e[+-]?\d+\b"
+    r"|(?<![\w-])(?:nan|NaN|inf|-inf)(?![\w-])"
+)
+
+
+def answer_well_formed(ctx: CheckContext) -> CheckOutcome:
+    """A written answer from the governed path (one with a reading) states no ``None``, no
+    raw float repr and no NaN: a sentence that shows one was put together wrong (two metrics
+    written as one, found by an outside user), so it is vetoed rather than shown."""
+    text = ctx.candidate.text
+    if ctx.reading is None or not text:
+        return CheckOutcome()
+    found = [m.group(0) for m in _GARBLED.finditer(text)]
+    if not found:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            Finding(
+                "veto.garbled_answer",
+                "veto",
+                f"The written answer shows {', '.join(repr(f) for f in found[:3])}, which no "
+                "answer may show; it was put together wrong.",
+                {"found": found[:3]},
+            ),
+        )
+    )
+
+
 def judge_findings(ctx: CheckContext) -> CheckOutcome:
     """COMPLETE and unsupported claims, from a judge that never saw a reference answer; without
     a judge, COMPLETE is the reading fit's (measured before, for a planned answer) or unmeasured.
@@ -334,6 +367,7 @@ CHECKS: tuple[Check, ...] = (
     join_readiness,
     stand_in_values,
     numbers_cited,
+    answer_well_formed,
     judge_findings,
     empty_result,
     *QUESTION_CHECKS,

@@ -18,6 +18,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import Cues, attribute_order, read_cues, requested_attributes, words
+from assay.checks._fit import ranked_shape
 from assay.checks._sql import parse_query
 from assay.types import Finding
 
@@ -74,6 +75,9 @@ _AGGREGATES: dict[type[exp.Expr], str] = {
 
 
 def _limit(tree: exp.Expr) -> int | None:
+    ranked = ranked_shape(tree) if isinstance(tree, exp.Select) else None
+    if ranked is not None:  # RANK() <= n keeps n rows and any tied with the last
+        return ranked.n
     limit = tree.args.get("limit")
     value = limit.expression if isinstance(limit, exp.Limit) else None
     if isinstance(value, exp.Literal) and value.is_int:

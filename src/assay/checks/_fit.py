@@ -115,8 +115,11 @@ def fit_check(
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None or not reading.metrics:
         return FitReport(("shape",), ("the query is not one SELECT for a metric",))
+    ranked = ranked_shape(select)
+    if ranked is not None:
+        select = ranked.inner
     if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
-        return _fit_change(select, reading, layer)
+        return _fit_change(select, reading, layer, ranked)
     aliases = {t.alias_or_name: t.name for t in select.find_all(exp.Table)}
     metric = layer.metric(reading.metrics[0])
     where = select.args.get("where")
@@ -163,10 +166,11 @@ def fit_check(
         )
 
     checked.append("order and limit")
-    limit = select.args.get("limit")
-    n = int(limit.expression.this) if limit is not None and limit.expression is not None else None
-    order = select.args.get("order")
-    first = order.expressions[0] if order is not None and order.expressions else None
+    n, first = _limit(select), _first_order(select)
+    if ranked is not None:
+        if n is not None or not ranked.consistent:
+            bad.append("the ranked rows are cut twice, or shown in another order than ranked")
+        n, first = ranked.n, ranked.order
     if reading.ranking is None:
         if n is not None:
             bad.append(f"the query keeps {n} rows where the reading keeps all")
@@ -185,7 +189,9 @@ def fit_check(
     return FitReport(tuple(checked), tuple(bad))
 
 
-def _fit_change(select: exp.Select, reading: Reading, layer: SemanticLayer) -> FitReport:
+def _fit_change(
+    select: exp.Select, reading: Reading, layer: SemanticLayer, ranked: Ranked | None
+) -> FitReport:
     """A ranking by change: one inner query per period (each checked as a plain reading of
     that period), the outer order on the change in the reading's direction, and its limit."""
     checked: list[str] = []
@@ -203,11 +209,12 @@ def _fit_change(select: exp.Select, reading: Reading, layer: SemanticLayer) -> F
             bad.extend(f"{period.label}: {m}" for m in report.mismatches)
     checked.append("order and limit")
     assert reading.ranking is not None
-    order = select.args.get("order")
-    first = order.expressions[0] if order is not None and order.expressions else None
+    n, first = _limit(select), _first_order(select)
+    if ranked is not None:
+        if n is not None or not ranked.consistent:
+            bad.append("the ranked rows are cut twice, or shown in another order than ranked")
+        n, first = ranked.n, ranked.order
     descending = bool(first is not None and first.args.get("desc"))
-    limit = select.args.get("limit")
-    n = int(limit.expression.this) if limit is not None and limit.expression is not None else None
     on_change = first is not None and first.this.sql().lower() in {"change", "a.value - b.value"}
     if not on_change or descending != reading.ranking.descending or n != reading.ranking.n:
         bad.append(
@@ -216,6 +223,68 @@ def _fit_change(select: exp.Select, reading: Reading, layer: SemanticLayer) -> F
             f"{reading.ranking.n}"
         )
     return FitReport(tuple(checked), tuple(bad))
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A ranking that keeps ties: ``SELECT ... FROM (SELECT ..., RANK() OVER (ORDER BY x) AS
+    r ...) WHERE r <= n ORDER BY ...``. ``order`` is the window's ordering (what is ranked and
+    which way); ``consistent`` whether the rows are shown in that same direction."""
+
+    inner: exp.Select
+    n: int | None
+    order: exp.Ordered | None
+    consistent: bool
+
+
+def ranked_shape(select: exp.Select) -> Ranked | None:
+    """The tie-keeping shape of a ranking, or None when ``select`` is not one."""
+    source = select.args.get("from_")
+    where = select.args.get("where")
+    if source is None or not isinstance(source.this, exp.Subquery) or where is None:
+        return None
+    inner = source.this.this
+    if not isinstance(inner, exp.Select):
+        return None
+    windows = {
+        p.alias: p.this
+        for p in inner.expressions
+        if isinstance(p, exp.Alias) and isinstance(p.this, exp.Window)
+    }
+    cut = where.this
+    if not isinstance(cut, (exp.LTE, exp.LT)) or not isinstance(cut.this, exp.Column):
+        return None
+    window = windows.get(cut.this.name)
+    if window is None or not isinstance(cut.expression, exp.Literal):
+        return None
+    if not isinstance(window.this, exp.Rank) or window.args.get("partition_by"):
+        return None  # ROW_NUMBER cuts ties; a partitioned rank is another question
+    try:
+        n = int(cut.expression.this) - (1 if isinstance(cut, exp.LT) else 0)
+    except ValueError:
+        return None
+    order = window.args.get("order")
+    ranked_by = order.expressions[0] if order is not None and order.expressions else None
+    shown = _first_order(select)
+    consistent = (
+        ranked_by is not None
+        and shown is not None
+        and bool(shown.args.get("desc")) == bool(ranked_by.args.get("desc"))
+        and len(windows) == 1
+    )
+    return Ranked(inner, n, ranked_by, consistent)
+
+
+def _limit(select: exp.Select) -> int | None:
+    limit = select.args.get("limit")
+    if limit is None or limit.expression is None:
+        return None
+    return int(limit.expression.this)
+
+
+def _first_order(select: exp.Select) -> exp.Ordered | None:
+    order = select.args.get("order")
+    return order.expressions[0] if order is not None and order.expressions else None
 
 
 def _says(spec: tuple[bool, frozenset[str]] | None) -> str:

@@ -18,7 +18,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._fit import fit_check
+from assay.checks._fit import fit_check, ranked_shape
 from assay.errors import ExecutionError
 from assay.semantic import Metric, Period
 from assay.types import Finding
@@ -32,6 +32,9 @@ def _canon(node: exp.Expr) -> str:
 
 def _conditions(sql: str, dialect: str) -> list[str]:
     tree = sqlglot.parse_one(sql, read=dialect)
+    ranked = ranked_shape(tree) if isinstance(tree, exp.Select) else None
+    if ranked is not None:  # a ranking that keeps ties: the query it ranks holds the WHERE
+        tree = ranked.inner
     where = tree.find(exp.Where)
     if where is None:
         return []

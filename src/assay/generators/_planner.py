@@ -17,7 +17,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.errors import GenerationError
-from assay.semantic import Dimension, Filter, JoinPath, Metric, Reading, SemanticLayer
+from assay.semantic import Dimension, Filter, JoinPath, Metric, Ranking, Reading, SemanticLayer
 
 __all__ = ["Plan", "plan"]
 
@@ -177,7 +177,9 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         direction = "DESC" if reading.ranking.descending else "ASC"
         query = query.order_by(f"value {direction}", "1")
         if reading.ranking.n is not None:
-            query = query.limit(reading.ranking.n)
+            ranked_on = sqlglot.parse_one(metric.expression, read="duckdb")
+            names = [p.alias for p in projections]
+            query = _keep_ties(query, ranked_on, names, "value", reading.ranking)
     elif keys and (reading.grain is not None or len(periods) > 1):
         query = query.order_by(*[str(i + 1) for i in range(len(keys))])
     sql = query.sql(dialect=dialect)
@@ -212,7 +214,7 @@ def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
         .order_by(f"change {'DESC' if reading.ranking.descending else 'ASC'}", "1")
     )
     if reading.ranking.n is not None:
-        query = query.limit(reading.ranking.n)
+        query = _keep_ties(query, change.copy(), [*names, "change"], "change", reading.ranking)
     return Plan(
         query.sql(dialect=dialect),
         a.metric,
@@ -221,6 +223,27 @@ def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
         a.group_by,
         a.grain,
         a.filters,
+    )
+
+
+def _keep_ties(
+    query: exp.Select, ranked_on: exp.Expr, names: list[str], order: str, ranking: Ranking
+) -> exp.Select:
+    """The first ``ranking.n`` rows by ``ranked_on``, and every row tied with the last of
+    them: ``RANK() <= n`` over the query, never a ``LIMIT`` that cuts a tie silently (a tie
+    for 3rd in "top 3 days" keeps all the tied days; the written answer says so)."""
+    direction = "DESC" if ranking.descending else "ASC"
+    window = sqlglot.parse_one(
+        f"RANK() OVER (ORDER BY {ranked_on.sql(dialect='duckdb')} {direction})", read="duckdb"
+    )
+    inner = query.copy()
+    inner.set("order", None)
+    inner = inner.select(exp.alias_(window, f"{order}_rank"))
+    return (
+        exp.select(*names)
+        .from_(exp.alias_(exp.paren(inner), "ranked"))
+        .where(exp.column(f"{order}_rank") <= exp.Literal.number(ranking.n or 0))
+        .order_by(f"{order} {direction}", "1")
     )
 
 

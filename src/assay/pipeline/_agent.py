@@ -86,6 +86,7 @@ class Agent:
         self.profiles = Profiles(self.connector, self.catalog)
         self.vocabulary = status_vocabulary(self.layer)
         self.trusted = TrustedIndex(self.layer, self.lexicon)
+        self._ranges: dict[str, tuple[dt.date, dt.date] | None] = {}  # time column: data dates
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a
@@ -145,6 +146,10 @@ class Agent:
             return self._answer_trusted(text, ident, example, base)
         if decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
+        outside = self._outside_own_data(reading)
+        if outside is not None:
+            base["message"] = outside
+            return self._verdict(ident, "abstain", ("behaviour.period_outside_data",), base)
         try:
             return self._answer(text, ident, reading, base)
         except GenerationError as exc:
@@ -154,6 +159,48 @@ class Agent:
             finding = Finding(exc.code, "veto", exc.message)
             base["message"] = exc.message
             return self._verdict(ident, "answer", (exc.code,), base, findings=(finding,))
+
+    def _outside_own_data(self, reading: Reading) -> str | None:
+        """A period wholly outside the dates a metric's own time column holds (the layer's
+        coverage may come from another table): abstained on, never answered with a confident
+        0 (found by an outside tryout on an imported TPC-H layer). Best effort: a range that
+        cannot be read leaves the layer's coverage as the only bound."""
+        for name in reading.metrics:
+            metric = self.layer.metric(name)
+            if not metric.time_column or not reading.periods:
+                continue
+            span = self._data_range(metric.time_column)
+            if span is None:
+                continue
+            low, high = span
+            for period in reading.periods:
+                if period.end <= low or period.start > high:
+                    return (
+                        f"{metric.label} has data from {low} to {high} (its "
+                        f"{metric.time_column}); {period.label} is outside it, so there is "
+                        "nothing to answer from."
+                    )
+        return None
+
+    def _data_range(self, time_column: str) -> tuple[dt.date, dt.date] | None:
+        ranges = self._ranges
+        if time_column not in ranges:
+            table, column = time_column.split(".", 1)
+            col = exp.column(column, table)
+            sql = (
+                exp.select(exp.Min(this=col.copy()), exp.Max(this=col.copy()))
+                .from_(table)
+                .sql(dialect=self.connector.dialect)
+            )
+            try:
+                rows = self.connector.execute(
+                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1
+                ).rows
+                low, high = rows[0] if rows else (None, None)
+                ranges[time_column] = (_day(low), _day(high)) if low and high else None
+            except (AssayError, TypeError, ValueError):
+                ranges[time_column] = None
+        return ranges[time_column]
 
     def _verdict(
         self,
@@ -244,8 +291,9 @@ class Agent:
         written = write_governed(
             run.result,
             label=metric.label,
+            labels=tuple(self.layer.metric(m).label for m in reading.metrics),
             period=period,
-            group=" and ".join(grouped) or ("year" if reading.compare else None),
+            group=" and ".join(grouped) or (_compared_grain(reading) if reading.compare else None),
             definition=definition,
             top_n=reading.top_n,
             grain=planned.grain,
@@ -591,9 +639,27 @@ def change_words(reading: Reading, label: str) -> str:
     )
 
 
+def _compared_grain(reading: Reading) -> str:
+    """What compared periods are grouped by: their one kind (two quarters: ``quarter``), or
+    ``period`` when they differ (the planner labels each)."""
+    kinds = {p.kind for p in reading.periods}
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return kind or ("year" if not reading.periods else "period")
+
+
+def _day(value: Any) -> dt.date:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    return dt.date.fromisoformat(str(value)[:10])
+
+
 def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
-    (its coverage end, else its clock): that period is partial, never written as whole.
+    (its coverage end, else its clock): that period is partial, never written as whole. With
+    a month, quarter or year grain, a first or last bucket the period cuts is named too ("the
+    first month from 2024-08-07": the past 3 months by month).
 
     Example:
         >>> import datetime as dt
@@ -605,6 +671,25 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     last = layer.coverage[1] if layer.coverage is not None else layer.clock
     if last is None:
         return ""
+    said = _partial_end(reading, last)
+    notes = [said] if said else []
+    months = _GRAIN_MONTHS.get(reading.grain or "")
+    if months is not None:
+        first = layer.coverage[0] if layer.coverage is not None else None
+        spans = [(p.start, min(p.end - dt.timedelta(days=1), last)) for p in reading.periods]
+        if not spans and first is not None:
+            spans = [(first, last)]
+        for start, end in spans:
+            if start.day != 1 or (start.month - 1) % months:
+                notes.append(f"the first {reading.grain} from {start}")
+            after = end + dt.timedelta(days=1)
+            cut = after.day != 1 or (after.month - 1) % months
+            if cut and f"to {end}" not in said:
+                notes.append(f"the last {reading.grain} to {end}")
+    return ", ".join(notes)
+
+
+def _partial_end(reading: Reading, last: dt.date) -> str:
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
     if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
         return f"to {last}"  # an open period runs to the last day covered: say which

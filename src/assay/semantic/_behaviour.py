@@ -6,7 +6,8 @@
    layer for data without dates, or a metric with no time column: named why); a period outside
    coverage; a retired column nothing replaces; a derived measure or
    an aggregate the layer does not define (named); a grouping by something that is no
-   dimension (named); a word standing where a value would that no dimension holds and that
+   dimension (named); an adjective said of a metric's rows that nothing defines ("new
+   patients", named); a word standing where a value would that no dimension holds and that
    resembles nothing the layer knows (named); no metric at all (the closest metrics named);
 3. clarify: a misspelt word that resembles a defined name (did you mean ..., asked, never
    applied); any other unread content word (named); a negation or ranking with nothing to apply
@@ -19,6 +20,7 @@ An unread content word is never dropped: it always ends in 2 or 3, named in the 
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
@@ -88,10 +90,24 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     untimed = _untimed(reading, layer)
     if untimed is not None:
         return untimed
-    if layer.coverage is not None:
+    if layer.coverage is not None and (reading.metrics or reading.ambiguous):
+        # with no metric read, what was not understood is said first (a misspelt metric is
+        # never hidden behind the period's coverage)
         start, end = layer.coverage
         for period in reading.periods:
-            if period.start < start or period.start > end:
+            last = period.end - dt.timedelta(days=1)
+            if period.start < start <= last:
+                # partly covered: never called outside; a figure for the whole period would
+                # count only the covered part (rows before the coverage are not vouched for)
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_partly_covered",
+                    f"The warehouse covers {start} to {end}; {period.label} ({period.start} "
+                    f"to {last}) is partly outside it: data from {start} to {min(last, end)} "
+                    f"only, so a figure for the whole of {period.label} cannot be given. Ask "
+                    f"for the covered part (from {start}).",
+                )
+            if last < start or period.start > end:
                 return BehaviourDecision(
                     "abstain",
                     "behaviour.period_outside_coverage",
@@ -151,6 +167,17 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             f"'{word}' by, so the warehouse's definitions cannot answer it.",
         )
     suggested = {w for w, _ in reading.suggestions}
+    modifiers = [w for w in reading.modifiers if w not in suggested]
+    if modifiers and (reading.metrics or reading.ambiguous):
+        names = reading.metrics or tuple(t for m in reading.ambiguous for t in m.targets)
+        labels = ", ".join(layer.metric(n).label for n in names)
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.modifier_undefined",
+            f"The warehouse does not define {_quote(modifiers)} (no dimension, value or metric "
+            f"says which rows that is), so it cannot be applied to {labels}; answering "
+            "without it would answer another question.",
+        )
     unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
     if unknown and reading.metrics:
         closed = [d for d in layer.dimensions if d.closed]
@@ -281,7 +308,11 @@ def decide(
                 f"do you mean: {defined}?",
             )
         words = " ".join(reading.unread) or reading.question
-        named = f" ({_quote(reading.unread)})" if reading.unread else ""
+        named = (
+            f" ({_quote(reading.unread)})"
+            if reading.unread
+            else f" (no word of {reading.question.strip()!r} names one)"
+        )
         return BehaviourDecision(
             "abstain",
             "behaviour.concept_missing",

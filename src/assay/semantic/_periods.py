@@ -144,6 +144,16 @@ class _Rules:
         rel = r"(?P<rel>this|current|last|previous|prior|next)"
         return [
             (
+                r"\b(?:(?P<o>first|1st|second|2nd) half|(?P<h>h[12])) (?:of )?(?:the )?"
+                r"(?:fiscal (?:year )?|fy ?)'?(?P<y>\d{4}|\d{2})\b"
+                r"|\b(?:fiscal (?:year )?|fy ?)'?(?P<y2>\d{4}|\d{2}) (?P<h2>h[12])\b",
+                lambda m: self._fiscal_half(m),
+            ),
+            (
+                rf"\b{rel} fiscal (?:quarter|qtr)\b",
+                lambda m: self._fiscal_quarter_rel(m["rel"]),
+            ),
+            (
                 r"\b(?:(?:this|current) fiscal year|fiscal year|fiscal) to date\b|\bfytd\b",
                 lambda m: (_fy(_fy_of(c, f), f)[0], self.tomorrow, "this fiscal year to date"),
             ),
@@ -353,6 +363,21 @@ class _Rules:
         start = dt.date(year, 1 if half == "h1" else 7, 1)
         return start, _add_months(start, 6), f"{half.upper()} {year}"
 
+    def _fiscal_half(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        """ "first half of fiscal 2025", "H2 FY24": six months from the fiscal year's start."""
+        half = (m["h"] or m["h2"] or ("h1" if m["o"] in {"first", "1st"} else "h2")).upper()
+        year = _year(m["y"] or m["y2"])
+        start = _fy(year, self.fiscal)[0]
+        if half == "H2":
+            start = _add_months(start, 6)
+        return start, _add_months(start, 6), f"fiscal {half} {year}"
+
+    def _fiscal_quarter_rel(self, rel: str) -> tuple[dt.date, dt.date, str]:
+        """ "last fiscal quarter": the fiscal quarter before the clock's, and so on."""
+        fy = _fy_of(self.clock, self.fiscal)
+        index = (fy * 4 + (self.clock.month - self.fiscal) % 12 // 3) + self._shift(rel)
+        return self._fq(index % 4 + 1, index // 4)
+
     def _half_rel(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
         half = m["h"] or ("h1" if m["o"] in {"first", "1st"} else "h2")
         year = self.clock.year + self._shift(m["rel"])
@@ -449,7 +474,11 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
     found = _join(found, text)
     out: list[Period] = []
     for period in found:
-        since = re.search(r"\b(since|from|after)\s+(?:the\s+)?$", text[: period.span[0]])
+        since = re.search(
+            r"\b(since|from|after)\s+(?:the\s+)?(?:(?:very\s+)?(?:beginning|start)\s+of\s+"
+            r"(?:the\s+)?)?$",
+            text[: period.span[0]],
+        )
         if since and since.group(1) in {"since", "after"} and not period.relative_previous:
             start = period.end if since.group(1) == "after" else period.start
             period = Period(

@@ -51,6 +51,8 @@ _AROUND_DATE = re.compile(
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",
     re.IGNORECASE,
 )
+_TOTAL = re.compile(r"\b(?:total|overall|combined|altogether|sum|grand)\b", re.IGNORECASE)
+_OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
@@ -99,6 +101,7 @@ class Reading:
     change: str | None = None  # "fell" (down), "grew" (up), "changed" (any) between periods
     pairs: tuple[str, ...] = ()  # "Germany in 2023 and France in 2024": each value its period
     background: tuple[str, ...] = ()  # statements around the question, read and set aside
+    modifiers: tuple[str, ...] = ()  # unread words said of a metric's rows ("new patients")
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
 
@@ -276,6 +279,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     numbers: list[Tag] = []
     whole: list[str] = []  # "across all years": one total over every date
     words: list[Tag] = []
+    entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
+    counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
     last_metric_end = -2
     for kind, payload in parts:
         if kind == "metrics":
@@ -293,6 +298,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             periods.extend(payload)
         elif kind == "group":
             _add(groups, payload)
+        elif kind == "groups":
+            for dim in payload:
+                _add(groups, dim)
         elif kind == "group_modified":  # "by old region": the grouping, its modifier unread
             _add(groups, payload[0])
             unread.extend(payload[1])
@@ -300,6 +308,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             words = payload
         elif kind == "grain":
             grain = payload
+        elif kind == "across":  # "across years": one total only when a total is said
+            if _TOTAL.search(question):
+                whole.append(payload[1])
+            else:
+                dangling.append(f"{payload[1]} (one total, or one per {payload[0]}?)")
         elif kind == "retired":
             retired_keys.extend(payload.targets)
         elif kind == "unknown_group":
@@ -318,6 +331,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             if len(payload) > 2:
                 descending = payload[2]
                 directions.append(payload[2])
+        elif kind == "counted":  # "the two departments": grouped, as many as a ranking keeps
+            _add(groups, payload[0])
+            counted.append(payload)
         elif kind == "which_unknown":
             unknown_groups.append(payload[0])
         elif kind == "loose":
@@ -326,6 +342,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 pass  # placed below, once filters and ranking are known
             elif tag.kind == "NUMBER":
                 numbers.append(tag)
+            elif tag.kind == "ENTITY":
+                entities.append(tag)
             elif tag.kind == "WORD":
                 if tag.payload in DERIVED and tag.index == last_metric_end:
                     derived.append(tag.token.text)
@@ -334,6 +352,12 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             elif tag.kind == "DERIVED":
                 if tag.index == last_metric_end:
                     derived.append(tag.payload[1])
+            elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
+                noun = tag.payload[1]
+                if noun.kind == "WORD" and _suggest([noun], lexicon):  # "custmers"
+                    unread.append(noun)
+                else:
+                    derived.append(tag.payload[0])
             elif tag.kind == "RETIRED":
                 retired_keys.extend(tag.payload.targets)
             elif tag.kind == "UNDEFINED":
@@ -364,11 +388,13 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         if dim not in filtered:
             _add(groups, dim)
     if compare and not groups and not periods[1:]:
-        lists = [f for f in filters if len(f.values) > 1 and not f.negated]
+        # "Germany compared with France": the values side by side, never their sum
+        lists = [f for f in _merge(filters) if len(f.values) > 1 and not f.negated]
         if lists:
             _add(groups, lists[0].dimension)
     metric_matches, several, context = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
+    metric_matches, unread = _distinct(metric_matches, unread, layer)
     was_unread = {t.index for t in unread}
     unread = [t for t in unread if t.payload not in pinning]
     unread = _modifiers(unread, metric_matches, question, layer)
@@ -386,6 +412,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if len(chosen) == 1:
         unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    if not metrics and not ambiguous and not derived:
+        # no metric for the rows named to be context of: they are what was asked, named
+        unread = sorted([*unread, *entities], key=lambda t: t.index)
     averaged = any(
         layer.metric(t).expression.upper().startswith("AVG")
         for m in metric_matches
@@ -416,6 +445,14 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             and grain is None
         ):
             grain = "year"  # "from 2022 to 2024": each year shown
+        elif (
+            change is None
+            and p.ranged
+            and grain is None
+            and len(p.ends) == 2
+            and all(e.kind == "quarter" for e in p.ends)
+        ):
+            grain = "quarter"  # "from Q4 2023 to Q1 2024": each quarter shown
     if len(periods) > 1:
         compare = True
         # "Q2 of the current fiscal year": one period said of another is not a comparison of
@@ -431,10 +468,18 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             dangling.append(f"{a.label} and {b.label} (one within the other: which period?)")
     if around := _AROUND_DATE.search(question):
         dangling.append(f"{around.group(0)} (which dates exactly?)")
+    if (series := _OVER_TIME.search(question)) and grain is None:
+        # "revenue over time": a series asked for, its step not said; a total is not it
+        dangling.append(f"{series.group(0)} (by day, week, month, quarter or year?)")
     if same := _SAME_PERIOD.search(question):
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
         dangling.append(f"{same.group(0)} (name both periods' dates)")
+    for dim, number, said in counted:
+        if directions:
+            n = n or number
+        else:  # "the two departments" with no highest or lowest: which two is not said
+            dangling.append(f"{said} {dim} (the highest or the lowest?)")
     ranking = None
     if len(set(directions)) > 1:  # "top ... fewest": which way is not said once
         dangling.append("highest and lowest (which one?)")
@@ -460,6 +505,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if whole and periods:
         dangling.append(f"{whole[0]} (one total over every date, or {periods[0].label}?)")
     pairs = _pairs(parts, question)
+    modifiers = _said_of(
+        unread, [*metric_matches, *(t.payload for t in context)], entities, question
+    )
     unread_words = [attached.get(t.index, t.token.text) for t in unread]
     unread_words += [t.token.text for t in numbers]
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
@@ -489,6 +537,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         several=tuple(several),
         change=change,
         pairs=tuple(pairs),
+        modifiers=tuple(modifiers),
         matches=tuple(metric_matches),
         notes=tuple(notes),
     )
@@ -631,6 +680,26 @@ def _attached(
     return kept, attached
 
 
+def _said_of(
+    unread: list[Tag], matches: list[Match], entities: list[Tag], question: str
+) -> list[str]:
+    """Unread words standing just before a metric's phrase or the rows it counts ("new
+    patients", "first-time customers"): an adjective the layer does not define."""
+    tokens = tokenize(question)
+    heads = {m.start for m in matches} | {t.index for t in entities}
+    heads |= {i for i, t in enumerate(tokens) if canonical(t.text) in _ROWS}
+    out = []
+    for tag in unread:
+        after = next((i for i, t in enumerate(tokens) if t.start >= tag.token.end), None)
+        if after in heads:
+            out.append(tag.token.text)
+    return out
+
+
+# Rows named by a function word (no metric or table of the layer needs to name them).
+_ROWS = frozenset({"customer", "customers", "client", "clients", "patient", "patients"})
+
+
 def _pairs(parts: list[Any], question: str) -> list[str]:
     """ "Germany in 2023 and France in 2024": values and periods alternating, two or more of
     each, pair each value with its period; a filter over every period is not what was asked."""
@@ -713,6 +782,33 @@ def _pin(matches: list[Match], question: str, layer: SemanticLayer) -> tuple[lis
     return out, used
 
 
+_DISTINCT = frozenset({"distinct", "unique", "different", "individual"})
+
+
+def _distinct(
+    matches: list[Match], unread: list[Tag], layer: SemanticLayer
+) -> tuple[list[Match], list[Tag]]:
+    """ "number of distinct patients": read when exactly one metric the phrase can mean
+    counts distinct rows (it is that metric); otherwise the word stays unread."""
+    said = [t for t in unread if t.payload in _DISTINCT]
+    if not said:
+        return matches, unread
+    targets = {t for m in matches for t in m.targets}
+    counting = {
+        t
+        for t in targets
+        if "COUNT(DISTINCT" in layer.metric(t).expression.upper().replace(" (", "(")
+    }
+    if len(counting) != 1:
+        return matches, unread
+    (target,) = counting
+    pinned = [
+        Match(m.phrase, m.start, m.end, m.kind, (target,)) if target in m.targets else m
+        for m in matches
+    ]
+    return pinned, [t for t in unread if t not in said]
+
+
 def _same_word(word: str, mark: str) -> bool:
     """One word, or one a prefix of the other and both of five letters or more ("register",
     "registered"; "issue", "issued")."""
@@ -749,6 +845,8 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
         start = base.start.replace(year=base.start.year - 1)
         end = base.end.replace(year=base.end.year - 1)
     label = str(start.year) if base.whole_year else f"{base.label}, a year earlier"
+    if any((p.start, p.end) == (start, end) for p in absolute):
+        return absolute  # "yoy 2023 vs 2022": the year before is already named
     return [*absolute, Period(start, end, label, "previous year")]
 
 
@@ -803,4 +901,31 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             if best is not None:
                 out.append((word, best[0]))
+            elif (only := _one_phrase_with(word.lower(), lexicon)) is not None:
+                out.append((word, only))
     return out
+
+
+def _one_phrase_with(word: str, lexicon: Lexicon) -> str | None:
+    """The phrase of the one thing (metric or value) holding a word that ``word`` misspells
+    ("invoces": "number of invoices"); None when nothing does, when several things do, or
+    when ``word`` is itself a word the lexicon knows (then it is no misspelling)."""
+    from rapidfuzz import fuzz
+
+    if len(word) < 5:
+        return None
+    forms = {word, word + "s", word.removesuffix("s"), word.removesuffix("es")}
+    found: dict[tuple[str, ...], list[tuple[float, bool, int, str]]] = {}
+    for key, entries in lexicon.entries.items():
+        if forms & set(key):  # a known word, or its plural: no misspelling
+            return None
+        scores = [fuzz.ratio(word, k) if len(k) >= 5 else 0.0 for k in key]
+        if max(scores) >= 85:
+            targets = tuple(sorted({t for _, t in entries}))
+            best = scores.index(max(scores))
+            # the closest word first, then as the phrase's head (its last word)
+            rank = (-max(scores), best != len(key) - 1, len(key), " ".join(key))
+            found.setdefault(targets, []).append(rank)
+    if len(found) != 1:
+        return None
+    return min(next(iter(found.values())))[3]

@@ -161,6 +161,14 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "comparing",
         "comparison",
         "comparison of",
+        "comparison with",
+        "comparison to",
+        "in comparison with",
+        "in comparison to",
+        "compared against",
+        "as compared with",
+        "as compared to",
+        "relative to",
         "against",
         "side by side",
         "respectively",
@@ -345,7 +353,7 @@ FUNCTION_WORDS = frozenset(
     came up down out off through throughout until till between among via under
     it total-wise wise basically actually currently just now today yet still ever already again
     recorded record records booked logged achieved reached generated produced
-    realised realized brought did we get see happened came showing shown both yo sell
+    realised realized brought did we get see saw seen happened came showing shown both yo sell
     sold selling customer customers client clients write wrote writing racked rack column
     columns field fields dated
     """.split()
