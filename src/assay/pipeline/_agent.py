@@ -253,6 +253,11 @@ class Agent:
             descending=reading.descending,
             partial=partial_words(reading, self.layer),
             heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
+            window=(
+                (reading.periods[0].start, reading.periods[0].end)
+                if len(reading.periods) == 1 and planned.grain
+                else None
+            ),
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         # One registry over the executed answer: the fit to the reading (COMPLETE, measured

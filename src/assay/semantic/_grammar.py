@@ -110,6 +110,23 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         }[m.kind]
         tags[m.start] = _Tag(kind, tokens[m.start], m.start, m)
     canon = [canonical(t.text) for t in tokens]
+    # A dimension's own words come before an aggregate word: "by ship mode" names the
+    # dimension "line items ship mode", not the statistical mode.
+    for i in range(len(tokens)):
+        for size in (3, 2):
+            words = tuple(canon[i : i + size])
+            if len(words) < size or any(taken[i : i + size]):
+                continue
+            if KEYWORDS.get(words[-1:], ("",))[0] != "AGG":
+                continue
+            dim = lexicon.dimension_ending(words)
+            if dim is not None:
+                phrase = " ".join(t.text for t in tokens[i : i + size])
+                match = Match(phrase, i, i + size, "dimension", (dim,))
+                tags[i] = _Tag("DIM", tokens[i], i, match)
+                for k in range(i, i + size):
+                    taken[k] = True
+                break
     i = 0
     longest = max(len(k) for k in KEYWORDS)
     while i < len(tokens):
@@ -245,7 +262,7 @@ class _Build(Transformer[Any, Any]):
         return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
 
     def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
-        return ("group", items[1].value.payload.targets[0])
+        return ("group", items[1].value.payload)
 
     def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
         return ("grain", items[1].value.payload[0])

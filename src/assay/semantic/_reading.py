@@ -277,6 +277,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     whole: list[str] = []  # "across all years": one total over every date
     words: list[Tag] = []
     last_metric_end = -2
+    ends: dict[int, str] = {}  # where each dimension named for a grouping ends
     for kind, payload in parts:
         if kind == "metrics":
             metric_items.append(payload)
@@ -292,7 +293,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif kind == "periods":
             periods.extend(payload)
         elif kind == "group":
-            _add(groups, payload)
+            _add(groups, payload.targets[0])
+            ends[payload.end] = payload.targets[0]
         elif kind == "group_modified":  # "by old region": the grouping, its modifier unread
             _add(groups, payload[0])
             unread.extend(payload[1])
@@ -358,11 +360,18 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                     aggregates.append(tag.payload[1])
     # A dimension named without "by" is a grouping, unless a value of it is also named
     # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
-    dims = [p.payload.targets[0] for k, p in parts if k == "loose" and p.kind == "DIM"]
+    dims = [p.payload for k, p in parts if k == "loose" and p.kind == "DIM"]
     filtered = {f.dimension for f in filters}
-    for dim in dims:
+    for match in dims:
+        dim = match.targets[0]
         if dim not in filtered:
             _add(groups, dim)
+            # "by store state": the store's key named just before a dimension of the store
+            # table says whose state; the key is no grouping of its own.
+            key = ends.get(match.start)
+            if key is not None and key in groups and _points_at(layer, key, dim):
+                groups.remove(key)
+        ends[match.end] = dim
     if compare and not groups and not periods[1:]:
         lists = [f for f in filters if len(f.values) > 1 and not f.negated]
         if lists:
@@ -649,6 +658,17 @@ def _pairs(parts: list[Any], question: str) -> list[str]:
     if seq.count("values") >= 2 and seq.count("periods") >= 2 and spans:
         return [question[min(a for a, _ in spans) : max(b for _, b in spans)]]
     return []
+
+
+def _points_at(layer: SemanticLayer, key: str, dim: str) -> bool:
+    """Whether dimension ``key`` is a join key whose join reaches the table of ``dim``."""
+    column = layer.dimension(key).column
+    table = layer.dimension(dim).column.split(".")[0]
+    for join in layer.joins:
+        sides = {join.left: join.right, join.right: join.left}
+        if column in sides and sides[column].split(".")[0] == table != column.split(".")[0]:
+            return True
+    return False
 
 
 def _add(groups: list[str], dim: str) -> None:
