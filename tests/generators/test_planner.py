@@ -199,7 +199,9 @@ def small_shop(tmp_path: Path) -> tuple[SemanticLayer, duckdb.DuckDBPyConnection
         "CREATE TABLE sales AS SELECT * FROM (VALUES (1, 1, 10.0), (1, 2, 20.0), "
         "(2, 1, 5.0), (NULL, 2, 100.0), (2, 9, 1.0)) t(store_id, customer_id, amount)"
     )
-    con.execute("CREATE TABLE stores AS SELECT * FROM (VALUES (1, 'TN'), (2, 'TN')) t(store_id, state)")
+    con.execute(
+        "CREATE TABLE stores AS SELECT * FROM (VALUES (1, 'TN'), (2, 'TN')) t(store_id, state)"
+    )
     con.execute(
         "CREATE TABLE customers AS SELECT * FROM (VALUES (1, 'a@x.org'), (2, 'b@x.org')) "
         "t(customer_id, email)"
@@ -219,7 +221,10 @@ def small_shop(tmp_path: Path) -> tuple[SemanticLayer, duckdb.DuckDBPyConnection
     ],
 )
 def test_a_breakdown_by_a_joined_table_keeps_every_fact_row(
-    small_shop: tuple[SemanticLayer, duckdb.DuckDBPyConnection], question: str, group: str, rows: dict[str, float]
+    small_shop: tuple[SemanticLayer, duckdb.DuckDBPyConnection],
+    question: str,
+    group: str,
+    rows: dict[str, float],
 ) -> None:
     """The unmatched fact rows are their own plainly labelled group (the groups add up to the
     total 136), and the key that names whose state is no grouping of its own."""

@@ -321,7 +321,7 @@ dimensions:
 
 
 def test_a_dimensions_own_words_come_before_an_aggregate_word(tmp_path: Path) -> None:
-    """"by ship mode" names the dimension "line items ship mode", not the statistical mode;
+    """ "by ship mode" names the dimension "line items ship mode", not the statistical mode;
     "mode" alone still is the aggregate the layer does not define."""
     (tmp_path / "lines.yaml").write_text(SHIP_LAYER)
     layer = load_semantic(tmp_path / "lines.yaml")

@@ -90,8 +90,10 @@ def _bucket_part(value: Any, grain: str, window: tuple[dt.date, dt.date]) -> str
 
     Example:
         >>> w = (dt.date(2024, 8, 7), dt.date(2024, 11, 8))
-        >>> _bucket_part(dt.date(2024, 8, 1), "month", w), _bucket_part(dt.date(2024, 9, 1), "month", w)
-        (' (from 2024-08-07)', '')
+        >>> _bucket_part(dt.date(2024, 8, 1), "month", w)
+        ' (from 2024-08-07)'
+        >>> _bucket_part(dt.date(2024, 9, 1), "month", w)
+        ''
         >>> _bucket_part(dt.datetime(2024, 11, 1), "month", w)
         ' (to 2024-11-07)'
     """
