@@ -10,7 +10,16 @@ import pytest
 from assay.checks import fit_check
 from assay.errors import GenerationError
 from assay.generators import plan
-from assay.semantic import Filter, JoinPath, Reading, SemanticLayer, load_semantic, read, resolve
+from assay.semantic import (
+    Filter,
+    JoinPath,
+    Metric,
+    Reading,
+    SemanticLayer,
+    load_semantic,
+    read,
+    resolve,
+)
 
 
 def test_same_question_same_sql(wrb: Path) -> None:
@@ -250,3 +259,18 @@ def test_a_filter_on_a_joined_table_keeps_the_inner_join(
     )
     planned = plan(reading, layer)
     assert "LEFT JOIN stores" in planned.sql and "LEFT JOIN customers" not in planned.sql
+
+
+def test_a_time_column_on_another_table_is_joined_only_when_a_period_needs_it() -> None:
+    """Sales dated through a date table: a question with no period or grain joins no date
+    table, so a sale with no date row is not lost from an all-time total."""
+    sales = Metric("total_sales", "Total sales", (), "sales", "SUM(sales.amount)", "dates.day")
+    layer = SemanticLayer(
+        name="dated",
+        metrics=(sales,),
+        joins=(JoinPath("sales.date_id", "dates.date_id"),),
+        tables=("sales", "dates"),
+    )
+    assert "JOIN" not in plan(Reading("total sales", metrics=("total_sales",)), layer).sql
+    monthly = Reading("total sales by month", metrics=("total_sales",), grain="month")
+    assert "JOIN dates" in plan(monthly, layer).sql

@@ -130,7 +130,10 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         )
     groups = [layer.dimension(name) for name in reading.groups]
     filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
-    needed = _tables_of(metric.expression) | (_tables_of(time_col) if time_col else set())
+    # The time column's table is joined only when a period or grain reads it: an inner join
+    # to a date table would drop every fact row without a date from an all-time answer.
+    timed = bool(time_col) and (bool(reading.periods) or reading.grain is not None)
+    needed = _tables_of(metric.expression) | (_tables_of(time_col) if timed else set())
     for other in metrics[1:]:
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
