@@ -12,6 +12,7 @@ The tree::
     │   └── ResourceLimit           execution.resource_limit
     ├── SemanticError               semantic.invalid
     ├── GenerationError             generation.error
+    │   ├── FanOut                  plan.fan_out
     │   └── LLMUnavailable          llm.unavailable
     ├── ScoringError                scoring.error
     ├── LedgerError                 ledger.error
@@ -39,6 +40,7 @@ __all__ = [
     "ExecutionError",
     "ExecutionFailed",
     "ExecutionTimeout",
+    "FanOut",
     "GenerationError",
     "InputError",
     "LLMUnavailable",
@@ -119,6 +121,12 @@ class GenerationError(AssayError):
     code = "generation.error"
 
 
+class FanOut(GenerationError):
+    """The planner refused a join that would multiply the metric's rows (and inflate it)."""
+
+    code = "plan.fan_out"
+
+
 class LLMUnavailable(GenerationError):
     """The model endpoint is down, timed out or answered garbage."""
 
@@ -154,6 +162,7 @@ _ALL_ERRORS: tuple[type[AssayError], ...] = (
     ResourceLimit,
     SemanticError,
     GenerationError,
+    FanOut,
     LLMUnavailable,
     ScoringError,
     LedgerError,

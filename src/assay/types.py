@@ -69,6 +69,7 @@ class FindingCode(StrEnum):
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_FORCING_PII = "veto.forcing_pii"
     VETO_GARBLED_ANSWER = "veto.garbled_answer"
+    VETO_GROUPS_DO_NOT_ADD_UP = "veto.groups_do_not_add_up"
     VETO_IMPOSSIBLE_VALUE = "veto.impossible_value"
     VETO_MISSING_TABLE = "veto.missing_table"
     VETO_NO_RESULT = "veto.no_result"

@@ -104,3 +104,41 @@ def test_plain_writer_dates_and_months() -> None:
 )
 def test_extract_numbers_skips_labels_and_list_tail(text: str, numbers: list[str]) -> None:
     assert [n.text for n in extract_numbers(text)] == numbers
+
+
+def test_a_bucket_the_period_covers_in_part_says_which_days() -> None:
+    """ "costs by month for the last 3 months" read on 2024-11-07: August holds Aug 7-31 and
+    November Nov 1-7; neither is written as the whole month, September is."""
+    result = Result(
+        ("month", "value"),
+        (
+            (dt.datetime(2024, 8, 1), 38086.04),
+            (dt.datetime(2024, 9, 1), 46370.39),
+            (dt.datetime(2024, 11, 1), 8445.42),
+        ),
+        3,
+    )
+    window = (dt.date(2024, 8, 7), dt.date(2024, 11, 8))
+    text = write_governed(
+        result,
+        label="cogs",
+        period="the past 3 months",
+        group="month",
+        definition="",
+        grain="month",
+        window=window,
+    ).text
+    assert "2024-08 (from 2024-08-07): 38,086.04" in text
+    assert "2024-09: 46,370.39" in text
+    assert "2024-11 (to 2024-11-07): 8,445.42" in text
+    assert _uncited(text, result) == []
+    whole = write_governed(
+        result,
+        label="cogs",
+        period="",
+        group="month",
+        definition="",
+        grain="month",
+        window=(dt.date(2024, 8, 1), dt.date(2024, 12, 1)),
+    ).text
+    assert "(from" not in whole and "(to" not in whole

@@ -186,6 +186,21 @@ CASES: dict[str, Case] = {
         _given("SELECT 7 WHERE false", Result(("n",), (), 0)),
         _given("SELECT 7", ONE),
     ),
+    "groups_add_up": Case(
+        "veto.groups_do_not_add_up",
+        # team 0 matches no row of teams shifted by one: its people vanish from the breakdown
+        _sql(
+            "SELECT t.name AS team, COUNT(*) AS value FROM people AS p JOIN teams AS t "
+            "ON p.team = t.team_id + 1 WHERE p.status <> 'void' GROUP BY t.name",
+            metric=HEADCOUNT,
+        ),
+        _sql(
+            "SELECT CASE WHEN t.team_id IS NULL THEN '(no teams)' ELSE t.name END AS team, "
+            "COUNT(*) AS value FROM people AS p LEFT JOIN teams AS t ON p.team = t.team_id + 1 "
+            "WHERE p.status <> 'void' GROUP BY t.name, (t.team_id IS NULL)",
+            metric=HEADCOUNT,
+        ),
+    ),
     "aggregate_fit": Case(
         "signal.aggregate_mismatch",
         _given("SELECT avg(age) FROM people", ONE, "What is the total age of people?"),

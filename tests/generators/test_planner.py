@@ -4,12 +4,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from assay.checks import fit_check
 from assay.errors import GenerationError
 from assay.generators import plan
-from assay.semantic import JoinPath, SemanticLayer, load_semantic, read, resolve
+from assay.semantic import (
+    Filter,
+    JoinPath,
+    Metric,
+    Reading,
+    SemanticLayer,
+    load_semantic,
+    read,
+    resolve,
+)
 
 
 def test_same_question_same_sql(wrb: Path) -> None:
@@ -163,3 +173,111 @@ def test_ranking_by_change(wrb: Path) -> None:
     assert fit_check(planned.sql, grew, layer).complete < 1.0
     both = read("By how much did visits drop from Q4 2023 to Q1 2024?", layer)
     assert [p.label for p in both.periods] == ["Q4 2023", "Q1 2024"] and both.compare
+
+
+SALES_LAYER = """
+name: small_shop
+tables:
+  sales: {}
+  stores: {}
+  customers: {}
+joins:
+- left: sales.store_id
+  right: stores.store_id
+- left: sales.customer_id
+  right: customers.customer_id
+metrics:
+- name: total_sales
+  table: sales
+  expression: SUM(sales.amount)
+dimensions:
+- name: store_id
+  column: sales.store_id
+  synonyms: [store]
+- name: customer_id
+  column: sales.customer_id
+  synonyms: [customer]
+- name: s_state
+  column: stores.state
+  synonyms: [state]
+- name: c_email
+  column: customers.email
+  synonyms: [email]
+"""
+
+
+@pytest.fixture
+def small_shop(tmp_path: Path) -> tuple[SemanticLayer, duckdb.DuckDBPyConnection]:
+    """Five sales, one with no store and one whose customer is not in customers."""
+    (tmp_path / "shop.yaml").write_text(SALES_LAYER)
+    con = duckdb.connect()
+    con.execute(
+        "CREATE TABLE sales AS SELECT * FROM (VALUES (1, 1, 10.0), (1, 2, 20.0), "
+        "(2, 1, 5.0), (NULL, 2, 100.0), (2, 9, 1.0)) t(store_id, customer_id, amount)"
+    )
+    con.execute(
+        "CREATE TABLE stores AS SELECT * FROM (VALUES (1, 'TN'), (2, 'TN')) t(store_id, state)"
+    )
+    con.execute(
+        "CREATE TABLE customers AS SELECT * FROM (VALUES (1, 'a@x.org'), (2, 'b@x.org')) "
+        "t(customer_id, email)"
+    )
+    return load_semantic(tmp_path / "shop.yaml"), con
+
+
+@pytest.mark.parametrize(
+    ("question", "group", "rows"),
+    [
+        ("total sales by store state", "s_state", {"TN": 36.0, "(no stores)": 100.0}),
+        (
+            "total sales by customer email",
+            "c_email",
+            {"a@x.org": 15.0, "b@x.org": 120.0, "(no customers)": 1.0},
+        ),
+    ],
+)
+def test_a_breakdown_by_a_joined_table_keeps_every_fact_row(
+    small_shop: tuple[SemanticLayer, duckdb.DuckDBPyConnection],
+    question: str,
+    group: str,
+    rows: dict[str, float],
+) -> None:
+    """The unmatched fact rows are their own plainly labelled group (the groups add up to the
+    total 136), and the key that names whose state is no grouping of its own."""
+    layer, con = small_shop
+    reading = resolve(question, layer)
+    assert reading.groups == (group,)
+    planned = plan(reading, layer)
+    assert "LEFT JOIN" in planned.sql
+    got = con.execute(planned.sql).fetchall()
+    assert {r[0]: float(r[1]) for r in got} == rows
+    assert fit_check(planned.sql, reading, layer).mismatches == ()
+
+
+def test_a_filter_on_a_joined_table_keeps_the_inner_join(
+    small_shop: tuple[SemanticLayer, duckdb.DuckDBPyConnection],
+) -> None:
+    layer, _ = small_shop
+    reading = Reading(
+        "total sales by state for a@x.org",
+        metrics=("total_sales",),
+        groups=("s_state",),
+        filters=(Filter("c_email", ("a@x.org",)),),
+    )
+    planned = plan(reading, layer)
+    assert "LEFT JOIN stores" in planned.sql and "LEFT JOIN customers" not in planned.sql
+
+
+def test_a_time_column_on_another_table_is_joined_only_when_a_period_needs_it() -> None:
+    """Sales dated through a date table: a question with no period or grain joins no date
+    table, so a sale with no date row is not lost from an all-time total."""
+    sales = Metric("total_sales", "Total sales", (), "sales", "SUM(sales.amount)", "dates.day")
+    layer = SemanticLayer(
+        name="dated",
+        metrics=(sales,),
+        joins=(JoinPath("sales.date_id", "dates.date_id"),),
+        tables=("sales", "dates"),
+    )
+    assert "JOIN" not in plan(Reading("total sales", metrics=("total_sales",)), layer).sql
+    monthly = Reading("total sales by month", metrics=("total_sales",), grain="month")
+    assert "JOIN dates" in plan(monthly, layer).sql

@@ -23,11 +23,10 @@ LAYER = SemanticLayer(
 @pytest.mark.parametrize(
     ("question", "said"),
     [
-        (
-            "costs by month for the last 3 months",
-            ["the first month from 2024-08-07", "the last month to 2024-11-07"],
-        ),
-        ("costs by quarter since March 2024", ["the first quarter from 2024-03-01"]),
+        # one period: each cut bucket is marked at its label by the answer writer
+        # (tests/answer/test_answer.py), not said again in the sentence
+        ("costs by month for the last 3 months", []),
+        ("costs by quarter since March 2024", ["to 2024-11-07"]),
         ("costs by month in 2023", []),
         ("costs by year", ["the first year from 2022-11-09", "the last year is not over"]),
     ],

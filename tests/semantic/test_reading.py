@@ -303,3 +303,30 @@ def test_a_breakdown_by_an_entity_that_is_no_dimension_is_never_dropped(
     _, decision = _read(layers, "shop", question)
     assert decision.behaviour in {"clarify", "abstain"}
     assert question.split()[-1] in decision.message
+
+
+SHIP_LAYER = """
+name: lines
+tables:
+  lineitem: {}
+metrics:
+- name: line_items_total_sales_amount
+  table: lineitem
+  expression: SUM(lineitem.l_extendedprice)
+dimensions:
+- name: line_items_ship_mode
+  column: lineitem.l_shipmode
+  synonyms: [line item ship mode]
+"""
+
+
+def test_a_dimensions_own_words_come_before_an_aggregate_word(tmp_path: Path) -> None:
+    """ "by ship mode" names the dimension "line items ship mode", not the statistical mode;
+    "mode" alone still is the aggregate the layer does not define."""
+    (tmp_path / "lines.yaml").write_text(SHIP_LAYER)
+    layer = load_semantic(tmp_path / "lines.yaml")
+    lexicon = Lexicon(layer)
+    reading = read("line items total sales amount by ship mode", layer, lexicon)
+    assert reading.groups == ("line_items_ship_mode",)
+    assert reading.aggregates == ()
+    assert read("mode of line items total sales amount", layer, lexicon).aggregates == ("mode",)

@@ -76,6 +76,44 @@ def format_label(value: Any, grain: str | None = None) -> str:
     return str(value)
 
 
+def _bucket_end(start: dt.date, grain: str) -> dt.date | None:
+    months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
+    if months is None:
+        return start + dt.timedelta(days={"day": 1, "week": 7}[grain]) if grain in GRAINS else None
+    total = start.year * 12 + start.month - 1 + months
+    return dt.date(total // 12, total % 12 + 1, 1)
+
+
+def _bucket_part(value: Any, grain: str, window: tuple[dt.date, dt.date]) -> str:
+    """`` (from 2024-08-07)`` / `` (to 2024-11-07)`` when the ``grain`` bucket starting at
+    ``value`` reaches outside ``window`` (``[start, end)``): the bucket holds only those days.
+
+    Example:
+        >>> w = (dt.date(2024, 8, 7), dt.date(2024, 11, 8))
+        >>> _bucket_part(dt.date(2024, 8, 1), "month", w)
+        ' (from 2024-08-07)'
+        >>> _bucket_part(dt.date(2024, 9, 1), "month", w)
+        ''
+        >>> _bucket_part(dt.datetime(2024, 11, 1), "month", w)
+        ' (to 2024-11-07)'
+    """
+    if not isinstance(value, (dt.datetime, dt.date)):
+        return ""
+    start = value.date() if isinstance(value, dt.datetime) else value
+    end = _bucket_end(start, grain)
+    if end is None:
+        return ""
+    first, stop = max(start, window[0]), min(end, window[1])
+    if first >= stop or (first, stop) == (start, end):
+        return ""
+    last = stop - dt.timedelta(days=1)
+    if first > start and stop < end:
+        return f" ({first.isoformat()} to {last.isoformat()})"
+    if first > start:
+        return f" (from {first.isoformat()})"
+    return f" (to {last.isoformat()})"
+
+
 def write_governed(
     result: Result,
     *,
@@ -90,6 +128,7 @@ def write_governed(
     descending: bool = True,
     partial: str = "",
     heading: str = "",
+    window: tuple[dt.date, dt.date] | None = None,
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
@@ -101,7 +140,10 @@ def write_governed(
     names each value column (``value``, ``value_<metric>``) when the question asked for two
     or more metrics: each value is written with its metric's label. ``grain``
     (day, week, month, quarter or year) writes date keys to that grain; when it is None and
-    ``group`` names a grain, that grain is used.
+    ``group`` names a grain, that grain is used. ``window`` is the period asked for
+    (``[start, end)``): a date key whose bucket the window covers only in part says which
+    days it holds (``2024-08 (from 2024-08-07)``, ``2024-11 (to 2024-11-07)``), never
+    written as the whole month.
 
     Example:
         >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
@@ -116,6 +158,8 @@ def write_governed(
         value = result.rows[row][col]
         text = format_label(value, grain) if key else _number(value)
         citations.append(Citation(text, row, col))
+        if key and window is not None and grain is not None:
+            text += _bucket_part(value, grain, window)
         return text
 
     scope = f" {where}" if where else ""

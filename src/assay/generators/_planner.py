@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
-from assay.errors import GenerationError
+from assay.errors import FanOut, GenerationError
 from assay.semantic import Dimension, Filter, JoinPath, Metric, Ranking, Reading, SemanticLayer
 
 __all__ = ["Plan", "plan"]
@@ -57,11 +57,26 @@ def _path(layer: SemanticLayer, start: str, goal: str) -> list[tuple[JoinPath, b
     )
 
 
-def _joins(layer: SemanticLayer, metric: Metric, needed: set[str]) -> list[tuple[str, str]]:
-    ordered: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class _Join:
+    table: str
+    on: str
+    key: str  # the joined table's column of ``on``: NULL on a row the join found no match for
+    outer: bool  # LEFT JOIN: only a grouping needs the table, and no fact row may be lost
+
+
+def _joins(
+    layer: SemanticLayer, metric: Metric, needed: set[str], grouped: set[str]
+) -> list[_Join]:
+    """The joins from the metric's table, the tables in ``needed`` (measured or filtered on)
+    first, joined inner; the tables only a grouping needs are LEFT joined, so a fact row with
+    no match stays in the answer as its own group instead of vanishing from the total."""
+    ordered: list[_Join] = []
     joined = {metric.table}
     distinct = "DISTINCT" in metric.expression.upper()
-    for goal in sorted(needed - {metric.table}):
+    goals = [(g, False) for g in sorted(needed - {metric.table})]
+    goals += [(g, True) for g in sorted(grouped - needed - {metric.table})]
+    for goal, outer in goals:
         for join, forward in _path(layer, metric.table, goal):
             left, right = join.tables
             target = right if forward else left
@@ -69,12 +84,13 @@ def _joins(layer: SemanticLayer, metric: Metric, needed: set[str]) -> list[tuple
                 continue
             fans_out = (join.relationship == "many_to_one") != forward
             if fans_out and not distinct:
-                raise GenerationError(
+                raise FanOut(
                     f"Joining {target} to {metric.table} would multiply rows and inflate "
                     f"{metric.label}.",
                     hint="Define the metric on the joined grain.",
                 )
-            ordered.append((target, f"{join.left} = {join.right}"))
+            key = join.right if forward else join.left
+            ordered.append(_Join(target, f"{join.left} = {join.right}", key, outer))
             joined.add(target)
     return ordered
 
@@ -114,14 +130,19 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         )
     groups = [layer.dimension(name) for name in reading.groups]
     filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
-    needed = _tables_of(metric.expression) | (_tables_of(time_col) if time_col else set())
+    # The time column's table is joined only when a period or grain reads it: an inner join
+    # to a date table would drop every fact row without a date from an all-time answer.
+    timed = bool(time_col) and (bool(reading.periods) or reading.grain is not None)
+    needed = _tables_of(metric.expression) | (_tables_of(time_col) if timed else set())
     for other in metrics[1:]:
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
         needed |= _tables_of(text)
-    for dim in groups + [d for d, _ in filters]:
+    for dim in [d for d, _ in filters]:
         needed.add(dim.column.split(".")[0])
-    joins = _joins(layer, metric, needed)
+    grouped = {dim.column.split(".")[0] for dim in groups}
+    joins = _joins(layer, metric, needed, grouped)
+    outer = {j.table: j for j in joins if j.outer}
     time = exp.column(*_split(time_col)) if time_col else exp.null()
     projections: list[exp.Expr] = []
     keys: list[exp.Expr] = []
@@ -154,14 +175,27 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         keys.append(key)
     for group in groups:
         key = exp.column(*_split(group.column))
+        table = group.column.split(".")[0]
+        if table in outer:
+            # The fact rows the LEFT JOIN matched to no row of the table: one group of
+            # their own, labelled plainly, apart from a row whose value is NULL.
+            missing = exp.column(*_split(outer[table].key)).is_(exp.null())
+            label = exp.Case(
+                ifs=[exp.If(this=missing.copy(), true=exp.Literal.string(f"(no {table})"))],
+                default=exp.cast(key.copy(), "VARCHAR"),
+            )
+            projections.append(exp.alias_(label, group.name))
+            keys += [key, exp.paren(missing)]
+            continue
         projections.append(exp.alias_(key, group.name))
         keys.append(key)
+    shown = len(projections)  # the group columns, before the values
     for k, m in enumerate(metrics):
         value = sqlglot.parse_one(m.expression, read="duckdb")
         projections.append(exp.alias_(value, "value" if k == 0 else f"value_{m.name}"))
     query = exp.select(*projections).from_(metric.table)
-    for table, on in joins:
-        query = query.join(table, on=on)
+    for join in joins:
+        query = query.join(join.table, on=join.on, join_type="LEFT" if join.outer else None)
     conditions: list[exp.Expr] = []
     if len(periods) == 1:
         conditions.append(_between(time, periods[0].start, periods[0].end))
@@ -181,12 +215,12 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
             names = [p.alias for p in projections]
             query = _keep_ties(query, ranked_on, names, "value", reading.ranking)
     elif keys and (reading.grain is not None or len(periods) > 1):
-        query = query.order_by(*[str(i + 1) for i in range(len(keys))])
+        query = query.order_by(*[str(i + 1) for i in range(shown)])
     sql = query.sql(dialect=dialect)
     return Plan(
         sql,
         metric,
-        (metric.table, *[t for t, _ in joins]),
+        (metric.table, *[j.table for j in joins]),
         len(joins),
         groups[0].name if groups else None,
         reading.grain,

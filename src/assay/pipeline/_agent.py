@@ -301,6 +301,11 @@ class Agent:
             descending=reading.descending,
             partial=partial_words(reading, self.layer),
             heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
+            window=(
+                (reading.periods[0].start, reading.periods[0].end)
+                if len(reading.periods) == 1 and planned.grain
+                else None
+            ),
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         # One registry over the executed answer: the fit to the reading (COMPLETE, measured
@@ -658,8 +663,8 @@ def _day(value: Any) -> dt.date:
 def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     """ "to 2024-11-15" when a period asked for runs past the last day the warehouse covers
     (its coverage end, else its clock): that period is partial, never written as whole. With
-    a month, quarter or year grain, a first or last bucket the period cuts is named too ("the
-    first month from 2024-08-07": the past 3 months by month).
+    a month, quarter or year grain and no single period, a first or last bucket the coverage
+    or the compared periods cut is named too ("the first year from 2022-11-09").
 
     Example:
         >>> import datetime as dt
@@ -674,7 +679,9 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     said = _partial_end(reading, last)
     notes = [said] if said else []
     months = _GRAIN_MONTHS.get(reading.grain or "")
-    if months is not None:
+    # One period asked: the written answer marks each cut bucket at its label ("2024-08 (from
+    # 2024-08-07)", answer._governed), so the sentence does not say it twice.
+    if months is not None and len(reading.periods) != 1:
         first = layer.coverage[0] if layer.coverage is not None else None
         spans = [(p.start, min(p.end - dt.timedelta(days=1), last)) for p in reading.periods]
         if not spans and first is not None:

@@ -112,6 +112,23 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         }[m.kind]
         tags[m.start] = _Tag(kind, tokens[m.start], m.start, m)
     canon = [canonical(t.text) for t in tokens]
+    # A dimension's own words come before an aggregate word: "by ship mode" names the
+    # dimension "line items ship mode", not the statistical mode.
+    for i in range(len(tokens)):
+        for size in (3, 2):
+            words = tuple(canon[i : i + size])
+            if len(words) < size or any(taken[i : i + size]):
+                continue
+            if KEYWORDS.get(words[-1:], ("",))[0] != "AGG":
+                continue
+            dim = lexicon.dimension_ending(words)
+            if dim is not None:
+                phrase = " ".join(t.text for t in tokens[i : i + size])
+                match = Match(phrase, i, i + size, "dimension", (dim,))
+                tags[i] = _Tag("DIM", tokens[i], i, match)
+                for k in range(i, i + size):
+                    taken[k] = True
+                break
     i = 0
     longest = max(len(k) for k in KEYWORDS)
     while i < len(tokens):
@@ -326,14 +343,14 @@ class _Build(Transformer[Any, Any]):
         return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
 
     def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
-        return ("group", items[1].value.payload.targets[0])
+        return ("group", items[1].value.payload)
 
     def group_two(self, items: list[LarkToken]) -> tuple[str, Any]:
         first, second = items[1].value.payload, items[2].value.payload
         if first.end == second.start:
-            # "by store state": two dimensions, or one said of the other? asked back
-            said = f"{first.phrase} {second.phrase}"
-            return ("dangling", f"{said} (by each, or one of the other?)")
+            # "by store state": the store's key said of a dimension of the store table is one
+            # grouping; any other two dimensions side by side are asked back (read in _reading)
+            return ("group_pair", (first, second))
         return ("groups", (first.targets[0], second.targets[0]))  # "by country and category"
 
     def group_grain(self, items: list[LarkToken]) -> tuple[str, Any]:

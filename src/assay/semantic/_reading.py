@@ -282,6 +282,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
     counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
     last_metric_end = -2
+    ends: dict[int, str] = {}  # where each dimension named for a grouping ends
     for kind, payload in parts:
         if kind == "metrics":
             metric_items.append(payload)
@@ -297,10 +298,18 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif kind == "periods":
             periods.extend(payload)
         elif kind == "group":
-            _add(groups, payload)
+            _add(groups, payload.targets[0])
+            ends[payload.end] = payload.targets[0]
         elif kind == "groups":
             for dim in payload:
                 _add(groups, dim)
+        elif kind == "group_pair":
+            first, second = payload
+            if _points_at(layer, first.targets[0], second.targets[0]):
+                _add(groups, second.targets[0])  # "by store state": the store's state
+            else:  # two dimensions, or one said of the other? asked back
+                said = f"{first.phrase} {second.phrase}"
+                dangling.append(f"{said} (by each, or one of the other?)")
         elif kind == "group_modified":  # "by old region": the grouping, its modifier unread
             _add(groups, payload[0])
             unread.extend(payload[1])
@@ -382,11 +391,18 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                     aggregates.append(tag.payload[1])
     # A dimension named without "by" is a grouping, unless a value of it is also named
     # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
-    dims = [p.payload.targets[0] for k, p in parts if k == "loose" and p.kind == "DIM"]
+    dims = [p.payload for k, p in parts if k == "loose" and p.kind == "DIM"]
     filtered = {f.dimension for f in filters}
-    for dim in dims:
+    for match in dims:
+        dim = match.targets[0]
         if dim not in filtered:
             _add(groups, dim)
+            # "by store state": the store's key named just before a dimension of the store
+            # table says whose state; the key is no grouping of its own.
+            key = ends.get(match.start)
+            if key is not None and key in groups and _points_at(layer, key, dim):
+                groups.remove(key)
+        ends[match.end] = dim
     if compare and not groups and not periods[1:]:
         # "Germany compared with France": the values side by side, never their sum
         lists = [f for f in _merge(filters) if len(f.values) > 1 and not f.negated]
@@ -718,6 +734,17 @@ def _pairs(parts: list[Any], question: str) -> list[str]:
     if seq.count("values") >= 2 and seq.count("periods") >= 2 and spans:
         return [question[min(a for a, _ in spans) : max(b for _, b in spans)]]
     return []
+
+
+def _points_at(layer: SemanticLayer, key: str, dim: str) -> bool:
+    """Whether dimension ``key`` is a join key whose join reaches the table of ``dim``."""
+    column = layer.dimension(key).column
+    table = layer.dimension(dim).column.split(".")[0]
+    for join in layer.joins:
+        sides = {join.left: join.right, join.right: join.left}
+        if column in sides and sides[column].split(".")[0] == table != column.split(".")[0]:
+            return True
+    return False
 
 
 def _add(groups: list[str], dim: str) -> None:

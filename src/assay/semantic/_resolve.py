@@ -168,6 +168,21 @@ class Lexicon:
             if (kind, target) not in bucket:
                 bucket.append((kind, target))
 
+    def dimension_ending(self, words: tuple[str, ...]) -> str | None:
+        """The one dimension whose name or synonym ends with ``words`` (two or more canonical
+        words, fewer than the phrase): "ship mode" of "line items ship mode"; None when none
+        does or several do."""
+        if len(words) < 2:
+            return None
+        found = {
+            t
+            for key, entries in self.entries.items()
+            if len(key) > len(words) and key[-len(words) :] == words
+            for k, t in entries
+            if k == "dimension"
+        }
+        return found.pop() if len(found) == 1 else None
+
     def phrases(self) -> list[str]:
         """Every phrase the lexicon knows (for did-you-mean), sorted."""
         return sorted({" ".join(k) for k in self.entries})
