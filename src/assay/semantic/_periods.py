@@ -19,6 +19,7 @@ specific spelling first) can be read in one place.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -520,6 +521,10 @@ def _join(found: list[Period], text: str) -> list[Period]:
             )
             continue
         ranged = _RANGE.match(gap) and (gap.strip() != "and" or lead.endswith("between"))
+        if ranged and prev.start >= period.end:
+            # "between Feb and Apr 2023": a month said without its year takes the year of the
+            # range's end, never the latest such month (which would run the range backwards)
+            prev = _month_before(prev, period)
         if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind):
             out[-1] = Period(
                 prev.start,
@@ -533,6 +538,19 @@ def _join(found: list[Period], text: str) -> list[Period]:
             continue
         out.append(period)
     return out
+
+
+def _month_before(month: Period, end: Period) -> Period:
+    """``month`` (one calendar month written without a year) moved to the last such month
+    starting before ``end`` ends; any other period is returned as it is."""
+    one_month = month.start.day == 1 and _add_months(month.start, 1) == month.end
+    if not one_month or re.search(r"\d", month.text):
+        return month
+    start = dt.date(end.start.year, month.start.month, 1)
+    if start >= end.end:
+        start = dt.date(start.year - 1, start.month, 1)
+    label = month.label.replace(str(month.start.year), str(start.year))
+    return dataclasses.replace(month, start=start, end=_add_months(start, 1), label=label)
 
 
 def parse_period(question: str, clock: dt.date, fiscal_start_month: int = 1) -> Period | None:
