@@ -11,13 +11,26 @@ import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from assay.connectors._spark import connect_spark
-from assay.errors import ConnectionFailed, ExecutionError
+from assay.errors import ConnectionFailed, ExecutionError, ExecutionTimeout
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "spark"
+
+
+def _first_connect(url: str) -> Any:
+    """The new server's first statement warms a cold JVM: on a loaded 2-core machine it can
+    outlast the connect time limit, which is not what this test is about; tried three times."""
+    for attempt in range(3):
+        try:
+            return connect_spark(url)
+        except ExecutionTimeout:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 @pytest.mark.slow
@@ -32,7 +45,7 @@ def test_server_dying_mid_query_is_a_connection_error(
     assert started.returncode == 0, started.stderr
     url = started.stdout.strip().splitlines()[-1]
     try:
-        connector = connect_spark(url)
+        connector = _first_connect(url)
         killer = threading.Timer(
             3.0, lambda: subprocess.run([str(SCRIPT), "stop"], env=env, check=False)
         )
