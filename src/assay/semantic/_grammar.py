@@ -131,8 +131,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 break
     # "every department but orthopaedics": 'but' after every/all and a dimension is "except".
     for i in range(2, len(tokens)):
-        dim = tags.get(i - 1)
-        if canon[i] == "but" and not taken[i] and dim is not None and dim.kind == "DIM":
+        before = tags.get(i - 1)
+        if canon[i] == "but" and not taken[i] and before is not None and before.kind == "DIM":
             if canon[i - 2] in {"every", "all", "each", "any"} and not taken[i - 2]:
                 tags[i] = _Tag("NEG", tokens[i], i, ("not", "but"))
                 taken[i] = True
