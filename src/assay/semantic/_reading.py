@@ -227,7 +227,17 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         counted = lexicon.counted(layer)
         if counted is not None:
             again = _read(question, layer, counted)
-            if again.metrics:
+            named = {w for k in counted.entries.keys() - lexicon.entries.keys() for w in k}
+            before = (*reading.unread, *reading.unknown_groups)
+            gone = {canonical(w.lower()) for u in before for w in u.split()} - {
+                canonical(w.lower())
+                for u in (*again.unread, *again.unknown_groups)
+                for w in u.split()
+            }
+            said = (reading.modifiers, reading.aggregates, reading.derived, reading.undefined)
+            # fail closed: taken only when the counted rows' word was read anew, and the first
+            # reading said nothing of those rows (a modifier, an aggregate) the second could drop
+            if again.metrics and gone & named and not any(said):
                 return again
     return reading
 
