@@ -1,7 +1,8 @@
 """``decide``: the only place a behaviour is chosen, by ordered rules over a ``Reading``.
 
 1. refuse: a write or prohibited action asked for, or an injection payload (found by the guard's
-   intent check before any model or query runs, and passed in here);
+   intent check before any model or query runs, and passed in here), or a sentence opening
+   with an unread word followed by what it acts on ("Lapse every travel policy ...");
 2. abstain: a period, a time grain or a comparison over time asked of a metric without time (a
    layer for data without dates, or a metric with no time column: named why); a period outside
    coverage; a retired column nothing replaces; a derived measure or
