@@ -113,6 +113,7 @@ OBJECT_MARKERS = frozenset(
 # Prefixes of a request: "please", "could you", "I want you to", "go ahead and", ...
 _POLITE = re.compile(
     r"^(?:(?:please|pls|plz|kindly|now|just|ok|okay|so|hey|hi|hello|assay|quickly|then|also|"
+    r"quietly|silently|secretly|discreetly|permanently|immediately|"
     r"and|but|finally|next|first|after that|afterwards|additionally|as well|go ahead and|"
     r"(?:can|could|would|will|won't) (?:you|u|we|someone)(?: please| kindly| just)?|"
     r"(?:i|we) (?:want|need|would like|'d like|wish) (?:you |someone )?to|"
@@ -226,7 +227,11 @@ def _clause(text: str, vocabulary: frozenset[str]) -> Clause:
     rest = tuple(_TOKEN.findall(_POLITE.sub("", text)))
     if len(rest) > 1 and f"{rest[0]} {rest[1]}" in _PHRASAL:
         rest = (_PHRASAL[f"{rest[0]} {rest[1]}"], *rest[2:])
-    elif len(rest) > 2 and rest[0] != "add" and rest[1] in ("out", "off", "down", "away", "up"):
+    elif (
+        len(rest) > 2
+        and rest[0] != "add"
+        and rest[1] in ("out", "off", "down", "away", "up", "back")
+    ):
         rest = (rest[0], *rest[2:])  # "close out claim 55", "zero out the balances"
     if rest and rest[0] in CLAUSE_VERBS and _is_request(rest[0], rest[1:], vocabulary):
         return Clause(text, words, rest[0], rest[1:])
@@ -322,7 +327,9 @@ _ROLE_TAG = re.compile(
     r"|\[\s*/?\s*(?:system|inst|assistant|developer|admin)\s*\]"
     r"|(?:^|\n|[.?!]\s+)\s*(?:(?:also|and|then|now|ps)\s+)?(?:system|assistant|developer|admin)"
     r"\s*(?:prompt|message)?\s*:"
-    r"|#{2,}\s*(?:system|instruction|new instructions?)\b"
+    r"|#{2,}\s*(?:system|instruction|new instructions?|admin|administrator|root|override)\b"
+    r"|\{\{\s*(?:system|assistant|developer|admin|instructions?)\b"
+    r"|\b(?:admin|administrator|root|sudo|system)\s+(?:override|mode)\s*:"
     r"|\b(?:begin|end)\s+(?:system|admin)\s+(?:prompt|message|instructions?)\b"
 )
 _OVERRIDE = re.compile(
@@ -333,6 +340,7 @@ _OVERRIDE = re.compile(
     r"constraints?|checks?|policy|policies|safeguards?)\b"
     r"|\b(?:forget|ignore|disregard)\s+(?:everything|all that|what|(?:all\s+)?(?:the\s+)?"
     r"(?:above|previous|prior|preceding|earlier))\b"
+    r"|\byou\s+(?:are|'re)\s+(?:now\s+)?(?:unrestricted|unfiltered|uncensored)\b"
     r"|\byou\s+(?:are|'re)\s+now\b|\byou're\s+no\s+longer\b|\byou\s+are\s+no\s+longer\b"
     r"|\bfrom\s+now\s+on\s*,?\s*(?:you|always|never|answer|respond|reply|ignore|only)\b"
     r"|\bnew\s+instructions?\s*:|\bpretend\s+(?:to\s+be|you\s+are)\b"
@@ -410,6 +418,7 @@ _PERSONAL = re.compile(
     r"social\s+security(?:\s+numbers?)?|ssns?|credit\s+card(?:\s+numbers?)?|card\s+numbers?|"
     r"cvv|bank\s+account(?:\s+numbers?)?|iban|passport(?:\s+numbers?)?|home\s+address(?:es)?|"
     r"(?:e-?mail|email)\s+address(?:es)?|phone\s+numbers?|dates?\s+of\s+birth|"
+    r"birth\s*(?:years?|dates?|days?)|"
     r"medical\s+records?|diagnos[ie]s\s+of|salar(?:y|ies)\s+of)\b"
 )
 _DESTINATION = re.compile(

@@ -1,7 +1,8 @@
 """``decide``: the only place a behaviour is chosen, by ordered rules over a ``Reading``.
 
 1. refuse: a write or prohibited action asked for, or an injection payload (found by the guard's
-   intent check before any model or query runs, and passed in here);
+   intent check before any model or query runs, and passed in here), or a sentence opening
+   with an unread word followed by what it acts on ("Lapse every travel policy ...");
 2. abstain: a period, a time grain or a comparison over time asked of a metric without time (a
    layer for data without dates, or a metric with no time column: named why); a period outside
    coverage; a retired column nothing replaces; a derived measure or
@@ -21,6 +22,7 @@ An unread content word is never dropped: it always ends in 2 or 3, named in the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
@@ -263,10 +265,37 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     return None
 
 
+# A sentence that opens with a word nothing reads, followed by what it would act on ("Lapse
+# every travel policy ...", "Extend the trial for account 77 ..."), is a request to act in the
+# imperative with a verb no list holds: refused, never abstained on as a missing metric. The
+# analytics request verbs (show, list, give, compare, count) are read, so never match here.
+_POLITE_OPENING = re.compile(r"^\W*(?:(?:please|pls|kindly|now|just|then|also|and)\b[\s,]*)*")
+_ACTED_ON = frozenset("every all each the this that these those any".split())
+
+
+def _unknown_imperative(reading: Reading) -> str | None:
+    """The request, when the question opens with an unread word followed by what it acts on."""
+    if reading.question.rstrip().endswith("?") or reading.suggestions:
+        return None
+    words = _POLITE_OPENING.sub("", reading.question.lower()).split()
+    unread = {w.lower() for u in reading.unread for w in u.split()}
+    if len(words) > 2 and words[0] in unread and words[1] in _ACTED_ON:
+        return " ".join(words[:4])
+    return None
+
+
 def decide(
     reading: Reading, layer: SemanticLayer, refusal: tuple[str, ...] = ()
 ) -> BehaviourDecision:
     """The behaviour for a reading, by the ordered rules above."""
+    act = None if refusal else _unknown_imperative(reading)
+    if act is not None:
+        return BehaviourDecision(
+            "refuse",
+            "intent.write",
+            f"I can't do that: {act!r} reads as a request to act on the data, and Assay only "
+            "reads data and never changes it.",
+        )
     if refusal:
         return BehaviourDecision(
             "refuse",

@@ -129,6 +129,13 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 for k in range(i, i + size):
                     taken[k] = True
                 break
+    # "every department but orthopaedics": 'but' after every/all and a dimension is "except".
+    for i in range(2, len(tokens)):
+        before = tags.get(i - 1)
+        if canon[i] == "but" and not taken[i] and before is not None and before.kind == "DIM":
+            if canon[i - 2] in {"every", "all", "each", "any"} and not taken[i - 2]:
+                tags[i] = _Tag("NEG", tokens[i], i, ("not", "but"))
+                taken[i] = True
     i = 0
     longest = max(len(k) for k in KEYWORDS)
     while i < len(tokens):
@@ -165,6 +172,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             tags[i] = _Tag("WORD", t, i, canonical(low))
         elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
             continue
+        elif low in _CLASS_NOUNS and (prev := tags.get(i - 1)) is not None and prev.kind == "VALUE":
+            continue  # "the home and life lines": the values' class, said after them
         elif _entity(canonical(low), layer):
             # "policies", "invoice": the rows a metric counts, read as context
             tags[i] = _Tag("ENTITY", t, i, canonical(low))
@@ -190,6 +199,9 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
     return _separators(ordered), periods
 
 
+# Nouns naming the class of the values just said ("home and life lines", "smb accounts" is
+# not one: accounts may be what a metric counts).
+_CLASS_NOUNS = frozenset("line lines type types kind kinds sort sorts".split())
 _PHRASED = frozenset({"COMPARE", "SEP", "NEG", "TOP", "BOTTOM", "ORDER", "CHANGE"})
 # Function words that are nouns: after "by" or "per" they name what to break down by.
 _NOUNS = frozenset(

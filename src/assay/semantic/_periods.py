@@ -159,6 +159,23 @@ class _Rules:
                 lambda m: (_fy(_fy_of(c, f), f)[0], self.tomorrow, "this fiscal year to date"),
             ),
             (
+                rf"\b(?:(?:fiscal )?q(?P<q>[1-4])|(?P<o>first|1st|second|2nd|third|3rd|fourth|4th)"
+                rf" fiscal quarter) (?:of )?(?:the )?{rel} (?:fiscal year|fiscal yr|fy)\b",
+                lambda m: self._fq(
+                    int(m["q"] or _ORD.get(m["o"] or "", 0)), _fy_of(c, f) + self._shift(m["rel"])
+                ),
+            ),
+            (
+                rf"\b(?:the )?(?:fiscal year|fiscal yr|fy) end(?:ing|ed|s)? (?:in )?{_MONTH_RE},? "
+                rf"(?:of )?{_YEAR_RE}",
+                lambda m: self._fy_ending(_month_number(m["mon"]), _year(m["year"])),
+            ),
+            (
+                rf"\b(?:the )?first (?P<n>two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                rf"[2-9]|1[01]) months (?:of )?{_YEAR_RE}",
+                lambda m: self._first_months(_NUM.get(m["n"]) or int(m["n"]), _year(m["year"])),
+            ),
+            (
                 rf"\bfiscal (?:q|quarter )(?P<q>[1-4]) (?:of )?{rel} (?:fiscal )?(?:year|yr)\b",
                 lambda m: self._fq(int(m["q"]), _fy_of(c, f) + self._shift(m["rel"])),
             ),
@@ -174,7 +191,7 @@ class _Rules:
                 lambda m: self._fq(int(m["q"]), _fy_of(c, f)),
             ),
             (
-                r"\b(?:fiscal (?:year )?|fy ?)(?P<a>\d{4}) ?(?:/|-) ?(?P<b>\d{4}|\d{2})\b",
+                r"\b(?:fiscal (?:year )?|fy ?)(?P<a>\d{4}|\d{2}) ?(?:/|-) ?(?P<b>\d{4}|\d{2})\b",
                 lambda m: self._split_fy(_year(m["a"]) + 1),
             ),
             (
@@ -326,6 +343,18 @@ class _Rules:
     @staticmethod
     def _shift(rel: str) -> int:
         return {"last": -1, "previous": -1, "prior": -1, "next": 1}.get(rel, 0)
+
+    def _fy_ending(self, month: int, year: int) -> tuple[dt.date, dt.date, str]:
+        """ "the fiscal year ending March 2024": the fiscal year whose last month that is; a
+        month no fiscal year ends in leaves the words unread (asked back, never guessed)."""
+        if month != (self.fiscal - 2) % 12 + 1:
+            raise _NoPeriodHere
+        return _fy(year, self.fiscal)
+
+    def _first_months(self, n: int, year: int) -> tuple[dt.date, dt.date, str]:
+        """ "the first six months of 2024": January to the n-th month of that year."""
+        start = dt.date(year, 1, 1)
+        return start, _add_months(start, n), f"{MONTHS[0].title()}-{MONTHS[n - 1].title()} {year}"
 
     def _split_fy(self, fy: int) -> tuple[dt.date, dt.date, str]:
         """A fiscal year written across two years ("fiscal 2023/24"). Where the fiscal year is

@@ -220,7 +220,26 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
             reading = _read(" ".join(asked), layer, lexicon)
             if reading.metrics or reading.ambiguous:
                 return dataclasses.replace(reading, question=question, background=tuple(background))
-    return _read(question, layer, lexicon)
+    reading = _read(question, layer, lexicon)
+    if not reading.metrics and not reading.ambiguous:
+        # "which channel had the most orders": with no metric named, the rows a count metric
+        # counts name it, when it is the only metric counting them (never beside another).
+        counted = lexicon.counted(layer)
+        if counted is not None:
+            again = _read(question, layer, counted)
+            named = {w for k in counted.entries.keys() - lexicon.entries.keys() for w in k}
+            before = (*reading.unread, *reading.unknown_groups)
+            gone = {canonical(w.lower()) for u in before for w in u.split()} - {
+                canonical(w.lower())
+                for u in (*again.unread, *again.unknown_groups)
+                for w in u.split()
+            }
+            said = (reading.modifiers, reading.aggregates, reading.derived, reading.undefined)
+            # fail closed: taken only when the counted rows' word was read anew, and the first
+            # reading said nothing of those rows (a modifier, an aggregate) the second could drop
+            if again.metrics and gone & named and not any(said):
+                return again
+    return reading
 
 
 # A statement around the question ("We closed the APAC office last year - what were ...") is
@@ -926,11 +945,29 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             if len(word) < 4:
                 continue
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
-            if best is not None:
+            swapped = None if best is not None else _transposed(word.lower(), lexicon)
+            if swapped is not None:
+                out.append((word, swapped))
+            elif best is not None:
                 out.append((word, best[0]))
             elif (only := _one_phrase_with(word.lower(), lexicon)) is not None:
                 out.append((word, only))
     return out
+
+
+def _transposed(word: str, lexicon: Lexicon) -> str | None:
+    """The known word ``word`` becomes by swapping two adjacent letters ("untis": "units",
+    "emae": "emea"), a slip the ratio scores too low on short words; None when none does or
+    ``word`` is itself known."""
+    known = {w for key in lexicon.entries for w in key}
+    known |= {w.lower() for key in lexicon.case_sensitive for w in key if len(w) >= 4}
+    if word in known:
+        return None
+    for i in range(len(word) - 1):
+        swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        if swapped != word and swapped in known:
+            return swapped
+    return None
 
 
 def _one_phrase_with(word: str, lexicon: Lexicon) -> str | None:

@@ -11,6 +11,7 @@ here decides a behaviour; it only says what phrases name.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass
 
@@ -118,6 +119,9 @@ class Match:
     targets: tuple[str, ...]
 
 
+_COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
+
+
 class Lexicon:
     """Phrases (as canonical token tuples) to what they name."""
 
@@ -145,6 +149,29 @@ class Lexicon:
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
+
+    def counted(self, layer: SemanticLayer) -> Lexicon | None:
+        """This lexicon where 'orders' alone also names 'number of orders', when that is the
+        only metric counting them and nothing else is called 'orders' (the plural as written,
+        no other form); None when no metric's rows can be named so. The reader uses it only
+        when a question names no metric."""
+        counted: dict[tuple[str, ...], set[str]] = {}
+        for metric in layer.metrics:
+            for phrase in {metric.label, *metric.synonyms}:
+                found = _COUNTED.match(phrase.strip().lower())
+                if found is not None:
+                    key = tuple(canonical(t.text) for t in tokenize(found.group(1)))
+                    counted.setdefault(key, set()).add(metric.name)
+        added = {
+            key: [("metric", next(iter(names)))]
+            for key, names in counted.items()
+            if len(names) == 1 and key and key[-1].endswith("s") and key not in self.entries
+        }
+        if not added:
+            return None
+        out = copy.copy(self)
+        out.entries = {**self.entries, **added}
+        return out
 
     def _add(self, phrase: str, kind: str, target: str) -> None:
         key = tuple(canonical(t.text) for t in tokenize(phrase))
