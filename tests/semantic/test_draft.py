@@ -201,6 +201,11 @@ def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> 
         agent = Agent(connector, layer)
         may = agent.ask("orders count in May 2024")
         february = agent.ask("orders count in February 2024")
+        # runs past the orders' last day (found by an outside tryout: shown as a whole figure)
+        spring = agent.ask("orders count from February 2024 to April 2024")
+    assert spring.behaviour == "abstain"
+    assert spring.reasons == ("behaviour.period_partly_covered",)
+    assert "runs past it" in spring.provenance["message"]
     assert may.behaviour == "abstain" and may.reasons == ("behaviour.period_outside_coverage",)
     assert "has data from 2024-01-01 to 2024-03-30" in may.provenance["message"]
     assert february.candidate is not None and february.candidate.result is not None

@@ -119,13 +119,29 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
                 )
     for name in reading.metrics:  # a metric whose own rows cover less than the layer does
         own = layer.metric(name).coverage
-        for period in reading.periods if own is not None else ():
-            if own is not None and (period.start < own[0] or period.start > own[1]):
+        if own is None:
+            continue
+        for period in reading.periods:
+            if period.start < own[0] or period.start > own[1]:
                 return BehaviourDecision(
                     "abstain",
                     "behaviour.period_outside_coverage",
                     f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
                     f"{period.label} is outside it, so there is no data to answer from.",
+                )
+            last = period.end - dt.timedelta(days=1)
+            ends_early = layer.coverage is None or own[1] < layer.coverage[1]
+            if ends_early and period.start <= own[1] < last:
+                # the metric's rows stop before the layer's do: the rest of the period is not
+                # "not over", its data is missing (an imported orders count that ends in August
+                # of a year whose line items run to November)
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_partly_covered",
+                    f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
+                    f"{period.label} ({period.start} to {last}) runs past it, so a figure for "
+                    f"the whole of {period.label} cannot be given. Ask for the covered part "
+                    f"(to {own[1]}).",
                 )
     for retired in reading.retired:
         if not retired.replacement:
