@@ -181,3 +181,19 @@ def test_a_swapped_pair_of_letters_is_asked_back(question: str, typed: str) -> N
     reading, decision = _trade(question)
     assert decision.behaviour == "clarify", decision
     assert typed in [w for w, _ in reading.suggestions]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Calculate the revenue in 2017",
+        "Compute the revenue in 2017",
+        "Tally all revenue in 2017",
+        "Determine the revenue for France in 2017",
+    ],
+)
+def test_analytics_request_verbs_are_read_not_refused(question: str) -> None:
+    # found after the refusal-by-what-a-request-does rule: "Calculate the ..." opened with a
+    # word no list held and was refused as a request to act
+    reading = read(question, SALES, Lexicon(SALES))
+    assert decide(reading, SALES).behaviour == "answer", reading.unread

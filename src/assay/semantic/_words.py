@@ -363,6 +363,7 @@ FUNCTION_WORDS = frozenset(
     recorded record records booked logged achieved reached generated produced
     realised realized brought did we get see saw seen happened came showing shown both yo sell
     sold selling customer customers client clients write wrote writing racked rack column
-    columns field fields dated
+    columns field fields dated calculate calculated calc compute computed determine estimate
+    tally tabulate quantify retrieve identify
     """.split()
 )
