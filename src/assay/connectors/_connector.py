@@ -112,7 +112,31 @@ class StatementLog:
             return tuple(self._log)[len(self._log) - new :] if new > 0 else ()
 
 
-class PooledConnector:
+class LogsStatements:
+    """The statement log's reading side, one for every connector that holds a ``_log``."""
+
+    _log: StatementLog
+
+    @property
+    def statement_log(self) -> tuple[LoggedStatement, ...]:
+        """The latest statements sent (at most ``log_limit``), oldest first."""
+        return self._log.latest()
+
+    @property
+    def statement_count(self) -> int:
+        """Statements logged since the connector opened, dropped ones included."""
+        return self._log.count
+
+    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
+        """The statements logged after ``statement_count`` was ``count``.
+
+        Raises:
+            AssayError: some of them were already dropped from the bounded log.
+        """
+        return self._log.since(count)
+
+
+class PooledConnector(LogsStatements):
     """A connector running every statement in a warm worker process.
 
     Its statement log keeps the latest ``log_limit`` statements (a server that runs for weeks
@@ -139,24 +163,6 @@ class PooledConnector:
 
     def _record(self, sent: list[str], purpose: str) -> None:
         self._log.record(sent, purpose)
-
-    @property
-    def statement_log(self) -> tuple[LoggedStatement, ...]:
-        """The latest statements sent (at most ``log_limit``), oldest first."""
-        return self._log.latest()
-
-    @property
-    def statement_count(self) -> int:
-        """Statements logged since the connector opened, dropped ones included."""
-        return self._log.count
-
-    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
-        """The statements logged after ``statement_count`` was ``count``.
-
-        Raises:
-            AssayError: some of them were already dropped from the bounded log.
-        """
-        return self._log.since(count)
 
     def execute(
         self,

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, TableInfo
-from assay.connectors._connector import LoggedStatement, StatementLog
+from assay.connectors._connector import LogsStatements, StatementLog
 from assay.connectors._spark import EXECUTION_ERRORS
 from assay.connectors._spark_errors import classify_spark, databricks_errors
 from assay.errors import ConnectionFailed, ExecutionError, ExecutionFailed, ExecutionTimeout
@@ -78,7 +78,7 @@ def parse_databricks_url(url: str) -> DatabricksTarget:
     )
 
 
-class DatabricksConnector:
+class DatabricksConnector(LogsStatements):
     """A read-only ``Connector`` over a Databricks SQL warehouse."""
 
     dialect = "spark"
@@ -97,24 +97,6 @@ class DatabricksConnector:
         self._log = StatementLog(log_limit)
         self._catalog: Catalog | None = None
         self.execute("SELECT 1", time_limit_ms=30_000, max_rows=1)
-
-    @property
-    def statement_log(self) -> tuple[LoggedStatement, ...]:
-        """The latest statements sent (at most ``log_limit``), oldest first."""
-        return self._log.latest()
-
-    @property
-    def statement_count(self) -> int:
-        """Statements logged since the connector opened, dropped ones included."""
-        return self._log.count
-
-    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
-        """The statements logged after ``statement_count`` was ``count``.
-
-        Raises:
-            AssayError: some of them were already dropped from the bounded log.
-        """
-        return self._log.since(count)
 
     def _error(self, exc: BaseException) -> ExecutionError:
         code = classify_spark(exc, self._tables)

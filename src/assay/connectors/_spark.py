@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
-from assay.connectors._connector import LoggedStatement, StatementLog
+from assay.connectors._connector import LogsStatements, StatementLog
 from assay.connectors._spark_errors import classify_spark, spark_errors
 from assay.errors import (
     ConnectionFailed,
@@ -88,7 +88,7 @@ def _quiet_pyspark() -> None:
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
-class SparkConnector:
+class SparkConnector(LogsStatements):
     """A read-only ``Connector`` over Spark Connect: a fresh session per request."""
 
     dialect = "spark"
@@ -121,24 +121,6 @@ class SparkConnector:
 
     def _record(self, sql: str, purpose: str) -> None:
         self._log.record([sql], purpose)
-
-    @property
-    def statement_log(self) -> tuple[LoggedStatement, ...]:
-        """The latest statements sent (at most ``log_limit``), oldest first."""
-        return self._log.latest()
-
-    @property
-    def statement_count(self) -> int:
-        """Statements logged since the connector opened, dropped ones included."""
-        return self._log.count
-
-    def statements_since(self, count: int) -> tuple[LoggedStatement, ...]:
-        """The statements logged after ``statement_count`` was ``count``.
-
-        Raises:
-            AssayError: some of them were already dropped from the bounded log.
-        """
-        return self._log.since(count)
 
     # -- sessions ----------------------------------------------------------------------------
 

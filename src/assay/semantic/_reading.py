@@ -13,9 +13,16 @@ linear time (a question reads in well under a millisecond), it has no dependenci
 shift/reduce conflicts resolve to the longest construct (``excluding DE or FR`` is one negated
 list), which is the reading wanted here. Tagging is a longest-phrase lookup, not regular
 expressions over the sentence. The grammar and the tagging live in ``_grammar``; this module
-turns the parsed parts into a ``Reading`` (it runs past 400 lines because each rule of the
-assembly, from metrics named as context to changes between periods, is one small function here
-next to the others it orders with).
+turns the parsed parts into a ``Reading``.
+
+Why one module of about 1,000 lines: the assembly is one ordered pass (``_assemble``) whose
+rules read each other's partial results (a dimension named as a filter's context is no grouping;
+a metric's rows named as a noun are no unread word; a period said of another word is taken off
+the metric), and each rule is a small function kept next to the others it orders with. Split
+across modules, the order of the rules, which is what the tests pin down, would be spread over
+files that import each other's private state. Tagging and the grammar (``_grammar``), the
+periods (``_periods``), the lexicon (``_resolve``), the word lists (``_words``) and the
+behaviour rules (``_behaviour``) already live apart.
 """
 
 from __future__ import annotations
