@@ -294,16 +294,7 @@ def select_view_and_c(
     if missing:
         info["delex_not_a_candidate"] = f"no schema for databases {missing}"
     if len(groups) < 2:
-        return (
-            "raw",
-            DEFAULT_C,
-            info
-            | {
-                "chosen": DEFAULT_C,
-                "view": "raw",
-                "reason": "fewer than two groups",
-            },
-        )
+        return _raw_default(info, "fewer than two groups")
     scores: dict[tuple[View, float], list[float]] = {(v, c): [] for v in views for c in candidates}
     for view in views:
         shown = [read_as(r, view, catalogs) for r in usable]
@@ -330,19 +321,15 @@ def select_view_and_c(
             c = max(valid, key=lambda c: (means[(view, c)], -c))
             best[view] = (means[(view, c)], c)
     if not best:
-        return (
-            "raw",
-            DEFAULT_C,
-            info
-            | {
-                "chosen": DEFAULT_C,
-                "view": "raw",
-                "reason": "no group had both classes",
-            },
-        )
+        return _raw_default(info, "no group had both classes")
     chosen = choose_view({v: m for v, (m, _c) in best.items()})
     info["best_by_view"] = {v: {"mean_auroc": m, "C": c} for v, (m, c) in best.items()}
     return chosen, best[chosen][1], info | {"chosen": best[chosen][1], "view": chosen}
+
+
+def _raw_default(info: dict[str, Any], reason: str) -> tuple[View, float, dict[str, Any]]:
+    """The selection when it cannot be made: the raw view and the default C, with why."""
+    return "raw", DEFAULT_C, info | {"chosen": DEFAULT_C, "view": "raw", "reason": reason}
 
 
 def choose_view(best: dict[View, float]) -> View:
