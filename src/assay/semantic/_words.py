@@ -364,6 +364,6 @@ FUNCTION_WORDS = frozenset(
     realised realized brought did we get see saw seen happened came showing shown both yo sell
     sold selling customer customers client clients write wrote writing racked rack column
     columns field fields dated calculate calculated calc compute computed determine estimate
-    tally tabulate quantify retrieve identify
+    tally tabulate quantify retrieve identify work
     """.split()
 )
