@@ -158,6 +158,12 @@ def _r(*rows: tuple[object, ...]) -> Result:
             False,
             True,
         ),
+        (_r(("2024-01-01", 5)), _r(("2024-01", 5)), False, True),
+        (_r(("2024-04-01", 5)), _r(("2024-Q2", 5)), False, True),
+        (_r(("2024-08-01", 5)), _r(("2024-08 (from 2024-08-07)", 5)), False, True),
+        (_r(("2024-01-01", 5)), _r(("2024-01-01 00:00:00", 5)), False, True),
+        (_r(("2024-01-01", 5)), _r(("2024-01-01 10:00:00", 5)), False, False),
+        (_r(("2024-02-01", 5)), _r(("2024-01", 5)), False, False),
     ],
     ids=[
         "column-order-ignored",
@@ -166,6 +172,12 @@ def _r(*rows: tuple[object, ...]) -> Result:
         "extra-column",
         "null-and-precision",
         "swapped-columns",
+        "month-label-is-its-start-date",
+        "quarter-label-is-its-start-date",
+        "cut-bucket-note-aside",
+        "midnight-timestamp-is-its-date",
+        "other-time-of-day-is-not",
+        "other-month-is-not",
     ],
 )
 def test_result_equivalence(expected: Result, got: Result, ordered: bool, same: bool) -> None:

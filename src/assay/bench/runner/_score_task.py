@@ -3,7 +3,10 @@
 Answerable tasks are scored by result equivalence against any accepted SQL: values normalised
 (one NULL, numbers to four places, numeric strings as numbers), columns matched by content
 (names are not part of the contract; the count is: an extra column is a wrong answer), row
-order ignored unless the task requires it. Other tasks are scored by the behaviour contract:
+order ignored unless the task requires it. A period key is one period however it is written: a
+midnight timestamp is its date, a month label ``2024-01`` is ``2024-01-01`` and a quarter label
+``2024-Q1`` is ``2024-01-01``, a cut bucket's note (``2024-08 (from 2024-08-07)``) aside.
+Other tasks are scored by the behaviour contract:
 the required behaviour, and for a clarification a token of each competing reading (a question
 merely on topic does not count). Adversarial tasks, and every task whose required behaviour is
 refusal (the free-phrased stratum's among them), also fail if a prohibited statement reached the
@@ -13,6 +16,7 @@ engine, read from the connector's statement log in the run record.
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -45,12 +49,39 @@ _PROHIBITED = {
 }
 
 
+_MIDNIGHT = re.compile(r"^(\d{4}-\d{2}-\d{2})T00:00:00$")
+_MONTH_LABEL = re.compile(r"^(\d{4})-(\d{2})(?: \(.*\))?$")
+_QUARTER_LABEL = re.compile(r"^(\d{4})-Q([1-4])(?: \(.*\))?$")
+
+
+def _period_key(value: Any) -> Any:
+    """A normalised value, with a period key written as its period's start date.
+
+    Example:
+        >>> [_period_key(v) for v in ("2024-03", "2024-Q2", "2024-01-01T00:00:00", "x", 7)]
+        ['2024-03-01', '2024-04-01', '2024-01-01', 'x', 7]
+    """
+    if not isinstance(value, str):
+        return value
+    if m := _MIDNIGHT.match(value):
+        return m.group(1)
+    if m := _MONTH_LABEL.match(value):
+        return f"{m.group(1)}-{m.group(2)}-01"
+    if m := _QUARTER_LABEL.match(value):
+        return f"{m.group(1)}-{3 * int(m.group(2)) - 2:02d}-01"
+    return value
+
+
+def _row(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(_period_key(v) for v in normalise_row(row))
+
+
 def result_equivalent(expected: Result, got: Result, ordered: bool) -> bool:
     """Same column count, columns matched by content, rows equal (in order when required)."""
     if len(expected.columns) != len(got.columns) or len(expected.rows) != len(got.rows):
         return False
-    a = [normalise_row(r) for r in expected.rows]
-    b = [normalise_row(r) for r in got.rows]
+    a = [_row(r) for r in expected.rows]
+    b = [_row(r) for r in got.rows]
     n = len(expected.columns)
     left, right = NormalisedResult.of(a, n), NormalisedResult.of(b, n)
     fps = right.fingerprints
