@@ -13,16 +13,18 @@ arrays and walked in numpy.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
-import scipy.sparse as sp
-from sklearn.feature_extraction.text import HashingVectorizer
-from sklearn.linear_model import LogisticRegression
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
+    from sklearn.feature_extraction.text import HashingVectorizer
 
 __all__ = [
     "DEFAULT_C",
@@ -37,17 +39,32 @@ __all__ = [
 N_FEATURES = 2**18
 # The head's inverse regularisation strength when none is selected (see select_head_c).
 DEFAULT_C = 4.0
-_WORD = HashingVectorizer(
-    analyzer="word",
-    ngram_range=(1, 2),
-    n_features=N_FEATURES,
-    alternate_sign=False,
-    norm=None,
-    token_pattern=r"(?u)\b\w+\b",
-)
-_CHAR = HashingVectorizer(
-    analyzer="char_wb", ngram_range=(3, 5), n_features=N_FEATURES, alternate_sign=False, norm=None
-)
+
+
+# scikit-learn and scipy.sparse are imported when a head is first used, not with the package:
+# importing them took most of `assay ask`'s cold start, and a question answered without a
+# monitor never needs them.
+@functools.cache
+def _vectorizers() -> tuple[HashingVectorizer, HashingVectorizer]:
+    """The word (1-2 grams) and character (3-5 grams within words) hashing vectorizers."""
+    from sklearn.feature_extraction.text import HashingVectorizer
+
+    word = HashingVectorizer(
+        analyzer="word",
+        ngram_range=(1, 2),
+        n_features=N_FEATURES,
+        alternate_sign=False,
+        norm=None,
+        token_pattern=r"(?u)\b\w+\b",
+    )
+    char = HashingVectorizer(
+        analyzer="char_wb",
+        ngram_range=(3, 5),
+        n_features=N_FEATURES,
+        alternate_sign=False,
+        norm=None,
+    )
+    return word, char
 
 
 # Character n-grams never cross a word (char_wb), so a text's counts are the sum of its words'
@@ -57,7 +74,8 @@ _WORD_NGRAMS_LIMIT = 200_000
 
 
 def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
-    """Exactly ``_CHAR.transform(texts)``, summed from cached per-word counts."""
+    """Exactly the character vectorizer's ``transform(texts)``, summed from cached per-word
+    counts."""
     indptr, indices, data = [0], [], []
     for text in texts:
         words = Counter(text.lower().split())
@@ -65,7 +83,7 @@ def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
         if new:
             if len(_WORD_NGRAMS) + len(new) > _WORD_NGRAMS_LIMIT:
                 _WORD_NGRAMS.clear()
-            rows = _CHAR.transform(new)
+            rows = _vectorizers()[1].transform(new)
             for i, w in enumerate(new):
                 lo, hi = rows.indptr[i], rows.indptr[i + 1]
                 _WORD_NGRAMS[w] = (rows.indices[lo:hi].copy(), rows.data[lo:hi].copy())
@@ -79,6 +97,8 @@ def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
             indptr.append(indptr[-1] + len(unique))
         else:
             indptr.append(indptr[-1])
+    import scipy.sparse as sp
+
     return sp.csr_matrix(
         (
             np.concatenate(data) if data else np.zeros(0),
@@ -92,7 +112,9 @@ def _char_counts(texts: Sequence[str]) -> sp.csr_matrix:
 def text_counts(texts: Sequence[str]) -> sp.csr_matrix:
     """The hashed n-gram counts (sublinear tf) every head reads: compute once, score with
     ``TextHead.score_counts`` on any number of heads."""
-    matrix = sp.hstack([_WORD.transform(texts), _char_counts(texts)], format="csr")
+    import scipy.sparse as sp
+
+    matrix = sp.hstack([_vectorizers()[0].transform(texts), _char_counts(texts)], format="csr")
     matrix.data = 1.0 + np.log(matrix.data)  # sublinear tf
     return matrix
 
@@ -182,7 +204,11 @@ def fit_text_head_counts(
     weighted = counts.multiply(idf).tocsr()
     norms = np.sqrt(np.asarray(weighted.multiply(weighted).sum(axis=1)).ravel())
     norms[norms == 0] = 1.0
+    import scipy.sparse as sp
+
     x = sp.diags(1.0 / norms) @ weighted[:, columns]
+    from sklearn.linear_model import LogisticRegression
+
     model = LogisticRegression(C=C, class_weight="balanced", max_iter=2000)
     model.fit(x, np.asarray(labels, dtype=int))
     return TextHead(

@@ -21,10 +21,9 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 import numpy as np
-import scipy.sparse as sp
 
 from assay.catalog import Catalog
 from assay.errors import InputError
@@ -50,6 +49,9 @@ from assay.monitor._heads import (
 )
 from assay.monitor._render import SCORE_TOKENS, TRAIN_TOKENS, render_prefix
 from assay.monitor._trajectory import Run
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 __all__ = [
     "HEAD_C_CANDIDATES",
@@ -121,6 +123,8 @@ class Monitor:
         """P(answerable) of each text (or of counts from ``text_counts``)."""
         if self.answerability is None:
             return None
+        import scipy.sparse as sp
+
         counts = texts if sp.issparse(texts) else text_counts(texts)
         return 1.0 - self.answerability.score_counts(counts)
 
