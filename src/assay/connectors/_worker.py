@@ -15,11 +15,13 @@ import os
 import pickle
 import resource
 import signal
+import sys
 import threading
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
+from types import FrameType
 from typing import Any
 
 from assay.catalog import Catalog
@@ -126,6 +128,22 @@ def _serve(spec: EngineSpec, conn: Connection) -> None:
         conn.send(reply)
 
 
+def _main_script_at_top_level() -> str | None:
+    """The main script's path when the caller runs in its module-level code (not under
+    ``if __name__ == "__main__":``): a worker process imports that script again (spawn and the
+    fork server both do), runs the same code, and dies."""
+    main = sys.modules.get("__main__")
+    path = getattr(main, "__file__", None)
+    if main is None or path is None:
+        return None
+    frame: FrameType | None = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "<module>" and frame.f_globals is vars(main):
+            return str(path)
+        frame = frame.f_back
+    return None
+
+
 def _message(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     return text[:500]
@@ -186,9 +204,16 @@ class WorkerPool:
             status, code, message, sent = parent.recv()
         except EOFError:
             _kill(process)
+            script = _main_script_at_top_level()
             raise ConnectionFailed(
                 f"The worker for {self.spec.target!r} died while opening it.",
-                hint="Raise --memory-limit-mb if the database needs more memory to open.",
+                hint=(
+                    f"The database was opened at the top level of the script {script!r}, which "
+                    "every worker process imports again: put that code under "
+                    '`if __name__ == "__main__":`.'
+                    if script
+                    else "Raise --memory-limit-mb if the database needs more memory to open."
+                ),
             ) from None
         if status != "ready":
             _kill(process)
