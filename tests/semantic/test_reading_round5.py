@@ -1,0 +1,99 @@
+"""Analyst phrasings outside tryouts found read wrong or refused (issue 9, fifth round): each
+question is read against the shop warehouse's layer, decided, and the reading asserted."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from assay.semantic import Lexicon, SemanticLayer, decide, load_semantic, read
+
+
+@pytest.fixture(scope="module")
+def shop(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "shop.yaml")  # clock 2024-11-15, a Friday
+
+
+def _decide(layer: SemanticLayer, question: str):  # type: ignore[no-untyped-def]
+    reading = read(question, layer, Lexicon(layer))
+    return reading, decide(reading, layer)
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("orders in the last 7 days", "2024-11-08", "2024-11-16"),
+        ("Count the orders in the past 30 days", "2024-10-16", "2024-11-16"),
+        ("orders over the last 14 days", "2024-11-01", "2024-11-16"),
+        ("orders in the past 2 weeks", "2024-11-01", "2024-11-16"),
+        ("orders last week", "2024-11-04", "2024-11-11"),
+        ("orders this week", "2024-11-11", "2024-11-16"),
+        ("orders yesterday", "2024-11-14", "2024-11-15"),
+        ("orders today", "2024-11-15", "2024-11-16"),
+    ],
+)
+def test_rolling_day_and_week_windows_read_against_the_clock(
+    shop: SemanticLayer, question: str, start: str, end: str
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(str(p.start), str(p.end)) for p in reading.periods] == [(start, end)]
+    assert start in reading.restate(shop)  # the window is stated
+
+
+@pytest.mark.parametrize("question", ["orders this day", "orders in weeks", "orders that week"])
+def test_a_time_unit_read_as_no_period_is_never_dropped(shop: SemanticLayer, question: str) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour != "answer", (reading, decision)
+
+
+def test_a_yearless_month_in_a_comparison_takes_the_named_year(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "orders Feb vs Apr 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert [p.label for p in reading.periods] == ["February 2023", "April 2023"]
+
+
+def test_between_two_months_reads_the_range(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "Count orders between Jan and Mar 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == ("order_count",)
+    assert [(p.start, p.end) for p in reading.periods] == [
+        (dt.date(2023, 1, 1), dt.date(2023, 4, 1))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "groups"),
+    [
+        ("Rank countries by gross revenue in 2022", ("country",)),
+        ("Rank categories by units sold", ("category",)),
+        ("rank the channels by net revenue in 2023", ("channel",)),
+    ],
+)
+def test_rank_x_by_y_sorts_every_x_highest_first(
+    shop: SemanticLayer, question: str, groups: tuple[str, ...]
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.groups == groups
+    assert reading.ranking is not None
+    assert (reading.ranking.n, reading.ranking.descending) == (None, True)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["count orders in 2023", "Count orders in 2023", "Add up the net revenue in 2023"],
+)
+def test_an_opening_request_verb_is_read(shop: SemanticLayer, question: str) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.suggestions == ()
+
+
+def test_a_known_word_left_unread_is_never_a_did_you_mean(shop: SemanticLayer) -> None:
+    # "customers" after "by" is an unknown grouping here: named, never 'did you mean ...'
+    reading, decision = _decide(shop, "net revenue by customers in 2023")
+    assert decision.behaviour != "answer"
+    assert "did you mean" not in decision.message, decision.message
