@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from assay.semantic import Lexicon, SemanticLayer, decide, load_semantic, read
+from assay.semantic._model import Dimension, Metric
 
 
 @pytest.fixture(scope="module")
@@ -94,6 +95,69 @@ def test_an_opening_request_verb_is_read(shop: SemanticLayer, question: str) -> 
 
 def test_a_known_word_left_unread_is_never_a_did_you_mean(shop: SemanticLayer) -> None:
     # "customers" after "by" is an unknown grouping here: named, never 'did you mean ...'
-    reading, decision = _decide(shop, "net revenue by customers in 2023")
+    _, decision = _decide(shop, "net revenue by customers in 2023")
     assert decision.behaviour != "answer"
     assert "did you mean" not in decision.message, decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "grain"),
+    [
+        ("number of orders by month from Jan 2023 to Jun 2023", "month"),
+        ("net revenue per week from March 2023 to May 2023", "week"),
+    ],
+)
+def test_a_range_with_a_grain_is_one_span_grouped(
+    shop: SemanticLayer, question: str, grain: str
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.grain == grain
+    assert len(reading.periods) == 1 and reading.periods[0].ranged
+
+
+def test_a_month_said_around_a_date_is_still_asked_back(shop: SemanticLayer) -> None:
+    _, decision = _decide(shop, "number of orders the week of 2023-03-06")
+    assert decision.behaviour == "clarify", decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("which category sold the most units in Germany last year", "units_sold"),
+        ("units by category in 2023", "units_sold"),
+    ],
+)
+def test_the_rows_a_metric_totals_name_it(shop: SemanticLayer, question: str, metric: str) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == (metric,)
+
+
+LINES = SemanticLayer(
+    name="sales",
+    metrics=(Metric("daily_revenue", "daily revenue", (), "daily", "SUM(daily.r)", "daily.day"),),
+    dimensions=(
+        Dimension("product_line", "daily.product_line", (), ()),
+        Dimension("line_of_business", "daily.lob", (), ()),
+        Dimension("category", "daily.category", (), ()),
+    ),
+    tables=("daily",),
+    coverage=(dt.date(2023, 1, 1), dt.date(2024, 12, 31)),
+    clock=dt.date(2024, 12, 31),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "group"),
+    [
+        ("daily revenue by product lines in 2024", "product_line"),
+        ("daily revenue by lines of business in 2024", "line_of_business"),
+        ("daily revenue by categories in 2024", "category"),
+        ("Rank product lines by daily revenue in 2023", "product_line"),
+    ],
+)
+def test_a_plural_dimension_name_is_the_dimension(question: str, group: str) -> None:
+    reading, decision = _decide(LINES, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.groups == (group,)

@@ -353,7 +353,8 @@ class _Rules:
             ),
             (
                 rf"(?:(?<=\bin )|(?<=\bfor )|(?<=\bduring )|(?<=\bsince )|(?<=\bof )|(?<=\bfrom )"
-                rf"|(?<=\bto )|(?<=\bthrough )|(?<=\buntil )|(?<=\bvs )|(?<=\band )|(?<=\bbetween ))"
+                rf"|(?<=\bto )|(?<=\bthrough )|(?<=\buntil )|(?<=\bvs )|(?<=\band )"
+                rf"|(?<=\bbetween ))"
                 rf"{_MONTH_RE}(?= |$|\?|\.|,)",
                 lambda m: self._month_latest(_month_number(m["mon"])),
             ),
@@ -616,7 +617,7 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
             lo, hi = sorted((one.span, other.span))
             if not (_yearless_month(one) and _LISTED.match(text[lo[1] : hi[0]])):
                 continue
-            if other.kind != "month" or _yearless_month(other) and other is found[j]:
+            if other.kind != "month" or (_yearless_month(other) and other is found[j]):
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
             label = one.label.replace(str(one.start.year), str(start.year))

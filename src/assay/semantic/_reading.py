@@ -52,7 +52,8 @@ _SAME_PERIOD = re.compile(
 # A date said with a span word or a hedge ("the week of 2022-03-21", "around 2023-03-06",
 # "roughly March 2023") names dates the period does not hold: asked back, never read as the day.
 _AROUND_DATE = re.compile(
-    r"\b(?:(?:week|month|quarter|year|fortnight|weekend|days?)\s+(?:of|around|near|starting|"
+    r"\b(?:(?<!by )(?<!per )(?<!each )(?<!every )"  # "by month from Jan 2023": the grain
+    r"(?:week|month|quarter|year|fortnight|weekend|days?)\s+(?:of|around|near|starting|"
     r"beginning|from)|around|approximately|roughly|circa|near|close to)\s+(?:the\s+)?"
     r"(?:\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",

@@ -341,7 +341,16 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "over all time",
         "for all time",
     ),
-    **_k("COUNT", "count", "count", "how many", "number of", "count of", "total number of", "no . of"),
+    **_k(
+        "COUNT",
+        "count",
+        "count",
+        "how many",
+        "number of",
+        "count of",
+        "total number of",
+        "no . of",
+    ),
 }
 
 FUNCTION_WORDS = frozenset(
