@@ -61,9 +61,7 @@ _AROUND_DATE = re.compile(
 )
 _TOTAL = re.compile(r"\b(?:total|overall|combined|altogether|sum|grand)\b", re.IGNORECASE)
 _OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
-_WHEN = frozenset(
-    "this that these those next coming upcoming current in during within for on".split()
-)
+_WHEN = frozenset("this that these those next coming upcoming current".split())
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
