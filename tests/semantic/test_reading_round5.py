@@ -3,6 +3,7 @@ question is read against the shop warehouse's layer, decided, and the reading as
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -161,3 +162,48 @@ def test_a_plural_dimension_name_is_the_dimension(question: str, group: str) -> 
     reading, decision = _decide(LINES, question)
     assert decision.behaviour == "answer", decision.message
     assert reading.groups == (group,)
+
+
+CODES = SemanticLayer(
+    name="sales",
+    metrics=(Metric("revenue", "revenue", (), "orders", "SUM(orders.amount)", "orders.day"),),
+    dimensions=(
+        Dimension("country", "orders.country", (), ("DE", "GB", "MX", "US")),
+        Dimension("state", "orders.state", (), ("CA", "NY", "TX")),
+        Dimension("region", "orders.region", (), ("CA", "DE")),  # both kinds of code
+    ),
+    tables=("orders",),
+    coverage=(dt.date(2022, 1, 1), dt.date(2024, 12, 31)),
+    clock=dt.date(2024, 12, 31),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "dimension", "values", "negated"),
+    [
+        ("revenue for march 2022 except mexico", "country", ("MX",), True),
+        ("revenue in Germany in 2023", "country", ("DE",), False),
+        ("revenue in the UK in 2023", "country", ("GB",), False),
+        ("revenue in Britain in 2023", "country", ("GB",), False),
+        ("revenue in the United Kingdom in 2023", "country", ("GB",), False),
+        ("revenue in the USA in 2023", "country", ("US",), False),
+        ("revenue in the States in 2023", "country", ("US",), False),
+        ("revenue in Texas in 2023", "state", ("TX",), False),
+        ("revenue excluding New York in 2023", "state", ("NY",), True),
+    ],
+)
+def test_a_place_named_in_full_reads_its_code(
+    question: str, dimension: str, values: tuple[str, ...], negated: bool
+) -> None:
+    reading, decision = _decide(CODES, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(f.dimension, f.values, f.negated) for f in reading.filters] == [
+        (dimension, values, negated)
+    ]
+
+
+def test_codes_of_two_kinds_of_place_get_no_names() -> None:
+    # "California" is CA only where the column is states; here CA may be Canada: never guessed
+    layer = dataclasses.replace(CODES, dimensions=CODES.dimensions[2:])
+    reading, decision = _decide(layer, "revenue in California in 2023")
+    assert decision.behaviour != "answer", reading

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
+from assay.semantic._places import place_names
 from assay.semantic._words import FUNCTION_WORDS
 
 __all__ = ["ABBREVIATIONS", "Lexicon", "Match", "Token", "canonical", "tokenize"]
@@ -159,6 +160,13 @@ class Lexicon:
                     self.case_sensitive.setdefault(key, []).append(("value", target))
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
+            for name, code in place_names(dim.values):  # "Mexico" where the column holds MX
+                if len(name) >= 3:
+                    self._add(name, "value", f"{dim.name}={code}")
+                else:  # "UK": a short name, read as written
+                    bucket = self.case_sensitive.setdefault((name,), [])
+                    if ("value", f"{dim.name}={code}") not in bucket:
+                        bucket.append(("value", f"{dim.name}={code}"))
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
