@@ -51,10 +51,21 @@ def test_a_time_unit_read_as_no_period_is_never_dropped(shop: SemanticLayer, que
     assert decision.behaviour != "answer", (reading, decision)
 
 
-def test_a_yearless_month_in_a_comparison_takes_the_named_year(shop: SemanticLayer) -> None:
-    reading, decision = _decide(shop, "orders Feb vs Apr 2023")
+@pytest.mark.parametrize(
+    ("question", "labels"),
+    [
+        ("orders Feb vs Apr 2023", ["February 2023", "April 2023"]),
+        ("net revenue Q1 vs Q2 2023", ["Q1 2023", "Q2 2023"]),
+        ("orders in Apr 2023 vs Feb", ["April 2023", "February 2023"]),
+        ("units sold in Jan, Feb and Apr 2023", ["January 2023", "February 2023", "April 2023"]),
+    ],
+)
+def test_a_yearless_period_in_a_comparison_takes_the_named_year(
+    shop: SemanticLayer, question: str, labels: list[str]
+) -> None:
+    reading, decision = _decide(shop, question)
     assert decision.behaviour == "answer", decision.message
-    assert [p.label for p in reading.periods] == ["February 2023", "April 2023"]
+    assert [p.label for p in reading.periods] == labels
 
 
 def test_between_two_months_reads_the_range(shop: SemanticLayer) -> None:

@@ -328,12 +328,12 @@ class _Rules:
             ),
             (
                 r"\byesterday\b",
-                lambda m: (c - dt.timedelta(days=1), c, f"yesterday, {c - dt.timedelta(days=1)}"),
+                lambda m: (c - dt.timedelta(days=1), c, str(c - dt.timedelta(days=1))),
             ),
             (
                 # "as of today", "up to today" name when, not a day to keep to
                 r"(?<!as of )(?<!up to )(?<!until )(?<!till )(?<!through )\btoday\b",
-                lambda m: (c, self.tomorrow, f"today, {c}"),
+                lambda m: (c, self.tomorrow, str(c)),
             ),
             (
                 r"\bq(?P<q>[1-4])\b",
@@ -606,27 +606,33 @@ _LISTED = re.compile(r"^\s*(?:,|vs\.?|versus|v|and|or|compared (?:with|to)|again
 
 
 def _share_year(found: list[Period], text: str) -> list[Period]:
-    """ "Feb vs Apr 2023", "Jan, Feb and Mar 2023": a month said without its year, listed or
-    compared beside a month that names one, takes that year (never the latest such month,
-    which would compare months of two different years)."""
+    """ "Feb vs Apr 2023", "Jan, Feb and Mar 2023", "Q1 vs Q2 2023": a month or quarter said
+    without its year, listed or compared beside one that names its year, takes that year
+    (never the clock's or the latest such month, which would compare two different years)."""
     out = list(found)
     for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
         for i in order:
             j = i + 1 if order.step < 0 else i - 1
             one, other = out[i], out[j]
             lo, hi = sorted((one.span, other.span))
-            if not (_yearless_month(one) and _LISTED.match(text[lo[1] : hi[0]])):
+            if not (_yearless(one) and _LISTED.match(text[lo[1] : hi[0]])):
                 continue
-            if other.kind != "month" or (_yearless_month(other) and other is found[j]):
+            if other.kind not in {"month", "quarter"} or (_yearless(other) and other is found[j]):
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
             label = one.label.replace(str(one.start.year), str(start.year))
-            out[i] = dataclasses.replace(one, start=start, end=_add_months(start, 1), label=label)
+            months = 1 if one.kind == "month" else 3
+            out[i] = dataclasses.replace(
+                one, start=start, end=_add_months(start, months), label=label
+            )
     return out
 
 
-def _yearless_month(period: Period) -> bool:
-    return period.kind == "month" and not re.search(r"\d", period.text)
+def _yearless(period: Period) -> bool:
+    """A month or quarter written without its year ("Feb", "Q1")."""
+    return period.kind in {"month", "quarter"} and not re.search(
+        r"(?:19|20)\d\d|'\d\d|\bfy|fiscal", period.text
+    )
 
 
 def _month_before(month: Period, end: Period) -> Period:
