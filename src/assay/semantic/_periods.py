@@ -66,6 +66,13 @@ _MONTH_RE = (
     r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
 _YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
+# "the last 3 months of 2023", "the last week of March": counted back from another period than
+# the clock; no spelling reads that, so the words are left unread (asked back), never read as
+# the last months before the clock beside 2023.
+_NOT_OF = (
+    r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
+    r"fy|fiscal|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))(?! of\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -286,7 +293,8 @@ class _Rules:
             (
                 r"\b(?:last|past|previous|prior|trailing) (?P<n>\d+|one|two|three|four|five|six|"
                 r"seven|eight|nine|ten|eleven|twelve) (?P<full>full |complete |whole )?"
-                r"(?P<unit>months|quarters|years|weeks|days|month|quarter|year|week|day)\b",
+                r"(?P<unit>months|quarters|years|weeks|days|month|quarter|year|week|day)\b"
+                + _NOT_OF,
                 lambda m: self._last_n(m),
             ),
             (
@@ -319,7 +327,7 @@ class _Rules:
                 lambda m: (self.week0, self.tomorrow, "this week to date"),
             ),
             (
-                r"\b(?:last|previous|prior) (?:calendar )?week\b",
+                r"\b(?:last|previous|prior) (?:calendar )?week\b" + _NOT_OF,
                 lambda m: (
                     self.week0 - dt.timedelta(days=7),
                     self.week0,

@@ -160,19 +160,29 @@ class Lexicon:
                     self.case_sensitive.setdefault(key, []).append(("value", target))
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
-            for name, code in place_names(dim.values):  # "Mexico" where the column holds MX
-                if len(name) >= 3:
-                    self._add(name, "value", f"{dim.name}={code}")
-                else:  # "UK": a short name, read as written
-                    bucket = self.case_sensitive.setdefault((name,), [])
-                    if ("value", f"{dim.name}={code}") not in bucket:
-                        bucket.append(("value", f"{dim.name}={code}"))
+        self._places(layer)
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
+
+    def _places(self, layer: SemanticLayer) -> None:
+        """ "Mexico" where a column holds MX (``place_names``); a name with a word that names
+        a dimension or metric ("the States" beside a state dimension) is left out."""
+        named = {
+            w for key, entries in self.entries.items() for w in key if len(key) == 1 and entries
+        }
+        for dim in layer.dimensions:
+            for name, code in place_names(dim.values):
+                target = f"{dim.name}={code}"
+                if len(name) < 3:  # "UK": a short name, read as written
+                    bucket = self.case_sensitive.setdefault((name,), [])
+                    if ("value", target) not in bucket:
+                        bucket.append(("value", target))
+                elif not {canonical(t.text) for t in tokenize(name)} & named:
+                    self._add(name, "value", target)
 
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
