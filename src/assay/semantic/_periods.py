@@ -66,6 +66,13 @@ _MONTH_RE = (
     r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
 _YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
+# "the last 3 months of 2023", "the last week of March": counted back from another period than
+# the clock; no spelling reads that, so the words are left unread (asked back), never read as
+# the last months before the clock beside 2023.
+_NOT_OF = (
+    r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
+    r"fy|fiscal|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))(?! of\b)"
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +146,7 @@ class _Rules:
         self.month0 = dt.date(clock.year, clock.month, 1)
         q_now = (clock.month - 1) // 3
         self.quarter0 = dt.date(clock.year, 3 * q_now + 1, 1)
+        self.week0 = clock - dt.timedelta(days=clock.weekday())  # this week's Monday
 
     def table(self) -> list[tuple[str, Callable[[re.Match[str]], tuple[dt.date, dt.date, str]]]]:
         c, f = self.clock, self.fiscal
@@ -285,7 +293,8 @@ class _Rules:
             (
                 r"\b(?:last|past|previous|prior|trailing) (?P<n>\d+|one|two|three|four|five|six|"
                 r"seven|eight|nine|ten|eleven|twelve) (?P<full>full |complete |whole )?"
-                r"(?P<unit>months|quarters|years|month|quarter|year)\b",
+                r"(?P<unit>months|quarters|years|weeks|days|month|quarter|year|week|day)\b"
+                + _NOT_OF,
                 lambda m: self._last_n(m),
             ),
             (
@@ -313,6 +322,28 @@ class _Rules:
                 lambda m: self._month_at(_add_months(self.month0, 1)),
             ),
             (
+                r"\b(?:so far )?(?:this|current) week(?: so far| to date)?\b|\bweek to date\b"
+                r"|\bwtd\b",
+                lambda m: (self.week0, self.tomorrow, "this week to date"),
+            ),
+            (
+                r"\b(?:last|previous|prior) (?:calendar )?week\b" + _NOT_OF,
+                lambda m: (
+                    self.week0 - dt.timedelta(days=7),
+                    self.week0,
+                    f"the week of {self.week0 - dt.timedelta(days=7)}",
+                ),
+            ),
+            (
+                r"\byesterday\b",
+                lambda m: (c - dt.timedelta(days=1), c, str(c - dt.timedelta(days=1))),
+            ),
+            (
+                # "as of today", "up to today" name when, not a day to keep to
+                r"(?<!as of )(?<!up to )(?<!until )(?<!till )(?<!through )\btoday\b",
+                lambda m: (c, self.tomorrow, str(c)),
+            ),
+            (
                 r"\bq(?P<q>[1-4])\b",
                 lambda m: self._quarter(int(m["q"]), c.year),
             ),
@@ -330,7 +361,8 @@ class _Rules:
             ),
             (
                 rf"(?:(?<=\bin )|(?<=\bfor )|(?<=\bduring )|(?<=\bsince )|(?<=\bof )|(?<=\bfrom )"
-                rf"|(?<=\bto )|(?<=\bthrough )|(?<=\buntil )|(?<=\bvs )|(?<=\band ))"
+                rf"|(?<=\bto )|(?<=\bthrough )|(?<=\buntil )|(?<=\bvs )|(?<=\band )"
+                rf"|(?<=\bbetween ))"
                 rf"{_MONTH_RE}(?= |$|\?|\.|,)",
                 lambda m: self._month_latest(_month_number(m["mon"])),
             ),
@@ -442,6 +474,15 @@ class _Rules:
     def _last_n(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
         n = int(m["n"]) if m["n"].isdigit() else _NUM[m["n"]]
         unit = m["unit"].rstrip("s")
+        if unit in {"day", "week"}:
+            # "the last 7 days": back from the clock, the clock's day included (as "the past 6
+            # months" is); "the last 2 full weeks": the whole weeks (Monday first) before this
+            if m["full"] and unit == "day":
+                raise _NoPeriodHere  # whole days before today, or with it? asked back
+            days = n * (7 if unit == "week" else 1)
+            if m["full"]:
+                return self.week0 - dt.timedelta(days=days), self.week0, f"the last {n} full weeks"
+            return self.clock - dt.timedelta(days=days), self.tomorrow, f"the past {n} {unit}s"
         months = n * {"month": 1, "quarter": 3, "year": 12}[unit]
         if m["full"] or unit != "month":
             anchor = {"month": self.month0, "quarter": self.quarter0}.get(
@@ -501,7 +542,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             taken.append((lo, hi))
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
-    found = _join(found, text)
+    found = _join(_share_year(found, text), text)
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -567,6 +608,39 @@ def _join(found: list[Period], text: str) -> list[Period]:
             continue
         out.append(period)
     return out
+
+
+_LISTED = re.compile(r"^\s*(?:,|vs\.?|versus|v|and|or|compared (?:with|to)|against)\s*$")
+
+
+def _share_year(found: list[Period], text: str) -> list[Period]:
+    """ "Feb vs Apr 2023", "Jan, Feb and Mar 2023", "Q1 vs Q2 2023": a month or quarter said
+    without its year, listed or compared beside one that names its year, takes that year
+    (never the clock's or the latest such month, which would compare two different years)."""
+    out = list(found)
+    for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
+        for i in order:
+            j = i + 1 if order.step < 0 else i - 1
+            one, other = out[i], out[j]
+            lo, hi = sorted((one.span, other.span))
+            if not (_yearless(one) and _LISTED.match(text[lo[1] : hi[0]])):
+                continue
+            if other.kind not in {"month", "quarter"} or (_yearless(other) and other is found[j]):
+                continue
+            start = dt.date(other.start.year, one.start.month, 1)
+            label = one.label.replace(str(one.start.year), str(start.year))
+            months = 1 if one.kind == "month" else 3
+            out[i] = dataclasses.replace(
+                one, start=start, end=_add_months(start, months), label=label
+            )
+    return out
+
+
+def _yearless(period: Period) -> bool:
+    """A month or quarter written without its year ("Feb", "Q1")."""
+    return period.kind in {"month", "quarter"} and not re.search(
+        r"(?:19|20)\d\d|'\d\d|\bfy|fiscal", period.text
+    )
 
 
 def _month_before(month: Period, end: Period) -> Period:

@@ -39,7 +39,7 @@ from assay.semantic._grammar import Tag, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._periods import NO_CLOCK, Period, _add_months
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
-from assay.semantic._words import DERIVED, FUNCTION_WORDS
+from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["Filter", "Ranking", "Reading", "read"]
 
@@ -52,7 +52,8 @@ _SAME_PERIOD = re.compile(
 # A date said with a span word or a hedge ("the week of 2022-03-21", "around 2023-03-06",
 # "roughly March 2023") names dates the period does not hold: asked back, never read as the day.
 _AROUND_DATE = re.compile(
-    r"\b(?:(?:week|month|quarter|year|fortnight|weekend|days?)\s+(?:of|around|near|starting|"
+    r"\b(?:(?<!by )(?<!per )(?<!each )(?<!every )"  # "by month from Jan 2023": the grain
+    r"(?:week|month|quarter|year|fortnight|weekend|days?)\s+(?:of|around|near|starting|"
     r"beginning|from)|around|approximately|roughly|circa|near|close to)\s+(?:the\s+)?"
     r"(?:\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}[/.]\d{1,2}(?:[/.]\d{2,4})?"
     r"|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b(?:\s+\d{4})?)",
@@ -60,6 +61,7 @@ _AROUND_DATE = re.compile(
 )
 _TOTAL = re.compile(r"\b(?:total|overall|combined|altogether|sum|grand)\b", re.IGNORECASE)
 _OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
+_WHEN = frozenset("this that these those next coming upcoming current".split())
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
 
@@ -377,6 +379,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 pass  # placed below, once filters and ranking are known
             elif tag.kind == "NUMBER":
                 numbers.append(tag)
+            elif tag.kind == "UNIT" and tag.after in _WHEN:
+                # "this day", "next week": a period no spelling reads; never dropped
+                unread.append(dataclasses.replace(tag, kind="WORD", payload=tag.payload[1]))
             elif tag.kind == "ENTITY":
                 entities.append(tag)
             elif tag.kind == "WORD":
@@ -400,7 +405,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             elif tag.kind == "CHANGE":
                 changes.append(tag.payload[0])
             elif tag.kind == "ORDER":
-                if tag.payload[0] != "sort":  # "sorted" alone says no direction
+                if tag.payload[0] == "rank":  # "rank": highest first, unless said otherwise
+                    descending = True if descending is None else descending
+                elif tag.payload[0] != "sort":  # "sorted" alone says no direction
                     descending = tag.payload[0] == "desc"
                     directions.append(descending)
                 sort_only = True
@@ -949,8 +956,8 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
                 continue
         for tag in run:
             word = tag.token.text
-            if len(word) < 4:
-                continue
+            if len(word) < 4 or _known_word(canonical(word.lower())):
+                continue  # "Count", "List": a word the reader knows is no misspelling
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)
             if swapped is not None:
@@ -960,6 +967,10 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             elif (only := _one_phrase_with(word.lower(), lexicon)) is not None:
                 out.append((word, only))
     return out
+
+
+def _known_word(word: str) -> bool:
+    return word in FUNCTION_WORDS or (word,) in KEYWORDS or word in NUMBER_WORDS
 
 
 def _transposed(word: str, lexicon: Lexicon) -> str | None:

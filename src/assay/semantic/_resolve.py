@@ -16,6 +16,8 @@ import re
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
+from assay.semantic._places import place_names
+from assay.semantic._words import FUNCTION_WORDS
 
 __all__ = ["ABBREVIATIONS", "Lexicon", "Match", "Token", "canonical", "tokenize"]
 
@@ -122,6 +124,21 @@ class Match:
 _COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
 
 
+def _forms(word: str) -> set[str]:
+    """The plural or singular of ``word`` (none for a short or non-alphabetic word)."""
+    if len(word) <= 3 or not word.isalpha():
+        return set()
+    if word.endswith("ies"):
+        return {word[:-3] + "y"}
+    if word.endswith("s"):
+        return (
+            {word[:-1], word[:-2]} if word.endswith(("ses", "xes", "ches", "shes")) else {word[:-1]}
+        )
+    if word.endswith("y"):
+        return {word[:-1] + "ies"}
+    return {word + "s"}
+
+
 class Lexicon:
     """Phrases (as canonical token tuples) to what they name."""
 
@@ -143,6 +160,7 @@ class Lexicon:
                     self.case_sensitive.setdefault(key, []).append(("value", target))
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
+        self._places(layer)
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
@@ -150,8 +168,25 @@ class Lexicon:
             self._add(concept, "undefined", concept)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
 
+    def _places(self, layer: SemanticLayer) -> None:
+        """ "Mexico" where a column holds MX (``place_names``); a name with a word that names
+        a dimension or metric ("the States" beside a state dimension) is left out."""
+        named = {
+            w for key, entries in self.entries.items() for w in key if len(key) == 1 and entries
+        }
+        for dim in layer.dimensions:
+            for name, code in place_names(dim.values):
+                target = f"{dim.name}={code}"
+                if len(name) < 3:  # "UK": a short name, read as written
+                    bucket = self.case_sensitive.setdefault((name,), [])
+                    if ("value", target) not in bucket:
+                        bucket.append(("value", target))
+                elif not {canonical(t.text) for t in tokenize(name)} & named:
+                    self._add(name, "value", target)
+
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
-        """This lexicon where 'orders' alone also names 'number of orders', when that is the
+        """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
+        sold': one plural noun and only function words after it), when that is the
         only metric counting them and nothing else is called 'orders' (the plural as written,
         no other form); None when no metric's rows can be named so. The reader uses it only
         when a question names no metric."""
@@ -162,6 +197,12 @@ class Lexicon:
                 if found is not None:
                     key = tuple(canonical(t.text) for t in tokenize(found.group(1)))
                     counted.setdefault(key, set()).add(metric.name)
+                    continue
+                # "units sold", "items sold": one plural noun and function words around it
+                words = [canonical(t.text) for t in tokenize(phrase)]
+                content = [w for w in words if w not in FUNCTION_WORDS]
+                if len(content) == 1 and len(words) > 1 and words[0] == content[0]:
+                    counted.setdefault((content[0],), set()).add(metric.name)
         added = {
             key: [("metric", next(iter(names)))]
             for key, names in counted.items()
@@ -177,19 +218,12 @@ class Lexicon:
         key = tuple(canonical(t.text) for t in tokenize(phrase))
         if not key:
             return
-        variants = {key}
-        last = key[-1]
-        if len(last) > 3 and last.isalpha():  # a plural or singular of the last word
-            if last.endswith("ies"):
-                variants.add((*key[:-1], last[:-3] + "y"))
-            elif last.endswith("s"):
-                variants.add((*key[:-1], last[:-1]))
-                if last.endswith(("ses", "xes", "ches", "shes")):
-                    variants.add((*key[:-1], last[:-2]))
-            elif last.endswith("y"):
-                variants.add((*key[:-1], last[:-1] + "ies"))
-            else:
-                variants.add((*key[:-1], last + "s"))
+        # a plural or singular of the head noun: the last word, or the word before "of"
+        # ("lines of business" for "line of business")
+        heads = {len(key) - 1} | ({key.index("of") - 1} if "of" in key[1:] else set())
+        variants = {key} | {
+            (*key[:head], form, *key[head + 1 :]) for head in heads for form in _forms(key[head])
+        }
         for variant in variants:
             bucket = self.entries.setdefault(variant, [])
             if (kind, target) not in bucket:

@@ -275,6 +275,8 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "rank by",
         "order by",
     ),
+    # "Rank countries by revenue": every one, highest first unless a direction is said
+    **_k("ORDER", "rank", "rank"),
     **_k(
         "ORDER",
         "asc",
@@ -339,7 +341,16 @@ KEYWORDS: dict[tuple[str, ...], tuple[str, str]] = {
         "over all time",
         "for all time",
     ),
-    **_k("COUNT", "count", "how many", "number of", "count of", "total number of", "no . of"),
+    **_k(
+        "COUNT",
+        "count",
+        "count",
+        "how many",
+        "number of",
+        "count of",
+        "total number of",
+        "no . of",
+    ),
 }
 
 FUNCTION_WORDS = frozenset(
@@ -364,6 +375,6 @@ FUNCTION_WORDS = frozenset(
     realised realized brought did we get see saw seen happened came showing shown both yo sell
     sold selling customer customers client clients write wrote writing racked rack column
     columns field fields dated calculate calculated calc compute computed determine estimate
-    tally tabulate quantify retrieve identify work
+    tally tabulate quantify retrieve identify work add adding
     """.split()
 )

@@ -1,0 +1,103 @@
+"""Country and US state names for columns that hold only their codes.
+
+A column whose values are all ISO 3166-1 alpha-2 codes ("MX", "DE") is read with the countries'
+common English names ("except mexico", "Germany", "the UK"); one whose values are all USPS state
+codes with the states' names. A column whose codes are both (only "CA" and "DE": California and
+Delaware, or Canada and Germany?) gets neither: which is meant is never guessed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = ["place_names"]
+
+# code: names (';' between names), ISO 3166-1 alpha-2, common English names and short forms.
+_COUNTRIES = """
+AD Andorra|AE United Arab Emirates;UAE;Emirates|AF Afghanistan|AG Antigua and Barbuda|
+AI Anguilla|AL Albania|AM Armenia|AO Angola|AQ Antarctica|AR Argentina|AS American Samoa|
+AT Austria|AU Australia|AW Aruba|AX Aland Islands|AZ Azerbaijan|BA Bosnia and Herzegovina;Bosnia|
+BB Barbados|BD Bangladesh|BE Belgium|BF Burkina Faso|BG Bulgaria|BH Bahrain|BI Burundi|BJ Benin|
+BL Saint Barthelemy|BM Bermuda|BN Brunei|BO Bolivia|BQ Caribbean Netherlands|BR Brazil|
+BS Bahamas;the Bahamas|BT Bhutan|BV Bouvet Island|BW Botswana|BY Belarus|BZ Belize|CA Canada|
+CC Cocos Islands|CD Democratic Republic of the Congo;DR Congo;DRC|CF Central African Republic|
+CG Republic of the Congo;Congo|CH Switzerland|CI Ivory Coast;Cote d'Ivoire|CK Cook Islands|
+CL Chile|CM Cameroon|CN China|CO Colombia|CR Costa Rica|CU Cuba|CV Cape Verde;Cabo Verde|
+CW Curacao|CX Christmas Island|CY Cyprus|CZ Czechia;Czech Republic|DE Germany|DJ Djibouti|
+DK Denmark|DM Dominica|DO Dominican Republic|DZ Algeria|EC Ecuador|EE Estonia|EG Egypt|
+EH Western Sahara|ER Eritrea|ES Spain|ET Ethiopia|FI Finland|FJ Fiji|FK Falkland Islands|
+FM Micronesia|FO Faroe Islands|FR France|GA Gabon|
+GB United Kingdom;UK;Britain;Great Britain;the United Kingdom;the UK|GD Grenada|GE Georgia|
+GF French Guiana|GG Guernsey|GH Ghana|GI Gibraltar|GL Greenland|GM Gambia;the Gambia|GN Guinea|
+GP Guadeloupe|GQ Equatorial Guinea|GR Greece|GS South Georgia|GT Guatemala|GU Guam|
+GW Guinea-Bissau|GY Guyana|HK Hong Kong|HM Heard Island|HN Honduras|HR Croatia|HT Haiti|
+HU Hungary|ID Indonesia|IE Ireland|IL Israel|IM Isle of Man|IN India|
+IO British Indian Ocean Territory|IQ Iraq|IR Iran|IS Iceland|IT Italy|JE Jersey|JM Jamaica|
+JO Jordan|JP Japan|KE Kenya|KG Kyrgyzstan|KH Cambodia|KI Kiribati|KM Comoros|
+KN Saint Kitts and Nevis|KP North Korea|KR South Korea;Korea|KW Kuwait|KY Cayman Islands|
+KZ Kazakhstan|LA Laos|LB Lebanon|LC Saint Lucia|LI Liechtenstein|LK Sri Lanka|LR Liberia|
+LS Lesotho|LT Lithuania|LU Luxembourg|LV Latvia|LY Libya|MA Morocco|MC Monaco|MD Moldova|
+ME Montenegro|MF Saint Martin|MG Madagascar|MH Marshall Islands|MK North Macedonia;Macedonia|
+ML Mali|MM Myanmar;Burma|MN Mongolia|MO Macau;Macao|MP Northern Mariana Islands|MQ Martinique|
+MR Mauritania|MS Montserrat|MT Malta|MU Mauritius|MV Maldives|MW Malawi|MX Mexico|MY Malaysia|
+MZ Mozambique|NA Namibia|NC New Caledonia|NE Niger|NF Norfolk Island|NG Nigeria|NI Nicaragua|
+NL Netherlands;the Netherlands;Holland|NO Norway|NP Nepal|NR Nauru|NU Niue|NZ New Zealand|
+OM Oman|PA Panama|PE Peru|PF French Polynesia|PG Papua New Guinea|PH Philippines;the Philippines|
+PK Pakistan|PL Poland|PM Saint Pierre and Miquelon|PN Pitcairn Islands|PR Puerto Rico|
+PS Palestine|PT Portugal|PW Palau|PY Paraguay|QA Qatar|RE Reunion|RO Romania|RS Serbia|
+RU Russia;Russian Federation|RW Rwanda|SA Saudi Arabia|SB Solomon Islands|SC Seychelles|
+SD Sudan|SE Sweden|SG Singapore|SH Saint Helena|SI Slovenia|SJ Svalbard and Jan Mayen|
+SK Slovakia|SL Sierra Leone|SM San Marino|SN Senegal|SO Somalia|SR Suriname|SS South Sudan|
+ST Sao Tome and Principe|SV El Salvador|SX Sint Maarten|SY Syria|SZ Eswatini;Swaziland|
+TC Turks and Caicos Islands|TD Chad|TF French Southern Territories|TG Togo|TH Thailand|
+TJ Tajikistan|TK Tokelau|TL Timor-Leste;East Timor|TM Turkmenistan|TN Tunisia|TO Tonga|
+TR Turkey;Turkiye|TT Trinidad and Tobago|TV Tuvalu|TW Taiwan|TZ Tanzania|UA Ukraine|UG Uganda|
+UM United States Minor Outlying Islands|
+US United States;United States of America;USA;the States;America;the USA;the United States|
+UY Uruguay|UZ Uzbekistan|VA Vatican City;Holy See|VC Saint Vincent and the Grenadines|
+VE Venezuela|VG British Virgin Islands|VI US Virgin Islands|VN Vietnam;Viet Nam|VU Vanuatu|
+WF Wallis and Futuna|WS Samoa|YE Yemen|YT Mayotte|ZA South Africa|ZM Zambia|ZW Zimbabwe
+"""
+
+_STATES = """
+AL Alabama|AK Alaska|AZ Arizona|AR Arkansas|CA California|CO Colorado|CT Connecticut|
+DE Delaware|DC District of Columbia;Washington DC|FL Florida|GA Georgia|HI Hawaii|ID Idaho|
+IL Illinois|IN Indiana|IA Iowa|KS Kansas|KY Kentucky|LA Louisiana|ME Maine|MD Maryland|
+MA Massachusetts|MI Michigan|MN Minnesota|MS Mississippi|MO Missouri|MT Montana|NE Nebraska|
+NV Nevada|NH New Hampshire|NJ New Jersey|NM New Mexico|NY New York;New York State|
+NC North Carolina|ND North Dakota|OH Ohio|OK Oklahoma|OR Oregon|PA Pennsylvania|
+RI Rhode Island|SC South Carolina|SD South Dakota|TN Tennessee|TX Texas|UT Utah|VT Vermont|
+VA Virginia|WA Washington State|WV West Virginia|WI Wisconsin|WY Wyoming|PR Puerto Rico
+"""
+
+
+def _table(text: str) -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for entry in " ".join(text.split("\n")).split("|"):
+        code, _, names = entry.strip().partition(" ")
+        out[code] = tuple(n.strip() for n in names.split(";"))
+    return out
+
+
+COUNTRIES = _table(_COUNTRIES)
+STATES = _table(_STATES)
+
+
+def place_names(values: Iterable[str]) -> list[tuple[str, str]]:
+    """(name, code) for each code of a column that holds only ISO country codes, or only USPS
+    state codes; none when it holds anything else, or codes that are both.
+
+    Example:
+        >>> ("Mexico", "MX") in place_names(["MX", "US"])
+        True
+        >>> place_names(["CA", "DE"])  # Canada and Germany, or California and Delaware?
+        []
+    """
+    codes = set(values)
+    if not codes:
+        return []
+    countries, states = codes <= COUNTRIES.keys(), codes <= STATES.keys()
+    if countries == states:
+        return []
+    table = COUNTRIES if countries else STATES
+    return [(name, code) for code in sorted(codes) for name in table[code]]
