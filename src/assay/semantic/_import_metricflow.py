@@ -153,10 +153,13 @@ def import_metricflow(path: Path) -> ImportResult:
     unmapped: list[str] = []
     undefined: list[str] = []
     primary: dict[str, tuple[str, str]] = {}
+    holders: dict[str, list[tuple[str, str]]] = {}  # an entity may be primary in several
     for model in models:
         for entity in model.get("entities") or []:
             if entity.get("type") == "primary":
-                primary[entity["name"]] = (_table(model), entity.get("expr") or entity["name"])
+                key = (_table(model), entity.get("expr") or entity["name"])
+                primary.setdefault(entity["name"], key)
+                holders.setdefault(entity["name"], []).append(key)
     joins, dimensions, time_of, measures = [], [], {}, {}
     measure_model: dict[str, dict[str, Any]] = {}
     measure_parts: dict[str, tuple[str, str]] = {}
@@ -169,9 +172,12 @@ def import_metricflow(path: Path) -> ImportResult:
             time_of[model.get("name")] = f"{table}.{dims[agg_time].get('expr') or agg_time}"
         for entity in model.get("entities") or []:
             if entity.get("type") == "foreign" and entity["name"] in primary:
-                ref_table, ref_col = primary[entity["name"]]
+                # one join onto each model holding the entity as primary: MetricFlow reaches
+                # a dimension of any of them through it (listing__capacity_latest)
                 col = entity.get("expr") or entity["name"]
-                joins.append({"left": f"{table}.{col}", "right": f"{ref_table}.{ref_col}"})
+                for ref_table, ref_col in holders[entity["name"]]:
+                    if ref_table != table:
+                        joins.append({"left": f"{table}.{col}", "right": f"{ref_table}.{ref_col}"})
             elif entity.get("type") == "foreign":
                 unmapped.append(f"{where}.entities.{entity['name']}: no model has it as primary")
         for name, dim in dims.items():
@@ -179,7 +185,11 @@ def import_metricflow(path: Path) -> ImportResult:
             if dim.get("type") == "time":
                 continue
             if _plain_column(expr):
-                dimensions.append({"name": str(name), "column": f"{table}.{expr}"})
+                mapped_dim: dict[str, Any] = {"name": str(name), "column": f"{table}.{expr}"}
+                said = _qualified(model, str(name))
+                if said:
+                    mapped_dim["synonyms"] = said
+                dimensions.append(mapped_dim)
             else:
                 unmapped.append(f"{where}.dimensions.{name}: an expression, not a column")
                 undefined.append(str(name))
@@ -275,6 +285,16 @@ def import_metricflow(path: Path) -> ImportResult:
         tuple(undefined),
         tuple(notes),
     )
+
+
+def _qualified(model: dict[str, Any], name: str) -> list[str]:
+    """A dimension as MetricFlow names it in a query, ``entity__name`` for the model's primary
+    entity (``listing__capacity_latest``), written as words ("listing capacity latest")."""
+    entities = [str(model["primary_entity"])] if model.get("primary_entity") else []
+    entities += [
+        str(e.get("name")) for e in model.get("entities") or [] if e.get("type") == "primary"
+    ]
+    return sorted({f"{e} {name}".replace("_", " ") for e in entities if e})
 
 
 def _forms(phrase: str) -> set[str]:

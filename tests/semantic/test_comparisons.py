@@ -1,0 +1,223 @@
+"""Numeric comparisons on a dimension ("capacity above 3", "capacity >= 2", "between 2 and 5"):
+read, restated, planned and checked by the fit check; a comparison on a column that is not a
+number, or one that cannot be read exactly, is never shown."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from assay.catalog import Catalog
+from assay.catalog._schema import ColumnInfo, TableInfo
+from assay.checks import fit_check
+from assay.connectors import connect
+from assay.generators._planner import plan
+from assay.pipeline import Agent
+from assay.semantic import Dimension, Metric, SemanticLayer, parse_semantic, read
+from assay.semantic._import_metricflow import import_metricflow
+
+LAYER = SemanticLayer(
+    name="t",
+    metrics=(Metric("bookings", "bookings", (), "b", "SUM(1)", "b.ds"),),
+    dimensions=(
+        Dimension("capacity", "l.capacity", ()),
+        Dimension("country", "l.country", (), ("DE", "FR")),
+    ),
+    clock=dt.date(2024, 1, 1),
+    tables=("b", "l"),
+)
+
+
+def _bounds(question: str) -> list[tuple[str, str, str]]:
+    return [(c.dimension, c.op, c.value) for c in read(question, LAYER).comparisons]
+
+
+@pytest.mark.parametrize(
+    ("question", "bounds"),
+    [
+        ("bookings where capacity is above 3", [("capacity", ">", "3")]),
+        ("bookings with capacity > 3", [("capacity", ">", "3")]),
+        ("bookings where capacity more than 3", [("capacity", ">", "3")]),
+        ("bookings where capacity is at least 2", [("capacity", ">=", "2")]),
+        ("bookings where capacity >= 2", [("capacity", ">=", "2")]),
+        ("bookings where capacity is under 4", [("capacity", "<", "4")]),
+        ("bookings where capacity is at most 4.5", [("capacity", "<=", "4.5")]),
+        ("bookings where capacity no more than 1,000", [("capacity", "<=", "1000")]),
+        ("bookings where capacity below -2", [("capacity", "<", "-2")]),
+        (
+            "bookings where capacity is between 2 and 5",
+            [("capacity", ">=", "2"), ("capacity", "<=", "5")],
+        ),
+    ],
+)
+def test_comparison_words_read_as_operator_and_bound(
+    question: str, bounds: list[tuple[str, str, str]]
+) -> None:
+    reading = read(question, LAYER)
+    assert _bounds(question) == bounds
+    assert reading.unread == () and reading.groups == () and reading.filters == ()
+    assert reading.metrics == ("bookings",)
+
+
+def test_comparison_restated() -> None:
+    assert read("bookings where capacity is above 3 by country", LAYER).restate(LAYER) == (
+        "bookings, where capacity is above 3, over all dates, by country"
+    )
+    assert "where capacity is between 2 and 5 (both included)" in read(
+        "bookings where capacity between 2 and 5", LAYER
+    ).restate(LAYER)
+    assert "where capacity is at least 2" in read("bookings, capacity >= 2", LAYER).restate(LAYER)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "bookings where capacity is not above 3",  # negated: asked back
+        "bookings where capacity above 3 or below 1",  # "or": which rows is not said
+        "bookings where capacity above 3,5",  # a decimal comma: not a number read here
+        "bookings where capacity above three-ish",
+    ],
+)
+def test_unread_comparisons_are_not_guessed(question: str) -> None:
+    reading = read(question, LAYER)
+    assert reading.comparisons == ()
+    assert reading.unread or reading.dangling
+
+
+def test_a_period_after_a_dimension_is_no_bound() -> None:
+    reading = read("bookings by country over 2023", LAYER)
+    assert reading.comparisons == () and reading.periods[0].label == "2023"
+
+
+def _layer_with_join() -> SemanticLayer:
+    return parse_semantic(
+        {
+            "name": "t",
+            "metrics": [{"name": "bookings", "table": "b", "expression": "sum(1)"}],
+            "dimensions": [
+                {"name": "capacity", "column": "l.capacity"},
+                {"name": "code", "column": "l.code"},
+            ],
+            "joins": [{"left": "b.listing_id", "right": "l.listing_id"}],
+        }
+    )
+
+
+def _catalog(capacity_type: str) -> Catalog:
+    return Catalog(
+        (
+            TableInfo("b", (ColumnInfo("listing_id", "INTEGER"),)),
+            TableInfo(
+                "l",
+                (
+                    ColumnInfo("listing_id", "INTEGER"),
+                    ColumnInfo("capacity", capacity_type),
+                    ColumnInfo("code", "VARCHAR"),
+                ),
+            ),
+        )
+    )
+
+
+def test_planned_and_fit_checked() -> None:
+    layer = _layer_with_join()
+    reading = read("bookings where capacity is above 3", layer)
+    sql = plan(reading, layer).sql
+    assert "l.capacity > 3" in sql and "JOIN l" in sql
+    catalog = _catalog("BIGINT")
+    assert fit_check(sql, reading, layer, catalog=catalog).mismatches == ()
+    # polarity and bound are each checked
+    for wrong in ("l.capacity >= 3", "l.capacity < 3", "l.capacity > 4", "3 > l.capacity"):
+        report = fit_check(sql.replace("l.capacity > 3", wrong), reading, layer, catalog=catalog)
+        assert report.mismatches and "comparison on capacity" in report.mismatches[0]
+    # written the other way round, the same bound
+    flipped = sql.replace("l.capacity > 3", "3 < l.capacity")
+    assert fit_check(flipped, reading, layer, catalog=catalog).mismatches == ()
+    # a bound the reading lacks is a mismatch too
+    plain = read("bookings", layer)
+    assert fit_check(sql, plain, layer, catalog=catalog).mismatches
+    between = read("bookings where capacity is between 2 and 5", layer)
+    both = plan(between, layer).sql
+    assert fit_check(both, between, layer, catalog=catalog).mismatches == ()
+    as_between = "SELECT SUM(1) AS value FROM b JOIN l ON b.listing_id = l.listing_id "
+    as_between += "WHERE l.capacity BETWEEN 2 AND 5"
+    assert fit_check(as_between, between, layer, catalog=catalog).mismatches == ()
+
+
+def test_a_bound_on_a_column_not_typed_as_a_number_is_a_mismatch() -> None:
+    layer = _layer_with_join()
+    reading = read("bookings where code is above 3", layer)
+    sql = plan(reading, layer).sql
+    report = fit_check(sql, reading, layer, catalog=_catalog("BIGINT"))
+    assert "is not known to be a number" in report.mismatches[0]
+    reading = read("bookings where capacity is above 3", layer)
+    sql = plan(reading, layer).sql
+    assert fit_check(sql, reading, layer, catalog=_catalog("VARCHAR")).mismatches
+    assert fit_check(sql, reading, layer).mismatches  # no catalogue: cannot be checked
+
+
+def test_agent_shows_the_same_rows_and_withholds_on_text(tmp_path: Path) -> None:
+    db = tmp_path / "c.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE l AS SELECT * FROM (VALUES (1, 2, '10'), (2, 4, '9'), (3, 6, '3'))")
+    con.execute("ALTER TABLE l RENAME COLUMN col0 TO listing_id")
+    con.execute("ALTER TABLE l RENAME COLUMN col1 TO capacity")
+    con.execute("ALTER TABLE l RENAME COLUMN col2 TO code")
+    con.execute("CREATE TABLE b AS SELECT * FROM (VALUES (1), (2), (2), (3), (3), (3)) t(listing_id)")
+    expected = con.execute(
+        "SELECT count(*) FROM b JOIN l USING (listing_id) WHERE l.capacity > 3"
+    ).fetchall()
+    con.close()
+    with connect(str(db)) as connector:
+        agent = Agent(connector, _layer_with_join())
+        shown = agent.ask("bookings where capacity is above 3")
+        assert shown.action != "withhold"
+        assert shown.candidate is not None and shown.candidate.result is not None
+        assert [float(r[0]) for r in shown.candidate.result.rows] == [float(expected[0][0])]
+        assert "where capacity is above 3" in shown.provenance["reading"]
+        # '10' > '9' is false as text: never shown (DuckDB fails the cast; an engine that
+        # compares as text is stopped by the fit check, tested above)
+        text = agent.ask("bookings where code is above 3")
+        assert text.action == "withhold" and text.candidate is not None
+        assert text.candidate.result is None or "veto.reading_mismatch" in text.reasons
+
+
+def test_metricflow_entity_in_several_models_and_qualified_names(tmp_path: Path) -> None:
+    """An entity primary in two models joins the foreign model to each (MetricFlow reaches a
+    dimension of either through it); a dimension is also read by its MetricFlow name
+    ``entity__name`` ("listing capacity latest")."""
+    (tmp_path / "m.yml").write_text(
+        """
+semantic_models:
+  - name: bookings
+    model: ref('bookings')
+    primary_entity: booking
+    entities: [{name: listing, type: foreign, expr: listing_id}]
+    measures: [{name: bookings, agg: sum, expr: "1"}]
+  - name: listings
+    model: ref('listings')
+    entities: [{name: listing, type: primary, expr: listing_id}]
+    dimensions: [{name: capacity_latest, type: categorical, expr: capacity}]
+  - name: lux
+    model: ref('lux')
+    entities: [{name: listing, type: primary, expr: listing_id}]
+metrics:
+  - {name: bookings, type: simple, type_params: {measure: bookings}}
+""",
+        encoding="utf-8",
+    )
+    result = import_metricflow(tmp_path / "m.yml")
+    assert result.layer["joins"] == [
+        {"left": "bookings.listing_id", "right": "listings.listing_id"},
+        {"left": "bookings.listing_id", "right": "lux.listing_id"},
+    ]
+    assert result.layer["dimensions"] == [
+        {
+            "name": "capacity_latest",
+            "column": "listings.capacity",
+            "synonyms": ["listing capacity latest"],
+        }
+    ]
