@@ -181,8 +181,10 @@ def test_agent_shows_the_same_rows_and_withholds_on_text(tmp_path: Path) -> None
         # '10' > '9' is false as text: never shown (DuckDB fails the cast; an engine that
         # compares as text is stopped by the fit check, tested above)
         text = agent.ask("bookings where code is above 3")
-        assert text.action == "withhold" and text.candidate is not None
-        assert text.candidate.result is None or "veto.reading_mismatch" in text.reasons
+        assert text.action == "withhold"
+        assert text.candidate is None or text.candidate.result is None or (
+            "veto.reading_mismatch" in text.reasons
+        )
 
 
 def test_metricflow_entity_in_several_models_and_qualified_names(tmp_path: Path) -> None:
