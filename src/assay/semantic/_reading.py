@@ -35,6 +35,7 @@ from typing import Any
 
 from lark import UnexpectedInput
 
+from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._compare import Comparison, comparisons_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, parse
@@ -258,14 +259,20 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
 
 def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
     """The reading of a question with numeric comparisons on dimensions ("capacity above
-    3", ``_compare``): the rest of the question read as any other, the comparisons added;
-    ``None`` when it has none."""
+    3", ``_compare``), "across all transactions" (one total) or a parenthetical grouping by a
+    dimension's column (``_across``): the rest of the question read as any other, the
+    comparisons and groupings added; ``None`` when it has none of these."""
     spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
     rest, comparisons = comparisons_in(question, lexicon, spans)
-    if not comparisons:
+    rest = whole_rows(rest, layer, lexicon)
+    rest, grouped = grouping_notes(rest, layer)
+    if rest == question:
         return None
     reading = read(rest, layer, lexicon)
-    return dataclasses.replace(reading, question=question, comparisons=comparisons)
+    groups = tuple(dict.fromkeys((*reading.groups, *grouped)))
+    return dataclasses.replace(
+        reading, question=question, comparisons=comparisons, groups=groups
+    )
 
 
 # A statement around the question ("We closed the APAC office last year - what were ...") is
