@@ -223,3 +223,49 @@ metrics:
             "synonyms": ["listing capacity latest"],
         }
     ]
+
+
+# --- "across all <rows>" and a parenthetical grouping (_across) --------------------------
+
+ACROSS = SemanticLayer(
+    name="t",
+    metrics=(Metric("sales", "total sales", (), "store_sales", "SUM(store_sales.x)"),),
+    dimensions=(
+        Dimension("i_brand", "item.i_brand", ("brand",)),
+        Dimension("s_state", "store.s_state", ("state",)),
+    ),
+    tables=("store_sales", "item", "store"),
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Total sales across all transactions",
+        "total sales across all records",
+        "total sales over all rows",
+        "total sales across all brands",
+    ],
+)
+def test_across_all_rows_is_one_total(question: str) -> None:
+    reading = read(question, ACROSS)
+    assert reading.metrics == ("sales",)
+    assert reading.groups == () and reading.unread == () and reading.unknown_groups == ()
+    assert reading.dangling == ()
+
+
+def test_across_all_of_something_unknown_stays_unread() -> None:
+    reading = read("total sales across all galaxies", ACROSS)
+    assert reading.unread or reading.unknown_groups or reading.dangling
+
+
+def test_a_parenthetical_grouping_by_a_dimension_column_is_that_grouping() -> None:
+    reading = read("Total sales by brand (requires grouping by item.i_brand)", ACROSS)
+    assert reading.groups == ("i_brand",) and reading.unread == ()
+    reading = read("Total sales (grouped by store.s_state)", ACROSS)
+    assert reading.groups == ("s_state",) and reading.unread == ()
+    # not a dimension's column: its words stay unread, asked back
+    reading = read("Total sales (requires grouping by item.i_size)", ACROSS)
+    assert reading.unread
+    # any other parenthetical stays unread too
+    assert read("Total sales (excluding returns)", ACROSS).unread
