@@ -166,7 +166,9 @@ def test_agent_shows_the_same_rows_and_withholds_on_text(tmp_path: Path) -> None
     con.execute("ALTER TABLE l RENAME COLUMN col0 TO listing_id")
     con.execute("ALTER TABLE l RENAME COLUMN col1 TO capacity")
     con.execute("ALTER TABLE l RENAME COLUMN col2 TO code")
-    con.execute("CREATE TABLE b AS SELECT * FROM (VALUES (1), (2), (2), (3), (3), (3)) t(listing_id)")
+    con.execute(
+        "CREATE TABLE b AS SELECT * FROM (VALUES (1), (2), (2), (3), (3), (3)) t(listing_id)"
+    )
     expected = con.execute(
         "SELECT count(*) FROM b JOIN l USING (listing_id) WHERE l.capacity > 3"
     ).fetchall()
@@ -182,8 +184,10 @@ def test_agent_shows_the_same_rows_and_withholds_on_text(tmp_path: Path) -> None
         # compares as text is stopped by the fit check, tested above)
         text = agent.ask("bookings where code is above 3")
         assert text.action == "withhold"
-        assert text.candidate is None or text.candidate.result is None or (
-            "veto.reading_mismatch" in text.reasons
+        assert (
+            text.candidate is None
+            or text.candidate.result is None
+            or ("veto.reading_mismatch" in text.reasons)
         )
 
 

@@ -17,7 +17,16 @@ import sqlglot
 from sqlglot import exp
 
 from assay.errors import FanOut, GenerationError
-from assay.semantic import Comparison, Dimension, Filter, JoinPath, Metric, Ranking, Reading, SemanticLayer
+from assay.semantic import (
+    Comparison,
+    Dimension,
+    Filter,
+    JoinPath,
+    Metric,
+    Ranking,
+    Reading,
+    SemanticLayer,
+)
 
 __all__ = ["Plan", "plan"]
 

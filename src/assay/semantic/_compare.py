@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from assay.semantic._resolve import Lexicon, Token, canonical, tokenize
 
-__all__ = ["Comparison", "NUMERIC_TYPE", "comparisons_in", "said"]
+__all__ = ["NUMERIC_TYPE", "Comparison", "comparisons_in", "said"]
 
 # The engine types of a column that compares as a number (DuckDB, SQLite, PostgreSQL names).
 NUMERIC_TYPE = re.compile(
@@ -58,9 +58,7 @@ def said(comparisons: Sequence[Comparison]) -> list[str]:
         c = comparisons[k]
         nxt = comparisons[k + 1] if k + 1 < len(comparisons) else None
         if nxt is not None and (c.op, nxt.op) == (">=", "<=") and c.words == nxt.words:
-            out.append(
-                f"where {c.dimension} is between {c.value} and {nxt.value} (both included)"
-            )
+            out.append(f"where {c.dimension} is between {c.value} and {nxt.value} (both included)")
             k += 2
             continue
         out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value}")

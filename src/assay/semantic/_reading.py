@@ -270,9 +270,7 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
         return None
     reading = read(rest, layer, lexicon)
     groups = tuple(dict.fromkeys((*reading.groups, *grouped)))
-    return dataclasses.replace(
-        reading, question=question, comparisons=comparisons, groups=groups
-    )
+    return dataclasses.replace(reading, question=question, comparisons=comparisons, groups=groups)
 
 
 # A statement around the question ("We closed the APAC office last year - what were ...") is
