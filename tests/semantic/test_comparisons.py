@@ -273,3 +273,55 @@ def test_a_parenthetical_grouping_by_a_dimension_column_is_that_grouping() -> No
     assert reading.unread
     # any other parenthetical stays unread too
     assert read("Total sales (excluding returns)", ACROSS).unread
+
+
+def test_metricflow_filter_through_joins_mapped_only_along_the_one_path(tmp_path: Path) -> None:
+    """A metric filter on another model's dimension (``customer__country``, and a second hop
+    by ``entity_path``) is mapped over the joined column when each hop is the only join into
+    its table; with a second way into the table it is reported, never guessed."""
+    models = """
+semantic_models:
+  - name: transactions
+    model: ref('transactions')
+    primary_entity: transaction
+    entities: [{name: customer, type: foreign, expr: id_customer}]
+    measures: [{name: amount, agg: sum}]
+  - name: customers
+    model: ref('customers')
+    entities:
+      - {name: customer, type: primary, expr: id_customer}
+      - {name: country, type: foreign}
+    dimensions: [{name: customer_country, type: categorical, expr: country}]
+  - name: countries
+    model: ref('countries')
+    entities: [{name: country, type: primary}]
+    dimensions: [{name: region, type: categorical}]
+"""
+    metrics = """
+metrics:
+  - name: amount_mx
+    type: simple
+    type_params: {measure: amount}
+    filter: "{{ Dimension('customer__customer_country') }} = 'MX'"
+  - name: amount_na
+    type: simple
+    type_params: {measure: amount}
+    filter: "{{ Dimension('country__region', entity_path=['customer']) }} = 'NA'"
+"""
+    (tmp_path / "m.yml").write_text(models + metrics, encoding="utf-8")
+    result = import_metricflow(tmp_path / "m.yml")
+    by_name = {m["name"]: m["expression"] for m in result.layer["metrics"]}
+    assert by_name == {
+        "amount_mx": "sum(CASE WHEN ((customers.country) = 'MX') THEN transactions.amount END)",
+        "amount_na": "sum(CASE WHEN ((countries.region) = 'NA') THEN transactions.amount END)",
+    }
+    # a second model holding country as foreign: two ways into countries
+    extra = """
+  - name: stores
+    model: ref('stores')
+    entities: [{name: store, type: primary}, {name: country, type: foreign}]
+"""
+    (tmp_path / "m.yml").write_text(models + extra + metrics, encoding="utf-8")
+    result = import_metricflow(tmp_path / "m.yml")
+    assert [m["name"] for m in result.layer["metrics"]] == ["amount_mx"]
+    assert any("(amount_na): a metric filter not mapped" in u for u in result.unmapped)

@@ -239,7 +239,7 @@ def import_metricflow(path: Path) -> ImportResult:
         table, expression, time_column = measures[name]
         if metric.get("filter"):
             owner = measure_model.get(str(name), {})
-            condition = _own_filter(metric["filter"], owner, table)
+            condition = _own_filter(metric["filter"], owner, table, models, joins)
             if condition.startswith("not mapped: "):
                 unmapped.append(f"{where}: a metric filter {condition}")
                 undefined.extend(_names(metric))
@@ -345,35 +345,88 @@ def _entity_dimensions(
     return out
 
 
-_DIMENSION = re.compile(r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'\s*\)\s*\}\}")
+_DIMENSION = re.compile(
+    r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'"
+    r"(?:\s*,\s*entity_path\s*=\s*\[((?:\s*'[A-Za-z0-9_]+'\s*,?)*)\])?\s*\)\s*\}\}"
+)
 
 
-def _own_filter(given: Any, model: dict[str, Any], table: str) -> str:
-    """A simple metric's ``filter`` as SQL over its own model's table, or ``"not mapped: "``
-    and why. Mapped only when every reference is ``{{ Dimension('entity__name') }}`` with the
-    entity the model's own primary entity and the name one of its categorical dimensions:
-    the filter then selects rows of the measure's table, and the measure over those rows is
-    the aggregate over ``CASE WHEN filter THEN expr END`` (what MetricFlow's WHERE keeps).
-    A dimension of another model (a join), an entity, a time dimension or a metric is not."""
-    filters = given if isinstance(given, list) else [given]
-    own = {str(model.get("primary_entity") or "")} | {
+def _primary_of(model: dict[str, Any]) -> set[str]:
+    return {str(model.get("primary_entity") or "")} | {
         str(e.get("name")) for e in model.get("entities") or [] if e.get("type") == "primary"
     }
-    dims = {
+
+
+def _categorical(model: dict[str, Any]) -> dict[str, str]:
+    return {
         str(d.get("name")): str(d.get("expr") or d.get("name"))
         for d in model.get("dimensions") or []
         if d.get("type") == "categorical"
     }
+
+
+def _reached(
+    model: dict[str, Any],
+    path: list[str],
+    models: list[dict[str, Any]],
+    joins: list[dict[str, str]],
+) -> dict[str, Any] | None:
+    """The model reached from ``model`` along foreign entities ``path`` (each hop: a foreign
+    entity of the current model, primary in exactly one other model, whose table only that
+    one join enters, so that the planner's join path is this path), or ``None``."""
+    current = model
+    for entity in path:
+        foreign = {
+            str(e.get("name")) for e in current.get("entities") or [] if e.get("type") == "foreign"
+        }
+        holders = [m for m in models if entity in _primary_of(m) and m is not current]
+        if entity not in foreign or len(holders) != 1:
+            return None
+        target = _table(holders[0])
+        entering = [j for j in joins if j["right"].split(".")[0] == target]
+        if len(entering) != 1 or entering[0]["left"].split(".")[0] != _table(current):
+            return None
+        current = holders[0]
+    return current
+
+
+def _own_filter(
+    given: Any,
+    model: dict[str, Any],
+    table: str,
+    models: list[dict[str, Any]] | None = None,
+    joins: list[dict[str, str]] | None = None,
+) -> str:
+    """A simple metric's ``filter`` as SQL, or ``"not mapped: "`` and why. Mapped only when
+    every reference is ``{{ Dimension('entity__name') }}`` naming a categorical dimension of
+    the measure's own model (its primary entity), or of a model reached through the measure
+    model's foreign entities (``customer__customer_country``; ``entity_path=['customer']``
+    for a second hop) along joins that are the only way into each table: the measure over
+    the rows the filter keeps is then ``agg(CASE WHEN filter THEN expr END)`` with the joined
+    columns, and the planner joins their tables (MetricFlow's WHERE over its joins; the
+    import makes a join with unmatched rows forbidden, so the answer is not shown then).
+    An entity, a time dimension or a metric is not mapped."""
+    filters = given if isinstance(given, list) else [given]
     parts = []
     for text in filters:
+        qualified: dict[str, str] = {}
         for match in _DIMENSION.finditer(str(text)):
             entity, name = match.group(1), match.group(2)
-            if entity not in own or name not in dims or _qualify(dims[name], table) is None:
+            path = re.findall(r"'([A-Za-z0-9_]+)'", match.group(3) or "")
+            holder: dict[str, Any] | None = model
+            if path or entity not in _primary_of(model):
+                holder = _reached(model, [*path, entity], models or [], joins or [])
+            dims = _categorical(holder) if holder is not None else {}
+            if holder is None or name not in dims:
                 return (
                     f"not mapped: it names {entity}__{name}, not a categorical dimension of "
-                    "its own model"
+                    "its own model or of one its joins reach"
                 )
-        sql = _DIMENSION.sub(lambda m: f"({_qualify(dims[m.group(2)], table)})", str(text))
+            column = _qualify(dims[name], _table(holder) if holder is not model else table)
+            if column is None:
+                return f"not mapped: {entity}__{name} is not a column"
+            qualified[match.group(0)] = column
+        sql = _DIMENSION.sub(lambda m: f"({qualified[m.group(0)]})", str(text))
         if "{{" in sql or "{%" in sql:
             return "not mapped: it names an entity, a time dimension or a metric"
         try:
@@ -382,7 +435,8 @@ def _own_filter(given: Any, model: dict[str, Any], table: str) -> str:
             return "not mapped: it does not parse"
         if any(isinstance(n, exp.Query) for n in tree.walk()):
             return "not mapped: it holds a query"
-        if any(c.table != table for c in tree.find_all(exp.Column)):
+        allowed = {table} | {c.split(".")[0] for c in qualified.values()}
+        if any(c.table not in allowed for c in tree.find_all(exp.Column)):
             return "not mapped: it names a column outside its model's dimensions"
         parts.append(f"({tree.sql(dialect='duckdb')})")
     return " AND ".join(parts)
