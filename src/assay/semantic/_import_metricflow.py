@@ -33,6 +33,7 @@ caller).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -390,6 +391,10 @@ def _reached(
     return current
 
 
+def _column_of(qualified: dict[str, str], match: re.Match[str]) -> str:
+    return f"({qualified[match.group(0)]})"
+
+
 def _own_filter(
     given: Any,
     model: dict[str, Any],
@@ -426,7 +431,7 @@ def _own_filter(
             if column is None:
                 return f"not mapped: {entity}__{name} is not a column"
             qualified[match.group(0)] = column
-        sql = _DIMENSION.sub(lambda m: f"({qualified[m.group(0)]})", str(text))
+        sql = _DIMENSION.sub(functools.partial(_column_of, qualified), str(text))
         if "{{" in sql or "{%" in sql:
             return "not mapped: it names an entity, a time dimension or a metric"
         try:
