@@ -555,6 +555,10 @@ def test_osi_tpcds_example(tmp_path: Path, tpcds_duckdb: Path) -> None:
     report = _import("osi", OSI, db, out)
     assert "metric total_sales: untimed: 1208 rows of store_sales have no date" in report
     assert "metrics[4] (store_productivity): it reads store, store_sales" in report
+    assert (
+        "SUM(store.s_number_employees) over store_sales rows joined to store (many to one) "
+        "counts each store row once per store_sales row, a fan-out of the source's own SQL"
+    ) in " ".join(report.split())
     assert "join store_sales.ss_store_sk -> store.s_store_sk: " in report
     assert "have no match in store.s_store_sk (a NULL or missing key)" in report
     con = duckdb.connect(str(db), read_only=True)
