@@ -153,3 +153,23 @@ def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:
     source.write_text("cubes: []\n", encoding="utf-8")
     with pytest.raises(SemanticError, match="not an OSI semantic model"):
         import_osi(source)
+
+
+def test_a_sum_over_the_one_side_of_a_join_is_named_as_a_fan_out(tmp_path: Path) -> None:
+    """SUM over a column of the table a fact joins many to one counts each of its rows once
+    per fact row: reported as the source SQL's fan-out; COUNT(DISTINCT ...) is not one."""
+    fan = MODEL + (
+        "      - name: amount_per_price\n"
+        "        expression:\n"
+        "          dialects:\n"
+        "            - {dialect: ANSI_SQL, expression: SUM(sales.s_amount) / SUM(item.i_price)}\n"
+    )
+    (tmp_path / "m.yaml").write_text(fan, encoding="utf-8")
+    text = "\n".join(import_osi(tmp_path / "m.yaml").unmapped)
+    assert (
+        "(amount_per_price): it reads item, sales; Assay computes a metric over one table; and "
+        "SUM(item.i_price) over sales rows joined to item (many to one) counts each item row "
+        "once per sales row, a fan-out of the source's own SQL"
+    ) in text
+    per_item = next(line for line in text.splitlines() if "(sales_per_item)" in line)
+    assert "fan-out" not in per_item

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
-from assay.semantic import Reading, SemanticLayer
+from assay.catalog import Catalog
+from assay.semantic import NUMERIC_TYPE, Reading, SemanticLayer
 from assay.types import Finding
 
 __all__ = ["FitReport", "fit_check"]
@@ -102,10 +103,87 @@ def _filters(
     return out
 
 
+_FLIP = {"gt": "<", "gte": "<=", "lt": ">", "lte": ">="}
+_OP = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+def _literal(node: exp.Expr) -> object:
+    """A number literal's value (a negated one too); any other expression as its SQL."""
+    if isinstance(node, exp.Neg) and isinstance(node.this, exp.Literal):
+        inner = _literal(node.this)
+        return -inner if isinstance(inner, float) else node.sql()
+    if isinstance(node, exp.Literal) and not node.is_string:
+        try:
+            return float(node.this)
+        except ValueError:
+            return node.sql()
+    return node.sql()
+
+
+def _comparisons(
+    where: exp.Expr | None, columns: dict[str, str], aliases: dict[str, str], time: str
+) -> dict[str, set[tuple[str, object]]]:
+    """Bounds on dimension columns (not the time column): dimension -> {(op, bound)};
+    ``BETWEEN a AND b`` is ``>= a`` and ``<= b``; a bound under NOT is marked ``not``."""
+    out: dict[str, set[tuple[str, object]]] = {}
+    if where is None:
+        return out
+    for node in where.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between):
+        left, right = node.this, node.expression
+        if isinstance(node, exp.Between):
+            pairs = [(left, ">=", node.args.get("low")), (left, "<=", node.args.get("high"))]
+        elif isinstance(right, exp.Column) and not isinstance(left, exp.Column):
+            pairs = [(right, _FLIP[node.key], left)]
+        else:
+            pairs = [(left, _OP[node.key], right)]
+        for column, op, bound in pairs:
+            if not isinstance(column, exp.Column):
+                continue
+            key = _key(column, aliases)
+            if key not in columns or key == time:
+                continue
+            negated = any(isinstance(a, exp.Not) for a in _ancestors(node, where))
+            out.setdefault(columns[key], set()).add(
+                (f"not {op}" if negated else op, _literal(bound) if bound is not None else None)
+            )
+    return out
+
+
+def _ancestors(node: exp.Expr, top: exp.Expr) -> list[exp.Expr]:
+    out = []
+    parent = node.parent
+    while parent is not None and parent is not top.parent:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _numeric(column: str, catalog: Catalog | None) -> bool:
+    if catalog is None:
+        return False
+    table_name, _, name = column.partition(".")
+    table = catalog.table(table_name)
+    info = table.column(name) if table is not None else None
+    return info is not None and NUMERIC_TYPE.match(info.type) is not None
+
+
+def _bound_says(spec: set[tuple[str, object]] | None) -> str:
+    if not spec:
+        return "none"
+    return " and ".join(f"{op} {bound}" for op, bound in sorted(spec, key=str))
+
+
 def fit_check(
-    sql: str, reading: Reading, layer: SemanticLayer, dialect: str = "duckdb"
+    sql: str,
+    reading: Reading,
+    layer: SemanticLayer,
+    dialect: str = "duckdb",
+    catalog: Catalog | None = None,
 ) -> FitReport:
-    """Compare ``sql`` with ``reading``; a SQL text that does not parse fails every clause."""
+    """Compare ``sql`` with ``reading``; a SQL text that does not parse fails every clause.
+    A numeric comparison on a dimension ("capacity above 3") is checked for its operator and
+    bound, and for its column being a number in ``catalog`` (without a catalogue it cannot be
+    checked: a mismatch)."""
     checked: list[str] = []
     bad: list[str] = []
     try:
@@ -119,7 +197,7 @@ def fit_check(
     if ranked is not None:
         select = ranked.inner
     if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
-        return _fit_change(select, reading, layer, ranked)
+        return _fit_change(select, reading, layer, ranked, catalog)
     aliases = {t.alias_or_name: t.name for t in select.find_all(exp.Table)}
     metric = layer.metric(reading.metrics[0])
     where = select.args.get("where")
@@ -141,6 +219,23 @@ def fit_check(
         if found.get(dim) != wanted.get(dim):
             bad.append(
                 f"filter on {dim} is {_says(found.get(dim))}, reading says {_says(wanted.get(dim))}"
+            )
+
+    bounds = _comparisons(where_expr, columns, aliases, metric.time_column)
+    wanted_bounds: dict[str, set[tuple[str, object]]] = {}
+    for c in reading.comparisons:
+        wanted_bounds.setdefault(c.dimension, set()).add((c.op, c.number))
+    for dim in sorted(set(bounds) | set(wanted_bounds)):
+        checked.append(f"comparison {dim}")
+        if bounds.get(dim) != wanted_bounds.get(dim):
+            bad.append(
+                f"comparison on {dim} is {_bound_says(bounds.get(dim))}, reading says "
+                f"{_bound_says(wanted_bounds.get(dim))}"
+            )
+        elif not _numeric(layer.dimension(dim).column, catalog):
+            bad.append(
+                f"comparison on {dim}: its column {layer.dimension(dim).column} is not known "
+                "to be a number, so a bound on it may compare as text"
             )
 
     checked.append("group by")
@@ -190,7 +285,11 @@ def fit_check(
 
 
 def _fit_change(
-    select: exp.Select, reading: Reading, layer: SemanticLayer, ranked: Ranked | None
+    select: exp.Select,
+    reading: Reading,
+    layer: SemanticLayer,
+    ranked: Ranked | None,
+    catalog: Catalog | None = None,
 ) -> FitReport:
     """A ranking by change: one inner query per period (each checked as a plain reading of
     that period), the outer order on the change in the reading's direction, and its limit."""
@@ -204,7 +303,9 @@ def _fit_change(
         bad.append(f"{len(inner)} inner queries where the change needs 2")
     else:
         for query, period in zip(inner, (later, earlier), strict=True):
-            report = fit_check(query.sql(), dataclasses.replace(one, periods=(period,)), layer)
+            report = fit_check(
+                query.sql(), dataclasses.replace(one, periods=(period,)), layer, catalog=catalog
+            )
             checked.extend(f"{period.label}: {c}" for c in report.checked)
             bad.extend(f"{period.label}: {m}" for m in report.mismatches)
     checked.append("order and limit")

@@ -55,7 +55,7 @@ def reading_fit(ctx: CheckContext) -> CheckOutcome:
     sql = ctx.candidate.final_sql
     if ctx.reading is None or ctx.layer is None or not sql:
         return CheckOutcome()
-    fit = fit_check(sql, ctx.reading, ctx.layer, ctx.dialect)
+    fit = fit_check(sql, ctx.reading, ctx.layer, ctx.dialect, ctx.catalog)
     return CheckOutcome(
         fit.findings,
         {"complete": fit.complete},

@@ -17,7 +17,16 @@ import sqlglot
 from sqlglot import exp
 
 from assay.errors import FanOut, GenerationError
-from assay.semantic import Dimension, Filter, JoinPath, Metric, Ranking, Reading, SemanticLayer
+from assay.semantic import (
+    Comparison,
+    Dimension,
+    Filter,
+    JoinPath,
+    Metric,
+    Ranking,
+    Reading,
+    SemanticLayer,
+)
 
 __all__ = ["Plan", "plan"]
 
@@ -98,7 +107,8 @@ def _joins(
 def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Plan:
     """The SQL for a question the behaviour rules chose to answer.
 
-    Filters become ``=``, ``IN``, ``<>`` or ``NOT IN``; two or more periods are compared side
+    Filters become ``=``, ``IN``, ``<>`` or ``NOT IN``, a numeric comparison ``>``, ``>=``, ``<``
+    or ``<=`` on its column; two or more periods are compared side
     by side (grouped by year when each is a whole year, else by a labelled period); a ranking
     orders by the value and keeps its first N.
     """
@@ -138,7 +148,8 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
         needed |= _tables_of(text)
-    for dim in [d for d, _ in filters]:
+    bounded = [(layer.dimension(c.dimension), c) for c in reading.comparisons]
+    for dim in [d for d, _ in filters] + [d for d, _ in bounded]:
         needed.add(dim.column.split(".")[0])
     grouped = {dim.column.split(".")[0] for dim in groups}
     joins = _joins(layer, metric, needed, grouped)
@@ -203,6 +214,7 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         conditions.append(exp.or_(*[exp.paren(_between(time, p.start, p.end)) for p in periods]))
     conditions += [sqlglot.condition(text) for text in metric.required_filters]
     conditions += [_filter(d, f) for d, f in filters]
+    conditions += [_compare(d, c) for d, c in bounded]
     if conditions:
         query = query.where(*conditions)
     if keys:
@@ -294,6 +306,17 @@ def _filter(dim: Dimension, f: Filter) -> exp.Expr:
         return column.neq(literals[0]) if f.negated else column.eq(literals[0])
     listed = column.isin(*literals)
     return exp.not_(listed) if f.negated else listed
+
+
+_OPERATORS = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+
+
+def _compare(dim: Dimension, c: Comparison) -> exp.Expr:
+    """``column > 3``: the bound as a number literal (a minus sign kept as negation)."""
+    number: exp.Expr = exp.Literal.number(c.value.lstrip("-"))
+    if c.value.startswith("-"):
+        number = exp.Neg(this=number)
+    return _OPERATORS[c.op](this=exp.column(*_split(dim.column)), expression=number)
 
 
 def _split(ref: str) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """Semantic layer: governed metrics, dimensions, joins and the rules that read them."""
 
 from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
+from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._model import (
     Dimension,
@@ -20,7 +21,9 @@ Resolution = Reading
 resolve = read
 
 __all__ = [
+    "NUMERIC_TYPE",
     "BehaviourDecision",
+    "Comparison",
     "Dimension",
     "Filter",
     "ForbiddenJoin",

@@ -33,6 +33,7 @@ caller).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -153,10 +154,13 @@ def import_metricflow(path: Path) -> ImportResult:
     unmapped: list[str] = []
     undefined: list[str] = []
     primary: dict[str, tuple[str, str]] = {}
+    holders: dict[str, list[tuple[str, str]]] = {}  # an entity may be primary in several
     for model in models:
         for entity in model.get("entities") or []:
             if entity.get("type") == "primary":
-                primary[entity["name"]] = (_table(model), entity.get("expr") or entity["name"])
+                key = (_table(model), entity.get("expr") or entity["name"])
+                primary.setdefault(entity["name"], key)
+                holders.setdefault(entity["name"], []).append(key)
     joins, dimensions, time_of, measures = [], [], {}, {}
     measure_model: dict[str, dict[str, Any]] = {}
     measure_parts: dict[str, tuple[str, str]] = {}
@@ -169,9 +173,12 @@ def import_metricflow(path: Path) -> ImportResult:
             time_of[model.get("name")] = f"{table}.{dims[agg_time].get('expr') or agg_time}"
         for entity in model.get("entities") or []:
             if entity.get("type") == "foreign" and entity["name"] in primary:
-                ref_table, ref_col = primary[entity["name"]]
+                # one join onto each model holding the entity as primary: MetricFlow reaches
+                # a dimension of any of them through it (listing__capacity_latest)
                 col = entity.get("expr") or entity["name"]
-                joins.append({"left": f"{table}.{col}", "right": f"{ref_table}.{ref_col}"})
+                for ref_table, ref_col in holders[entity["name"]]:
+                    if ref_table != table:
+                        joins.append({"left": f"{table}.{col}", "right": f"{ref_table}.{ref_col}"})
             elif entity.get("type") == "foreign":
                 unmapped.append(f"{where}.entities.{entity['name']}: no model has it as primary")
         for name, dim in dims.items():
@@ -179,7 +186,11 @@ def import_metricflow(path: Path) -> ImportResult:
             if dim.get("type") == "time":
                 continue
             if _plain_column(expr):
-                dimensions.append({"name": str(name), "column": f"{table}.{expr}"})
+                mapped_dim: dict[str, Any] = {"name": str(name), "column": f"{table}.{expr}"}
+                said = _qualified(model, str(name))
+                if said:
+                    mapped_dim["synonyms"] = said
+                dimensions.append(mapped_dim)
             else:
                 unmapped.append(f"{where}.dimensions.{name}: an expression, not a column")
                 undefined.append(str(name))
@@ -229,7 +240,7 @@ def import_metricflow(path: Path) -> ImportResult:
         table, expression, time_column = measures[name]
         if metric.get("filter"):
             owner = measure_model.get(str(name), {})
-            condition = _own_filter(metric["filter"], owner, table)
+            condition = _own_filter(metric["filter"], owner, table, models, joins)
             if condition.startswith("not mapped: "):
                 unmapped.append(f"{where}: a metric filter {condition}")
                 undefined.extend(_names(metric))
@@ -275,6 +286,16 @@ def import_metricflow(path: Path) -> ImportResult:
         tuple(undefined),
         tuple(notes),
     )
+
+
+def _qualified(model: dict[str, Any], name: str) -> list[str]:
+    """A dimension as MetricFlow names it in a query, ``entity__name`` for the model's primary
+    entity (``listing__capacity_latest``), written as words ("listing capacity latest")."""
+    entities = [str(model["primary_entity"])] if model.get("primary_entity") else []
+    entities += [
+        str(e.get("name")) for e in model.get("entities") or [] if e.get("type") == "primary"
+    ]
+    return sorted({f"{e} {name}".replace("_", " ") for e in entities if e})
 
 
 def _forms(phrase: str) -> set[str]:
@@ -325,35 +346,92 @@ def _entity_dimensions(
     return out
 
 
-_DIMENSION = re.compile(r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'\s*\)\s*\}\}")
+_DIMENSION = re.compile(
+    r"\{\{\s*Dimension\(\s*'([A-Za-z0-9_]+)__([A-Za-z0-9_]+)'"
+    r"(?:\s*,\s*entity_path\s*=\s*\[((?:\s*'[A-Za-z0-9_]+'\s*,?)*)\])?\s*\)\s*\}\}"
+)
 
 
-def _own_filter(given: Any, model: dict[str, Any], table: str) -> str:
-    """A simple metric's ``filter`` as SQL over its own model's table, or ``"not mapped: "``
-    and why. Mapped only when every reference is ``{{ Dimension('entity__name') }}`` with the
-    entity the model's own primary entity and the name one of its categorical dimensions:
-    the filter then selects rows of the measure's table, and the measure over those rows is
-    the aggregate over ``CASE WHEN filter THEN expr END`` (what MetricFlow's WHERE keeps).
-    A dimension of another model (a join), an entity, a time dimension or a metric is not."""
-    filters = given if isinstance(given, list) else [given]
-    own = {str(model.get("primary_entity") or "")} | {
+def _primary_of(model: dict[str, Any]) -> set[str]:
+    return {str(model.get("primary_entity") or "")} | {
         str(e.get("name")) for e in model.get("entities") or [] if e.get("type") == "primary"
     }
-    dims = {
+
+
+def _categorical(model: dict[str, Any]) -> dict[str, str]:
+    return {
         str(d.get("name")): str(d.get("expr") or d.get("name"))
         for d in model.get("dimensions") or []
         if d.get("type") == "categorical"
     }
+
+
+def _reached(
+    model: dict[str, Any],
+    path: list[str],
+    models: list[dict[str, Any]],
+    joins: list[dict[str, str]],
+) -> dict[str, Any] | None:
+    """The model reached from ``model`` along foreign entities ``path`` (each hop: a foreign
+    entity of the current model, primary in exactly one other model, whose table only that
+    one join enters, so that the planner's join path is this path), or ``None``."""
+    current = model
+    for entity in path:
+        foreign = {
+            str(e.get("name")) for e in current.get("entities") or [] if e.get("type") == "foreign"
+        }
+        holders = [m for m in models if entity in _primary_of(m) and m is not current]
+        if entity not in foreign or len(holders) != 1:
+            return None
+        target = _table(holders[0])
+        entering = [j for j in joins if j["right"].split(".")[0] == target]
+        if len(entering) != 1 or entering[0]["left"].split(".")[0] != _table(current):
+            return None
+        current = holders[0]
+    return current
+
+
+def _column_of(qualified: dict[str, str], match: re.Match[str]) -> str:
+    return f"({qualified[match.group(0)]})"
+
+
+def _own_filter(
+    given: Any,
+    model: dict[str, Any],
+    table: str,
+    models: list[dict[str, Any]] | None = None,
+    joins: list[dict[str, str]] | None = None,
+) -> str:
+    """A simple metric's ``filter`` as SQL, or ``"not mapped: "`` and why. Mapped only when
+    every reference is ``{{ Dimension('entity__name') }}`` naming a categorical dimension of
+    the measure's own model (its primary entity), or of a model reached through the measure
+    model's foreign entities (``customer__customer_country``; ``entity_path=['customer']``
+    for a second hop) along joins that are the only way into each table: the measure over
+    the rows the filter keeps is then ``agg(CASE WHEN filter THEN expr END)`` with the joined
+    columns, and the planner joins their tables (MetricFlow's WHERE over its joins; the
+    import makes a join with unmatched rows forbidden, so the answer is not shown then).
+    An entity, a time dimension or a metric is not mapped."""
+    filters = given if isinstance(given, list) else [given]
     parts = []
     for text in filters:
+        qualified: dict[str, str] = {}
         for match in _DIMENSION.finditer(str(text)):
             entity, name = match.group(1), match.group(2)
-            if entity not in own or name not in dims or _qualify(dims[name], table) is None:
+            path = re.findall(r"'([A-Za-z0-9_]+)'", match.group(3) or "")
+            holder: dict[str, Any] | None = model
+            if path or entity not in _primary_of(model):
+                holder = _reached(model, [*path, entity], models or [], joins or [])
+            dims = _categorical(holder) if holder is not None else {}
+            if holder is None or name not in dims:
                 return (
                     f"not mapped: it names {entity}__{name}, not a categorical dimension of "
-                    "its own model"
+                    "its own model or of one its joins reach"
                 )
-        sql = _DIMENSION.sub(lambda m: f"({_qualify(dims[m.group(2)], table)})", str(text))
+            column = _qualify(dims[name], _table(holder) if holder is not model else table)
+            if column is None:
+                return f"not mapped: {entity}__{name} is not a column"
+            qualified[match.group(0)] = column
+        sql = _DIMENSION.sub(functools.partial(_column_of, qualified), str(text))
         if "{{" in sql or "{%" in sql:
             return "not mapped: it names an entity, a time dimension or a metric"
         try:
@@ -362,7 +440,8 @@ def _own_filter(given: Any, model: dict[str, Any], table: str) -> str:
             return "not mapped: it does not parse"
         if any(isinstance(n, exp.Query) for n in tree.walk()):
             return "not mapped: it holds a query"
-        if any(c.table != table for c in tree.find_all(exp.Column)):
+        allowed = {table} | {c.split(".")[0] for c in qualified.values()}
+        if any(c.table not in allowed for c in tree.find_all(exp.Column)):
             return "not mapped: it names a column outside its model's dimensions"
         parts.append(f"({tree.sql(dialect='duckdb')})")
     return " AND ".join(parts)

@@ -136,7 +136,7 @@ def import_osi(path: Path) -> ImportResult:
         if len(used) != 1 or "" in used or next(iter(used)) not in tables:
             unmapped.append(
                 f"{where}: it reads {', '.join(sorted(used)) or 'no dataset'}; Assay computes "
-                "a metric over one table"
+                "a metric over one table" + _fan_out(tree, related)
             )
             undefined += [str(metric.get("name")), *_synonyms(metric)]
             continue
@@ -181,3 +181,24 @@ def import_osi(path: Path) -> ImportResult:
     return ImportResult(
         layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
     )
+
+
+def _fan_out(tree: exp.Expr, related: dict[str, list[str]]) -> str:
+    """Why a metric over two datasets would not be the source's number anyway: an aggregate
+    (not DISTINCT) over a column of a dataset that another used dataset joins many to one
+    counts each of its rows once per row of the many side (``SUM(store.s_number_employees)``
+    beside ``SUM(store_sales.ss_ext_sales_price)``: each store's employees once per sale)."""
+    used = {c.table for c in tree.find_all(exp.Column)}
+    said = []
+    for agg in tree.find_all(exp.Sum, exp.Avg, exp.Count):
+        if agg.find(exp.Distinct) is not None:
+            continue
+        for table in sorted({c.table for c in agg.find_all(exp.Column)}):
+            many = sorted(f for f in used if table in related.get(f, []))
+            if many:
+                said.append(
+                    f"{agg.sql(dialect='duckdb')} over {many[0]} rows joined to {table} (many "
+                    f"to one) counts each {table} row once per {many[0]} row, a fan-out of the "
+                    "source's own SQL"
+                )
+    return "; and " + "; ".join(dict.fromkeys(said)) if said else ""

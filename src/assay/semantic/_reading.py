@@ -35,9 +35,12 @@ from typing import Any
 
 from lark import UnexpectedInput
 
+from assay.semantic._across import grouping_notes, whole_rows
+from assay.semantic._compare import Comparison, comparisons_in
+from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._periods import NO_CLOCK, Period, _add_months
+from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -113,6 +116,7 @@ class Reading:
     modifiers: tuple[str, ...] = ()  # unread words said of a metric's rows ("new patients")
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
+    comparisons: tuple[Comparison, ...] = ()  # "capacity above 3": a numeric bound
 
     @property
     def period(self) -> Period | None:
@@ -160,6 +164,7 @@ class Reading:
             else:
                 said = "none of " + ", ".join(f.values)
             parts.append(f"where {f.dimension} is {said}")
+        parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
             # read against no clock: the words as written, never a date computed from them
@@ -215,6 +220,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
+    compared = _compared(question, layer, lexicon)
+    if compared is not None:
+        return compared
     clauses = [c for c in _CLAUSE.split(question.strip()) if c.strip()]
     if len(clauses) > 1:
         background = [
@@ -249,6 +257,22 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
             if again.metrics and gone & named and not any(said):
                 return again
     return reading
+
+
+def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
+    """The reading of a question with numeric comparisons on dimensions ("capacity above
+    3", ``_compare``), "across all transactions" (one total) or a parenthetical grouping by a
+    dimension's column (``_across``): the rest of the question read as any other, the
+    comparisons and groupings added; ``None`` when it has none of these."""
+    spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
+    rest, comparisons = comparisons_in(question, lexicon, spans)
+    rest = whole_rows(rest, layer, lexicon)
+    rest, grouped = grouping_notes(rest, layer)
+    if rest == question:
+        return None
+    reading = read(rest, layer, lexicon)
+    groups = tuple(dict.fromkeys((*reading.groups, *grouped)))
+    return dataclasses.replace(reading, question=question, comparisons=comparisons, groups=groups)
 
 
 # A statement around the question ("We closed the APAC office last year - what were ...") is

@@ -1,0 +1,201 @@
+"""Numeric comparisons on a dimension: "where capacity is above 3", "capacity > 3", "capacity
+at least 2", "capacity between 2 and 5".
+
+Read before the rest of the question, each as a dimension the layer names, an optional
+"is"/"are", a comparison word and a number (or "between N and M", both ends kept). What is
+read is taken out of the question (blanked, so that every other word keeps its place) and
+the rest is read as before; the comparisons are restated in "I read this as" and checked by
+the fit check (column, polarity and bound), which also withholds a comparison on a column the
+engine does not type as a number.
+
+Fail closed: a comparison word not right after the dimension ("capacity is not above 3"), a
+comparison joined to another by "or", a number that does not parse, or a dimension phrase
+that names more than one dimension is not read here: its words stay for the reader, which
+asks back naming them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from assay.semantic._resolve import Lexicon, Token, canonical, tokenize
+
+__all__ = ["NUMERIC_TYPE", "Comparison", "comparisons_in", "said"]
+
+# The engine types of a column that compares as a number (DuckDB, SQLite, PostgreSQL names).
+NUMERIC_TYPE = re.compile(
+    r"^\s*(?:u?(?:tiny|small|big|huge)?int(?:eger)?\d*|int\d|decimal|numeric|real|float\d*"
+    r"|double(?: precision)?|number|serial|bigserial|smallserial)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A dimension's value kept above, below or at a bound: ``column op value``."""
+
+    dimension: str
+    op: str  # ">", ">=", "<", "<="
+    value: str  # the number as a plain decimal ("3", "2.5")
+    words: str = ""  # as written
+
+    @property
+    def number(self) -> float:
+        return float(self.value)
+
+
+_SAID = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+
+
+def said(comparisons: Sequence[Comparison]) -> list[str]:
+    """The comparisons in plain words: ``where capacity is above 3``; the two ends of one
+    "between" as ``where capacity is between 2 and 5 (both included)``."""
+    out = []
+    k = 0
+    while k < len(comparisons):
+        c = comparisons[k]
+        nxt = comparisons[k + 1] if k + 1 < len(comparisons) else None
+        if nxt is not None and (c.op, nxt.op) == (">=", "<=") and c.words == nxt.words:
+            out.append(f"where {c.dimension} is between {c.value} and {nxt.value} (both included)")
+            k += 2
+            continue
+        out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value}")
+        k += 1
+    return out
+
+
+# Comparison words (canonical tokens) and the operator each means.
+_OPS: dict[tuple[str, ...], str] = {
+    ("above",): ">",
+    ("over",): ">",
+    ("exceeds",): ">",
+    ("exceeding",): ">",
+    ("more", "than"): ">",
+    ("greater", "than"): ">",
+    ("higher", "than"): ">",
+    ("larger", "than"): ">",
+    ("bigger", "than"): ">",
+    (">",): ">",
+    ("at", "least"): ">=",
+    ("no", "less", "than"): ">=",
+    ("no", "fewer", "than"): ">=",
+    ("not", "less", "than"): ">=",
+    (">", "="): ">=",
+    ("below",): "<",
+    ("under",): "<",
+    ("less", "than"): "<",
+    ("fewer", "than"): "<",
+    ("lower", "than"): "<",
+    ("smaller", "than"): "<",
+    ("<",): "<",
+    ("at", "most"): "<=",
+    ("no", "more", "than"): "<=",
+    ("not", "more", "than"): "<=",
+    ("<", "="): "<=",
+}
+_LONGEST = max(len(k) for k in _OPS)
+_COPULA = frozenset({"is", "are", "was", "were", "be", "of"})
+_LEAD = frozenset({"where", "whose", "with", "having", "when"})
+_NUMBER = re.compile(r"\d+(?:\.\d+)?|\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+
+
+def _number(tokens: list[Token], i: int) -> tuple[str, int] | None:
+    """The number at token ``i`` (a minus sign written against it included) and the index
+    after it; ``None`` when there is none."""
+    negative = False
+    if i < len(tokens) and tokens[i].text == "-" and i + 1 < len(tokens):
+        if tokens[i + 1].start != tokens[i].end:
+            return None
+        negative, i = True, i + 1
+    if i >= len(tokens) or not _NUMBER.fullmatch(tokens[i].text):
+        return None
+    text = tokens[i].text.replace(",", "")
+    value = float(text)
+    plain = str(int(value)) if value.is_integer() and "." not in text else text
+    return ("-" if negative else "") + plain, i + 1
+
+
+def _dated(token: Token, periods: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= token.start and token.end <= b for a, b in periods)
+
+
+def _op(canon: list[str], i: int) -> tuple[str, int] | None:
+    for size in range(_LONGEST, 0, -1):
+        key = tuple(canon[i : i + size])
+        if len(key) == size and key in _OPS:
+            return _OPS[key], i + size
+    return None
+
+
+def comparisons_in(
+    question: str, lexicon: Lexicon, periods: Sequence[tuple[int, int]] = ()
+) -> tuple[str, tuple[Comparison, ...]]:
+    """The question with its numeric comparisons blanked out, and the comparisons read.
+    A number inside one of ``periods`` (character spans: "over 2023") is a period's, never
+    a bound.
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric, SemanticLayer
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("bookings", "bookings", (), "t", "SUM(1)"),),
+        ...     dimensions=(Dimension("capacity", "t.capacity", ()),),
+        ... )
+        >>> rest, found = comparisons_in("bookings where capacity is above 3", Lexicon(layer))
+        >>> rest.strip(), [(c.dimension, c.op, c.value) for c in found]
+        ('bookings', [('capacity', '>', '3')])
+    """
+    tokens = tokenize(question)
+    canon = [canonical(t.text) for t in tokens]
+    matches = lexicon.match_tokens(tokens, [False] * len(tokens))
+    found: list[tuple[int, int, list[Comparison]]] = []  # token span, comparisons
+    for m in matches:
+        if m.kind != "dimension" or len(m.targets) != 1:
+            continue
+        dim = m.targets[0]
+        i = m.end
+        while i < len(tokens) and canon[i] in _COPULA:
+            i += 1
+        span_start = m.start - 1 if m.start > 0 and canon[m.start - 1] in _LEAD else m.start
+        if i < len(tokens) and canon[i] == "between":
+            low = _number(tokens, i + 1)
+            if low is None or low[1] >= len(tokens) or canon[low[1]] not in {"and", "to"}:
+                continue
+            high = _number(tokens, low[1] + 1)
+            if high is None or float(high[0]) < float(low[0]):
+                continue
+            if _dated(tokens[low[1] - 1], periods) or _dated(tokens[high[1] - 1], periods):
+                continue
+            words = question[tokens[m.start].start : tokens[high[1] - 1].end]
+            found.append(
+                (
+                    span_start,
+                    high[1],
+                    [
+                        Comparison(dim, ">=", low[0], words),
+                        Comparison(dim, "<=", high[0], words),
+                    ],
+                )
+            )
+            continue
+        op = _op(canon, i)
+        if op is None:
+            continue
+        number = _number(tokens, op[1])
+        if number is None or _dated(tokens[number[1] - 1], periods):
+            continue
+        words = question[tokens[m.start].start : tokens[number[1] - 1].end]
+        found.append((span_start, number[1], [Comparison(dim, op[0], number[0], words)]))
+    if not found:
+        return question, ()
+    for start, end, _ in found:
+        # "capacity above 3 or below 1": which rows are meant is asked back, never guessed
+        near = canon[max(start - 1, 0) : start] + canon[end : end + 1]
+        if "or" in near:
+            return question, ()
+    chars = list(question)
+    for start, end, _ in found:
+        for k in range(tokens[start].start, tokens[end - 1].end):
+            chars[k] = " "
+    return "".join(chars), tuple(c for _, _, cs in found for c in cs)
