@@ -135,6 +135,8 @@ def _jsonable(value: Any) -> Any:
 
 
 def _text(value: Any) -> str:
+    if type(value) is str:
+        return value
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer():
@@ -146,9 +148,22 @@ def _family(values: list[Any]) -> Family:
     if not values:
         return "empty"
     kinds = set()
+    # Each value's kind depends on the value alone: one look per distinct text suffices (the
+    # regular expressions below are the cost on a sample of thousands).
+    seen: set[str] = set()
     for v in values:
         if isinstance(v, (bytes, bytearray, memoryview)):
             return "binary"
+        if type(v) is str:
+            if v in seen:
+                continue
+            seen.add(v)
+        elif type(v) is int:
+            kinds.add("integer")
+            continue
+        elif type(v) is decimal.Decimal:
+            kinds.add("decimal")
+            continue
         if isinstance(v, bool):
             kinds.add("boolean")
         elif isinstance(v, int):
@@ -196,8 +211,7 @@ def _common_affix(texts: list[str], *, suffix: bool) -> tuple[str, float]:
     return best, share
 
 
-def _entropy(texts: list[str]) -> float | None:
-    chars = Counter("".join(texts))
+def _entropy(chars: Counter[str]) -> float | None:
     total = sum(chars.values())
     if not total:
         return None
@@ -264,10 +278,13 @@ def _stand_ins(
     counts = Counter(t.strip().lower() for t in texts)
     if family in ("integer", "decimal"):
         nums = [float(t) for t in texts]
+        tally = Counter(nums)
         for code in NUMERIC_STAND_INS:
-            share = sum(1 for v in nums if v == code) / n
+            share = tally[code] / n
+            if share < STAND_IN_MIN_SHARE:
+                continue
             rest = [v for v in nums if v != code]
-            if share < STAND_IN_MIN_SHARE or not rest:
+            if not rest:
                 continue
             if (code <= 0 and min(rest) > 0) or (code > 0 and max(rest) <= code / 10):
                 found.append((str(code), round(share, 6)))
@@ -306,8 +323,9 @@ def _segments(texts: list[str], delimiters: dict[str, float]) -> tuple[Segment, 
     return tuple(segments)
 
 
-def _case(texts: list[str]) -> str:
-    letters = [t for t in texts if any(ch.isalpha() for ch in t)]
+def _case(texts: list[str], chars: Counter[str]) -> str:
+    alpha = {ch for ch in chars if ch.isalpha()}
+    letters = [t for t in texts if not alpha.isdisjoint(t)]
     if not letters:
         return "none"
     if all(t.upper() == t for t in letters):
@@ -319,21 +337,21 @@ def _case(texts: list[str]) -> str:
     return "mixed"
 
 
-def _char_classes(texts: list[str]) -> dict[str, float]:
-    total = sum(len(t) for t in texts)
+def _char_classes(chars: Counter[str]) -> dict[str, float]:
+    """Shares of character classes, from the count of each character over all the texts."""
+    total = sum(chars.values())
     if not total:
         return {}
     classes: Counter[str] = Counter()
-    for t in texts:
-        for ch in t:
-            if ch.isdigit():
-                classes["digit"] += 1
-            elif ch.isalpha():
-                classes["upper" if ch.isupper() else "lower" if ch.islower() else "alpha"] += 1
-            elif ch.isspace():
-                classes["space"] += 1
-            else:
-                classes["punct"] += 1
+    for ch, n in chars.items():
+        if ch.isdigit():
+            classes["digit"] += n
+        elif ch.isalpha():
+            classes["upper" if ch.isupper() else "lower" if ch.islower() else "alpha"] += n
+        elif ch.isspace():
+            classes["space"] += n
+        else:
+            classes["punct"] += n
     return _shares(classes, total)
 
 
@@ -341,9 +359,11 @@ def fingerprint(
     table: str, column: str, type_: str, stats: EngineStats, sample: list[Any]
 ) -> ColumnFingerprint:
     """The Tier A fingerprint of one column from its engine statistics and sampled values."""
-    values = sorted(
-        (v for v in sample if v is not None), key=lambda v: (type(v).__name__, _text(v))
+    # Sorted by (type name, text), ties in sample order (the index), each text computed once.
+    keyed = sorted(
+        ((type(v).__name__, _text(v)), i, v) for i, v in enumerate(sample) if v is not None
     )
+    values = [v for _, _, v in keyed]
     family = _family(values)
     base = ColumnFingerprint(
         table=table,
@@ -365,10 +385,12 @@ def fingerprint(
     )
     if family in ("empty", "binary") or stats.error:
         return base
-    texts = [_text(v) for v in values]
+    texts = [key[1] for key, _, _ in keyed]
+    chars = Counter("".join(texts))
     delim_counts: Counter[str] = Counter()
-    for t in texts:
-        delim_counts.update(d for d in DELIMITERS if d in t)
+    for d in DELIMITERS:
+        if d in chars:
+            delim_counts[d] = sum(1 for t in texts if d in t)
     delimiters = _shares(delim_counts, len(texts))
     prefix, prefix_share = _common_affix(texts, suffix=False)
     suffix, suffix_share = _common_affix(texts, suffix=True)
@@ -377,14 +399,14 @@ def fingerprint(
     return replace(
         base,
         mean_length=round(sum(len(t) for t in texts) / len(texts), 6),
-        char_classes=_char_classes(texts),
+        char_classes=_char_classes(chars),
         delimiters=delimiters,
-        case=_case(texts),
+        case=_case(texts, chars),
         prefix=prefix,
         prefix_share=prefix_share,
         suffix=suffix,
         suffix_share=suffix_share,
-        entropy_bits=_entropy(texts),
+        entropy_bits=_entropy(chars),
         numeric=_numeric(nums),
         benford_kl=_benford(nums),
         monotone_step1=step1,
