@@ -144,6 +144,21 @@ def _unique_dimensions(
     return unique
 
 
+def _own_columns(expr: str, table: str) -> str:
+    """``expr`` qualified by ``table`` when it is one scalar expression over that table's
+    columns (no query, no aggregate, no window, at least one column); else ``""``."""
+    qualified = _qualify(expr.strip(), table)
+    if qualified is None:
+        return ""
+    tree = sqlglot.parse_one(qualified, read="duckdb")
+    if any(isinstance(n, (exp.Query, exp.AggFunc, exp.Window)) for n in tree.walk()):
+        return ""
+    columns = list(tree.find_all(exp.Column))
+    if not columns or any(c.table != table for c in columns):
+        return ""
+    return qualified
+
+
 def _plain_column(expr: str) -> bool:
     return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr.strip()) is not None
 
@@ -187,6 +202,17 @@ def import_metricflow(path: Path) -> ImportResult:
                 continue
             if _plain_column(expr):
                 mapped_dim: dict[str, Any] = {"name": str(name), "column": f"{table}.{expr}"}
+                said = _qualified(model, str(name))
+                if said:
+                    mapped_dim["synonyms"] = said
+                dimensions.append(mapped_dim)
+            elif dim.get("type") == "categorical" and _own_columns(expr, table):
+                # an expression over its own model's columns: grouped by as written
+                mapped_dim = {
+                    "name": str(name),
+                    "column": f"{table}.{name}",
+                    "expression": _own_columns(expr, table),
+                }
                 said = _qualified(model, str(name))
                 if said:
                     mapped_dim["synonyms"] = said
