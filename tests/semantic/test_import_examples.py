@@ -11,7 +11,11 @@ outcome of every question is asserted, so a regression either way fails.
 The MetricFlow and Cube examples are CLI commands, metric names or UI clicks; the English
 questions here are their plain wording, written while looking at what the reader reads (tuned
 on, not held out). The Cortex questions are the verified questions verbatim. The OSI metric
-descriptions are asked verbatim, and two of them also as written here (tuned on).
+descriptions are asked verbatim, and two of them also as written here (tuned on). The readings
+that made the verbatim OSI questions and the tutorial's "complicated query" answerable
+(numeric comparisons, "across all <rows>", a parenthetical grouping by a dimension's column,
+expression dimensions, metric filters through joins) are general, each with its own unit tests
+in ``test_comparisons.py``; they were built while looking at these questions (tuned on).
 """
 
 from __future__ import annotations

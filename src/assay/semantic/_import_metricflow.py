@@ -5,14 +5,18 @@ Read: every YAML file under a directory (or one file) holding ``semantic_models:
 semantic-manifest layout). Mapped:
 
 - a semantic model's table from ``model: ref('x')`` or ``node_relation.alias``;
-- a foreign entity to a join onto the model whose primary entity has the same name;
+- a foreign entity to a join onto each model whose primary entity has the same name;
 - a measure (``SUM``, ``COUNT``, ``COUNT_DISTINCT``, ``AVERAGE``/``AVG``, ``MIN``, ``MAX``,
   ``SUM_BOOLEAN``) to an aggregate over ``table.column`` (unqualified columns qualified);
 - a ``simple`` metric to a metric over its measure, timed by the measure's
   ``agg_time_dimension``, else its model's; its ``filter``, when it names only categorical
-  dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``), as
+  dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``) or of a
+  model its foreign entities reach along joins that are the only way into each table
+  (``customer__customer_country``, ``entity_path=['customer']``), as
   ``agg(CASE WHEN filter THEN expr END)``;
-- a ``categorical`` dimension over a plain column to a dimension;
+- a ``categorical`` dimension over a plain column, or over a scalar expression of its own
+  model's columns (``expression``), to a dimension, also read by its MetricFlow name
+  ``entity__name`` ("listing capacity latest");
 - a primary entity that no model holds as foreign to a dimension over its key column (a
   saved query's ``group_by: Entity('customer')``), unless its name is a metric's or a
   dimension's.
@@ -24,8 +28,8 @@ arithmetic over their aggregates (``lifetime_spend_pretax / count_lifetime_order
 ``(sum(...)) / (sum(...))``; a ratio is ``CAST(n AS DOUBLE) / CAST(NULLIF(d, 0) AS DOUBLE)``,
 as MetricFlow renders it).
 
-Everything else (other ratio and derived metrics, cumulative and conversion metrics, metric
-filters, dimensions over expressions, percentile aggregates) is listed in the report with its
+Everything else (other ratio and derived metrics, cumulative and conversion metrics, other
+metric filters, other expression dimensions, percentile aggregates) is listed in the report with its
 path and reason, never dropped silently. Clock and coverage come from the data (given by the
 caller).
 """
