@@ -325,3 +325,88 @@ metrics:
     result = import_metricflow(tmp_path / "m.yml")
     assert [m["name"] for m in result.layer["metrics"]] == ["amount_mx"]
     assert any("(amount_na): a metric filter not mapped" in u for u in result.unmapped)
+
+
+# --- expression dimensions ---------------------------------------------------------------
+
+
+def _expression_layer(expression: str) -> dict[str, object]:
+    return {
+        "name": "t",
+        "metrics": [{"name": "orders", "table": "o", "expression": "sum(1)"}],
+        "dimensions": [{"name": "is_large", "column": "o.is_large", "expression": expression}],
+    }
+
+
+def test_an_expression_dimension_loads_only_over_its_own_table() -> None:
+    from assay.errors import SemanticError
+
+    layer = parse_semantic(_expression_layer("CASE WHEN o.amount >= 30 THEN TRUE ELSE FALSE END"))
+    assert layer.dimensions[0].expression.startswith("CASE WHEN o.amount")
+    with pytest.raises(SemanticError, match="must read columns of its own table 'o' only"):
+        parse_semantic(_expression_layer("CASE WHEN p.amount >= 30 THEN 1 END"))
+    with pytest.raises(SemanticError, match="must read columns of its own table"):
+        parse_semantic(_expression_layer("TRUE"))
+
+
+def test_an_expression_dimension_is_checked_by_its_columns_and_grouped_as_written(
+    tmp_path: Path,
+) -> None:
+    from assay.semantic import check_against
+
+    layer = parse_semantic(_expression_layer("o.amount >= 30"))
+    catalog = Catalog((TableInfo("o", (ColumnInfo("amount", "INTEGER"),)),))
+    assert check_against(layer, catalog) == []  # o.is_large itself is not a column
+    missing = Catalog((TableInfo("o", (ColumnInfo("other", "INTEGER"),)),))
+    assert check_against(layer, missing) == [
+        "dimensions[0].expression: column 'o.amount' does not exist"
+    ]
+    reading = read("orders by is large", layer)
+    sql = plan(reading, layer).sql
+    assert "o.amount >= 30 AS is_large" in sql
+    assert fit_check(sql, reading, layer, catalog=catalog).mismatches == ()
+    # grouped by something else: a mismatch
+    other = sql.replace("GROUP BY o.amount >= 30", "GROUP BY o.amount >= 40")
+    assert fit_check(other, reading, layer, catalog=catalog).mismatches
+    db = tmp_path / "e.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute("CREATE TABLE o AS SELECT * FROM (VALUES (10), (30), (50)) t(amount)")
+    con.close()
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, layer).ask("orders by is large")
+    assert verdict.action != "withhold" and verdict.candidate is not None
+    assert verdict.candidate.result is not None
+    assert sorted(verdict.candidate.result.rows) == [(False, 1), (True, 2)]
+
+
+def test_metricflow_expression_dimensions(tmp_path: Path) -> None:
+    """A categorical dimension over an expression of its own model's columns is mapped; one
+    with an aggregate or another table's column is reported."""
+    (tmp_path / "m.yml").write_text(
+        """
+semantic_models:
+  - name: transactions
+    model: ref('transactions')
+    entities: [{name: transaction, type: primary, expr: id}]
+    measures: [{name: n, agg: sum, expr: "1"}]
+    dimensions:
+      - {name: is_large, type: categorical, expr: "CASE WHEN amount >= 30 THEN TRUE ELSE FALSE END"}
+      - {name: biggest, type: categorical, expr: "max(amount)"}
+      - {name: other, type: categorical, expr: "customers.country = 'MX'"}
+metrics:
+  - {name: n, type: simple, type_params: {measure: n}}
+""",
+        encoding="utf-8",
+    )
+    result = import_metricflow(tmp_path / "m.yml")
+    assert [d for d in result.layer["dimensions"] if d.get("expression")] == [
+        {
+            "name": "is_large",
+            "column": "transactions.is_large",
+            "expression": "CASE WHEN transactions.amount >= 30 THEN TRUE ELSE FALSE END",
+            "synonyms": ["transaction is large"],
+        }
+    ]
+    text = "\n".join(result.unmapped)
+    assert "dimensions.biggest: an expression, not a column" in text
+    assert "dimensions.other: an expression, not a column" in text

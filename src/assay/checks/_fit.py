@@ -167,6 +167,18 @@ def _numeric(column: str, catalog: Catalog | None) -> bool:
     return info is not None and NUMERIC_TYPE.match(info.type) is not None
 
 
+def _plain_sql(text: str, aliases: dict[str, str] | None = None) -> str:
+    """An expression's SQL with table aliases resolved, for comparing two writings."""
+    try:
+        tree = sqlglot.parse_one(text, read="duckdb")
+    except sqlglot.errors.ParseError:
+        return text
+    for column in tree.find_all(exp.Column):
+        if aliases and column.table in aliases:
+            column.set("table", exp.to_identifier(aliases[column.table]))
+    return tree.sql(dialect="duckdb")
+
+
 def _bound_says(spec: set[tuple[str, object]] | None) -> str:
     if not spec:
         return "none"
@@ -246,8 +258,17 @@ def fit_check(
         for k in keys
         if isinstance(k, exp.Column) and _key(k, aliases) in columns
     }
+    # an expression dimension grouped by as its expression, its tables as written
+    expressions = {_plain_sql(d.expression): d.name for d in layer.dimensions if d.expression}
+    as_expression = {
+        id(k): expressions[_plain_sql(k.sql(dialect="duckdb"), aliases)]
+        for k in keys
+        if not isinstance(k, exp.Column)
+        and _plain_sql(k.sql(dialect="duckdb"), aliases) in expressions
+    }
+    dims |= set(as_expression.values())
     want_dims = set(reading.groups)
-    grains = {_grain(k) for k in keys} - {None}
+    grains = {_grain(k) for k in keys if id(k) not in as_expression} - {None}
     want_grains: set[str | None] = set()
     if len(reading.periods) > 1:
         kinds = {p.kind for p in reading.periods}

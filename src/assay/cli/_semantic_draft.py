@@ -377,7 +377,8 @@ def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]
     from assay.catalog import dimension_values
     from assay.semantic._draft import common_word_values
 
-    dims = [d for d in raw.get("dimensions", []) if not d.get("values")]
+    # an expression dimension has no column to read values from: grouped by, never filtered
+    dims = [d for d in raw.get("dimensions", []) if not d.get("values") and not d.get("expression")]
     if not dims:
         return []
     values, why = dimension_values(connector, catalog, [d["column"] for d in dims])

@@ -185,7 +185,7 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         projections.append(exp.alias_(key, reading.grain))
         keys.append(key)
     for group in groups:
-        key = exp.column(*_split(group.column))
+        key = _dimension_sql(group)
         table = group.column.split(".")[0]
         if table in outer:
             # The fact rows the LEFT JOIN matched to no row of the table: one group of
@@ -299,8 +299,15 @@ def _between(column: exp.Expr, start: object, end: object) -> exp.Expr:
     return exp.and_(lower, upper)
 
 
+def _dimension_sql(dim: Dimension) -> exp.Expr:
+    """The dimension's column, or its expression (over columns of its own table)."""
+    if dim.expression:
+        return sqlglot.parse_one(dim.expression, read="duckdb")
+    return exp.column(*_split(dim.column))
+
+
 def _filter(dim: Dimension, f: Filter) -> exp.Expr:
-    column = exp.column(*_split(dim.column))
+    column = _dimension_sql(dim)
     literals = [exp.Literal.string(v) for v in f.values]
     if len(literals) == 1:
         return column.neq(literals[0]) if f.negated else column.eq(literals[0])
@@ -316,7 +323,7 @@ def _compare(dim: Dimension, c: Comparison) -> exp.Expr:
     number: exp.Expr = exp.Literal.number(c.value.lstrip("-"))
     if c.value.startswith("-"):
         number = exp.Neg(this=number)
-    return _OPERATORS[c.op](this=exp.column(*_split(dim.column)), expression=number)
+    return _OPERATORS[c.op](this=_dimension_sql(dim), expression=number)
 
 
 def _split(ref: str) -> tuple[str, str]:

@@ -5,14 +5,18 @@ Read: every YAML file under a directory (or one file) holding ``semantic_models:
 semantic-manifest layout). Mapped:
 
 - a semantic model's table from ``model: ref('x')`` or ``node_relation.alias``;
-- a foreign entity to a join onto the model whose primary entity has the same name;
+- a foreign entity to a join onto each model whose primary entity has the same name;
 - a measure (``SUM``, ``COUNT``, ``COUNT_DISTINCT``, ``AVERAGE``/``AVG``, ``MIN``, ``MAX``,
   ``SUM_BOOLEAN``) to an aggregate over ``table.column`` (unqualified columns qualified);
 - a ``simple`` metric to a metric over its measure, timed by the measure's
   ``agg_time_dimension``, else its model's; its ``filter``, when it names only categorical
-  dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``), as
+  dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``) or of a
+  model its foreign entities reach along joins that are the only way into each table
+  (``customer__customer_country``, ``entity_path=['customer']``), as
   ``agg(CASE WHEN filter THEN expr END)``;
-- a ``categorical`` dimension over a plain column to a dimension;
+- a ``categorical`` dimension over a plain column, or over a scalar expression of its own
+  model's columns (``expression``), to a dimension, also read by its MetricFlow name
+  ``entity__name`` ("listing capacity latest");
 - a primary entity that no model holds as foreign to a dimension over its key column (a
   saved query's ``group_by: Entity('customer')``), unless its name is a metric's or a
   dimension's.
@@ -24,8 +28,8 @@ arithmetic over their aggregates (``lifetime_spend_pretax / count_lifetime_order
 ``(sum(...)) / (sum(...))``; a ratio is ``CAST(n AS DOUBLE) / CAST(NULLIF(d, 0) AS DOUBLE)``,
 as MetricFlow renders it).
 
-Everything else (other ratio and derived metrics, cumulative and conversion metrics, metric
-filters, dimensions over expressions, percentile aggregates) is listed in the report with its
+Everything else (other ratio and derived metrics, cumulative and conversion metrics, other
+metric filters, other expression dimensions, percentile aggregates) is listed in the report with its
 path and reason, never dropped silently. Clock and coverage come from the data (given by the
 caller).
 """
@@ -144,6 +148,21 @@ def _unique_dimensions(
     return unique
 
 
+def _own_columns(expr: str, table: str) -> str:
+    """``expr`` qualified by ``table`` when it is one scalar expression over that table's
+    columns (no query, no aggregate, no window, at least one column); else ``""``."""
+    qualified = _qualify(expr.strip(), table)
+    if qualified is None:
+        return ""
+    tree = sqlglot.parse_one(qualified, read="duckdb")
+    if any(isinstance(n, (exp.Query, exp.AggFunc, exp.Window)) for n in tree.walk()):
+        return ""
+    columns = list(tree.find_all(exp.Column))
+    if not columns or any(c.table != table for c in columns):
+        return ""
+    return qualified
+
+
 def _plain_column(expr: str) -> bool:
     return re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", expr.strip()) is not None
 
@@ -187,6 +206,17 @@ def import_metricflow(path: Path) -> ImportResult:
                 continue
             if _plain_column(expr):
                 mapped_dim: dict[str, Any] = {"name": str(name), "column": f"{table}.{expr}"}
+                said = _qualified(model, str(name))
+                if said:
+                    mapped_dim["synonyms"] = said
+                dimensions.append(mapped_dim)
+            elif dim.get("type") == "categorical" and _own_columns(expr, table):
+                # an expression over its own model's columns: grouped by as written
+                mapped_dim = {
+                    "name": str(name),
+                    "column": f"{table}.{name}",
+                    "expression": _own_columns(expr, table),
+                }
                 said = _qualified(model, str(name))
                 if said:
                     mapped_dim["synonyms"] = said

@@ -88,6 +88,19 @@ class _Dimension(_Authority):
     synonyms: list[str] = Field(default_factory=list)
     values: list[str] = Field(default_factory=list)
     value_synonyms: dict[str, str] = Field(default_factory=dict)
+    expression: str = ""
+
+    @model_validator(mode="after")
+    def _own_table(self) -> _Dimension:
+        if self.expression:
+            table = self.column.split(".")[0]
+            names = _columns_in(self.expression)
+            if not names or any(t != table for t, _ in names):
+                raise ValueError(
+                    f"expression {self.expression!r} must read columns of its own table "
+                    f"{table!r} only, written as {table}.column"
+                )
+        return self
 
 
 class _Join(_Authority):
@@ -199,6 +212,7 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
                 d.tier,
                 d.confidence,
                 d.fact,
+                d.expression,
             )
             for d in layer.dimensions
         ),
@@ -273,7 +287,11 @@ def check_against(layer: SemanticLayer, catalog: Catalog) -> list[str]:
                 else:
                     column(f"metrics[{i}].{where}", f"{table}.{name}")
     for i, d in enumerate(layer.dimensions):
-        column(f"dimensions[{i}].column", d.column)
+        if d.expression:  # its columns are read, not the name it is given
+            for table, name in _columns_in(d.expression):
+                column(f"dimensions[{i}].expression", f"{table}.{name}")
+        else:
+            column(f"dimensions[{i}].column", d.column)
     for i, j in enumerate(layer.joins):
         column(f"joins[{i}].left", j.left)
         column(f"joins[{i}].right", j.right)

@@ -93,6 +93,10 @@ class Dimension:
     tier: str = ""
     confidence: float | None = None
     fact: str = ""
+    # SQL over its own table's columns (``CASE WHEN t.amount >= 30 THEN TRUE ELSE FALSE
+    # END``) when the dimension is an expression; ``column`` then names it as ``table.name``
+    # (its table; no such column is read)
+    expression: str = ""
 
     @property
     def closed(self) -> bool:
