@@ -245,3 +245,57 @@ def test_a_place_name_made_of_a_dimension_word_is_left_out() -> None:
     # beside a state dimension, "the States" may be the states: never read as the US
     reading, decision = _decide(CODES, "revenue by the States in 2023")
     assert ("country", ("US",)) not in [(f.dimension, f.values) for f in reading.filters]
+
+
+@pytest.fixture(scope="module")
+def clinic(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "clinic.yaml")  # clock 2024-11-15
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("visit cost by city in the last full quarter", "2024-07-01", "2024-10-01"),
+        ("visit cost last complete month", "2024-10-01", "2024-11-01"),
+        ("visit cost in the last full year", "2023-01-01", "2024-01-01"),
+    ],
+)
+def test_the_last_full_period_is_the_last_whole_one(
+    clinic: SemanticLayer, question: str, start: str, end: str
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(str(p.start), str(p.end)) for p in reading.periods] == [(start, end)]
+
+
+@pytest.mark.parametrize(
+    "question", ["visit cost in the last quarter of 2023", "visit cost in the last month of 2023"]
+)
+def test_the_last_period_of_a_named_year_is_never_the_clocks(
+    clinic: SemanticLayer, question: str
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour != "answer", reading.restate(clinic)
+
+
+def test_an_irregular_verb_form_pins_the_metric_it_names(clinic: SemanticLayer) -> None:
+    reading, decision = _decide(clinic, "which department saw the most patients in 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == ("patients_seen",)
+
+
+@pytest.mark.parametrize(
+    ("question", "values"),
+    [
+        ("visit cost over the past 12 months, cardiology excluded", ("CAR",)),
+        ("visit cost in 2023, cardiology and paediatrics excluded", ("CAR", "PED")),
+    ],
+)
+def test_values_excluded_after_they_are_named_are_excluded(
+    clinic: SemanticLayer, question: str, values: tuple[str, ...]
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(f.dimension, f.values, f.negated) for f in reading.filters] == [
+        ("department", values, True)
+    ]

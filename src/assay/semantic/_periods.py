@@ -69,6 +69,7 @@ _YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
 # "the last 3 months of 2023", "the last week of March": counted back from another period than
 # the clock; no spelling reads that, so the words are left unread (asked back), never read as
 # the last months before the clock beside 2023.
+_WHOLE = r"(?:full |complete |whole |calendar )?"  # "the last full quarter": the last quarter
 _NOT_OF = (
     r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
     r"fy|fiscal|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))(?! of\b)"
@@ -298,7 +299,7 @@ class _Rules:
                 lambda m: self._last_n(m),
             ),
             (
-                r"\b(?:last|previous|prior) (?:calendar )?(?:year|yr)\b|\bthe year before\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}(?:year|yr)\b{_NOT_OF}|\bthe year before\b",
                 lambda m: (dt.date(c.year - 1, 1, 1), dt.date(c.year, 1, 1), str(c.year - 1)),
             ),
             (
@@ -306,7 +307,7 @@ class _Rules:
                 lambda m: (dt.date(c.year + 1, 1, 1), dt.date(c.year + 2, 1, 1), str(c.year + 1)),
             ),
             (
-                r"\b(?:last|previous|prior) quarter\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}quarter\b{_NOT_OF}",
                 lambda m: self._quarter_at(_add_months(self.quarter0, -3)),
             ),
             (
@@ -314,7 +315,7 @@ class _Rules:
                 lambda m: self._quarter_at(_add_months(self.quarter0, 3)),
             ),
             (
-                r"\b(?:last|previous|prior) month\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}month\b{_NOT_OF}",
                 lambda m: self._month_at(_add_months(self.month0, -1)),
             ),
             (
@@ -327,7 +328,7 @@ class _Rules:
                 lambda m: (self.week0, self.tomorrow, "this week to date"),
             ),
             (
-                r"\b(?:last|previous|prior) (?:calendar )?week\b" + _NOT_OF,
+                rf"\b(?:last|previous|prior) {_WHOLE}week\b{_NOT_OF}",
                 lambda m: (
                     self.week0 - dt.timedelta(days=7),
                     self.week0,

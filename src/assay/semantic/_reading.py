@@ -869,9 +869,35 @@ def _distinct(
     return pinned, [t for t in unread if t not in said]
 
 
+# Irregular verb forms, each to the form a metric's label uses ("saw patients": patients seen).
+_IRREGULAR = {
+    "see": "seen",
+    "sees": "seen",
+    "saw": "seen",
+    "seeing": "seen",
+    "sell": "sold",
+    "sells": "sold",
+    "selling": "sold",
+    "pay": "paid",
+    "pays": "paid",
+    "paying": "paid",
+    "buy": "bought",
+    "buys": "bought",
+    "buying": "bought",
+    "spend": "spent",
+    "spends": "spent",
+    "spending": "spent",
+    "write": "written",
+    "writes": "written",
+    "wrote": "written",
+    "writing": "written",
+}
+
+
 def _same_word(word: str, mark: str) -> bool:
-    """One word, or one a prefix of the other and both of five letters or more ("register",
-    "registered"; "issue", "issued")."""
+    """One word (an irregular verb's forms one: "saw", "seen"), or one a prefix of the other
+    and both of five letters or more ("register", "registered"; "issue", "issued")."""
+    word, mark = _IRREGULAR.get(word, word), _IRREGULAR.get(mark, mark)
     if word == mark:
         return True
     return len(word) >= 5 and len(mark) >= 5 and (mark.startswith(word) or word.startswith(mark))
