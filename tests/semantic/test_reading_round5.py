@@ -299,3 +299,20 @@ def test_values_excluded_after_they_are_named_are_excluded(
     assert [(f.dimension, f.values, f.negated) for f in reading.filters] == [
         ("department", values, True)
     ]
+
+
+@pytest.mark.parametrize(
+    ("question", "groups"),
+    [
+        ("gross revenue so far this month, every country except France", ()),
+        ("units sold in 2022 for every category except books", ()),
+        ("units sold in 2022 for every category", ("category",)),
+        ("units sold in 2022 for every category, Germany excluded", ("category",)),
+    ],
+)
+def test_every_x_except_one_is_all_but_one(
+    shop: SemanticLayer, question: str, groups: tuple[str, ...]
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.groups == groups

@@ -378,6 +378,9 @@ class _Build(Transformer[Any, Any]):
         return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
 
     def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
+        if items[0].value.payload[1] in {"every", "for every"}:
+            # "every country except France": all but one, or each? read in _reading
+            return ("group_every", items[1].value.payload)
         return ("group", items[1].value.payload)
 
     def group_two(self, items: list[LarkToken]) -> tuple[str, Any]:

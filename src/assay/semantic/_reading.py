@@ -309,6 +309,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     words: list[Tag] = []
     entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
     counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
+    every: list[str] = []  # "every country": a grouping, unless its values are excluded
     last_metric_end = -2
     ends: dict[int, str] = {}  # where each dimension named for a grouping ends
     for kind, payload in parts:
@@ -327,6 +328,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             periods.extend(payload)
         elif kind == "group":
             _add(groups, payload.targets[0])
+            ends[payload.end] = payload.targets[0]
+        elif kind == "group_every":
+            every.append(payload.targets[0])
             ends[payload.end] = payload.targets[0]
         elif kind == "groups":
             for dim in payload:
@@ -422,6 +426,12 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                     derived.append(tag.payload[1])
                 else:
                     aggregates.append(tag.payload[1])
+    # "every country except France" is all countries but France, one total (as "all countries
+    # except France" is); "every country" alone, or with other values excluded, is each one.
+    excluded = {f.dimension for f in filters if f.negated}
+    for dim in every:
+        if dim not in excluded:
+            _add(groups, dim)
     # A dimension named without "by" is a grouping, unless a value of it is also named
     # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
     dims = [p.payload for k, p in parts if k == "loose" and p.kind == "DIM"]
