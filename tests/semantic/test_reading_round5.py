@@ -316,3 +316,10 @@ def test_every_x_except_one_is_all_but_one(
     reading, decision = _decide(shop, question)
     assert decision.behaviour == "answer", decision.message
     assert reading.groups == groups
+
+
+def test_rank_a_time_unit_ranks_its_periods(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "rank months by net revenue in 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert reading.grain == "month"
+    assert reading.ranking is not None and reading.ranking.n is None

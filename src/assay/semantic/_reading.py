@@ -383,6 +383,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 pass  # placed below, once filters and ranking are known
             elif tag.kind == "NUMBER":
                 numbers.append(tag)
+            elif tag.kind == "UNIT" and tag.after == "rank":  # "rank months by revenue"
+                grain = tag.payload[0]
             elif tag.kind == "UNIT" and tag.after in _WHEN:
                 # "this day", "next week": a period no spelling reads; never dropped
                 unread.append(dataclasses.replace(tag, kind="WORD", payload=tag.payload[1]))
