@@ -617,16 +617,28 @@ _LISTED = re.compile(r"^\s*(?:,|vs\.?|versus|v|and|or|compared (?:with|to)|again
 def _share_year(found: list[Period], text: str) -> list[Period]:
     """ "Feb vs Apr 2023", "Jan, Feb and Mar 2023", "Q1 vs Q2 2023": a month or quarter said
     without its year, listed or compared beside one that names its year, takes that year
-    (never the clock's or the latest such month, which would compare two different years)."""
-    out = list(found)
+    (never the clock's or the latest such month, which would compare two different years).
+    Said out of order ("Dec vs Jan 2024": December 2023 or 2024?), the yearless one is dropped:
+    its words are left unread and asked back."""
+    out: list[Period | None] = list(found)
     for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
         for i in order:
             j = i + 1 if order.step < 0 else i - 1
             one, other = out[i], out[j]
+            if one is None or other is None or one is not found[i]:
+                continue  # dropped, or given its year already
             lo, hi = sorted((one.span, other.span))
             if not (_yearless(one) and _LISTED.match(text[lo[1] : hi[0]])):
                 continue
             if other.kind not in {"month", "quarter"} or (_yearless(other) and other is found[j]):
+                continue
+            before = one.span < other.span
+            if (
+                (one.start.month > other.start.month)
+                if before
+                else (one.start.month < other.start.month)
+            ):
+                out[i] = None
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
             label = one.label.replace(str(one.start.year), str(start.year))
@@ -634,7 +646,7 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
             out[i] = dataclasses.replace(
                 one, start=start, end=_add_months(start, months), label=label
             )
-    return out
+    return [p for p in out if p is not None]
 
 
 def _yearless(period: Period) -> bool:
