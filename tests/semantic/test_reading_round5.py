@@ -332,3 +332,15 @@ def test_a_yearless_month_said_out_of_order_is_asked_back(
     # December 2023 or 2024? never guessed
     reading, decision = _decide(shop, question)
     assert decision.behaviour != "answer", reading.restate(shop)
+
+
+def test_year_over_year_for_named_years_compares_those_years(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "year over year net revenue for 2022 and 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert [p.label for p in reading.periods] == ["2022", "2023"]
+
+
+def test_the_previous_year_of_several_periods_is_asked_back(shop: SemanticLayer) -> None:
+    # read as Q1 and Q2 2024 beside Q1 2023 alone, and shown
+    reading, decision = _decide(shop, "net revenue for Q1 2024 and Q2 2024 vs the previous year")
+    assert decision.behaviour == "clarify", reading.restate(shop)

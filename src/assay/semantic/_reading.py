@@ -488,7 +488,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
+    named = [p for p in periods if not p.relative_previous]
     periods = _previous(periods, layer.clock or NO_CLOCK)
+    if len(named) > 1 and len(periods) > len(named):
+        # "Q1 and Q2 2024 vs the previous year": the year before which one? asked back
+        dangling.append("the previous year (before which of the periods named?)")
     change = None
     if changes:
         if len(periods) == 1 and len(periods[0].ends) == 2:
@@ -936,6 +940,10 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
         assert clock is not None
         year = clock.year - 1
         return [Period(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), str(year), "previous year")]
+    years = sorted(p.start.year for p in absolute if p.whole_year)
+    yoy = all(re.search(r"year|yoy", p.text) for p in periods if p.relative_previous)
+    if yoy and len(years) == len(absolute) > 1 and years == list(range(years[0], years[-1] + 1)):
+        return absolute  # "year over year for 2022 and 2023": those years, each against the last
     base = absolute[0]
     months = 12
     start, end = _add_months(base.start, -months), _add_months(base.end, -months)
