@@ -344,3 +344,34 @@ def test_the_previous_year_of_several_periods_is_asked_back(shop: SemanticLayer)
     # read as Q1 and Q2 2024 beside Q1 2023 alone, and shown
     reading, decision = _decide(shop, "net revenue for Q1 2024 and Q2 2024 vs the previous year")
     assert decision.behaviour == "clarify", reading.restate(shop)
+
+
+@pytest.fixture(scope="module")
+def saas(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "saas.yaml")  # fiscal year from April
+
+
+@pytest.mark.parametrize(
+    ("question", "spans"),
+    [
+        (
+            "net revenue in the first half of FY24 vs the second half",
+            [("2023-04-01", "2023-10-01"), ("2023-10-01", "2024-04-01")],
+        ),
+        (
+            "net revenue in H2 2023 compared with the first half",
+            [("2023-07-01", "2024-01-01"), ("2023-01-01", "2023-07-01")],
+        ),
+    ],
+)
+def test_the_other_half_said_without_its_year_is_the_same_years(
+    saas: SemanticLayer, question: str, spans: list[tuple[str, str]]
+) -> None:
+    reading, decision = _decide(saas, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(str(p.start), str(p.end)) for p in reading.periods] == spans
+
+
+def test_the_same_half_said_again_is_asked_back(saas: SemanticLayer) -> None:
+    reading, decision = _decide(saas, "net revenue in H1 2023 and the first half")
+    assert decision.behaviour != "answer", reading.restate(saas)

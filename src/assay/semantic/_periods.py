@@ -543,7 +543,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             taken.append((lo, hi))
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
-    found = _join(_share_year(found, text), text)
+    found = _join(_other_half(_share_year(found, text), text, taken), text)
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -647,6 +647,34 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
                 one, start=start, end=_add_months(start, months), label=label
             )
     return [p for p in out if p is not None]
+
+
+_OTHER_HALF = re.compile(
+    r"\s*,?\s*(?:vs\.?|versus|and|compared (?:with|to)|against)\s+"
+    r"(?P<w>(?:the\s+)?(?P<o>first|1st|second|2nd) half)\b(?!\s+of\b)"
+)
+
+
+def _other_half(found: list[Period], text: str, taken: list[tuple[int, int]]) -> list[Period]:
+    """ "the first half of FY24 vs the second half": a half said without its year, compared
+    with a half that names one, is the other half of that same (fiscal) year."""
+    out: list[Period] = []
+    for period in found:
+        out.append(period)
+        half = re.match(r"(?:fiscal )?H([12]) ", period.label)
+        said = _OTHER_HALF.match(text, period.span[1])
+        if half is None or said is None:
+            continue
+        span = said.span("w")
+        if any(a < span[1] and span[0] < b for a, b in taken):
+            continue  # the words are part of another period already
+        second = said["o"] in {"second", "2nd"}
+        if second == (half[1] == "2"):
+            continue  # the same half said twice: no other half named
+        start = _add_months(period.start, 6 if second else -6)
+        label = period.label.replace(f"H{half[1]}", "H2" if second else "H1", 1)
+        out.append(Period(start, _add_months(start, 6), label, text[span[0] : span[1]], span))
+    return out
 
 
 def _yearless(period: Period) -> bool:
