@@ -56,7 +56,7 @@ def test_a_time_unit_read_as_no_period_is_never_dropped(shop: SemanticLayer, que
     [
         ("orders Feb vs Apr 2023", ["February 2023", "April 2023"]),
         ("net revenue Q1 vs Q2 2023", ["Q1 2023", "Q2 2023"]),
-        ("orders in Apr 2023 vs Feb", ["April 2023", "February 2023"]),
+        ("orders in Feb 2023 vs Apr", ["February 2023", "April 2023"]),
         ("units sold in Jan, Feb and Apr 2023", ["January 2023", "February 2023", "April 2023"]),
     ],
 )
@@ -245,3 +245,133 @@ def test_a_place_name_made_of_a_dimension_word_is_left_out() -> None:
     # beside a state dimension, "the States" may be the states: never read as the US
     reading, decision = _decide(CODES, "revenue by the States in 2023")
     assert ("country", ("US",)) not in [(f.dimension, f.values) for f in reading.filters]
+
+
+@pytest.fixture(scope="module")
+def clinic(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "clinic.yaml")  # clock 2024-11-15
+
+
+@pytest.mark.parametrize(
+    ("question", "start", "end"),
+    [
+        ("visit cost by city in the last full quarter", "2024-07-01", "2024-10-01"),
+        ("visit cost last complete month", "2024-10-01", "2024-11-01"),
+        ("visit cost in the last full year", "2023-01-01", "2024-01-01"),
+    ],
+)
+def test_the_last_full_period_is_the_last_whole_one(
+    clinic: SemanticLayer, question: str, start: str, end: str
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(str(p.start), str(p.end)) for p in reading.periods] == [(start, end)]
+
+
+@pytest.mark.parametrize(
+    "question", ["visit cost in the last quarter of 2023", "visit cost in the last month of 2023"]
+)
+def test_the_last_period_of_a_named_year_is_never_the_clocks(
+    clinic: SemanticLayer, question: str
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour != "answer", reading.restate(clinic)
+
+
+def test_an_irregular_verb_form_pins_the_metric_it_names(clinic: SemanticLayer) -> None:
+    reading, decision = _decide(clinic, "which department saw the most patients in 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == ("patients_seen",)
+
+
+@pytest.mark.parametrize(
+    ("question", "values"),
+    [
+        ("visit cost over the past 12 months, cardiology excluded", ("CAR",)),
+        ("visit cost in 2023, cardiology and paediatrics excluded", ("CAR", "PED")),
+    ],
+)
+def test_values_excluded_after_they_are_named_are_excluded(
+    clinic: SemanticLayer, question: str, values: tuple[str, ...]
+) -> None:
+    reading, decision = _decide(clinic, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(f.dimension, f.values, f.negated) for f in reading.filters] == [
+        ("department", values, True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "groups"),
+    [
+        ("gross revenue so far this month, every country except France", ()),
+        ("units sold in 2022 for every category except books", ()),
+        ("units sold in 2022 for every category", ("category",)),
+        ("units sold in 2022 for every category, Germany excluded", ("category",)),
+    ],
+)
+def test_every_x_except_one_is_all_but_one(
+    shop: SemanticLayer, question: str, groups: tuple[str, ...]
+) -> None:
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.groups == groups
+
+
+def test_rank_a_time_unit_ranks_its_periods(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "rank months by net revenue in 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert reading.grain == "month"
+    assert reading.ranking is not None and reading.ranking.n is None
+
+
+@pytest.mark.parametrize("question", ["orders Dec vs Jan 2024", "orders in Apr 2023 vs Feb"])
+def test_a_yearless_month_said_out_of_order_is_asked_back(
+    shop: SemanticLayer, question: str
+) -> None:
+    # December 2023 or 2024? never guessed
+    reading, decision = _decide(shop, question)
+    assert decision.behaviour != "answer", reading.restate(shop)
+
+
+def test_year_over_year_for_named_years_compares_those_years(shop: SemanticLayer) -> None:
+    reading, decision = _decide(shop, "year over year net revenue for 2022 and 2023")
+    assert decision.behaviour == "answer", decision.message
+    assert [p.label for p in reading.periods] == ["2022", "2023"]
+
+
+def test_the_previous_year_of_several_periods_is_asked_back(shop: SemanticLayer) -> None:
+    # read as Q1 and Q2 2024 beside Q1 2023 alone, and shown
+    reading, decision = _decide(shop, "net revenue for Q1 2024 and Q2 2024 vs the previous year")
+    assert decision.behaviour == "clarify", reading.restate(shop)
+
+
+@pytest.fixture(scope="module")
+def saas(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "saas.yaml")  # fiscal year from April
+
+
+@pytest.mark.parametrize(
+    ("question", "spans"),
+    [
+        (
+            "net revenue in the first half of FY24 vs the second half",
+            [("2023-04-01", "2023-10-01"), ("2023-10-01", "2024-04-01")],
+        ),
+        (
+            "net revenue in H2 2023 compared with the first half",
+            [("2023-07-01", "2024-01-01"), ("2023-01-01", "2023-07-01")],
+        ),
+    ],
+)
+def test_the_other_half_said_without_its_year_is_the_same_years(
+    saas: SemanticLayer, question: str, spans: list[tuple[str, str]]
+) -> None:
+    reading, decision = _decide(saas, question)
+    assert decision.behaviour == "answer", decision.message
+    assert [(str(p.start), str(p.end)) for p in reading.periods] == spans
+
+
+def test_the_same_half_said_again_is_asked_back(saas: SemanticLayer) -> None:
+    reading, decision = _decide(saas, "net revenue in H1 2023 and the first half")
+    assert decision.behaviour != "answer", reading.restate(saas)

@@ -196,7 +196,30 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
         for k in sorted(tags)
     ]
-    return _separators(ordered), periods
+    return _postposed(_separators(ordered)), periods
+
+
+# Negations said after the values they exclude ("cardiology excluded").
+_AFTER = frozenset({"excluded"})
+
+
+def _postposed(tags: list[_Tag]) -> list[_Tag]:
+    """ "visit cost, cardiology excluded": a negation said after a list of values, with no
+    value or dimension after it, is moved before the list (read as "excluding cardiology")."""
+    out = list(tags)
+    for k, tag in enumerate(tags):
+        if tag.kind != "NEG" or tag.payload[1] not in _AFTER or k == 0:
+            continue
+        if k + 1 < len(tags) and tags[k + 1].kind in {"VALUE", "DIM"}:
+            continue  # "excluded France": the usual order
+        first = k - 1
+        while first >= 2 and tags[first - 1].kind == "SEP" and tags[first - 2].kind == "VALUE":
+            first -= 2
+        if tags[first].kind != "VALUE" or tags[k - 1].kind != "VALUE":
+            continue
+        out = [*tags[:first], tag, *tags[first:k], *tags[k + 1 :]]
+        break
+    return out
 
 
 # Nouns naming the class of the values just said ("home and life lines", "smb accounts" is
@@ -355,6 +378,9 @@ class _Build(Transformer[Any, Any]):
         return ("periods", [t.value.payload for t in items if t.type == "PERIOD"])
 
     def group_dim(self, items: list[LarkToken]) -> tuple[str, Any]:
+        if items[0].value.payload[1] in {"every", "for every"}:
+            # "every country except France": all but one, or each? read in _reading
+            return ("group_every", items[1].value.payload)
         return ("group", items[1].value.payload)
 
     def group_two(self, items: list[LarkToken]) -> tuple[str, Any]:

@@ -69,6 +69,7 @@ _YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
 # "the last 3 months of 2023", "the last week of March": counted back from another period than
 # the clock; no spelling reads that, so the words are left unread (asked back), never read as
 # the last months before the clock beside 2023.
+_WHOLE = r"(?:full |complete |whole |calendar )?"  # "the last full quarter": the last quarter
 _NOT_OF = (
     r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
     r"fy|fiscal|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))(?! of\b)"
@@ -298,7 +299,7 @@ class _Rules:
                 lambda m: self._last_n(m),
             ),
             (
-                r"\b(?:last|previous|prior) (?:calendar )?(?:year|yr)\b|\bthe year before\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}(?:year|yr)\b{_NOT_OF}|\bthe year before\b",
                 lambda m: (dt.date(c.year - 1, 1, 1), dt.date(c.year, 1, 1), str(c.year - 1)),
             ),
             (
@@ -306,7 +307,7 @@ class _Rules:
                 lambda m: (dt.date(c.year + 1, 1, 1), dt.date(c.year + 2, 1, 1), str(c.year + 1)),
             ),
             (
-                r"\b(?:last|previous|prior) quarter\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}quarter\b{_NOT_OF}",
                 lambda m: self._quarter_at(_add_months(self.quarter0, -3)),
             ),
             (
@@ -314,7 +315,7 @@ class _Rules:
                 lambda m: self._quarter_at(_add_months(self.quarter0, 3)),
             ),
             (
-                r"\b(?:last|previous|prior) month\b",
+                rf"\b(?:last|previous|prior) {_WHOLE}month\b{_NOT_OF}",
                 lambda m: self._month_at(_add_months(self.month0, -1)),
             ),
             (
@@ -327,7 +328,7 @@ class _Rules:
                 lambda m: (self.week0, self.tomorrow, "this week to date"),
             ),
             (
-                r"\b(?:last|previous|prior) (?:calendar )?week\b" + _NOT_OF,
+                rf"\b(?:last|previous|prior) {_WHOLE}week\b{_NOT_OF}",
                 lambda m: (
                     self.week0 - dt.timedelta(days=7),
                     self.week0,
@@ -542,7 +543,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             taken.append((lo, hi))
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
-    found = _join(_share_year(found, text), text)
+    found = _join(_other_half(_share_year(found, text), text, taken), text)
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -616,16 +617,28 @@ _LISTED = re.compile(r"^\s*(?:,|vs\.?|versus|v|and|or|compared (?:with|to)|again
 def _share_year(found: list[Period], text: str) -> list[Period]:
     """ "Feb vs Apr 2023", "Jan, Feb and Mar 2023", "Q1 vs Q2 2023": a month or quarter said
     without its year, listed or compared beside one that names its year, takes that year
-    (never the clock's or the latest such month, which would compare two different years)."""
-    out = list(found)
+    (never the clock's or the latest such month, which would compare two different years).
+    Said out of order ("Dec vs Jan 2024": December 2023 or 2024?), the yearless one is dropped:
+    its words are left unread and asked back."""
+    out: list[Period | None] = list(found)
     for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
         for i in order:
             j = i + 1 if order.step < 0 else i - 1
             one, other = out[i], out[j]
+            if one is None or other is None or one is not found[i]:
+                continue  # dropped, or given its year already
             lo, hi = sorted((one.span, other.span))
             if not (_yearless(one) and _LISTED.match(text[lo[1] : hi[0]])):
                 continue
             if other.kind not in {"month", "quarter"} or (_yearless(other) and other is found[j]):
+                continue
+            before = one.span < other.span
+            if (
+                (one.start.month > other.start.month)
+                if before
+                else (one.start.month < other.start.month)
+            ):
+                out[i] = None
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
             label = one.label.replace(str(one.start.year), str(start.year))
@@ -633,6 +646,34 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
             out[i] = dataclasses.replace(
                 one, start=start, end=_add_months(start, months), label=label
             )
+    return [p for p in out if p is not None]
+
+
+_OTHER_HALF = re.compile(
+    r"\s*,?\s*(?:vs\.?|versus|and|compared (?:with|to)|against)\s+"
+    r"(?P<w>(?:the\s+)?(?P<o>first|1st|second|2nd) half)\b(?!\s+of\b)"
+)
+
+
+def _other_half(found: list[Period], text: str, taken: list[tuple[int, int]]) -> list[Period]:
+    """ "the first half of FY24 vs the second half": a half said without its year, compared
+    with a half that names one, is the other half of that same (fiscal) year."""
+    out: list[Period] = []
+    for period in found:
+        out.append(period)
+        half = re.match(r"(?:fiscal )?H([12]) ", period.label)
+        said = _OTHER_HALF.match(text, period.span[1])
+        if half is None or said is None:
+            continue
+        span = said.span("w")
+        if any(a < span[1] and span[0] < b for a, b in taken):
+            continue  # the words are part of another period already
+        second = said["o"] in {"second", "2nd"}
+        if second == (half[1] == "2"):
+            continue  # the same half said twice: no other half named
+        start = _add_months(period.start, 6 if second else -6)
+        label = period.label.replace(f"H{half[1]}", "H2" if second else "H1", 1)
+        out.append(Period(start, _add_months(start, 6), label, text[span[0] : span[1]], span))
     return out
 
 

@@ -333,6 +333,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     words: list[Tag] = []
     entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
     counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
+    every: list[str] = []  # "every country": a grouping, unless its values are excluded
     last_metric_end = -2
     ends: dict[int, str] = {}  # where each dimension named for a grouping ends
     for kind, payload in parts:
@@ -351,6 +352,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             periods.extend(payload)
         elif kind == "group":
             _add(groups, payload.targets[0])
+            ends[payload.end] = payload.targets[0]
+        elif kind == "group_every":
+            every.append(payload.targets[0])
             ends[payload.end] = payload.targets[0]
         elif kind == "groups":
             for dim in payload:
@@ -403,6 +407,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 pass  # placed below, once filters and ranking are known
             elif tag.kind == "NUMBER":
                 numbers.append(tag)
+            elif tag.kind == "UNIT" and tag.after == "rank":  # "rank months by revenue"
+                grain = tag.payload[0]
             elif tag.kind == "UNIT" and tag.after in _WHEN:
                 # "this day", "next week": a period no spelling reads; never dropped
                 unread.append(dataclasses.replace(tag, kind="WORD", payload=tag.payload[1]))
@@ -446,6 +452,12 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                     derived.append(tag.payload[1])
                 else:
                     aggregates.append(tag.payload[1])
+    # "every country except France" is all countries but France, one total (as "all countries
+    # except France" is); "every country" alone, or with other values excluded, is each one.
+    excluded = {f.dimension for f in filters if f.negated}
+    for dim in every:
+        if dim not in excluded:
+            _add(groups, dim)
     # A dimension named without "by" is a grouping, unless a value of it is also named
     # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
     dims = [p.payload for k, p in parts if k == "loose" and p.kind == "DIM"]
@@ -500,7 +512,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
+    named = [p for p in periods if not p.relative_previous]
     periods = _previous(periods, layer.clock or NO_CLOCK)
+    if len(named) > 1 and len(periods) > len(named):
+        # "Q1 and Q2 2024 vs the previous year": the year before which one? asked back
+        dangling.append("the previous year (before which of the periods named?)")
     change = None
     if changes:
         if len(periods) == 1 and len(periods[0].ends) == 2:
@@ -893,9 +909,35 @@ def _distinct(
     return pinned, [t for t in unread if t not in said]
 
 
+# Irregular verb forms, each to the form a metric's label uses ("saw patients": patients seen).
+_IRREGULAR = {
+    "see": "seen",
+    "sees": "seen",
+    "saw": "seen",
+    "seeing": "seen",
+    "sell": "sold",
+    "sells": "sold",
+    "selling": "sold",
+    "pay": "paid",
+    "pays": "paid",
+    "paying": "paid",
+    "buy": "bought",
+    "buys": "bought",
+    "buying": "bought",
+    "spend": "spent",
+    "spends": "spent",
+    "spending": "spent",
+    "write": "written",
+    "writes": "written",
+    "wrote": "written",
+    "writing": "written",
+}
+
+
 def _same_word(word: str, mark: str) -> bool:
-    """One word, or one a prefix of the other and both of five letters or more ("register",
-    "registered"; "issue", "issued")."""
+    """One word (an irregular verb's forms one: "saw", "seen"), or one a prefix of the other
+    and both of five letters or more ("register", "registered"; "issue", "issued")."""
+    word, mark = _IRREGULAR.get(word, word), _IRREGULAR.get(mark, mark)
     if word == mark:
         return True
     return len(word) >= 5 and len(mark) >= 5 and (mark.startswith(word) or word.startswith(mark))
@@ -922,6 +964,10 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
         assert clock is not None
         year = clock.year - 1
         return [Period(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), str(year), "previous year")]
+    years = sorted(p.start.year for p in absolute if p.whole_year)
+    yoy = all(re.search(r"year|yoy", p.text) for p in periods if p.relative_previous)
+    if yoy and len(years) == len(absolute) > 1 and years == list(range(years[0], years[-1] + 1)):
+        return absolute  # "year over year for 2022 and 2023": those years, each against the last
     base = absolute[0]
     months = 12
     start, end = _add_months(base.start, -months), _add_months(base.end, -months)
