@@ -26,10 +26,10 @@ def _decide(layer: SemanticLayer, question: str):  # type: ignore[no-untyped-def
 @pytest.mark.parametrize(
     ("question", "start", "end"),
     [
-        ("orders in the last 7 days", "2024-11-08", "2024-11-16"),
-        ("Count the orders in the past 30 days", "2024-10-16", "2024-11-16"),
-        ("orders over the last 14 days", "2024-11-01", "2024-11-16"),
-        ("orders in the past 2 weeks", "2024-11-01", "2024-11-16"),
+        ("orders in the last 7 days", "2024-11-09", "2024-11-16"),
+        ("Count the orders in the past 30 days", "2024-10-17", "2024-11-16"),
+        ("orders over the last 14 days", "2024-11-02", "2024-11-16"),
+        ("orders in the past 2 weeks", "2024-11-02", "2024-11-16"),
         ("orders last week", "2024-11-04", "2024-11-11"),
         ("orders this week", "2024-11-11", "2024-11-16"),
         ("orders yesterday", "2024-11-14", "2024-11-15"),

@@ -19,6 +19,7 @@ specific spelling first) can be read in one place.
 
 from __future__ import annotations
 
+import calendar
 import dataclasses
 import datetime as dt
 import re
@@ -476,14 +477,15 @@ class _Rules:
         n = int(m["n"]) if m["n"].isdigit() else _NUM[m["n"]]
         unit = m["unit"].rstrip("s")
         if unit in {"day", "week"}:
-            # "the last 7 days": back from the clock, the clock's day included (as "the past 6
-            # months" is); "the last 2 full weeks": the whole weeks (Monday first) before this
+            # "the last 7 days": seven days, the clock's day the last of them (as "the past 6
+            # months" ends on it); "the last 2 full weeks": the whole weeks (Monday first)
+            # before this one
             if m["full"] and unit == "day":
                 raise _NoPeriodHere  # whole days before today, or with it? asked back
             days = n * (7 if unit == "week" else 1)
             if m["full"]:
                 return self.week0 - dt.timedelta(days=days), self.week0, f"the last {n} full weeks"
-            return self.clock - dt.timedelta(days=days), self.tomorrow, f"the past {n} {unit}s"
+            return self.tomorrow - dt.timedelta(days=days), self.tomorrow, f"the past {n} {unit}s"
         months = n * {"month": 1, "quarter": 3, "year": 12}[unit]
         if m["full"] or unit != "month":
             anchor = {"month": self.month0, "quarter": self.quarter0}.get(
@@ -494,9 +496,14 @@ class _Rules:
                 anchor,
                 f"the last {n} full {unit}s",
             )
-        start = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
-        start = start.replace(day=min(self.clock.day, 28 if start.month == 2 else 30))
-        return start, self.tomorrow, f"the past {n} {unit}s"
+        # "the past 6 months": from the day after the clock's day six months back, to the clock's
+        # day: six whole months, not six months and a day (an outside tryout found "the last 7
+        # days" spanning eight).
+        first = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
+        same_day = first.replace(
+            day=min(self.clock.day, calendar.monthrange(first.year, first.month)[1])
+        )
+        return same_day + dt.timedelta(days=1), self.tomorrow, f"the past {n} {unit}s"
 
 
 _PREVIOUS = re.compile(
