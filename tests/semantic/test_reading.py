@@ -159,7 +159,7 @@ def test_period_comparisons(
         ("since 1 March 2024", 1, "2024-03-01", "2024-11-16"),
         ("in March", 1, "2024-03-01", "2024-04-01"),
         ("in December", 1, "2023-12-01", "2024-01-01"),
-        ("the past 3 months", 1, "2024-08-16", "2024-11-16"),
+        ("the past 3 months", 1, "2024-08-15", "2024-11-16"),
         ("the last 6 full months", 1, "2024-05-01", "2024-11-01"),
         ("so far this month", 1, "2024-11-01", "2024-11-16"),
         ("FY2024", 4, "2023-04-01", "2024-04-01"),
@@ -330,3 +330,47 @@ def test_a_dimensions_own_words_come_before_an_aggregate_word(tmp_path: Path) ->
     assert reading.groups == ("line_items_ship_mode",)
     assert reading.aggregates == ()
     assert read("mode of line items total sales amount", layer, lexicon).aggregates == ("mode",)
+
+
+PETS_LAYER = """
+name: pets_1
+tables:
+  Student: {}
+  Pets: {}
+  Has_Pet: {}
+joins:
+- {left: Has_Pet.PetID, right: Pets.PetID, relationship: many_to_one}
+- {left: Has_Pet.StuID, right: Student.StuID, relationship: many_to_one}
+metrics:
+- {name: Student_count, label: Student count, table: Student, expression: count(*),
+   synonyms: [number of student]}
+- {name: Pets_count, label: Pets count, table: Pets, expression: count(*),
+   synonyms: [number of pets]}
+dimensions:
+- {name: Pets_PetType, column: Pets.PetType, values: [cat, dog],
+   value_synonyms: {dogs: dog, cats: cat}}
+- {name: Student_Sex, column: Student.Sex, values: [F, M]}
+"""
+
+
+@pytest.mark.parametrize(
+    ("question", "unread"),
+    [
+        # Another table's rows named beside the counted ones restrict them: never dropped (an
+        # outside tryout saw the count of every student shown for the first).
+        ("how many students have pets", ("pets",)),
+        ("how many students with pets", ("pets",)),
+        # The measured rows named again, or the rows a filter reads, say nothing new.
+        ("how many students are there", ()),
+        ("number of students by sex", ()),
+        ("how many pets are dogs", ()),
+    ],
+)
+def test_an_entity_word_of_another_table_is_left_unread(
+    tmp_path: Path, question: str, unread: tuple[str, ...]
+) -> None:
+    (tmp_path / "pets.yaml").write_text(PETS_LAYER)
+    layer = load_semantic(tmp_path / "pets.yaml")
+    reading = read(question, layer, Lexicon(layer))
+    assert reading.metrics
+    assert reading.unread == unread

@@ -477,8 +477,8 @@ class _Rules:
         n = int(m["n"]) if m["n"].isdigit() else _NUM[m["n"]]
         unit = m["unit"].rstrip("s")
         if unit in {"day", "week"}:
-            # "the last 7 days": seven days, the clock's day the last of them (as "the past 6
-            # months" ends on it); "the last 2 full weeks": the whole weeks (Monday first)
+            # "the last 7 days": seven days, the clock's day the last of them (an outside tryout
+            # found eight counted); "the last 2 full weeks": the whole weeks (Monday first)
             # before this one
             if m["full"] and unit == "day":
                 raise _NoPeriodHere  # whole days before today, or with it? asked back
@@ -496,14 +496,13 @@ class _Rules:
                 anchor,
                 f"the last {n} full {unit}s",
             )
-        # "the past 6 months": from the day after the clock's day six months back, to the clock's
-        # day: six whole months, not six months and a day (an outside tryout found "the last 7
-        # days" spanning eight).
+        # "the past 6 months": from the clock's day six months back (as `d >= today - INTERVAL
+        # 6 MONTH` reads it), the clock's day included; days and weeks are counted whole above.
         first = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
-        same_day = first.replace(
+        start = first.replace(
             day=min(self.clock.day, calendar.monthrange(first.year, first.month)[1])
         )
-        return same_day + dt.timedelta(days=1), self.tomorrow, f"the past {n} {unit}s"
+        return start, self.tomorrow, f"the past {n} {unit}s"
 
 
 _PREVIOUS = re.compile(

@@ -593,6 +593,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     dangling += [text for index, text in attached.items() if index not in still]
     if whole and periods:
         dangling.append(f"{whole[0]} (one total over every date, or {periods[0].label}?)")
+    if metrics and not unread and not attached:  # else the entity is context of those words
+        unread = _foreign_entities(entities, metrics, filters, groups, layer)
     pairs = _pairs(parts, question)
     modifiers = _said_of(
         unread, [*metric_matches, *(t.payload for t in context)], entities, question
@@ -724,6 +726,7 @@ def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer)
     restrict the rows: unread when the context metric is dated by another column than the
     metric measured (what "new" means for invoices is nowhere defined)."""
     dates = {layer.metric(t).time_column for m in matches for t in m.targets}
+    tables = set(layer.tables) | {m.table for m in layer.metrics}
     out: list[Tag] = []
     for tag in context:
         match: Match = tag.payload
@@ -731,7 +734,7 @@ def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer)
             continue
         for k, word in enumerate(match.phrase.split()):
             low = canonical(word)
-            if low in FUNCTION_WORDS or _entity_word(low, layer):
+            if low in FUNCTION_WORDS or _entity_word(low, tables):
                 continue
             token = Token(word, tag.token.start, tag.token.start + len(word))
             out.append(
@@ -742,8 +745,27 @@ def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer)
     return out
 
 
-def _entity_word(word: str, layer: SemanticLayer) -> bool:
-    names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
+def _foreign_entities(
+    entities: list[Tag],
+    metrics: tuple[str, ...],
+    filters: list[Filter],
+    groups: list[str],
+    layer: SemanticLayer,
+) -> list[Tag]:
+    """The entity words that name neither the measured rows ("policies" of a policy count) nor
+    the rows a filter or grouping reads ("orders from customers in Germany"), nor the
+    warehouse itself. Such a word restricts the rows in a way no part of the reading says
+    ("how many students have pets": the students who own one; found by an outside tryout, the
+    count of every student was shown), so it is left unread, never dropped."""
+    tables = {layer.metric(m).table for m in metrics}
+    for name in [*(f.dimension for f in filters), *groups]:
+        tables.add(layer.dimension(name).column.split(".")[0])
+    tables.add(layer.name)
+    return [t for t in entities if not _entity_word(str(t.payload), tables)]
+
+
+def _entity_word(word: str, tables: set[str]) -> bool:
+    names = {t.lower() for t in tables}
     forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
     if word.endswith("ies"):
         forms.add(word[:-3] + "y")
