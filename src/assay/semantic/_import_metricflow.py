@@ -283,6 +283,8 @@ def import_metricflow(path: Path) -> ImportResult:
             "table": table,
             "expression": expression,
         }
+        if metric.get("filter"):
+            mapped["filter"] = condition  # also applied as WHERE (MetricFlow's form)
         if time_column:
             mapped["time_column"] = time_column
         else:
