@@ -724,7 +724,9 @@ def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
             if column.table:
                 owner = column.table
             else:
-                owners = [a for a, (_n, src) in sources.items() if _source_has(ctx, src, column.name)]
+                owners = [
+                    a for a, (_n, src) in sources.items() if _source_has(ctx, src, column.name)
+                ]
                 owner = owners[0] if len(owners) == 1 else ""
             if owner == alias:
                 return True
@@ -755,8 +757,7 @@ def unmatched_joins(ctx: GuardContext) -> list[Violation]:
             direct = [
                 a
                 for a in holders
-                if isinstance(scope.selected_sources[a][1], exp.Table)
-                and reaches[a] == {right}
+                if isinstance(scope.selected_sources[a][1], exp.Table) and reaches[a] == {right}
             ]
             if any(_kept_to_values(ctx, scope, a) for a in direct):
                 continue

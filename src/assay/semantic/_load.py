@@ -279,9 +279,11 @@ def check_against(layer: SemanticLayer, catalog: Catalog) -> list[str]:
             problems.append(f"metrics[{i}].table: table {m.table!r} does not exist")
         if m.time_column:
             column(f"metrics[{i}].time_column", m.time_column)
-        for where, text in [("expression", m.expression)] + [
-            (f"required_filters[{k}]", f) for k, f in enumerate(m.required_filters)
-        ] + ([("filter", m.filter)] if m.filter else []):
+        for where, text in (
+            [("expression", m.expression)]
+            + [(f"required_filters[{k}]", f) for k, f in enumerate(m.required_filters)]
+            + ([("filter", m.filter)] if m.filter else [])
+        ):
             for table, name in _columns_in(text):
                 if not table:
                     problems.append(
