@@ -565,9 +565,11 @@ def _guarded_examples(
 
 def _orphan_joins(connector: Any, joins: list[dict[str, str]]) -> list[tuple[dict[str, str], int]]:
     """The joins that leave rows of their many side without a partner (a NULL or missing
-    key), with how many: Assay joins inner, so a breakdown through one would drop those rows
+    key), with how many: joined inner, a total or breakdown through one would drop those rows
     silently (OSI's store_sales rows without ss_store_sk vanished from "total sales by store
-    state"; found by an outside tryout). A join that cannot be checked counts as one."""
+    state"; found by an outside tryout), so the import marks it ``unmatched`` and only a
+    positive filter on the partner's columns may take it. A join that cannot be checked
+    (-1) is forbidden."""
     out = []
     for j in joins:
         (lt, lc), (rt, rc) = j["left"].split(".", 1), j["right"].split(".", 1)
