@@ -153,6 +153,13 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
         "LEFT JOIN countries co ON c.country = co.country "
         "WHERE t.ds >= DATE '2022-03-20' AND t.ds <= DATE '2022-04-01' GROUP BY 1, 2"
     )
+    # transaction_usd_na alone by day: MetricFlow's WHERE leaves out the days without an NA
+    # transaction (25 days, not the 26 with a transaction).
+    na_by_day = q(
+        "SELECT t.ds, sum(t.transaction_amount_usd) FROM transactions t "
+        "LEFT JOIN customers c ON t.id_customer = c.id_customer "
+        "LEFT JOIN countries co ON c.country = co.country WHERE co.region = 'NA' GROUP BY 1"
+    )
     # Not documented: a value of a dimension (read from the data at import) as a filter.
     in_fr = q(
         "SELECT t.ds, sum(1) FROM transactions t LEFT JOIN customers c "
@@ -185,8 +192,11 @@ def test_metricflow_tutorial(tmp_path: Path) -> None:
             saved,
         ),
         "value filter": ("transactions by day in FR", in_fr),
+        "filtered metric alone": ("transaction amount in NA by day", na_by_day),
     }
+    assert len(na_by_day) == 25
     assert _outcomes(db, out, questions) == {
+        "filtered metric alone": "same rows",
         "first metric": "same rows",
         "another dimension": "same rows",
         "coarser granularity": "same rows",
@@ -227,6 +237,19 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
     )
     # metric instant_booking_value: booking_value where is_instant (MetricFlow's WHERE).
     instant = con.execute("SELECT sum(booking_value) FROM fct_bookings WHERE is_instant").fetchall()
+    # ... grouped by day: MetricFlow's WHERE leaves out the days without an instant booking.
+    instant_by_day = con.execute(
+        "SELECT date_trunc('day', ds), sum(booking_value) FROM fct_bookings WHERE is_instant "
+        "GROUP BY 1"
+    ).fetchall()
+    # saved query p0_booking as MetricFlow runs it: the listing joined LEFT, its where as WHERE
+    # (a booking without a listing has no capacity, so the filter keeps none of them).
+    p0_booking = con.execute(
+        "SELECT date_trunc('day', b.ds), l.capacity, sum(1), "
+        "sum(CASE WHEN b.is_instant THEN 1 ELSE 0 END) FROM fct_bookings b "
+        "LEFT JOIN dim_listings_latest l ON b.listing_id = l.listing_id "
+        "WHERE l.capacity > 3 GROUP BY 1, 2"
+    ).fetchall()
     con.close()
     out = tmp_path / "layer.yaml"
     manifest = MF_MANIFEST / "metricflow_semantics" / "test_helpers" / "semantic_manifest_yamls"
@@ -234,21 +257,31 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
     questions = {
         # saved query p0_booking: bookings and instant_bookings by day and listing capacity,
         # where capacity > 3. The comparison is read (capacity_latest > 3) and the dimension
-        # by its MetricFlow name (listing__capacity_latest), but 133 bookings have no listing:
-        # the join is forbidden at import (a breakdown through it would leave them out), so
-        # nothing is shown.
+        # by its MetricFlow name (listing__capacity_latest). 133 bookings have no listing:
+        # the join is marked at import (unmatched) and taken only because the filter keeps
+        # the listing's capacity to values, which no booking without a listing has.
         "p0_booking": (
             "bookings and instant bookings by day and listing capacity latest "
             "where capacity latest is above 3",
+            p0_booking,
+        ),
+        # The same breakdown without the filter would leave those 133 bookings out (joined
+        # inner) or show them as a group MetricFlow does not label so: not shown.
+        "p0_booking, unfiltered": (
+            "bookings and instant bookings by day and listing capacity latest",
             None,
         ),
         # metric instant_booking_value: filtered by its own model's is_instant.
         "instant_booking_value": ("instant booking value", instant),
+        "instant_booking_value by day": ("instant booking value by day", instant_by_day),
     }
     assert _outcomes(db, out, questions) == {
-        "p0_booking": "not shown",
+        "p0_booking": "same rows",
+        "p0_booking, unfiltered": "not shown",
         "instant_booking_value": "same rows",
+        "instant_booking_value by day": "same rows",
     }
+    assert len(p0_booking) == 84 and len(instant_by_day) == 105
 
 
 def test_semantic_model_generator_customers(tmp_path: Path) -> None:

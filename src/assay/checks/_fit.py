@@ -19,7 +19,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.catalog import Catalog
-from assay.semantic import NUMERIC_TYPE, Reading, SemanticLayer
+from assay.semantic import NUMERIC_TYPE, Reading, SemanticLayer, metric_filter
 from assay.types import Finding
 
 __all__ = ["FitReport", "fit_check"]
@@ -179,6 +179,33 @@ def _plain_sql(text: str, aliases: dict[str, str] | None = None) -> str:
     return tree.sql(dialect="duckdb")
 
 
+def _without(where: exp.Expr, own: str, aliases: dict[str, str]) -> exp.Expr | None:
+    """``where`` less the top-level AND term that is ``own`` (the asked metrics' own
+    filters, as the planner applies them), compared with table aliases resolved."""
+
+    def bare(node: exp.Expr) -> str:
+        while isinstance(node, exp.Paren):
+            node = node.this
+        return _plain_sql(node.sql(dialect="duckdb"), aliases)
+
+    target = bare(sqlglot.condition(own, dialect="duckdb"))
+    parts: list[exp.Expr] = []
+    stack = [where]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.And):
+            stack += [node.right, node.left]
+        else:
+            parts.append(node)
+    kept = [p.copy() for p in parts]
+    matches = [i for i, p in enumerate(parts) if bare(p) == target]
+    if matches:
+        del kept[matches[0]]
+    if not kept:
+        return None
+    return exp.and_(*kept) if len(kept) > 1 else kept[0]
+
+
 def _bound_says(spec: set[tuple[str, object]] | None) -> str:
     if not spec:
         return "none"
@@ -214,6 +241,9 @@ def fit_check(
     metric = layer.metric(reading.metrics[0])
     where = select.args.get("where")
     where_expr = where.this if where is not None else None
+    own = metric_filter([layer.metric(name) for name in reading.metrics])
+    if own and where_expr is not None:  # the metrics' own filters: part of what they measure
+        where_expr = _without(where_expr, own, aliases)
 
     checked.append("period")
     want = {b for p in reading.periods for b in (("gte", str(p.start)), ("lt", str(p.end)))}

@@ -201,15 +201,17 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
             for j in result.layer.get("joins", [])
             if j["right"] in fanning
         }
+        partial: dict[tuple[str, str], int] = {}
         for j, lost in _orphan_joins(connector, result.layer.get("joins", [])):
-            bad.setdefault(
-                (j["left"], j["right"]),
-                f"{lost} rows of {j['left'].split('.')[0]} have no match in {j['right']} (a "
-                "NULL or missing key): a breakdown through the join would leave them out"
-                if lost > 0
-                else "the join could not be checked on the data",
-            )
+            if lost > 0:
+                partial[(j["left"], j["right"])] = lost
+            else:
+                bad.setdefault((j["left"], j["right"]), "the join could not be checked on the data")
         raw["joins"] = [j for j in raw.get("joins", []) if (j["left"], j["right"]) not in bad]
+        for j in raw["joins"]:
+            # Kept, marked: only a positive filter on the right table's columns may join it.
+            if (j["left"], j["right"]) in partial:
+                j["unmatched"] = partial[(j["left"], j["right"])]
         raw["forbidden_joins"] = [
             {
                 "left": j["left"].split(".")[0],
@@ -218,6 +220,14 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
             }
             for j in result.layer.get("joins", [])
             if (j["left"], j["right"]) in bad
+        ]
+        partial_notes = [
+            f"join {left} -> {right}: {lost} rows of {left.split('.')[0]} have no match in "
+            f"{right} (a NULL or missing key): used only where a filter keeps "
+            f"{right.split('.')[0]} to given values (a total or breakdown through it would "
+            "leave them out)"
+            for (left, right), lost in partial.items()
+            if (left, right) not in bad
         ]
         unmapped = list(result.unmapped) + [
             f"join {j['left']} -> {j['right']}: {bad[(j['left'], j['right'])]}; made a "
@@ -246,7 +256,7 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
                 del raw["trusted_examples"]
             text = yaml.safe_dump(raw, sort_keys=False, allow_unicode=True)
             layer = parse_semantic(yaml.safe_load(text), source=f"The import of {source}")
-    notes = [*result.notes, *placed, *read]
+    notes = [*result.notes, *partial_notes, *placed, *read]
     header = "".join(f"# not mapped: {u}\n" for u in unmapped)
     header += "".join(f"# note: {n}\n" for n in notes)
     write_layer(header + text, out)
@@ -555,9 +565,11 @@ def _guarded_examples(
 
 def _orphan_joins(connector: Any, joins: list[dict[str, str]]) -> list[tuple[dict[str, str], int]]:
     """The joins that leave rows of their many side without a partner (a NULL or missing
-    key), with how many: Assay joins inner, so a breakdown through one would drop those rows
+    key), with how many: joined inner, a total or breakdown through one would drop those rows
     silently (OSI's store_sales rows without ss_store_sk vanished from "total sales by store
-    state"; found by an outside tryout). A join that cannot be checked counts as one."""
+    state"; found by an outside tryout), so the import marks it ``unmatched`` and only a
+    positive filter on the partner's columns may take it. A join that cannot be checked
+    (-1) is forbidden."""
     out = []
     for j in joins:
         (lt, lc), (rt, rc) = j["left"].split(".", 1), j["right"].split(".", 1)

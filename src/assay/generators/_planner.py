@@ -26,6 +26,7 @@ from assay.semantic import (
     Ranking,
     Reading,
     SemanticLayer,
+    metric_filter,
 )
 
 __all__ = ["Plan", "plan"]
@@ -75,11 +76,21 @@ class _Join:
 
 
 def _joins(
-    layer: SemanticLayer, metric: Metric, needed: set[str], grouped: set[str]
+    layer: SemanticLayer,
+    metric: Metric,
+    needed: set[str],
+    grouped: set[str],
+    kept: frozenset[str] = frozenset(),
 ) -> list[_Join]:
     """The joins from the metric's table, the tables in ``needed`` (measured or filtered on)
     first, joined inner; the tables only a grouping needs are LEFT joined, so a fact row with
-    no match stays in the answer as its own group instead of vanishing from the total."""
+    no match stays in the answer as its own group instead of vanishing from the total.
+
+    A join that leaves rows without a partner (``unmatched``) is taken only into a table of
+    ``kept``: one a positive filter (``=``, ``IN``, a numeric bound) on its own column holds to
+    values, which no unmatched row (all NULL there) can have, so the inner join keeps the rows
+    any correct plan keeps. Any other use (a total, a metric, a period, a grouping, a negated
+    filter) is refused: the unmatched rows would vanish or be counted as "not X"."""
     ordered: list[_Join] = []
     joined = {metric.table}
     distinct = "DISTINCT" in metric.expression.upper()
@@ -91,6 +102,12 @@ def _joins(
             target = right if forward else left
             if target in joined:
                 continue
+            if join.unmatched and not (forward and target in kept and not outer):
+                raise GenerationError(
+                    f"{join.unmatched} rows of {join.tables[0]} have no match in "
+                    f"{join.tables[1]}: joined to answer this, they would vanish from it.",
+                    hint=f"Only a filter keeping {join.tables[1]} to given values may join it.",
+                )
             fans_out = (join.relationship == "many_to_one") != forward
             if fans_out and not distinct:
                 raise FanOut(
@@ -152,7 +169,12 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     for dim in [d for d, _ in filters] + [d for d, _ in bounded]:
         needed.add(dim.column.split(".")[0])
     grouped = {dim.column.split(".")[0] for dim in groups}
-    joins = _joins(layer, metric, needed, grouped)
+    # the tables a positive filter on a plain column keeps to values (never NULL there)
+    kept = frozenset(
+        [d.column.split(".")[0] for d, f in filters if not f.negated and not d.expression]
+        + [d.column.split(".")[0] for d, _ in bounded if not d.expression]
+    )
+    joins = _joins(layer, metric, needed, grouped, kept)
     outer = {j.table: j for j in joins if j.outer}
     time = exp.column(*_split(time_col)) if time_col else exp.null()
     projections: list[exp.Expr] = []
@@ -213,6 +235,10 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     elif periods:
         conditions.append(exp.or_(*[exp.paren(_between(time, p.start, p.end)) for p in periods]))
     conditions += [sqlglot.condition(text) for text in metric.required_filters]
+    own = metric_filter(metrics)
+    if own:  # the metrics' own filters as WHERE too: no group where none of them keeps a row
+        condition = sqlglot.condition(own)
+        conditions.append(condition if isinstance(condition, exp.Paren) else exp.paren(condition))
     conditions += [_filter(d, f) for d, f in filters]
     conditions += [_compare(d, c) for d, c in bounded]
     if conditions:

@@ -682,6 +682,100 @@ def forbidden_joins(ctx: GuardContext) -> list[Violation]:
     return found
 
 
+_KEEPS = (exp.EQ, exp.In, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def _value(node: exp.Expr) -> bool:
+    """A literal that is not NULL: a string or a number, signed or cast."""
+    while isinstance(node, (exp.Cast, exp.Neg, exp.Paren)):
+        node = node.this
+    return isinstance(node, exp.Literal)
+
+
+def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
+    """The scope's WHERE holds, as one of its top-level ANDs, ``column = value``, ``column IN
+    (values)`` or a numeric bound on a plain column of source ``alias``: a row where the
+    source matched nothing (NULL in every column) cannot pass it."""
+    where = scope.expression.args.get("where")
+    if where is None:
+        return False
+    stack, parts = [where.this], []
+    while stack:
+        node = stack.pop()
+        if isinstance(node, exp.Paren):
+            stack.append(node.this)
+        elif isinstance(node, exp.And):
+            stack += [node.left, node.right]
+        else:
+            parts.append(node)
+    sources = scope.selected_sources
+    for part in parts:
+        if not isinstance(part, _KEEPS):
+            continue
+        if isinstance(part, exp.In):
+            sides = [(part.this, part.expressions)]
+        else:
+            sides = [(part.this, [part.expression]), (part.expression, [part.this])]
+        for column, values in sides:
+            if not isinstance(column, exp.Column) or not values:
+                continue
+            if not all(_value(v) for v in values) or part.args.get("query") is not None:
+                continue
+            if column.table:
+                owner = column.table
+            else:
+                owners = [
+                    a for a, (_n, src) in sources.items() if _source_has(ctx, src, column.name)
+                ]
+                owner = owners[0] if len(owners) == 1 else ""
+            if owner == alias:
+                return True
+    return False
+
+
+def unmatched_joins(ctx: GuardContext) -> list[Violation]:
+    """Refuse a scope joining the two tables of a join that leaves rows of its left table
+    without a partner (``unmatched`` in the layer), unless the right table is a source of the
+    scope itself and its WHERE keeps that source to values (``=``, ``IN``, a numeric bound on a
+    plain column): then no unmatched row could be in the answer, joined inner or not. A total,
+    a grouping or a negated filter through the join would lose those rows silently."""
+    if ctx.semantic is None:
+        return []
+    partial = [j for j in ctx.semantic.joins if j.unmatched]
+    if not partial:
+        return []
+    found: list[Violation] = []
+    reported: set[tuple[str, str]] = set()
+    for scope in ctx.scopes:
+        reaches = {a: ctx.analysis.reach(src) for a, (_n, src) in scope.selected_sources.items()}
+        for join in partial:
+            left, right = (t.lower() for t in join.tables)
+            holders = [a for a, r in reaches.items() if right in r]
+            joined = any(left in reaches[a] for a in reaches for b in holders if a != b)
+            if not joined or (left, right) in reported:
+                continue
+            direct = [
+                a
+                for a in holders
+                if isinstance(scope.selected_sources[a][1], exp.Table) and reaches[a] == {right}
+            ]
+            if any(_kept_to_values(ctx, scope, a) for a in direct):
+                continue
+            reported.add((left, right))
+            found.append(
+                _at(
+                    ctx,
+                    scope.expression,
+                    "guard.forbidden_join",
+                    f"Joining {join.tables[0]} with {join.tables[1]} is forbidden by the "
+                    f"semantic layer here: {join.unmatched} rows of {join.tables[0]} have no "
+                    f"match in {join.tables[1]}, and the answer would leave them out; only a "
+                    f"filter keeping {join.tables[1]} to given values may join it.",
+                )
+            )
+    return found
+
+
 TEXT_RULES: tuple[Rule, ...] = (size_limit, no_nul_bytes)
 TREE_RULES: tuple[Rule, ...] = (
     one_query,
@@ -696,6 +790,7 @@ TREE_RULES: tuple[Rule, ...] = (
     no_cartesian_product,
     retired_columns,
     forbidden_joins,
+    unmatched_joins,
 )
 # Run again on the regenerated tree, which is what executes.
 RECHECK_RULES: tuple[Rule, ...] = (

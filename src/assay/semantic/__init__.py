@@ -11,6 +11,7 @@ from assay.semantic._model import (
     RetiredColumn,
     SemanticLayer,
     TrustedExample,
+    metric_filter,
 )
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
@@ -44,6 +45,7 @@ __all__ = [
     "decide",
     "find_periods",
     "load_semantic",
+    "metric_filter",
     "parse_period",
     "parse_semantic",
     "read",

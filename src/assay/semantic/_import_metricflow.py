@@ -13,7 +13,8 @@ semantic-manifest layout). Mapped:
   dimensions of the measure's own model (``{{ Dimension('booking__is_instant') }}``) or of a
   model its foreign entities reach along joins that are the only way into each table
   (``customer__customer_country``, ``entity_path=['customer']``), as
-  ``agg(CASE WHEN filter THEN expr END)``;
+  ``agg(CASE WHEN filter THEN expr END)``, the condition kept as the metric's ``filter``
+  (applied as WHERE when every asked metric has one: MetricFlow's groups);
 - a ``categorical`` dimension over a plain column, or over a scalar expression of its own
   model's columns (``expression``), to a dimension, also read by its MetricFlow name
   ``entity__name`` ("listing capacity latest");
@@ -283,6 +284,8 @@ def import_metricflow(path: Path) -> ImportResult:
             "table": table,
             "expression": expression,
         }
+        if metric.get("filter"):
+            mapped["filter"] = condition  # also applied as WHERE (MetricFlow's form)
         if time_column:
             mapped["time_column"] = time_column
         else:
@@ -438,8 +441,10 @@ def _own_filter(
     model's foreign entities (``customer__customer_country``; ``entity_path=['customer']``
     for a second hop) along joins that are the only way into each table: the measure over
     the rows the filter keeps is then ``agg(CASE WHEN filter THEN expr END)`` with the joined
-    columns, and the planner joins their tables (MetricFlow's WHERE over its joins; the
-    import makes a join with unmatched rows forbidden, so the answer is not shown then).
+    columns, and the planner joins their tables (MetricFlow's WHERE over its joins; a join
+    with unmatched rows is marked at import and taken only under a positive filter on its
+    partner, so such a metric alone is not shown). The condition is also kept as the metric's
+    ``filter``: asked without an unfiltered metric, the planner applies it as WHERE too.
     An entity, a time dimension or a metric is not mapped."""
     filters = given if isinstance(given, list) else [given]
     parts = []

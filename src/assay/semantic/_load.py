@@ -72,6 +72,7 @@ class _Metric(_Authority):
     time_column: str = ""
     required_filters: list[str] = Field(default_factory=list)
     coverage: _Coverage | None = None
+    filter: str = ""
 
     @model_validator(mode="after")
     def _ordered(self) -> _Metric:
@@ -107,6 +108,7 @@ class _Join(_Authority):
     left: str
     right: str
     relationship: str = "many_to_one"
+    unmatched: int = Field(default=0, ge=0)
 
 
 class _Forbidden(_Strict):
@@ -199,6 +201,7 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
                 m.confidence,
                 m.fact,
                 (m.coverage.start, m.coverage.end) if m.coverage else None,
+                m.filter,
             )
             for m in layer.metrics
         ),
@@ -217,7 +220,7 @@ def parse_semantic(raw: Any, source: str = "semantic layer") -> SemanticLayer:
             for d in layer.dimensions
         ),
         joins=tuple(
-            JoinPath(j.left, j.right, j.relationship, j.tier, j.confidence, j.fact)
+            JoinPath(j.left, j.right, j.relationship, j.tier, j.confidence, j.fact, j.unmatched)
             for j in layer.joins
         ),
         coverage=(layer.coverage.start, layer.coverage.end) if layer.coverage else None,
@@ -276,9 +279,11 @@ def check_against(layer: SemanticLayer, catalog: Catalog) -> list[str]:
             problems.append(f"metrics[{i}].table: table {m.table!r} does not exist")
         if m.time_column:
             column(f"metrics[{i}].time_column", m.time_column)
-        for where, text in [("expression", m.expression)] + [
-            (f"required_filters[{k}]", f) for k, f in enumerate(m.required_filters)
-        ]:
+        for where, text in (
+            [("expression", m.expression)]
+            + [(f"required_filters[{k}]", f) for k, f in enumerate(m.required_filters)]
+            + ([("filter", m.filter)] if m.filter else [])
+        ):
             for table, name in _columns_in(text):
                 if not table:
                     problems.append(

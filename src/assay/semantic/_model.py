@@ -16,6 +16,7 @@ and forbidden joins.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -60,6 +61,12 @@ class JoinPath:
     tier: str = ""
     confidence: float | None = None
     fact: str = ""
+    # Rows of the left table with no partner on the right (a NULL or missing key), counted in
+    # the data at import. Joined inner they vanish, so the join is used only where a positive
+    # filter on the right table's columns (``=``, ``IN``, a numeric bound) keeps none of them
+    # anyway; a total, a metric, a period, a grouping or a negated filter through it is not
+    # answered (the planner refuses; the guard's ``forbidden_joins`` rule vetoes).
+    unmatched: int = 0
 
     @property
     def tables(self) -> tuple[str, str]:
@@ -81,6 +88,11 @@ class Metric:
     # The dates this metric's own rows cover, when narrower than the layer's (an imported
     # orders count ends before the line items do): a period outside it is abstained on.
     coverage: tuple[dt.date, dt.date] | None = None
+    # The metric's own filter (a MetricFlow metric ``filter``), already inside its expression
+    # as ``agg(CASE WHEN filter THEN x END)`` so that it can share a query with other metrics;
+    # the planner also applies it as WHERE (every asked metric's filter, OR-ed), so a group
+    # where no asked metric's filter matches a row is left out, as the source leaves it out.
+    filter: str = ""
 
 
 @dataclass(frozen=True)
@@ -142,3 +154,17 @@ class SemanticLayer:
 
     def dimension(self, name: str) -> Dimension:
         return next(d for d in self.dimensions if d.name == name)
+
+
+def metric_filter(metrics: Sequence[Metric]) -> str:
+    """The WHERE condition of metrics asked together: their own filters OR-ed (a row no asked
+    metric's filter keeps adds to no value), or ``""`` when one of them has none (every row
+    counts for it). MetricFlow computes each metric over the rows its filter keeps and joins
+    them on the groups, so a group appears when some metric's filter keeps a row of it: the
+    same groups as this WHERE, with the same values."""
+    filters = list(dict.fromkeys(m.filter for m in metrics))
+    if not filters or "" in filters:
+        return ""
+    if len(filters) == 1:
+        return filters[0]
+    return " OR ".join(f"({f})" for f in filters)
