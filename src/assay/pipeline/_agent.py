@@ -50,7 +50,31 @@ from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
 from assay.types import Candidate, Finding, Result, Verdict
 
-__all__ = ["MAX_QUESTION_CHARS", "Agent"]
+__all__ = ["MAX_QUESTION_CHARS", "Agent", "Rest"]
+
+
+@dataclass(frozen=True)
+class Rest:
+    """What ``Agent.begin`` read of a question it could not settle without the engine or the
+    model; ``finish()`` runs the remaining stages (fail closed, as ``Agent.ask``)."""
+
+    agent: Agent
+    question: str
+    text: str
+    ident: str
+    reading: Reading
+    decision: BehaviourDecision
+    refusal: tuple[str, ...]
+    refused: bool
+    # Set when no model is asked: the provenance so far and the verified query that matched.
+    base: dict[str, Any] | None = None
+    example: ExampleMatch | None = None
+
+    def finish(self) -> Verdict:
+        try:
+            return self.agent._rest(self)
+        except Exception as exc:  # fail closed: a bug never shows an answer
+            return self.agent._failed(self.question, self.ident, exc)
 
 
 @dataclass
@@ -93,22 +117,34 @@ class Agent:
         plan that cannot be made (a join that would fan out), a query the guard refuses or the
         engine fails on all become a verdict that shows nothing, with the reason named. An
         unexpected exception is recorded as a system failure and nothing is shown."""
-        try:
-            return self._ask(question, ident)
-        except Exception as exc:  # fail closed: a bug never shows an answer
-            failure = {"code": "agent.internal_error", "message": f"{type(exc).__name__}: {exc}"}
-            verdict = self._verdict(
-                ident,
-                "abstain",
-                ("agent.internal_error",),
-                {
-                    "question": question[:200],
-                    "message": "Assay failed while reading this question; nothing is shown.",
-                },
-            )
-            return dataclasses.replace(verdict, failure=failure)
+        started = self.begin(question, ident)
+        return started if isinstance(started, Verdict) else started.finish()
 
-    def _ask(self, question: str, ident: str) -> Verdict:
+    def begin(self, question: str, ident: str = "question") -> Verdict | Rest:
+        """The stages that need no engine and no model (bad input, refuse?, read, decide): the
+        verdict when they settle the question (asked back, abstained on, refused), else the
+        rest of the stages to run, as ``Rest.finish()``. ``ask`` is ``begin`` then ``finish``;
+        a server can run ``begin`` where a blocking call must not run, as it never waits on
+        the engine, the model or a file. Fails closed as ``ask`` does."""
+        try:
+            return self._begin(question, ident)
+        except Exception as exc:  # fail closed: a bug never shows an answer
+            return self._failed(question, ident, exc)
+
+    def _failed(self, question: str, ident: str, exc: Exception) -> Verdict:
+        failure = {"code": "agent.internal_error", "message": f"{type(exc).__name__}: {exc}"}
+        verdict = self._verdict(
+            ident,
+            "abstain",
+            ("agent.internal_error",),
+            {
+                "question": question[:200],
+                "message": "Assay failed while reading this question; nothing is shown.",
+            },
+        )
+        return dataclasses.replace(verdict, failure=failure)
+
+    def _begin(self, question: str, ident: str) -> Verdict | Rest:
         text = question.strip()
         bad = bad_input(text)
         # A payload in another language ("ignora las instrucciones anteriores") is refused by
@@ -129,10 +165,26 @@ class Agent:
                 "changes it, sends it anywhere, reveals secrets, or follows instructions "
                 "embedded in a question.",
             )
-        model_notes: list[dict[str, Any]] = []
         if decision.code == "behaviour.concept_missing" and self.model is not None:
-            reading, decision = self._model_metric(text, reading, refusal, model_notes)
-        base = {
+            # The model is asked which metric is meant: a blocking call, left to ``finish``.
+            return Rest(self, question, text, ident, reading, decision, refusal, bool(found))
+        base = self._base(text, reading, decision, [])
+        example = None if found else self.trusted.match(text, reading)
+        if example is None and decision.behaviour != "answer":
+            return self._verdict(ident, decision.behaviour, (decision.code,), base)
+        return Rest(
+            self, question, text, ident, reading, decision, refusal, bool(found), base, example
+        )
+
+    def _base(
+        self,
+        text: str,
+        reading: Reading,
+        decision: BehaviourDecision,
+        model_notes: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The provenance every verdict on a question starts from."""
+        return {
             "semantic": self.layer.name,
             "question": text,
             "message": decision.message,
@@ -141,7 +193,18 @@ class Agent:
             "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
             "model": model_notes,
         }
-        example = None if found else self.trusted.match(text, reading)
+
+    def _rest(self, rest: Rest) -> Verdict:
+        """The stages after ``begin``: the model's reading (when asked), a verified query, the
+        period against the data's own dates, then the answer (each may wait on the engine or
+        the model)."""
+        text, ident, reading, decision = rest.text, rest.ident, rest.reading, rest.decision
+        base, example = rest.base, rest.example
+        if base is None:
+            model_notes: list[dict[str, Any]] = []
+            reading, decision = self._model_metric(text, reading, rest.refusal, model_notes)
+            base = self._base(text, reading, decision, model_notes)
+            example = None if rest.refused else self.trusted.match(text, reading)
         if example is not None:
             return self._answer_trusted(text, ident, example, base)
         if decision.behaviour != "answer":

@@ -28,7 +28,7 @@ from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
 from assay.service._reading import choices_for, compose_follow_up, restatement
 from assay.settings import Settings
-from assay.types import Candidate, Finding
+from assay.types import Candidate, Finding, Verdict
 
 __all__ = ["Service"]
 
@@ -42,6 +42,8 @@ class _Database:
     policy: GatePolicy
     scorers: dict[str, Scorer] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Asks past their reading (those that run SQL) worked on at once; see ``Service.ask``.
+    engine_slots: threading.Semaphore = field(default_factory=lambda: threading.Semaphore(2))
 
 
 class Service:
@@ -70,7 +72,8 @@ class Service:
         except BaseException:
             connector.close()
             raise
-        return _Database(key, connector, layer, agent, policy)
+        slots = threading.Semaphore(self.settings.n_workers + 1)
+        return _Database(key, connector, layer, agent, policy, engine_slots=slots)
 
     def _policy(self, key: str) -> GatePolicy:
         """Chow's rule on the database's calibrator when one was fitted, else thresholds."""
@@ -144,8 +147,14 @@ class Service:
             follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
-        ident = _new_id()
-        verdict = db.agent.ask(asked, ident=ident)
+        verdict = db.agent.begin(asked, ident=_new_id())
+        if not isinstance(verdict, Verdict):
+            # The rest runs SQL. Its engine takes n_workers queries at once, so more asks than
+            # that past their reading only take turns at the GIL with the event loop and the
+            # asks settled by reading (asked back, abstained on, refused: a few ms each), which
+            # then wait behind them; n_workers + 1 keep the engine busy while one is in Python.
+            with db.engine_slots:
+                verdict = verdict.finish()
         record = verdict.to_dict()
         self.ledger.record(
             record,
