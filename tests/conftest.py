@@ -7,12 +7,15 @@ those tests skip with a message saying how to enable them.
 
 from __future__ import annotations
 
+import fcntl
 import os
-from collections.abc import Iterator
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from assay.catalog import NameMap
 from assay.connectors import PooledConnector, connect
 from tests.fixtures import shop
 
@@ -47,6 +50,43 @@ def pytest_itemcollected(item: pytest.Item) -> None:
         item.add_marker(pytest.mark.xdist_group(group))
 
 
+def built_once(
+    tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], object]
+) -> Path:
+    """``build(path)`` run once per test run, shared by every pytest-xdist worker.
+
+    The first worker to ask builds under a file lock in the run's shared temporary folder (the
+    parent of the workers' own; the session's own folder without xdist); the others wait for it
+    and reuse what it built. Callers copy what they may open for writing.
+    """
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    shared = root / "built-once"
+    shared.mkdir(exist_ok=True)
+    path = shared / name
+    with open(shared / f".{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not path.exists():
+                partial = shared / f".{name}.partial"
+                shutil.rmtree(partial, ignore_errors=True)
+                partial.unlink(missing_ok=True)
+                build(partial)
+                partial.rename(path)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return path
+
+
+def _copy(source: Path, target: Path) -> Path:
+    if source.is_dir():
+        shutil.copytree(source, target)
+    else:
+        shutil.copyfile(source, target)
+    return target
+
+
 @pytest.fixture(scope="session")
 def update_goldens(request: pytest.FixtureRequest) -> bool:
     return bool(request.config.getoption("--update-goldens"))
@@ -63,7 +103,45 @@ def tpch_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     test that reads it. Treat it as read-only."""
     from assay.bench.datasets import build_tpc
 
-    return build_tpc("tpch", 0.01, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+    built = built_once(tmp_path_factory, "tpch.duckdb", lambda p: build_tpc("tpch", 0.01, p))
+    return _copy(built, tmp_path_factory.mktemp("tpch") / "tpch.duckdb")
+
+
+@pytest.fixture(scope="session")
+def tpch_draft(tpch_duckdb: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The layer ``assay semantic init`` drafts from the session's TPC-H (seed 0), drafted once
+    per session (per xdist worker) for every test that reads it: profiling the catalog is most of
+    a draft's time. Treat it as read-only."""
+    from click.testing import CliRunner
+
+    from assay.cli import main
+
+    def draft(out: Path) -> None:
+        args = ["semantic", "init", "--db", str(tpch_duckdb), "--out", str(out)]
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 0, result.output
+
+    # shared by the workers (a text file, only read); its name is the data's, not the file's
+    return built_once(tmp_path_factory, "tpch-draft.yaml", draft)
+
+
+@pytest.fixture(scope="session")
+def tpch_mangled(
+    tpch_duckdb: Path, tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[float], tuple[Path, NameMap]]:
+    """The session's TPC-H mangled at a severity (seed 0): its path and name map, written once
+    per run for each severity and shared by the xdist workers. Treat it as read-only."""
+    from assay.catalog import mangle, read_name_map
+
+    def get(severity: float) -> tuple[Path, NameMap]:
+        def build(folder: Path) -> None:
+            folder.mkdir()
+            mangle(tpch_duckdb, folder / "m.duckdb", severity=severity, seed=0)
+
+        folder = built_once(tmp_path_factory, f"tpch-mangled-{severity}", build)
+        return folder / "m.duckdb", read_name_map(folder / "m.duckdb.names.json")
+
+    return get
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +150,8 @@ def tpcds_duckdb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     that reads it. Treat it as read-only."""
     from assay.bench.datasets import build_tpc
 
-    return build_tpc("tpcds", 0.01, tmp_path_factory.mktemp("tpcds") / "tpcds.duckdb")
+    built = built_once(tmp_path_factory, "tpcds.duckdb", lambda p: build_tpc("tpcds", 0.01, p))
+    return _copy(built, tmp_path_factory.mktemp("tpcds") / "tpcds.duckdb")
 
 
 @pytest.fixture(scope="session")
@@ -149,11 +228,14 @@ WRB_SEED, WRB_SCALE = 0, 0.3
 def wrb(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The reliability benchmark (seed 0, scale 0.3): warehouses, semantic layers, tasks.
 
-    Generated once per test session (about 2 s) for every test that reads it; tests that need
+    Generated once per test run (about 2 s; shared by the xdist workers, each reading its own
+    copy) for every test that reads it; tests that need
     another seed or scale generate a small one of their own. Treat it as read-only.
     """
     from assay.bench.warehouses import generate_benchmark
 
-    folder = tmp_path_factory.mktemp("wrb-session") / "bench"
-    generate_benchmark(folder, seed=WRB_SEED, scale=WRB_SCALE)
-    return folder
+    def generate(folder: Path) -> None:
+        generate_benchmark(folder, seed=WRB_SEED, scale=WRB_SCALE)
+
+    built = built_once(tmp_path_factory, "wrb", generate)
+    return _copy(built, tmp_path_factory.mktemp("wrb-session") / "bench")

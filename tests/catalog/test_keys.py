@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
@@ -9,6 +10,7 @@ import pytest
 
 from assay.catalog import (
     TPCH_KEYS,
+    NameMap,
     deep_profile,
     discover_foreign_keys,
     evaluate_keys,
@@ -35,9 +37,8 @@ def tpch(tpch_duckdb: Path) -> Path:
 
 
 @pytest.mark.parametrize("severity", [0.0, 1.0], ids=["names", "opaque"])
-def test_tpch_keys(tpch: Path, tmp_path: Path, severity: float) -> None:
-    out = tmp_path / "m.duckdb"
-    names = mangle(tpch, out, severity=severity, seed=0)
+def test_tpch_keys(tpch_mangled: Callable[[float], tuple[Path, NameMap]], severity: float) -> None:
+    out, names = tpch_mangled(severity)  # mangle(tpch, out, severity=severity, seed=0), shared
     result = evaluate_keys(_keys(out), TPCH_KEYS, names)
     assert result.recall >= 0.90 and result.precision >= 0.90, result.to_dict()
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.catalog import mangle
+from assay.catalog import NameMap
 from assay.cli import main
 from assay.connectors import connect
 from assay.semantic import check_against, load_semantic
@@ -26,9 +27,10 @@ def _init(db: Path, out: Path) -> str:
 
 
 @pytest.mark.parametrize("severity", [0.0, 1.0], ids=["names", "opaque"])
-def test_draft_loads_and_checks(tpch: Path, tmp_path: Path, severity: float) -> None:
-    db = tmp_path / "m.duckdb"
-    mangle(tpch, db, severity=severity, seed=0)
+def test_draft_loads_and_checks(
+    tpch_mangled: Callable[[float], tuple[Path, NameMap]], tmp_path: Path, severity: float
+) -> None:
+    db, _ = tpch_mangled(severity)  # mangle(tpch, db, severity=severity, seed=0), shared
     text = _init(db, tmp_path / "layer.yaml")
     layer = load_semantic(tmp_path / "layer.yaml")
     with connect(str(db)) as connector:
@@ -41,8 +43,9 @@ def test_draft_loads_and_checks(tpch: Path, tmp_path: Path, severity: float) -> 
     assert check.exit_code == 0 and "no problems" in check.output
 
 
-def test_draft_is_stable(tpch: Path, tmp_path: Path) -> None:
-    assert _init(tpch, tmp_path / "a.yaml") == _init(tpch, tmp_path / "b.yaml")
+def test_draft_is_stable(tpch: Path, tpch_draft: Path, tmp_path: Path) -> None:
+    # the session's draft of the same data (drafted once for every test that reads it)
+    assert tpch_draft.read_text(encoding="utf-8") == _init(tpch, tmp_path / "b.yaml")
 
 
 def test_no_dates_drafts_a_layer_without_time(tmp_path: Path) -> None:
@@ -62,8 +65,10 @@ def test_no_dates_drafts_a_layer_without_time(tmp_path: Path) -> None:
     assert all(m.time_column == "" and m.tier for m in layer.metrics)
 
 
-def test_check_reports_every_problem_with_its_path(tpch: Path, tmp_path: Path) -> None:
-    text = _init(tpch, tmp_path / "layer.yaml")
+def test_check_reports_every_problem_with_its_path(
+    tpch: Path, tpch_draft: Path, tmp_path: Path
+) -> None:
+    text = tpch_draft.read_text(encoding="utf-8")
     raw = yaml.safe_load(text)
     raw["metrics"][0]["table"] = "nope"
     raw["dimensions"][0]["column"] = "orders.nope"

@@ -90,9 +90,13 @@ def test_slice_layer_without_dates_answers(tmp_path: Path) -> None:
     assert "no time" in period.provenance["message"]
 
 
-def test_tpch_layer_answers(tmp_path: Path, tpch_duckdb: Path) -> None:
+def test_tpch_layer_answers(tpch_duckdb: Path, tpch_draft: Path) -> None:
     db = tpch_duckdb  # the session's TPC-H SF 0.01 (drafting only reads it)
-    layer = _draft(db, tmp_path / "tpch.yaml")
+    layer = tpch_draft  # `assay semantic init` on it, drafted once per session
+    check = CliRunner().invoke(
+        main, ["semantic", "check", "--db", str(db), "--semantic", str(layer)]
+    )
+    assert check.exit_code == 0, check.output
 
     def hand(sql: str) -> list[Any]:
         with duckdb.connect(str(db), read_only=True) as con:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import json
+import shutil
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,31 @@ from assay.settings import load_settings
 @pytest.fixture(scope="session")
 def demo_paths() -> tuple[Path, Path]:
     return demo_warehouse(load_settings())
+
+
+@pytest.fixture(scope="session")
+def filled_ledger(
+    demo_paths: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory
+) -> Callable[[Path], tuple[str, list[str]]]:
+    """Fifty answered questions with feedback in a ledger (``_fill(demo_paths, url, 50)`` of
+    tests/service/test_calibrate.py), asked once per run and shared by the xdist workers: each
+    call copies the ledger into the test's folder and gives its URL and the answers' ids."""
+    from tests.conftest import built_once
+    from tests.service.test_calibrate import _fill
+
+    def fill(folder: Path) -> None:
+        folder.mkdir()
+        ids = _fill(demo_paths, f"sqlite:///{folder / 'ledger.db'}", 50)
+        (folder / "ids.json").write_text(json.dumps(ids), encoding="utf-8")
+
+    shared = built_once(tmp_path_factory, "ledger-of-50", fill)
+
+    def copy(tmp_path: Path) -> tuple[str, list[str]]:
+        folder = Path(shutil.copytree(shared, tmp_path / "filled-ledger"))
+        ids = json.loads((folder / "ids.json").read_text(encoding="utf-8"))
+        return f"sqlite:///{folder / 'ledger.db'}", ids
+
+    return copy
 
 
 def make_service(demo_paths: tuple[Path, Path], ledger_url: str, **update: object) -> Service:

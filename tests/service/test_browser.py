@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -227,13 +227,14 @@ def test_keyboard_only_and_phone_width(browser: Any, server: LiveServer) -> None
 
 
 def test_page_says_chow_decided(
-    browser: Any, demo_paths: tuple[Path, Path], tmp_path: Path
+    browser: Any,
+    demo_paths: tuple[Path, Path],
+    filled_ledger: Callable[[Path], tuple[str, list[str]]],
+    tmp_path: Path,
 ) -> None:
     from assay.service import calibrate_from_ledger
-    from tests.service.test_calibrate import _fill
 
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    _fill(demo_paths, url, 50)
+    url, _ = filled_ledger(tmp_path)  # _fill(demo_paths, url, 50), asked once per run
     ledger = Ledger(url)
     try:
         (fitted,) = calibrate_from_ledger(ledger, tmp_path / "cal")

@@ -5,6 +5,7 @@ a calibrator fitted on its own feedback."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -39,9 +40,12 @@ def _fill(demo_paths: tuple[Path, Path], url: str, n: int) -> list[str]:
         svc.ledger.close()
 
 
-def test_calibrate_from_ledger_then_chow(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    fitted_on = _fill(demo_paths, url, 50)
+def test_calibrate_from_ledger_then_chow(
+    demo_paths: tuple[Path, Path],
+    filled_ledger: Callable[[Path], tuple[str, list[str]]],
+    tmp_path: Path,
+) -> None:
+    url, fitted_on = filled_ledger(tmp_path)  # _fill(demo_paths, url, 50), asked once per run
     out = tmp_path / "calibrators"
     result = CliRunner().invoke(main, ["calibrate", "--ledger", url, "--out", str(out)])
     assert result.exit_code == 0, result.output

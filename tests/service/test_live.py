@@ -68,7 +68,14 @@ def test_kill_mid_load_loses_no_acknowledged_verdict(live: LiveServer, tmp_path:
     threads = [threading.Thread(target=client, args=(n,)) for n in range(8)]
     for t in threads:
         t.start()
-    time.sleep(3.0)
+    # Kill as soon as a score of answers is acknowledged (the eight clients keep asking: the kill
+    # still lands mid-load), not after a fixed 3 s.
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with lock:
+            if len(acknowledged) > 20:
+                break
+        time.sleep(0.05)
     with lock:
         before_kill = len(acknowledged)
     live.stop()  # SIGKILL to the whole process group, mid-load

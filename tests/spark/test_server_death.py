@@ -39,6 +39,7 @@ def test_server_dying_mid_query_is_a_connection_error(
 ) -> None:
     env = {**os.environ, "ASSAY_SPARK_DIR": str(tmp_path_factory.mktemp("doomed-spark"))}
     env["ASSAY_SPARK_MEMORY"] = "512m"
+    env["ASSAY_SPARK_CORES"] = "1"  # one core: the bomb below burns less of a loaded machine
     started = subprocess.run(
         [str(SCRIPT), "start"], env=env, capture_output=True, text=True, timeout=180
     )
