@@ -117,7 +117,10 @@ def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
         per_item = agent.ask("sales per item")
     assert total.candidate.result.rows == ((22.0,),)
     assert sorted(brand.candidate.result.rows) == sorted(by_brand)
-    assert per_item.action == "withhold"
+    # Over sales joined many to one to item, as defined: 22 over the 2 items sold, no fan-out
+    # (COUNT(DISTINCT ...)), so not capped.
+    assert per_item.candidate.result.rows == ((11.0,),)
+    assert "cap.fan_out_in_metric" not in [f.code for f in per_item.findings]
 
 
 def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
@@ -129,7 +132,10 @@ def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
     assert code == 0, output
     assert "total_sales: untimed: 1 rows of sales have no date in date_dim.d_date" in output
     layer = load_semantic(out)
-    assert [m.time_column for m in layer.metrics] == [""]
+    assert [(m.name, m.time_column) for m in layer.metrics] == [
+        ("total_sales", ""),
+        ("sales_per_item", ""),
+    ]
     assert layer.clock is None and layer.coverage is None
     con = duckdb.connect(str(db), read_only=True)
     everything = con.execute("SELECT SUM(s_amount) FROM sales").fetchall()
