@@ -183,16 +183,16 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         [d.column.split(".")[0] for d, f in filters if not f.negated and not d.expression]
         + [d.column.split(".")[0] for d, _ in bounded if not d.expression]
     )
-    own = set(_tables_of(metric.expression))
+    read = set(_tables_of(metric.expression))
     for other in metrics[1:]:
-        own |= _tables_of(other.expression)
+        read |= _tables_of(other.expression)
     filtered = {
         dim.column.split(".")[0] for dim in [d for d, _ in filters] + [d for d, _ in bounded]
     }
-    for text in [*metric.required_filters, metric.filter]:
-        filtered |= _tables_of(text) if text else set()
+    for written in [*metric.required_filters, metric.filter]:
+        filtered |= _tables_of(written) if written else set()
     measured = frozenset(
-        own - grouped - filtered - {metric.table} - set(_tables_of(time_col) if timed else ())
+        read - grouped - filtered - {metric.table} - set(_tables_of(time_col) if timed else ())
     )
     joins = _joins(layer, metric, needed, grouped, kept, measured)
     outer = {j.table: j for j in joins if j.outer}
