@@ -100,11 +100,18 @@ def test_the_one_side_is_left_joined_only_for_the_metric_itself() -> None:
     planned = plan(Reading("sales per employee", metrics=("productivity",)), LAYER)
     assert "LEFT JOIN store" in planned.sql
     assert validate(planned.sql, catalog=None, dialect="duckdb", semantic=LAYER).ok
+    by_key = (
+        "SELECT s.store_id, SUM(s.amount) / NULLIF(SUM(t.employees), 0) FROM sales s "
+        "LEFT JOIN store t ON s.store_id = t.store_id GROUP BY s.store_id"
+    )
+    assert validate(by_key, catalog=None, dialect="duckdb", semantic=LAYER).ok
     for sql in (
         "SELECT t.employees, SUM(s.amount) FROM sales s LEFT JOIN store t "
         "ON s.store_id = t.store_id GROUP BY 1",
         "SELECT SUM(s.amount) FROM sales s JOIN store t ON s.store_id = t.store_id",
         "SELECT SUM(s.amount) FROM sales s LEFT JOIN store t ON s.store_id = t.store_id "
         "WHERE t.employees IS NULL",
+        "SELECT t.store_id, SUM(s.amount) FROM sales s LEFT JOIN store t "
+        "ON s.store_id = t.store_id GROUP BY t.store_id",
     ):
         assert not validate(sql, catalog=None, dialect="duckdb", semantic=LAYER).ok, sql

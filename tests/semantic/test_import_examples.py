@@ -68,9 +68,11 @@ def _rows(rows: Sequence[Sequence[Any]]) -> list[tuple[Any, ...]]:
     return sorted((tuple(_cell(v) for v in row) for row in rows), key=repr)
 
 
-def outcome(verdict: Verdict, expected: Sequence[Sequence[Any]] | None) -> str:
-    """``same rows`` (shown), ``warned, same rows``, ``not shown`` or ``WRONG ROWS`` (shown
-    or warned rows that differ)."""
+def outcome(
+    verdict: Verdict, expected: Sequence[Sequence[Any]] | None, *, warned_apart: bool = False
+) -> str:
+    """``same rows``, ``not shown`` or ``WRONG ROWS`` (shown rows that differ); with
+    ``warned_apart``, rows shown only under a warning are ``warned, same rows``."""
     candidate = verdict.candidate
     if verdict.action == "withhold" or candidate is None or candidate.result is None:
         return "not shown"
@@ -78,7 +80,7 @@ def outcome(verdict: Verdict, expected: Sequence[Sequence[Any]] | None) -> str:
         return "WRONG ROWS"  # nothing may be shown for an example Assay cannot map
     if _rows(candidate.result.rows) != _rows(expected):
         return "WRONG ROWS"
-    return "warned, same rows" if verdict.action == "warn" else "same rows"
+    return "warned, same rows" if warned_apart and verdict.action == "warn" else "same rows"
 
 
 def _import(kind: str, source: Path, db: Path, out: Path) -> str:
@@ -623,9 +625,11 @@ def test_osi_tpcds_example(tmp_path: Path, tpcds_duckdb: Path) -> None:
         "SELECT i.i_brand, SUM(s.ss_ext_sales_price) FROM store_sales s "
         "LEFT JOIN item i ON s.ss_item_sk = i.i_item_sk GROUP BY 1"
     ).fetchall()
+    # "across stores" is a breakdown (Assay reads "across" as "by", "across all" as a total):
+    # by the store key of store_sales, the sales with no store one group of their own.
     productivity = con.execute(
-        "SELECT SUM(ss.ss_ext_sales_price) / NULLIF(SUM(s.s_number_employees), 0) "
-        "FROM store_sales ss LEFT JOIN store s ON ss.ss_store_sk = s.s_store_sk"
+        "SELECT ss.ss_store_sk, SUM(ss.ss_ext_sales_price) / NULLIF(SUM(s.s_number_employees), 0) "
+        "FROM store_sales ss LEFT JOIN store s ON ss.ss_store_sk = s.s_store_sk GROUP BY 1"
     ).fetchall()
     con.close()
     questions = {
@@ -645,7 +649,7 @@ def test_osi_tpcds_example(tmp_path: Path, tpcds_duckdb: Path) -> None:
         "orphan rows": ("total sales by store state", None),
     }
     verdicts = {key: (v, e) for key, v, e in _ask_all(db, out, questions)}
-    assert {k: outcome(v, e) for k, (v, e) in verdicts.items()} == {
+    assert {k: outcome(v, e, warned_apart=True) for k, (v, e) in verdicts.items()} == {
         "total_sales": "same rows",
         "sales_by_brand": "same rows",
         "store_productivity": "warned, same rows",

@@ -737,9 +737,10 @@ def _left_joined_to_aggregates(ctx: GuardContext, scope: Any, alias: str) -> boo
     """The source ``alias`` is a table LEFT joined in ``scope`` and its columns are read only
     by its join condition and inside aggregates (``SUM(s.s_number_employees)``): every row of
     the other side stays in the answer, none is grouped, filtered or labelled by the right
-    table's (NULL) columns, so none is lost. An unqualified column it may own is not proof."""
+    table's (NULL) columns (a grouping by the other side's own columns keeps them), so none
+    is lost. An unqualified column it may own is not proof."""
     select = scope.expression
-    if not isinstance(select, exp.Select) or select.args.get("group") is not None:
+    if not isinstance(select, exp.Select):
         return False
     joins = [
         j
