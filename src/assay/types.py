@@ -38,6 +38,7 @@ class FindingCode(StrEnum):
     ``guard.forbidden_statement``) keeps its own code and is always of kind ``veto``.
     """
 
+    CAP_FAN_OUT_IN_METRIC = "cap.fan_out_in_metric"
     CAP_INCOMPLETE = "cap.incomplete"
     CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
     CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"

@@ -31,6 +31,8 @@ HEADCOUNT = Metric(
     ("people.status <> 'void'",),
 )
 MEAN_AGE = Metric("mean_age", "Mean age", ("age",), "people", "AVG(people.age)", "people.joined")
+# a count over the one side of people -> teams: each team's name once per person
+TEAM_NAMES = Metric("team_names", "Team names", ("team names",), "people", "COUNT(teams.name)")
 LAYER = SemanticLayer(
     name="people",
     metrics=(HEADCOUNT, MEAN_AGE),
@@ -140,6 +142,14 @@ CASES: dict[str, Case] = {
         "cap.stand_in_in_aggregate",
         _sql("SELECT AVG(age) FROM people", metric=MEAN_AGE),
         _sql("SELECT COUNT(*) FROM people WHERE people.status <> 'void'", metric=HEADCOUNT),
+    ),
+    "fan_out_in_metric": Case(
+        "cap.fan_out_in_metric",
+        _sql(
+            "SELECT COUNT(t.name) FROM people p JOIN teams t ON p.team = t.team_id",
+            metric=TEAM_NAMES,
+        ),
+        _sql("SELECT AVG(people.age) FROM people", metric=MEAN_AGE),
     ),
     "tables_exist": Case(
         "veto.missing_table",

@@ -117,7 +117,10 @@ def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
         per_item = agent.ask("sales per item")
     assert total.candidate.result.rows == ((22.0,),)
     assert sorted(brand.candidate.result.rows) == sorted(by_brand)
-    assert per_item.action == "withhold"
+    # Over sales joined many to one to item, as defined: 22 over the 2 items sold, no fan-out
+    # (COUNT(DISTINCT ...)), so not capped.
+    assert per_item.candidate.result.rows == ((11.0,),)
+    assert "cap.fan_out_in_metric" not in [f.code for f in per_item.findings]
 
 
 def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
@@ -129,7 +132,10 @@ def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
     assert code == 0, output
     assert "total_sales: untimed: 1 rows of sales have no date in date_dim.d_date" in output
     layer = load_semantic(out)
-    assert [m.time_column for m in layer.metrics] == [""]
+    assert [(m.name, m.time_column) for m in layer.metrics] == [
+        ("total_sales", ""),
+        ("sales_per_item", ""),
+    ]
     assert layer.clock is None and layer.coverage is None
     con = duckdb.connect(str(db), read_only=True)
     everything = con.execute("SELECT SUM(s_amount) FROM sales").fetchall()
@@ -157,19 +163,39 @@ def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_a_sum_over_the_one_side_of_a_join_is_named_as_a_fan_out(tmp_path: Path) -> None:
     """SUM over a column of the table a fact joins many to one counts each of its rows once
-    per fact row: reported as the source SQL's fan-out; COUNT(DISTINCT ...) is not one."""
+    per fact row: imported as defined, over the fact, and noted as the source SQL's fan-out
+    (its answers are warned); COUNT(DISTINCT ...) is not one. A metric over two datasets
+    neither of which joins the other many to one stays unmapped."""
     fan = MODEL + (
         "      - name: amount_per_price\n"
         "        expression:\n"
         "          dialects:\n"
         "            - {dialect: ANSI_SQL, expression: SUM(sales.s_amount) / SUM(item.i_price)}\n"
     )
+    fan += (
+        "      - name: brand_per_day\n"
+        "        expression:\n"
+        "          dialects:\n"
+        "            - {dialect: ANSI_SQL, expression: "
+        "COUNT(item.i_brand) / COUNT(date_dim.d_date)}\n"
+    )
     (tmp_path / "m.yaml").write_text(fan, encoding="utf-8")
-    text = "\n".join(import_osi(tmp_path / "m.yaml").unmapped)
+    result = import_osi(tmp_path / "m.yaml")
+    text = "\n".join(result.notes)
     assert (
-        "(amount_per_price): it reads item, sales; Assay computes a metric over one table; and "
-        "SUM(item.i_price) over sales rows joined to item (many to one) counts each item row "
-        "once per sales row, a fan-out of the source's own SQL"
+        "(amount_per_price): it reads item, sales; imported over sales joined many to one to "
+        "item; SUM(item.i_price) over sales rows joined to item (many to one) counts each item "
+        "row once per sales row, a fan-out of the source's own SQL: answered as it defines it, "
+        "always with a warning (cap.fan_out_in_metric)"
     ) in text
     per_item = next(line for line in text.splitlines() if "(sales_per_item)" in line)
     assert "fan-out" not in per_item
+    mapped = {m["name"]: m for m in result.layer["metrics"]}
+    assert mapped["amount_per_price"]["table"] == "sales"
+    assert mapped["amount_per_price"]["expression"] == "SUM(sales.s_amount) / SUM(item.i_price)"
+    assert "brand_per_day" not in mapped
+    assert any(
+        "(brand_per_day): it reads date_dim, item; Assay computes a metric over one table, "
+        "joined only many to one from it" in u
+        for u in result.unmapped
+    )

@@ -219,11 +219,75 @@ def stand_in_in_aggregate(ctx: CheckContext) -> CheckOutcome:
     return CheckOutcome(tuple(found))
 
 
+def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
+    """A metric whose own definition aggregates (``SUM``, ``COUNT``, ``AVG``, not ``DISTINCT``)
+    a column of another table, joined many to one from the metric's table, counts each row of
+    that one side once per row of the many side (``SUM(store.s_number_employees)`` over
+    ``store_sales``: each store's employees once per sale). The answer is the definition's, so
+    it may be shown, but only warned, the fan-out named (``cap.fan_out_in_metric``). A
+    definition that cannot be read raises (``veto.check_failed``: fail closed)."""
+    metric, layer, sql = ctx.metric, ctx.layer, ctx.candidate.final_sql
+    if metric is None or not sql or ctx.candidate.result is None:
+        return CheckOutcome()
+    metrics = [metric]
+    if ctx.reading is not None and layer is not None:
+        metrics += [layer.metric(n) for n in ctx.reading.metrics if n != metric.name]
+    found: list[Finding] = []
+    said: set[tuple[str, str]] = set()
+    for m in metrics:
+        tree = sqlglot.parse_one(m.expression, read="duckdb")  # raises: the check fails closed
+        for agg in tree.find_all(exp.Sum, exp.Avg, exp.Count):
+            if agg.find(exp.Distinct) is not None:
+                continue
+            for column in agg.find_all(exp.Column):
+                if not column.table:
+                    raise ValueError(f"{m.label}: {column.sql()!r} names no table")
+                if column.table.lower() == m.table.lower():
+                    continue
+                one, many = column.table, m.table
+                if (m.name, f"{one}.{column.name}") in said:
+                    continue
+                said.add((m.name, f"{one}.{column.name}"))
+                lost = next(
+                    (
+                        j.unmatched
+                        for j in (layer.joins if layer is not None else ())
+                        if j.unmatched
+                        and {t.lower() for t in j.tables} == {one.lower(), many.lower()}
+                    ),
+                    0,
+                )
+                unmatched = (
+                    f" {lost} rows of {many} match no {one} row: they count in its other "
+                    f"aggregates, not in {agg.sql(dialect='duckdb')}."
+                    if lost
+                    else ""
+                )
+                found.append(
+                    Finding(
+                        "cap.fan_out_in_metric",
+                        "cap",
+                        f"{m.label} is defined as {m.expression}, over {many} rows joined to "
+                        f"{one} (many to one): {column.name} is counted once per {many} row, "
+                        f"not once per {one} row. The answer is the definition's, fan-out "
+                        f"included.{unmatched}",
+                        {"metric": m.name, "column": f"{one}.{column.name}", "table": many},
+                    )
+                )
+    return CheckOutcome(tuple(found))
+
+
 # The checks that read only the SQL text and the reading: all that can be checked of a plan the
 # guard refused or the engine failed on (there is no result to verify).
 PLAN_CHECKS = (reading_fit,)
 # The checks over the executed answer that read the metric, its period and the coverage.
-LAYER_CHECKS = (required_filters_applied, period_applied, possible_values, stand_in_in_aggregate)
+LAYER_CHECKS = (
+    required_filters_applied,
+    period_applied,
+    possible_values,
+    stand_in_in_aggregate,
+    fan_out_in_metric,
+)
 # The codes of verification against the layer (with an empty result), counted as the confidence
 # model's ``verification_issues`` feature.
 VERIFICATION_CODES = frozenset(

@@ -81,6 +81,7 @@ def _joins(
     needed: set[str],
     grouped: set[str],
     kept: frozenset[str] = frozenset(),
+    measured: frozenset[str] = frozenset(),
 ) -> list[_Join]:
     """The joins from the metric's table, the tables in ``needed`` (measured or filtered on)
     first, joined inner; the tables only a grouping needs are LEFT joined, so a fact row with
@@ -90,7 +91,13 @@ def _joins(
     ``kept``: one a positive filter (``=``, ``IN``, a numeric bound) on its own column holds to
     values, which no unmatched row (all NULL there) can have, so the inner join keeps the rows
     any correct plan keeps. Any other use (a total, a metric, a period, a grouping, a negated
-    filter) is refused: the unmatched rows would vanish or be counted as "not X"."""
+    filter) is refused: the unmatched rows would vanish or be counted as "not X".
+
+    The one exception is a table of ``measured``: one only the metric's own expression reads
+    (``SUM(store.s_number_employees)`` of a metric over ``store_sales``), neither grouped nor
+    filtered on. It is LEFT joined from the unmatched step on, as the metric defines it: every
+    row of the metric's table stays in its aggregates, the joined columns NULL where nothing
+    matched (the check ``fan_out_in_metric`` warns of both)."""
     ordered: list[_Join] = []
     joined = {metric.table}
     distinct = "DISTINCT" in metric.expression.upper()
@@ -102,7 +109,9 @@ def _joins(
             target = right if forward else left
             if target in joined:
                 continue
-            if join.unmatched and not (forward and target in kept and not outer):
+            if join.unmatched and forward and goal in measured and target not in kept:
+                outer = True  # this step and every later one: no row of the metric's table lost
+            if join.unmatched and not (forward and (target in kept or goal in measured)):
                 raise GenerationError(
                     f"{join.unmatched} rows of {join.tables[0]} have no match in "
                     f"{join.tables[1]}: joined to answer this, they would vanish from it.",
@@ -174,7 +183,18 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         [d.column.split(".")[0] for d, f in filters if not f.negated and not d.expression]
         + [d.column.split(".")[0] for d, _ in bounded if not d.expression]
     )
-    joins = _joins(layer, metric, needed, grouped, kept)
+    read = set(_tables_of(metric.expression))
+    for other in metrics[1:]:
+        read |= _tables_of(other.expression)
+    filtered = {
+        dim.column.split(".")[0] for dim in [d for d, _ in filters] + [d for d, _ in bounded]
+    }
+    for written in [*metric.required_filters, metric.filter]:
+        filtered |= _tables_of(written) if written else set()
+    measured = frozenset(
+        read - grouped - filtered - {metric.table} - set(_tables_of(time_col) if timed else ())
+    )
+    joins = _joins(layer, metric, needed, grouped, kept, measured)
     outer = {j.table: j for j in joins if j.outer}
     time = exp.column(*_split(time_col)) if time_col else exp.null()
     projections: list[exp.Expr] = []

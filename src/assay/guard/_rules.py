@@ -733,6 +733,46 @@ def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
     return False
 
 
+def _left_joined_to_aggregates(ctx: GuardContext, scope: Any, alias: str) -> bool:
+    """The source ``alias`` is a table LEFT joined in ``scope`` and its columns are read only
+    by its join condition and inside aggregates (``SUM(s.s_number_employees)``): every row of
+    the other side stays in the answer, none is grouped, filtered or labelled by the right
+    table's (NULL) columns (a grouping by the other side's own columns keeps them), so none
+    is lost. An unqualified column it may own is not proof."""
+    select = scope.expression
+    if not isinstance(select, exp.Select):
+        return False
+    joins = [
+        j
+        for j in select.args.get("joins") or []
+        if isinstance(j.this, exp.Table) and (j.this.alias_or_name or "").lower() == alias.lower()
+    ]
+    if (
+        len(joins) != 1
+        or joins[0].side.upper() != "LEFT"
+        or joins[0].kind.upper() not in ("", "OUTER")
+    ):
+        return False
+    on = joins[0].args.get("on")
+    if on is None:
+        return False
+    source = scope.selected_sources[alias][1]
+    in_on = {id(c) for c in on.find_all(exp.Column)}
+    for column in select.find_all(exp.Column):
+        if id(column) in in_on:
+            continue
+        if column.find_ancestor(exp.Select) is not select:
+            return False  # a subquery reads it: not followed
+        owned = (
+            column.table.lower() == alias.lower()
+            if column.table
+            else _source_has(ctx, source, column.name)
+        )
+        if owned and column.find_ancestor(exp.AggFunc) is None:
+            return False
+    return True
+
+
 def unmatched_joins(ctx: GuardContext) -> list[Violation]:
     """Refuse a scope joining the two tables of a join that leaves rows of its left table
     without a partner (``unmatched`` in the layer), unless the right table is a source of the
@@ -760,6 +800,8 @@ def unmatched_joins(ctx: GuardContext) -> list[Violation]:
                 if isinstance(scope.selected_sources[a][1], exp.Table) and reaches[a] == {right}
             ]
             if any(_kept_to_values(ctx, scope, a) for a in direct):
+                continue
+            if direct and all(_left_joined_to_aggregates(ctx, scope, a) for a in holders):
                 continue
             reported.add((left, right))
             found.append(

@@ -14,8 +14,15 @@ Read: the first ``semantic_model`` entry of the file (others are reported). Mapp
   import`` makes a metric untimed too when its time would go through a join that leaves rows of
   its table without a date (TPC-DS ``store_sales`` rows with no ``ss_sold_date_sk``).
 
-Reported, not mapped: a metric over columns of two or more datasets (Assay computes a metric
-over one table and joins only to group or filter), fields without ``dimension`` (facts: OSI's
+- a metric over columns of two or more datasets when one of them relates to each other one
+  directly, many to one: over that one's table, the planner joining the others
+  (``store_productivity``: ``store_sales`` joined to ``store``); where it aggregates a column
+  of the one side (``SUM(store.s_number_employees)``, each store once per sale) the import
+  notes the fan-out the definition holds and every answer is warned
+  (``cap.fan_out_in_metric``), never shown plain.
+
+Reported, not mapped: a metric over columns of datasets no one of them joins many to one,
+fields without ``dimension`` (facts: OSI's
 measures are its model-level metrics), expressions that are not one column, relationships
 over several columns, other dialects, and ``custom_extensions``.
 """
@@ -133,25 +140,33 @@ def import_osi(path: Path) -> ImportResult:
             undefined += [str(metric.get("name")), *_synonyms(metric)]
             continue
         used = {c.table for c in tree.find_all(exp.Column)}
-        if len(used) != 1 or "" in used or next(iter(used)) not in tables:
+        bases = _bases(used, tables, related)
+        if len(bases) != 1:
             unmapped.append(
                 f"{where}: it reads {', '.join(sorted(used)) or 'no dataset'}; Assay computes "
-                "a metric over one table" + _fan_out(tree, related)
+                "a metric over one table, joined only many to one from it"
             )
             undefined += [str(metric.get("name")), *_synonyms(metric)]
             continue
+        dataset = bases[0]
+        if len(used) > 1:
+            notes.append(
+                f"{where}: it reads {', '.join(sorted(used))}; imported over {tables[dataset]} "
+                "joined many to one to "
+                + ", ".join(tables[u] for u in sorted(used - {dataset}))
+                + _fan_out(tree, related)
+            )
         if "_by_" in f"_{metric.get('name')}_":
             unmapped.append(
                 f"{where}: named as a breakdown; Assay reads 'by' as a grouping, so the "
                 "total alone would answer it"
             )
             continue
-        dataset = next(iter(used))
         time_column = time_of.get(dataset) or next(
             (time_of[d] for d in related.get(dataset, []) if d in time_of), ""
         )
         for column in tree.find_all(exp.Column):
-            column.set("table", exp.to_identifier(tables[dataset]))
+            column.set("table", exp.to_identifier(tables[column.table]))
         mapped: dict[str, Any] = {
             "name": str(metric["name"]),
             "synonyms": _synonyms(metric),
@@ -183,11 +198,21 @@ def import_osi(path: Path) -> ImportResult:
     )
 
 
+def _bases(used: set[str], tables: dict[str, str], related: dict[str, list[str]]) -> list[str]:
+    """The datasets a metric reading ``used`` can be computed over: one of them that every
+    other one is related to directly, many to one (its ``relationships`` entry goes ``from``
+    it). Empty (not mapped) when a name is not a dataset or is unqualified."""
+    if not used or "" in used or not used <= set(tables):
+        return []
+    return [b for b in sorted(used) if all(u in related.get(b, []) for u in used - {b})]
+
+
 def _fan_out(tree: exp.Expr, related: dict[str, list[str]]) -> str:
-    """Why a metric over two datasets would not be the source's number anyway: an aggregate
-    (not DISTINCT) over a column of a dataset that another used dataset joins many to one
-    counts each of its rows once per row of the many side (``SUM(store.s_number_employees)``
-    beside ``SUM(store_sales.ss_ext_sales_price)``: each store's employees once per sale)."""
+    """What the source's own number is: an aggregate (not DISTINCT) over a column of a dataset
+    that another used dataset joins many to one counts each of its rows once per row of the
+    many side (``SUM(store.s_number_employees)`` beside ``SUM(store_sales.ss_ext_sales_price)``:
+    each store's employees once per sale). Answered as defined, with a warning
+    (``cap.fan_out_in_metric``)."""
     used = {c.table for c in tree.find_all(exp.Column)}
     said = []
     for agg in tree.find_all(exp.Sum, exp.Avg, exp.Count):
@@ -201,4 +226,10 @@ def _fan_out(tree: exp.Expr, related: dict[str, list[str]]) -> str:
                     f"to one) counts each {table} row once per {many[0]} row, a fan-out of the "
                     "source's own SQL"
                 )
-    return "; and " + "; ".join(dict.fromkeys(said)) if said else ""
+    if not said:
+        return ""
+    return (
+        "; "
+        + "; ".join(dict.fromkeys(said))
+        + ": answered as it defines it, always with a warning (cap.fan_out_in_metric)"
+    )
