@@ -43,3 +43,25 @@ def test_guarded_script_opens(tmp_path: Path) -> None:
     done = _run(tmp_path, guarded=True)
     assert done.returncode == 0, done.stderr
     assert "rows ((1,),)" in done.stdout
+
+
+def test_the_fork_server_can_start_before_a_connector(tmp_path: Path) -> None:
+    """`assay ask` starts the workers' fork server before importing itself, so that the
+    engines load in parallel; a connector opened afterwards uses it, and starting twice is
+    harmless."""
+    import multiprocessing
+
+    from assay.connectors import connect
+    from assay.connectors._worker import start_fork_server
+
+    expected = "forkserver" in multiprocessing.get_all_start_methods()
+    assert start_fork_server() is expected
+    assert start_fork_server() is expected
+    db = tmp_path / "y.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE t AS SELECT 2 AS a")
+    connector = connect(str(db))
+    try:
+        assert connector.execute("SELECT a FROM t").rows == ((2,),)
+    finally:
+        connector.close()

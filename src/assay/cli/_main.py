@@ -87,6 +87,10 @@ COMMAND_PATHS: dict[str, str] = {
 }
 
 
+# Commands that open a database through a connector worker.
+OPENS_A_DATABASE = frozenset({"ask", "sql", "catalog", "semantic", "serve", "mcp"})
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported when named (click's documented pattern)."""
 
@@ -98,6 +102,12 @@ class LazyGroup(click.Group):
         if path is None:
             return None
         module, attr = path.split(":")
+        if cmd_name in OPENS_A_DATABASE:
+            # The connector's fork server imports the engines in its own process while this
+            # one imports the command: on a cold start the two overlap.
+            from assay.connectors._worker import start_fork_server
+
+            start_fork_server()
         command = getattr(importlib.import_module(module), attr)
         assert isinstance(command, click.Command)
         return command

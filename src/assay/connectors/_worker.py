@@ -41,7 +41,7 @@ from assay.errors import (
     error_for_code,
 )
 
-__all__ = ["KILL_GRACE_S", "REPLY_HEADROOM_BYTES", "WorkerPool", "reply_limit"]
+__all__ = ["KILL_GRACE_S", "REPLY_HEADROOM_BYTES", "WorkerPool", "reply_limit", "start_fork_server"]
 
 
 def reply_limit(spec: EngineSpec) -> int:
@@ -158,6 +158,20 @@ def _start_context() -> ForkServerContext | SpawnContext:
     context = mp.get_context("forkserver")
     context.set_forkserver_preload([__name__])
     return context
+
+
+def start_fork_server() -> bool:
+    """Start the workers' fork server now, without waiting for it: it imports the engines in
+    its own process while the caller goes on importing (a command that will open a database
+    calls this first, so the two overlap on a cold start). True when one is running; where
+    there is no fork server (spawn), nothing happens and False is returned."""
+    context = _start_context()
+    if not isinstance(context, ForkServerContext):
+        return False
+    from multiprocessing import forkserver
+
+    forkserver.ensure_running()
+    return True
 
 
 @dataclass
