@@ -8,8 +8,9 @@ import datetime as dt
 import pytest
 
 from assay.guard import refusal_reasons
-from assay.semantic import Lexicon, SemanticLayer, decide, read
+from assay.semantic import BehaviourDecision, Lexicon, Reading, SemanticLayer, decide, read
 from assay.semantic._model import Dimension, Metric
+from tests.semantic._helpers import read_and_decide
 
 SALES = SemanticLayer(
     name="sales",
@@ -106,9 +107,8 @@ TRADE = SemanticLayer(
 )
 
 
-def _trade(question: str):  # type: ignore[no-untyped-def]
-    reading = read(question, TRADE, Lexicon(TRADE))
-    return reading, decide(reading, TRADE)
+def _trade(question: str) -> tuple[Reading, BehaviourDecision]:
+    return read_and_decide(question, TRADE)
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from assay.semantic import Lexicon, SemanticLayer, decide, load_semantic, read
+from assay.semantic import (
+    BehaviourDecision,
+    Reading,
+    SemanticLayer,
+    load_semantic,
+)
 from assay.semantic._model import Dimension, Metric
+from tests.semantic._helpers import read_and_decide
 
 
 @pytest.fixture(scope="module")
@@ -18,9 +24,8 @@ def shop(wrb: Path) -> SemanticLayer:
     return load_semantic(wrb / "shop.yaml")  # clock 2024-11-15, a Friday
 
 
-def _decide(layer: SemanticLayer, question: str):  # type: ignore[no-untyped-def]
-    reading = read(question, layer, Lexicon(layer))
-    return reading, decide(reading, layer)
+def _decide(layer: SemanticLayer, question: str) -> tuple[Reading, BehaviourDecision]:
+    return read_and_decide(question, layer)
 
 
 @pytest.mark.parametrize(

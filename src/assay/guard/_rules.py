@@ -1,8 +1,16 @@
 """The guard's rules over a parsed statement: an ordered registry of small functions.
 
 Each rule reads a ``GuardContext`` and returns violations; none raises for bad SQL. Text rules
-run before parsing, tree rules after. The module is longer than the house aim of 400 lines on
-purpose: the whole first wall reads in one place, in the order it runs.
+run before parsing, tree rules after.
+
+Why one module of about 850 lines, over the house aim of 400: the registries at the end
+(``TEXT_RULES``, ``TREE_RULES``, ``RECHECK_RULES``) are the first wall, and their order is part
+of it (a statement refused for its shape is never resolved against the catalogue; the layer's
+join rules run last, on names already resolved). Each rule is a short function kept beside the
+private helpers it shares with its neighbours (``_at``, ``_conjuncts``, ``_aliases_in``,
+``_source_has``: the cartesian-product, retired-column and join rules read sources the same
+way). The parts that are not rules already live apart: allowlists (``_allowlists``), size bounds
+(``_bounds``), name resolution (``_context``, ``_analysis``) and the report (``_report``).
 """
 
 from __future__ import annotations
