@@ -11,7 +11,7 @@ parts in question order, for ``_reading`` to assemble into a ``Reading``.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,7 @@ from assay.semantic._periods import NO_CLOCK, Period, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
-__all__ = ["GRAMMAR", "Tag", "parse"]
+__all__ = ["GRAMMAR", "Tag", "names_table", "parse"]
 
 GRAMMAR = r"""
 start: _item*
@@ -325,8 +325,13 @@ def _before(tokens: list[Token], i: int) -> str:
 
 
 def _entity(word: str, layer: SemanticLayer) -> bool:
-    names = {t.lower() for t in layer.tables} | {m.table.lower() for m in layer.metrics}
-    names.add(layer.name.lower())  # "life insurance" on the insurance warehouse
+    names = {*layer.tables, *(m.table for m in layer.metrics), layer.name}  # "life insurance"
+    return names_table(word, names)
+
+
+def names_table(word: str, tables: Iterable[str]) -> bool:
+    """Whether a word names one of these tables, singular or plural ("policy", "categories")."""
+    names = {t.lower() for t in tables}
     forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
     if word.endswith("ies"):
         forms.add(word[:-3] + "y")

@@ -38,7 +38,7 @@ from lark import UnexpectedInput
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._compare import Comparison, comparisons_in
 from assay.semantic._compare import said as said_of
-from assay.semantic._grammar import Tag, parse
+from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
@@ -734,7 +734,7 @@ def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer)
             continue
         for k, word in enumerate(match.phrase.split()):
             low = canonical(word)
-            if low in FUNCTION_WORDS or _entity_word(low, tables):
+            if low in FUNCTION_WORDS or names_table(low, tables):
                 continue
             token = Token(word, tag.token.start, tag.token.start + len(word))
             out.append(
@@ -761,15 +761,7 @@ def _foreign_entities(
     for name in [*(f.dimension for f in filters), *groups]:
         tables.add(layer.dimension(name).column.split(".")[0])
     tables.add(layer.name)
-    return [t for t in entities if not _entity_word(str(t.payload), tables)]
-
-
-def _entity_word(word: str, tables: set[str]) -> bool:
-    names = {t.lower() for t in tables}
-    forms = {word, word + "s", word[:-1] if word.endswith("s") else word}
-    if word.endswith("ies"):
-        forms.add(word[:-3] + "y")
-    return bool(forms & names)
+    return [t for t in entities if not names_table(str(t.payload), tables)]
 
 
 def _attached(
