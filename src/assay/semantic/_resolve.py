@@ -12,6 +12,7 @@ here decides a behaviour; it only says what phrases name.
 from __future__ import annotations
 
 import copy
+import functools
 import re
 from dataclasses import dataclass
 
@@ -94,8 +95,10 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def canonical(word: str) -> str:
-    """A word's folded form: lower case, British spelling to American.
+    """A word's folded form: lower case, British spelling to American (cached: a reading folds
+    every word of the layer's labels and synonyms, the same few hundred words each time).
 
     Example:
         >>> canonical("Paediatrics"), canonical("colours"), canonical("analysed")
