@@ -390,6 +390,8 @@ def run() -> dict[str, object]:
         "ratio_p50_concurrent_answered_per_repeat": [
             round(r, 3) for r in concurrent_answered_ratios
         ],
+        "http_p50_ms_by_question": [round(p50(latencies, {q}), 2) for q in range(len(questions))],
+        "in_process_p50_ms_by_question": [round(p50(local, {q}), 2) for q in range(len(questions))],
         "serial_asks": n_serial,
         "http_serial_p50_ms": round(p50(serial), 3),
         "in_process_serial_p50_ms": round(p50(local_serial), 3),

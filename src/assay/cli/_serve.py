@@ -40,7 +40,10 @@ def open_service(config_path: Path | None, ledger: str | None, **kwargs: Any) ->
         config = load_config(config_path)
         if ledger is not None:
             config = config.model_copy(update={"ledger": ledger})
-    return Service(config, settings)
+    processes = config.limits.answer_processes
+    if processes is None:
+        processes = settings.n_workers + 1
+    return Service(config, settings, answer_processes=processes)
 
 
 @click.command("serve")

@@ -62,6 +62,9 @@ class LimitsConfig(BaseModel):
     request_time_limit_s: float = Field(30.0, gt=0)
     # A client that has not sent its whole body within this many seconds is cut off (408).
     body_read_timeout_s: float = Field(10.0, gt=0)
+    # Processes that finish the asks that run SQL under `assay serve` (service/_answerers.py);
+    # unset: n_workers + 1; 0: finished in the request threads of the server process.
+    answer_processes: int | None = Field(None, ge=0, le=64)
 
 
 class CalibrationConfig(BaseModel):

@@ -39,6 +39,7 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "input.invalid": (422, "the question or query cannot be taken (empty, too long)"),
     "request.timeout": (504, "the answer took longer than limits.request_time_limit_s"),
     "ledger.unavailable": (503, "the ledger could not be written; nothing was acknowledged"),
+    "answer.failed": (503, "the process answering the question failed or ended; nothing shown"),
     "server.unavailable": (503, "a configured database could not be opened"),
     "server.internal": (500, "an unexpected failure (named in the server log by request id)"),
 }

@@ -101,6 +101,7 @@ def openapi_document() -> dict[str, Any]:
                 "verdict.not_found",
                 "input.invalid",
                 "ledger.unavailable",
+                "answer.failed",
             ),
             "/api/sql": _post(
                 "One guarded read-only query, checked and gated",

@@ -24,6 +24,7 @@ from assay.ledger import Ledger
 from assay.pipeline import GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, load_semantic
+from assay.service._answerers import AnswerProcesses
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
 from assay.service._reading import choices_for, compose_follow_up, restatement
@@ -50,46 +51,34 @@ class Service:
     """The configured databases and the ledger; close it when done."""
 
     def __init__(
-        self, config: ServiceConfig, settings: Settings, ledger: Ledger | None = None
+        self,
+        config: ServiceConfig,
+        settings: Settings,
+        ledger: Ledger | None = None,
+        *,
+        answer_processes: int = 0,
     ) -> None:
+        """``answer_processes``: how many processes finish the asks that run SQL
+        (service/_answerers.py); 0 finishes them in the request threads."""
         self.config = config
         self.settings = settings
         self.ledger = ledger or Ledger(config.ledger, synchronous=config.ledger_sync)
         self.databases: dict[str, _Database] = {}
+        self.answerers: AnswerProcesses | None = None
         try:
+            if answer_processes > 0:  # they start while this process opens its own
+                self.answerers = AnswerProcesses(config, settings, answer_processes)
             for key, spec in sorted(config.databases.items()):
-                self.databases[key] = self._open(key, spec.url, spec.semantic)
+                self.databases[key] = open_database(key, spec.url, spec.semantic, config, settings)
+            if self.answerers is not None:
+                self.answerers.wait_ready()
         except BaseException:
             self.close()
             raise
 
-    def _open(self, key: str, url: str, semantic: Path) -> _Database:
-        layer = load_semantic(semantic)
-        policy = self._policy(key)
-        connector = connect(url, self.settings)
-        try:
-            agent = Agent(connector, layer, self.settings, policy=policy)
-        except BaseException:
-            connector.close()
-            raise
-        slots = threading.Semaphore(self.settings.n_workers + 1)
-        return _Database(key, connector, layer, agent, policy, engine_slots=slots)
-
-    def _policy(self, key: str) -> GatePolicy:
-        """Chow's rule on the database's calibrator when one was fitted, else thresholds."""
-        folder = self.config.calibration.dir
-        if folder is None or not (folder / f"{key}.json").exists():
-            return GatePolicy()
-        calibrator = IsotonicCalibrator.load(folder / f"{key}.json")
-        if calibrator.rule not in ("", "agreement_first"):
-            raise ConfigError(
-                f"The calibrator for {key!r} was fitted on rule {calibrator.rule!r}, but the "
-                "service scores with 'agreement_first'.",
-                hint="Refit it with 'assay calibrate --ledger' on this service's ledger.",
-            )
-        return GatePolicy.chow(self.config.calibration.cost, calibrator)
-
     def close(self) -> None:
+        if self.answerers is not None:
+            self.answerers.close()
         for database in self.databases.values():
             for scorer in database.scorers.values():
                 scorer.close()
@@ -147,15 +136,20 @@ class Service:
             follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
-        verdict = db.agent.begin(asked, ident=_new_id())
-        if not isinstance(verdict, Verdict):
+        ident = _new_id()
+        verdict = db.agent.begin(asked, ident=ident)
+        if isinstance(verdict, Verdict):
+            record = verdict.to_dict()
+        elif self.answerers is not None:
+            # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
+            record = self.answerers.ask(db.key, asked, ident)
+        else:
             # The rest runs SQL. Its engine takes n_workers queries at once, so more asks than
             # that past their reading only take turns at the GIL with the event loop and the
             # asks settled by reading (asked back, abstained on, refused: a few ms each), which
             # then wait behind them; n_workers + 1 keep the engine busy while one is in Python.
             with db.engine_slots:
-                verdict = verdict.finish()
-        record = verdict.to_dict()
+                record = verdict.finish().to_dict()
         self.ledger.record(
             record,
             database=db.key,
@@ -351,6 +345,37 @@ class Service:
                 ) from exc
             raise
         return {"ok": True, "verdict_id": ident, "label": label}
+
+
+def open_database(
+    key: str, url: str, semantic: Path, config: ServiceConfig, settings: Settings
+) -> _Database:
+    """One configured database: its connector, layer, gate policy and agent."""
+    layer = load_semantic(semantic)
+    policy = _policy(config, key)
+    connector = connect(url, settings)
+    try:
+        agent = Agent(connector, layer, settings, policy=policy)
+    except BaseException:
+        connector.close()
+        raise
+    slots = threading.Semaphore(settings.n_workers + 1)
+    return _Database(key, connector, layer, agent, policy, engine_slots=slots)
+
+
+def _policy(config: ServiceConfig, key: str) -> GatePolicy:
+    """Chow's rule on the database's calibrator when one was fitted, else thresholds."""
+    folder = config.calibration.dir
+    if folder is None or not (folder / f"{key}.json").exists():
+        return GatePolicy()
+    calibrator = IsotonicCalibrator.load(folder / f"{key}.json")
+    if calibrator.rule not in ("", "agreement_first"):
+        raise ConfigError(
+            f"The calibrator for {key!r} was fitted on rule {calibrator.rule!r}, but the "
+            "service scores with 'agreement_first'.",
+            hint="Refit it with 'assay calibrate --ledger' on this service's ledger.",
+        )
+    return GatePolicy.chow(config.calibration.cost, calibrator)
 
 
 def badge(record: dict[str, Any]) -> str:
