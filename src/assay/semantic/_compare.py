@@ -20,9 +20,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from assay.semantic._resolve import Lexicon, Token, canonical, tokenize
+from assay.semantic._model import SemanticLayer
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 
-__all__ = ["NUMERIC_TYPE", "Comparison", "comparisons_in", "said"]
+__all__ = ["NUMERIC_TYPE", "Comparison", "comparisons_in", "metric_columns", "said"]
 
 # The engine types of a column that compares as a number (DuckDB, SQLite, PostgreSQL names).
 NUMERIC_TYPE = re.compile(
@@ -40,6 +41,10 @@ class Comparison:
     op: str  # ">", ">=", "<", "<="
     value: str  # the number as a plain decimal ("3", "2.5")
     words: str = ""  # as written
+    # ``table.column`` when the bound is on a metric's column, not a dimension ("stadiums
+    # with capacity more than 5000" where Capacity is only summed); ``dimension`` then names
+    # it in words ("stadium Capacity")
+    column: str = ""
 
     @property
     def number(self) -> float:
@@ -129,8 +134,57 @@ def _op(canon: list[str], i: int) -> tuple[str, int] | None:
     return None
 
 
+_PLAIN = re.compile(
+    r"^\s*(?:sum|avg)\s*\(\s*([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z_][A-Za-z0-9_]*)\s*\)\s*$",
+    re.IGNORECASE,
+)
+
+
+def metric_columns(layer: SemanticLayer) -> dict[tuple[str, ...], str]:
+    """The words naming a per-row numeric column (canonical tokens) -> ``table.column``: the
+    column of a metric that is a plain SUM or AVG of that one column of its own table
+    ("capacity" for ``sum(stadium.Capacity)``), said alone or after its table's name. Words
+    naming two columns name neither."""
+    out: dict[tuple[str, ...], set[str]] = {}
+    for metric in layer.metrics:
+        found = _PLAIN.match(metric.expression)
+        if found is None or found.group(1) != metric.table:
+            continue
+        table, column = found.groups()
+        words = tuple(canonical(t.text) for t in tokenize(column.replace("_", " ")))
+        named = tuple(canonical(t.text) for t in tokenize(table.replace("_", " ")))
+        for key in (words, (*named, *words)):
+            out.setdefault(key, set()).add(f"{table}.{column}")
+    return {k: v.pop() for k, v in out.items() if len(v) == 1 and k}
+
+
+def _column_matches(
+    canon: list[str], tokens: list[Token], taken: list[Match], columns: dict[tuple[str, ...], str]
+) -> list[Match]:
+    """Metric columns named where no phrase of the lexicon is ("capacity" alone, never the
+    "capacity" of "total capacity")."""
+    covered = {k for m in taken for k in range(m.start, m.end)}
+    longest = max((len(k) for k in columns), default=0)
+    out: list[Match] = []
+    i = 0
+    while i < len(tokens):
+        for size in range(min(longest, len(tokens) - i), 0, -1):
+            key = tuple(canon[i : i + size])
+            if key in columns and not covered & set(range(i, i + size)):
+                phrase = " ".join(t.text for t in tokens[i : i + size])
+                out.append(Match(phrase, i, i + size, "column", (columns[key],)))
+                i += size
+                break
+        else:
+            i += 1
+    return out
+
+
 def comparisons_in(
-    question: str, lexicon: Lexicon, periods: Sequence[tuple[int, int]] = ()
+    question: str,
+    lexicon: Lexicon,
+    periods: Sequence[tuple[int, int]] = (),
+    columns: dict[tuple[str, ...], str] | None = None,
 ) -> tuple[str, tuple[Comparison, ...]]:
     """The question with its numeric comparisons blanked out, and the comparisons read.
     A number inside one of ``periods`` (character spans: "over 2023") is a period's, never
@@ -149,11 +203,15 @@ def comparisons_in(
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
     matches = lexicon.match_tokens(tokens, [False] * len(tokens))
+    matches += _column_matches(canon, tokens, matches, columns or {})
     found: list[tuple[int, int, list[Comparison]]] = []  # token span, comparisons
     for m in matches:
-        if m.kind != "dimension" or len(m.targets) != 1:
+        if m.kind not in {"dimension", "column"} or len(m.targets) != 1:
             continue
-        dim = m.targets[0]
+        dim, column = m.targets[0], ""
+        if m.kind == "column":
+            column = dim
+            dim = dim.replace(".", " ")
         i = m.end
         while i < len(tokens) and canon[i] in _COPULA:
             i += 1
@@ -173,8 +231,8 @@ def comparisons_in(
                     span_start,
                     high[1],
                     [
-                        Comparison(dim, ">=", low[0], words),
-                        Comparison(dim, "<=", high[0], words),
+                        Comparison(dim, ">=", low[0], words, column),
+                        Comparison(dim, "<=", high[0], words, column),
                     ],
                 )
             )
@@ -186,7 +244,9 @@ def comparisons_in(
         if number is None or _dated(tokens[number[1] - 1], periods):
             continue
         words = question[tokens[m.start].start : tokens[number[1] - 1].end]
-        found.append((span_start, number[1], [Comparison(dim, op[0], number[0], words)]))
+        found.append(
+            (span_start, number[1], [Comparison(dim, op[0], number[0], words, column)])
+        )
     if not found:
         return question, ()
     for start, end, _ in found:

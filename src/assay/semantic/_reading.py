@@ -36,9 +36,10 @@ from typing import Any
 from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
-from assay.semantic._compare import Comparison, comparisons_in
+from assay.semantic._compare import Comparison, comparisons_in, metric_columns
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
+from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
@@ -117,6 +118,7 @@ class Reading:
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
     comparisons: tuple[Comparison, ...] = ()  # "capacity above 3": a numeric bound
+    condition: GroupCondition | None = None  # "customers with more than 3 orders"
 
     @property
     def period(self) -> Period | None:
@@ -156,6 +158,10 @@ class Reading:
     def _restate(self, layer: SemanticLayer) -> str:
         names = {m.name: m.label for m in layer.metrics}
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
+        held = self.condition
+        if held is not None and held.counted:
+            what = held.group if held.entity else f"{held.group} values"
+            parts = [f"the number of {what} {held.said(names.get(held.metric, held.metric))}"]
         for f in self.filters:
             if not f.negated:
                 said = " or ".join(f.values)
@@ -182,6 +188,9 @@ class Reading:
             parts.append(f"by {self.grain}")
         if self.groups:
             parts.append(f"by {' and '.join(self.groups)}")
+        if held is not None and not held.counted:
+            label = names.get(held.metric, held.metric)
+            parts.append(f"keeping only the {held.group} values {held.said(label)}")
         if self.change and self.ranking:
             first, last = sorted(self.periods, key=lambda p: p.start)
             most = "fall" if self.change == "down" else "rise"
@@ -265,14 +274,65 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     dimension's column (``_across``): the rest of the question read as any other, the
     comparisons and groupings added; ``None`` when it has none of these."""
     spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
-    rest, comparisons = comparisons_in(question, lexicon, spans)
+    rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
+    rest, comparisons = comparisons_in(rest, lexicon, spans, metric_columns(layer))
     rest = whole_rows(rest, layer, lexicon)
     rest, grouped = grouping_notes(rest, layer)
     if rest == question:
         return None
     reading = read(rest, layer, lexicon)
     groups = tuple(dict.fromkeys((*reading.groups, *grouped)))
-    return dataclasses.replace(reading, question=question, comparisons=comparisons, groups=groups)
+    reading = dataclasses.replace(
+        reading, question=question, comparisons=comparisons, groups=groups
+    )
+    return _placed(_on_rows(reading, layer), condition, layer)
+
+
+def _unplaced(reading: Reading, words: str) -> Reading:
+    """The reading with a bound it cannot place exactly named as unread (asked back)."""
+    said = tuple(t.text for t in tokenize(words))
+    return dataclasses.replace(
+        reading, unread=(*reading.unread, *said), notes=(*reading.notes, "bound_unplaced")
+    )
+
+
+def _on_rows(reading: Reading, layer: SemanticLayer) -> Reading:
+    """A bound on a metric's column ("stadiums with capacity more than 5000") kept only when
+    every metric asked counts or sums the rows of that column's own table: a row condition
+    there is exact; on any other table it is asked back."""
+    tables = {layer.metric(m).table for m in reading.metrics}
+    kept, out = [], reading
+    for c in reading.comparisons:
+        if not c.column or (reading.metrics and tables == {c.column.split(".")[0]}):
+            kept.append(c)
+        else:
+            out = _unplaced(out, c.words)
+    return dataclasses.replace(out, comparisons=tuple(kept))
+
+
+def _placed(reading: Reading, condition: GroupCondition | None, layer: SemanticLayer) -> Reading:
+    """The reading with a per-group condition, when the rest read as exactly its metric and
+    nothing the planner cannot place with it (a grouping, ranking, grain, compared periods, a
+    bound on a metric's column, several metrics); else its words asked back."""
+    if condition is None:
+        return reading
+    metric = layer.metric(condition.metric)
+    fits = (
+        reading.metrics == (condition.metric,)
+        and not reading.ambiguous
+        and not reading.groups
+        and reading.ranking is None
+        and reading.grain is None
+        and len(reading.periods) <= 1
+        and not reading.compare
+        and reading.change is None
+        and not any(c.column for c in reading.comparisons)
+        and not (condition.entity and metric.table == condition.key.split(".")[0])
+    )
+    if not fits:
+        return _unplaced(reading, condition.words)
+    groups = () if condition.counted or condition.entity else (condition.group,)
+    return dataclasses.replace(reading, condition=condition, groups=groups)
 
 
 # A statement around the question ("We closed the APAC office last year - what were ...") is
