@@ -190,7 +190,8 @@ def test_concert_stadiums_with_capacity_more_than(tmp_path: Path) -> None:
     expected = _lite(CONCERT, "SELECT count(*) FROM stadium WHERE Capacity > 5000")
     assert expected == [(3,)]
     assert _norm(verdict.candidate.result.rows) == _norm(expected)
-    sql = verdict.candidate.sql
+    sql = verdict.candidate.final_sql
+    assert sql is not None
     with connect(str(CONCERT)) as connector:
         catalog = Agent(connector, layer).catalog
     assert fit_check(sql, reading, layer, "sqlite", catalog).mismatches == ()

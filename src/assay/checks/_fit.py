@@ -19,7 +19,8 @@ import sqlglot
 from sqlglot import exp
 
 from assay.catalog import Catalog
-from assay.semantic import NUMERIC_TYPE, Reading, SemanticLayer, metric_filter
+from assay.checks._fit_having import grouped_part
+from assay.semantic import NUMERIC_TYPE, Dimension, Reading, SemanticLayer, metric_filter
 from assay.types import Finding
 
 __all__ = ["FitReport", "fit_check"]
@@ -237,6 +238,11 @@ def fit_check(
         select = ranked.inner
     if reading.change and reading.ranking and reading.groups and len(reading.periods) == 2:
         return _fit_change(select, reading, layer, ranked, catalog)
+    if reading.condition is not None:
+        return _fit_condition(select, reading, layer, dialect, catalog)
+    if any(s.args.get("having") for s in select.find_all(exp.Select)):
+        checked.append("condition per group")
+        bad.append("the query keeps groups by a condition (HAVING) the reading does not have")
     aliases = {t.alias_or_name: t.name for t in select.find_all(exp.Table)}
     metric = layer.metric(reading.metrics[0])
     where = select.args.get("where")
@@ -254,6 +260,10 @@ def fit_check(
         )
 
     columns = {d.column: d.name for d in layer.dimensions}
+    column_of = {d.name: d.column for d in layer.dimensions}
+    for c in reading.comparisons:  # a bound on a metric's column of the counted rows
+        if c.column:
+            columns[c.column], column_of[c.dimension] = c.dimension, c.column
     found = _filters(where_expr, columns, aliases)
     wanted = {f.dimension: (f.negated, frozenset(f.values)) for f in reading.filters}
     for dim in sorted(set(found) | set(wanted)):
@@ -274,9 +284,9 @@ def fit_check(
                 f"comparison on {dim} is {_bound_says(bounds.get(dim))}, reading says "
                 f"{_bound_says(wanted_bounds.get(dim))}"
             )
-        elif not _numeric(layer.dimension(dim).column, catalog):
+        elif not _numeric(column_of[dim], catalog):
             bad.append(
-                f"comparison on {dim}: its column {layer.dimension(dim).column} is not known "
+                f"comparison on {dim}: its column {column_of[dim]} is not known "
                 "to be a number, so a bound on it may compare as text"
             )
 
@@ -333,6 +343,30 @@ def fit_check(
                 f"{'highest' if reading.ranking.descending else 'lowest'}"
             )
     return FitReport(tuple(checked), tuple(bad))
+
+
+def _fit_condition(
+    select: exp.Select,
+    reading: Reading,
+    layer: SemanticLayer,
+    dialect: str,
+    catalog: Catalog | None,
+) -> FitReport:
+    """A condition on the metric per group: its shape (``grouped_part``), then the grouped
+    query checked as the reading grouped by the group (an entity as a dimension on its key)."""
+    held = reading.condition
+    assert held is not None
+    grouped, bad = grouped_part(select, held, layer)
+    if grouped is None:
+        return FitReport(("condition per group",), tuple(bad))
+    if held.entity:
+        entity = Dimension(held.group, held.key, ())
+        layer = dataclasses.replace(layer, dimensions=(*layer.dimensions, entity))
+    plain = dataclasses.replace(reading, condition=None, groups=(held.group,))
+    report = fit_check(grouped.sql(dialect=dialect), plain, layer, dialect, catalog)
+    return FitReport(
+        ("condition per group", *report.checked), (*bad, *report.mismatches)
+    )
 
 
 def _fit_change(

@@ -6,7 +6,8 @@ sum to less than total sales lost the rows a join matched to no store; more than
 join counted rows twice. The ungrouped total is the executed query with its grouping, order and
 limit taken away and every join that only the grouping read (its ON and the group columns)
 dropped; both sums run in the engine, so a truncated result is still checked whole. A mismatch
-is ``veto.groups_do_not_add_up``. An answer with no planned metric, no grouping, no additive
+is ``veto.groups_do_not_add_up``. A breakdown whose groups a condition keeps (``HAVING``, and
+counted in an outer query) is checked before the condition: all its groups. An answer with no planned metric, no grouping, no additive
 value or no database measures nothing; a query that fails to run raises (``veto.check_failed``:
 fail closed).
 """
@@ -76,12 +77,25 @@ def _number(value: object) -> float:
     raise TypeError(f"not a number: {value!r}")
 
 
+def _kept_groups(tree: exp.Expr | None) -> exp.Select | None:
+    """The grouped query inside ``SELECT COUNT(g) FROM (... GROUP BY ... HAVING ...)`` (the
+    groups a condition keeps, counted): its groups are checked as any breakdown's."""
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None:
+        return None
+    source = tree.args.get("from_")
+    inner = source.this.this if source is not None and isinstance(source.this, exp.Subquery) else None
+    if isinstance(inner, exp.Select) and inner.args.get("having") is not None:
+        return inner
+    return None
+
+
 def groups_add_up(ctx: CheckContext) -> CheckOutcome:
     """The groups of a planned additive breakdown sum to the ungrouped total."""
     sql = ctx.candidate.final_sql
     if ctx.metric is None or ctx.profiles is None or not sql:
         return CheckOutcome()
     tree = parse_query(sql, ctx.dialect)
+    tree = _kept_groups(tree) or tree
     if not isinstance(tree, exp.Select) or tree.args.get("group") is None:
         return CheckOutcome()
     values = [
@@ -92,7 +106,8 @@ def groups_add_up(ctx: CheckContext) -> CheckOutcome:
     if not values:
         return CheckOutcome()
     inner = tree.copy()
-    for arg in ("order", "limit"):
+    # the groups before a HAVING keeps some: every group, so they add up to the total
+    for arg in ("order", "limit", "having"):
         inner.set(arg, None)
     sums = ", ".join(f"SUM(g.{exp.to_identifier(v.alias).sql(ctx.dialect)})" for v in values)
     grouped_sql = f"SELECT {sums} FROM ({inner.sql(dialect=ctx.dialect)}) AS g"

@@ -136,8 +136,50 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     Filters become ``=``, ``IN``, ``<>`` or ``NOT IN``, a numeric comparison ``>``, ``>=``, ``<``
     or ``<=`` on its column; two or more periods are compared side
     by side (grouped by year when each is a whole year, else by a labelled period); a ranking
-    orders by the value and keeps its first N.
+    orders by the value and keeps its first N; a condition on the metric per group is the
+    grouped query with ``HAVING``, counted in an outer ``COUNT`` when the groups are counted.
     """
+    if reading.condition is not None:
+        return _plan_condition(reading, layer, dialect)
+    return _plan(reading, layer, dialect)
+
+
+def _plan_condition(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
+    """ "number of customers with more than 3 orders": the metric grouped by the group (an
+    entity by its key, joined inner: a row no entity holds is no entity's), ``HAVING metric op
+    value``, and ``SELECT COUNT(group)`` over it when the groups are counted. The grouping goes
+    through the same joins as any other, so a group the metric would fan out to is refused."""
+    held = reading.condition
+    assert held is not None
+    inner_layer = layer
+    # counted groups are joined inner: a row no group holds is in no group to count
+    entities = frozenset({held.key.split(".")[0]}) if held.counted else frozenset()
+    if held.entity:
+        entity = Dimension(held.group, held.key, ())
+        inner_layer = dataclasses.replace(layer, dimensions=(*layer.dimensions, entity))
+    inner = dataclasses.replace(reading, condition=None, groups=(held.group,), ranking=None)
+    base = _plan(inner, inner_layer, dialect, entities)
+    query = sqlglot.parse_one(base.sql, read=dialect)
+    assert isinstance(query, exp.Select)
+    measured = sqlglot.parse_one(layer.metric(held.metric).expression, read="duckdb")
+    query = query.having(_bound(measured, held.op, held.value))
+    if held.counted:
+        # COUNT of the group column: a NULL value is no group to count
+        counted = exp.Count(this=exp.column(held.group, "per_group"))
+        query = exp.select(exp.alias_(counted, "value")).from_(query.subquery("per_group"))
+    return dataclasses.replace(
+        base, sql=query.sql(dialect=dialect), group_by=None if held.counted else base.group_by
+    )
+
+
+def _plan(
+    reading: Reading,
+    layer: SemanticLayer,
+    dialect: str = "duckdb",
+    entities: frozenset[str] = frozenset(),
+) -> Plan:
+    """``plan`` of a reading without a per-group condition; ``entities``: tables grouped by
+    their key for such a condition, joined inner."""
     if not reading.metrics:
         raise GenerationError(
             "Nothing to plan: the question names no metric.",
@@ -174,14 +216,16 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
         needed |= _tables_of(text)
-    bounded = [(layer.dimension(c.dimension), c) for c in reading.comparisons]
+    bounded = [(_bounded(layer, c), c) for c in reading.comparisons]
     for dim in [d for d, _ in filters] + [d for d, _ in bounded]:
         needed.add(dim.column.split(".")[0])
+    needed |= entities
     grouped = {dim.column.split(".")[0] for dim in groups}
     # the tables a positive filter on a plain column keeps to values (never NULL there)
     kept = frozenset(
         [d.column.split(".")[0] for d, f in filters if not f.negated and not d.expression]
         + [d.column.split(".")[0] for d, _ in bounded if not d.expression]
+        + list(entities)
     )
     read = set(_tables_of(metric.expression))
     for other in metrics[1:]:
@@ -291,8 +335,8 @@ def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
     alone, joined on the groups, ``later - earlier`` ordered (a fall: most negative first)."""
     earlier, later = sorted(reading.periods, key=lambda p: p.start)
     one = dataclasses.replace(reading, ranking=None, change=None, compare=False)
-    a = plan(dataclasses.replace(one, periods=(later,)), layer, dialect)
-    b = plan(dataclasses.replace(one, periods=(earlier,)), layer, dialect)
+    a = _plan(dataclasses.replace(one, periods=(later,)), layer, dialect)
+    b = _plan(dataclasses.replace(one, periods=(earlier,)), layer, dialect)
     assert reading.ranking is not None
     names = list(reading.groups)
     change = exp.column("value", "a") - exp.column("value", "b")
@@ -364,12 +408,22 @@ def _filter(dim: Dimension, f: Filter) -> exp.Expr:
 _OPERATORS = {">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
 
 
-def _compare(dim: Dimension, c: Comparison) -> exp.Expr:
-    """``column > 3``: the bound as a number literal (a minus sign kept as negation)."""
-    number: exp.Expr = exp.Literal.number(c.value.lstrip("-"))
-    if c.value.startswith("-"):
+def _bounded(layer: SemanticLayer, c: Comparison) -> Dimension:
+    """The dimension a bound is on; a metric's column ("stadium.Capacity") as one."""
+    return Dimension(c.dimension, c.column, ()) if c.column else layer.dimension(c.dimension)
+
+
+def _bound(this: exp.Expr, op: str, value: str) -> exp.Expr:
+    """``this > 3``: the bound as a number literal (a minus sign kept as negation)."""
+    number: exp.Expr = exp.Literal.number(value.lstrip("-"))
+    if value.startswith("-"):
         number = exp.Neg(this=number)
-    return _OPERATORS[c.op](this=_dimension_sql(dim), expression=number)
+    return _OPERATORS[op](this=this, expression=number)
+
+
+def _compare(dim: Dimension, c: Comparison) -> exp.Expr:
+    """``column > 3`` on the dimension's column."""
+    return _bound(_dimension_sql(dim), c.op, c.value)
 
 
 def _split(ref: str) -> tuple[str, str]:
