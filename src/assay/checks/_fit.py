@@ -364,9 +364,7 @@ def _fit_condition(
         layer = dataclasses.replace(layer, dimensions=(*layer.dimensions, entity))
     plain = dataclasses.replace(reading, condition=None, groups=(held.group,))
     report = fit_check(grouped.sql(dialect=dialect), plain, layer, dialect, catalog)
-    return FitReport(
-        ("condition per group", *report.checked), (*bad, *report.mismatches)
-    )
+    return FitReport(("condition per group", *report.checked), (*bad, *report.mismatches))
 
 
 def _fit_change(

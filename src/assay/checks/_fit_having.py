@@ -9,8 +9,7 @@ from __future__ import annotations
 import sqlglot
 from sqlglot import exp
 
-from assay.semantic import SemanticLayer
-from assay.semantic._having import GroupCondition
+from assay.semantic import GroupCondition, SemanticLayer
 
 __all__ = ["grouped_part"]
 
@@ -91,9 +90,7 @@ def grouped_part(
             bad.append(f"the condition per {held.group} counts over an outer join")
     said = _having(inner, held, layer)
     if said is not None:
-        bad.append(
-            f"the condition per {held.group} is {said}, reading says {held.op} {held.value}"
-        )
+        bad.append(f"the condition per {held.group} is {said}, reading says {held.op} {held.value}")
     grouped = inner.copy()
     grouped.set("having", None)
     return grouped, bad

@@ -7,9 +7,9 @@ join counted rows twice. The ungrouped total is the executed query with its grou
 limit taken away and every join that only the grouping read (its ON and the group columns)
 dropped; both sums run in the engine, so a truncated result is still checked whole. A mismatch
 is ``veto.groups_do_not_add_up``. A breakdown whose groups a condition keeps (``HAVING``, and
-counted in an outer query) is checked before the condition: all its groups. An answer with no planned metric, no grouping, no additive
-value or no database measures nothing; a query that fails to run raises (``veto.check_failed``:
-fail closed).
+counted in an outer query) is checked before the condition: all its groups. An answer with no
+planned metric, no grouping, no additive value or no database measures nothing; a query that
+fails to run raises (``veto.check_failed``: fail closed).
 """
 
 from __future__ import annotations
@@ -83,7 +83,9 @@ def _kept_groups(tree: exp.Expr | None) -> exp.Select | None:
     if not isinstance(tree, exp.Select) or tree.args.get("group") is not None:
         return None
     source = tree.args.get("from_")
-    inner = source.this.this if source is not None and isinstance(source.this, exp.Subquery) else None
+    inner = (
+        source.this.this if source is not None and isinstance(source.this, exp.Subquery) else None
+    )
     if isinstance(inner, exp.Select) and inner.args.get("having") is not None:
         return inner
     return None

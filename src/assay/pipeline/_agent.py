@@ -53,6 +53,7 @@ from assay.semantic import (
     SemanticLayer,
     check_against,
     read,
+    said_bounds,
 )
 from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
@@ -359,16 +360,20 @@ class Agent:
                 provenance=base,
             )
         grouped = [*([planned.grain] if planned.grain else []), *reading.groups]
+        held = reading.condition
+        counted = held is not None and held.counted
         written = write_governed(
             run.result,
-            label=metric.label,
-            labels=tuple(self.layer.metric(m).label for m in reading.metrics),
+            label=condition_label(reading, self.layer) if counted else metric.label,
+            labels=(() if counted else tuple(self.layer.metric(m).label for m in reading.metrics)),
             period=period,
             group=" and ".join(grouped) or (_compared_grain(reading) if reading.compare else None),
             definition=definition,
             top_n=reading.top_n,
             grain=planned.grain,
-            where=filter_words(reading),
+            where=", ".join(
+                w for w in (filter_words(reading), bound_words(reading, self.layer)) if w
+            ),
             descending=reading.descending,
             partial=partial_words(reading, self.layer),
             heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
@@ -690,6 +695,27 @@ def filter_words(reading: Reading) -> str:
     for f in reading.filters:
         values = (" and " if f.negated else " or ").join(f.values)
         said.append(f"{'excluding' if f.negated else 'for'} {f.dimension} {values}")
+    return ", ".join(said)
+
+
+def condition_label(reading: Reading, layer: SemanticLayer) -> str:
+    """What a count of groups kept by a condition counts: "number of customers whose number
+    of orders is above 3"."""
+    held = reading.condition
+    assert held is not None
+    what = held.group if held.entity else f"{held.group} values"
+    return f"number of {what} {held.said(layer.metric(held.metric).label)}"
+
+
+def bound_words(reading: Reading, layer: SemanticLayer) -> str:
+    """The numeric bounds of a reading as the answer sentence states them: on a column
+    ("where stadium Capacity is above 5000") and, on groups listed, the condition that kept
+    them ("keeping the country values whose number of orders is above 1000")."""
+    said = list(said_bounds(reading.comparisons))
+    held = reading.condition
+    if held is not None and not held.counted:
+        label = layer.metric(held.metric).label
+        said.append(f"keeping the {held.group} values {held.said(label)}")
     return ", ".join(said)
 
 

@@ -2,6 +2,8 @@
 
 from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
+from assay.semantic._compare import said as said_bounds
+from assay.semantic._having import GroupCondition
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._model import (
     Dimension,
@@ -28,6 +30,7 @@ __all__ = [
     "Dimension",
     "Filter",
     "ForbiddenJoin",
+    "GroupCondition",
     "JoinPath",
     "Lexicon",
     "Match",
@@ -50,5 +53,6 @@ __all__ = [
     "parse_semantic",
     "read",
     "resolve",
+    "said_bounds",
     "tokenize",
 ]

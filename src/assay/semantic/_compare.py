@@ -244,9 +244,7 @@ def comparisons_in(
         if number is None or _dated(tokens[number[1] - 1], periods):
             continue
         words = question[tokens[m.start].start : tokens[number[1] - 1].end]
-        found.append(
-            (span_start, number[1], [Comparison(dim, op[0], number[0], words, column)])
-        )
+        found.append((span_start, number[1], [Comparison(dim, op[0], number[0], words, column)]))
     if not found:
         return question, ()
     for start, end, _ in found:

@@ -97,7 +97,9 @@ def _metric_after(tokens: list[Token], k: int, lexicon: Lexicon) -> Match | None
 
 def _entity_key(layer: SemanticLayer, table: str) -> str | None:
     """The one column many-to-one joins reach ``table`` by; None for none or several."""
-    keys = {j.right for j in layer.joins if j.tables[1] == table and j.relationship == "many_to_one"}
+    keys = {
+        j.right for j in layer.joins if j.tables[1] == table and j.relationship == "many_to_one"
+    }
     return keys.pop() if len(keys) == 1 else None
 
 
