@@ -102,8 +102,56 @@ _Y2023 = " AND o.order_date >= DATE '2023-01-01' AND o.order_date < DATE '2024-0
             "number of countries with more than 1000 orders in 2023",
             f"SELECT count(*) FROM ({_COUNTRIES.format(period=_Y2023)})",
         ),
+        (
+            "number of customers with at least 10 orders",
+            _CUSTOMERS.format(period="").replace("> 3", ">= 10"),
+        ),
+        (
+            "how many customers placed more than 5 orders in 2024",
+            _CUSTOMERS.format(
+                period=_Y2023.replace("2024", "2025").replace("2023", "2024")
+            ).replace("> 3", "> 5"),
+        ),
+        (
+            "number of customers whose number of orders is over 3",
+            _CUSTOMERS.format(period=""),
+        ),
+        (
+            "number of orders with more than 3 units sold",
+            "SELECT count(*) FROM (SELECT l.order_id FROM order_lines l JOIN orders o "
+            "ON l.order_id = o.order_id WHERE o.status <> 'cancelled' GROUP BY l.order_id "
+            "HAVING sum(l.quantity) > 3)",
+        ),
+        (
+            "which categories have net revenue of more than 250000 in 2023",
+            "SELECT p.category, sum(l.quantity * l.unit_price - l.discount) FROM order_lines l "
+            "JOIN orders o ON l.order_id = o.order_id JOIN products p "
+            "ON l.product_id = p.product_id WHERE o.status <> 'cancelled'"
+            + _Y2023
+            + " GROUP BY 1 HAVING sum(l.quantity * l.unit_price - l.discount) > 250000",
+        ),
+        (
+            "channels with gross revenue above 100000 in 2023",
+            "SELECT o.channel_code, sum(l.quantity * l.unit_price) FROM order_lines l "
+            "JOIN orders o ON l.order_id = o.order_id WHERE o.status <> 'cancelled'"
+            + _Y2023
+            + " GROUP BY 1 HAVING sum(l.quantity * l.unit_price) > 100000",
+        ),
     ],
-    ids=["customers", "how-many-have", "customers-2023", "countries-2023", "which", "n-countries"],
+    ids=[
+        "customers",
+        "how-many-have",
+        "customers-2023",
+        "countries-2023",
+        "which",
+        "n-countries",
+        "at-least",
+        "placed-2024",
+        "whose-metric-first",
+        "orders-by-units",
+        "categories-metric-first",
+        "channels-metric-first",
+    ],
 )
 def test_demo_condition_per_group_answers_with_the_hand_written_rows(
     demo: tuple[Path, SemanticLayer], question: str, sql: str
@@ -168,6 +216,11 @@ def test_condition_per_group_fit_checked(demo: tuple[Path, SemanticLayer]) -> No
         "customers with more than 3 orders",  # the customers listed: no column names them
         "number of customers with more than 3 gizmos",  # no measure called so
         "number of customers with more than 3 orders or more than 2 units sold",
+        # a customer with no order has fewer than 3: in no grouped query, so not placed
+        "number of customers with fewer than 3 orders",
+        "countries with at most 5000 orders",
+        "number of customers with at least 0 orders",
+        "countries with more than 2000 orders",  # 2000 may be a year: asked back
     ],
 )
 def test_demo_near_misses_are_asked_back(demo: tuple[Path, SemanticLayer], question: str) -> None:

@@ -65,6 +65,7 @@ _LEADS: tuple[tuple[str, ...], ...] = tuple(
             ("had",),
             ("placed",),
             ("made",),
+            ("whose",),
             *((who, verb) for who in ("that", "who", "which") for verb in ("have", "has", "had")),
             *((who, verb) for who in ("that", "who", "which") for verb in ("placed", "made")),
         },
@@ -162,7 +163,7 @@ def group_condition_in(
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
     named = lexicon.counted(layer) or lexicon
-    found: list[tuple[int, int, GroupCondition]] = []
+    found: list[tuple[list[tuple[int, int]], GroupCondition]] = []  # token spans blanked
     for i in range(len(tokens)):
         op = _op(canon, i)
         if op is None or (i > 0 and canon[i - 1] in {"no", "not"}):
@@ -171,11 +172,19 @@ def group_condition_in(
         if number is None or _dated(tokens[number[1] - 1], periods):
             continue
         value, k = number
-        metric = _metric_after(tokens, k, named)
-        lead = _lead(canon, i)
-        if metric is None or not lead:
+        words = question[tokens[i].start : tokens[k - 1].end]
+        # "with more than 3 orders": the bound, then the metric
+        metric, lead_end, spans = _metric_after(tokens, k, named), i, [(i, k)]
+        if metric is None:
+            # "with gross revenue above 1000", "whose number of orders is over 3"
+            metric = _metric_before(tokens, canon, i, named)
+            if metric is None:
+                continue
+            lead_end, spans = metric.start, [(metric.end, k)]
+        lead = _lead(canon, lead_end)
+        if not lead:
             continue
-        group = _group(tokens, canon, i - lead, layer, lexicon)
+        group = _group(tokens, canon, lead_end - lead, layer, lexicon)
         if group is None:
             continue
         start, name, key, entity = group
@@ -183,18 +192,35 @@ def group_condition_in(
         if not counted and entity:
             continue  # the entities listed: no column names them
         blank_from = start - 1 if not counted and start and canon[start - 1] in _ASKING else start
-        words = question[tokens[i].start : tokens[k - 1].end]
+        spans.append((blank_from, lead_end))
         condition = GroupCondition(
             name, key, entity, metric.targets[0], op[0], value, counted, words
         )
-        found.append((blank_from, k, condition))
+        found.append((spans, condition))
     if len(found) != 1:
         return question, None
-    blank_from, k, condition = found[0]
-    after = canon[k:]
-    if "or" in after or any(_UNIT.match(t.text) for t in tokens[blank_from:k]):
+    spans, condition = found[0]
+    last = max(end for _, end in spans)
+    if "or" in canon[last:] or any(_UNIT.match(t.text) for a, b in spans for t in tokens[a:b]):
         return question, None
     chars = list(question)
-    for n in range(tokens[blank_from].start, tokens[k - 1].end):
-        chars[n] = " "
+    for a, b in spans:
+        for n in range(tokens[a].start, tokens[b - 1].end):
+            chars[n] = " "
     return "".join(chars), condition
+
+
+_COPULA = frozenset({"is", "are", "was", "were", "of"})
+
+
+def _metric_before(tokens: list[Token], canon: list[str], i: int, lexicon: Lexicon) -> Match | None:
+    """The one metric named right before the comparison word at ``i`` (a copula between:
+    "gross revenue is above", "gross revenue of over")."""
+    end = i
+    while end > 0 and canon[end - 1] in _COPULA:
+        end -= 1
+    found = lexicon.match_tokens(tokens[:end], [False] * end)
+    last = found[-1] if found else None
+    if last is None or last.end != end or last.kind != "metric" or len(last.targets) != 1:
+        return None
+    return Match(last.phrase, last.start, i, last.kind, last.targets)

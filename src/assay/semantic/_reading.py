@@ -310,6 +310,15 @@ def _on_rows(reading: Reading, layer: SemanticLayer) -> Reading:
     return dataclasses.replace(out, comparisons=tuple(kept))
 
 
+def _excludes_empty(condition: GroupCondition) -> bool:
+    """Whether a group with no rows fails the condition ("more than 3 orders": a customer
+    with none is not kept). A group with no rows is in no grouped query, so a condition it
+    would pass ("fewer than 2 orders", "at least 0") cannot be answered from one: asked back."""
+    return (condition.op == ">" and condition.number >= 0) or (
+        condition.op == ">=" and condition.number > 0
+    )
+
+
 def _placed(reading: Reading, condition: GroupCondition | None, layer: SemanticLayer) -> Reading:
     """The reading with a per-group condition, when the rest read as exactly its metric and
     nothing the planner cannot place with it (a grouping, ranking, grain, compared periods, a
@@ -327,6 +336,7 @@ def _placed(reading: Reading, condition: GroupCondition | None, layer: SemanticL
         and not reading.compare
         and reading.change is None
         and not any(c.column for c in reading.comparisons)
+        and _excludes_empty(condition)
         and not (condition.entity and metric.table == condition.key.split(".")[0])
     )
     if not fits:
