@@ -21,7 +21,7 @@ from assay.cli._ask import demo_warehouse
 from assay.connectors import connect
 from assay.generators._planner import plan
 from assay.pipeline import Agent
-from assay.semantic import SemanticLayer, load_semantic, read
+from assay.semantic import Dimension, JoinPath, Metric, SemanticLayer, load_semantic, read
 from assay.settings import load_settings
 from tests.semantic.test_drafted_layers import _draft
 
@@ -288,3 +288,67 @@ def test_car_conditions(tmp_path: Path) -> None:
         assert _norm(verdict.candidate.result.rows) == _norm(expected), question
     # model_list -> car_makers is forbidden (a model with no maker): never grouped through
     _not_answered(CARS, layer, "car makers with more than 3 model list")
+
+
+# --- the reading and the fit check on a small layer ----------------------------------------
+
+SMALL = SemanticLayer(
+    name="s",
+    metrics=(
+        Metric("orders", "number of orders", ("number of orders",), "o", "COUNT(*)"),
+        Metric("amount", "amount", (), "o", "SUM(o.amount)"),
+    ),
+    dimensions=(Dimension("region", "c.region", ("region", "regions")),),
+    joins=(JoinPath("o.customer_id", "customers.id"), JoinPath("o.store_id", "c.id")),
+    tables=("o", "customers", "c", "shops"),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("number of customers with more than 3 orders", ("customers", "customers.id", ">", "3")),
+        ("number of customers who placed over 3 orders", ("customers", "customers.id", ">", "3")),
+        ("regions with more than 10 orders", ("region", "c.region", ">", "10")),
+        ("number of regions with at least 2 orders", ("region", "c.region", ">=", "2")),
+        ("regions whose amount is above 5.5", ("region", "c.region", ">", "5.5")),
+    ],
+)
+def test_condition_read(question: str, expected: tuple[str, str, str, str]) -> None:
+    reading = read(question, SMALL)
+    held = reading.condition
+    assert held is not None and reading.unread == ()
+    assert (held.group, held.key, held.op, held.value) == expected
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "number of shops with more than 3 orders",  # no join reaches shops
+        "number of customers with more than 3 orders and more than 2 amount",  # two conditions
+        "number of customers with more than 3 orders by region",  # a grouping on top
+        "number of customers with more than 3 widgets",
+        "number of customers with more than three-ish orders",
+    ],
+)
+def test_condition_not_placed_is_asked_back(question: str) -> None:
+    reading = read(question, SMALL)
+    assert reading.condition is None
+    assert reading.unread or reading.dangling or not reading.metrics
+
+
+def test_fit_check_of_a_count_over_an_outer_join_or_another_column() -> None:
+    reading = read("number of regions with more than 10 orders", SMALL)
+    sql = plan(reading, SMALL).sql
+    assert fit_check(sql, reading, SMALL).mismatches == ()
+    assert " LEFT JOIN" not in sql
+    outer = sql.replace(" JOIN c ", " LEFT JOIN c ")
+    assert any("outer join" in m for m in fit_check(outer, reading, SMALL).mismatches)
+    other = sql.replace("COUNT(per_group.region)", "COUNT(per_group.value)")
+    assert other != sql
+    assert any("another column" in m for m in fit_check(other, reading, SMALL).mismatches)
+    swapped = sql.replace("HAVING COUNT(*) > 10", "HAVING 10 < COUNT(*)")
+    assert swapped != sql and fit_check(swapped, reading, SMALL).mismatches == ()
+    # the condition on another metric is no match
+    amount = sql.replace("HAVING COUNT(*) > 10", "HAVING SUM(o.amount) > 10")
+    assert fit_check(amount, reading, SMALL).mismatches
