@@ -229,6 +229,14 @@ def test_demo_near_misses_are_asked_back(demo: tuple[Path, SemanticLayer], quest
     assert verdict.behaviour in {"clarify", "abstain"}
 
 
+def test_an_unplaced_bound_is_named(demo: tuple[Path, SemanticLayer]) -> None:
+    db, layer = demo
+    verdict = _not_answered(db, layer, "number of customers with fewer than 3 orders")
+    assert verdict.behaviour == "clarify"
+    assert "'fewer than 3'" in verdict.provenance["message"]
+    assert "a group with no rows fails it" in verdict.provenance["message"]
+
+
 # --- (a) a condition on a per-row column, on drafted Spider layers ---------------------------
 
 
@@ -286,6 +294,14 @@ def test_car_conditions(tmp_path: Path) -> None:
         expected = _lite(CARS, sql)
         assert expected
         assert _norm(verdict.candidate.result.rows) == _norm(expected), question
+    verdict = _answered(CARS, layer, "number of countries with more than 2 car makers")
+    expected = _lite(
+        CARS,
+        "SELECT count(*) FROM (SELECT c.CountryId FROM car_makers m JOIN countries c "
+        "ON m.Country = c.CountryId GROUP BY 1 HAVING count(*) > 2)",
+    )
+    assert expected == [(4,)]
+    assert _norm(verdict.candidate.result.rows) == _norm(expected)
     # model_list -> car_makers is forbidden (a model with no maker): never grouped through
     _not_answered(CARS, layer, "car makers with more than 3 model list")
 

@@ -245,6 +245,17 @@ def _also_ambiguous(reading: Reading, layer: SemanticLayer) -> str:
     return f" Also, '{match.phrase}' can mean {labels}."
 
 
+def _unplaced(reading: Reading) -> str:
+    """Why a numeric bound read was not applied (``_reading._unplaced``)."""
+    if "bound_unplaced" not in reading.notes:
+        return ""
+    return (
+        " A bound is applied to a column of the rows counted, or to a metric per group when "
+        "a group with no rows fails it ('more than 3 orders'), with nothing else ranked, "
+        "grouped or compared around it."
+    )
+
+
 def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
     if reading.suggestions:
         options = "; ".join(
@@ -261,7 +272,8 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "behaviour.unread_words",
             f"I don't know what {_quote(reading.unread)} means here, so I cannot be sure which "
             f"question to answer. Rephrase it with the warehouse's terms "
-            f"(`assay semantic show` lists them).{_also_ambiguous(reading, layer)}",
+            f"(`assay semantic show` lists them).{_unplaced(reading)}"
+            f"{_also_ambiguous(reading, layer)}",
         )
     if reading.pairs:
         return BehaviourDecision(

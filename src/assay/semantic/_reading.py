@@ -290,9 +290,8 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
 
 def _unplaced(reading: Reading, words: str) -> Reading:
     """The reading with a bound it cannot place exactly named as unread (asked back)."""
-    said = tuple(t.text for t in tokenize(words))
     return dataclasses.replace(
-        reading, unread=(*reading.unread, *said), notes=(*reading.notes, "bound_unplaced")
+        reading, unread=(*reading.unread, words), notes=(*reading.notes, "bound_unplaced")
     )
 
 
