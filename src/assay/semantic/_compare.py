@@ -184,11 +184,11 @@ def comparisons_in(
     question: str,
     lexicon: Lexicon,
     periods: Sequence[tuple[int, int]] = (),
-    columns: dict[tuple[str, ...], str] | None = None,
+    layer: SemanticLayer | None = None,
 ) -> tuple[str, tuple[Comparison, ...]]:
     """The question with its numeric comparisons blanked out, and the comparisons read.
     A number inside one of ``periods`` (character spans: "over 2023") is a period's, never
-    a bound.
+    a bound. With ``layer``, a bound on a metric's column is read too (``metric_columns``).
 
     Example:
         >>> from assay.semantic._model import Dimension, Metric, SemanticLayer
@@ -202,8 +202,11 @@ def comparisons_in(
     """
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
+    if not any(_op(canon, i) or canon[i] == "between" for i in range(len(canon))):
+        return question, ()  # no comparison word: nothing to read (most questions)
     matches = lexicon.match_tokens(tokens, [False] * len(tokens))
-    matches += _column_matches(canon, tokens, matches, columns or {})
+    if layer is not None:  # a metric's column of the counted rows ("capacity")
+        matches += _column_matches(canon, tokens, matches, metric_columns(layer))
     found: list[tuple[int, int, list[Comparison]]] = []  # token span, comparisons
     for m in matches:
         if m.kind not in {"dimension", "column"} or len(m.targets) != 1:

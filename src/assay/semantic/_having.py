@@ -162,7 +162,7 @@ def group_condition_in(
     """
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
-    named = lexicon.counted(layer) or lexicon
+    named: Lexicon | None = None  # built only when a bound is found: most questions have none
     found: list[tuple[list[tuple[int, int]], GroupCondition]] = []  # token spans blanked
     for i in range(len(tokens)):
         op = _op(canon, i)
@@ -173,6 +173,7 @@ def group_condition_in(
             continue
         value, k = number
         words = question[tokens[i].start : tokens[k - 1].end]
+        named = named or lexicon.counted(layer) or lexicon
         # "with more than 3 orders": the bound, then the metric
         metric, lead_end, spans = _metric_after(tokens, k, named), i, [(i, k)]
         if metric is None:

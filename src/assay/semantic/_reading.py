@@ -36,7 +36,7 @@ from typing import Any
 from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
-from assay.semantic._compare import Comparison, comparisons_in, metric_columns
+from assay.semantic._compare import Comparison, comparisons_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
@@ -275,7 +275,7 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     comparisons and groupings added; ``None`` when it has none of these."""
     spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
     rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
-    rest, comparisons = comparisons_in(rest, lexicon, spans, metric_columns(layer))
+    rest, comparisons = comparisons_in(rest, lexicon, spans, layer)
     rest = whole_rows(rest, layer, lexicon)
     rest, grouped = grouping_notes(rest, layer)
     if rest == question:
