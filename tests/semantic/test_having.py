@@ -368,3 +368,34 @@ def test_fit_check_of_a_count_over_an_outer_join_or_another_column() -> None:
     # the condition on another metric is no match
     amount = sql.replace("HAVING COUNT(*) > 10", "HAVING SUM(o.amount) > 10")
     assert fit_check(amount, reading, SMALL).mismatches
+
+
+_FUNCTION = frozenset({"of", "with", "in", "than", "is", "the", "a", "have", "whose"})
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "number of customers with more than 3 orders",
+        "countries with more than 1000 orders in 2023",
+        "how many customers placed more than 5 orders in 2024",
+        "channels with gross revenue above 100000 in 2023",
+        "number of orders with more than 3 units sold",
+    ],
+)
+def test_an_unknown_word_in_place_of_any_content_word_is_never_shown(
+    demo: tuple[Path, SemanticLayer], question: str
+) -> None:
+    """Issue 9's property, on the new shapes: each content word replaced by a word the layer
+    does not know is asked back or abstained on, naming it."""
+    db, layer = demo
+    words = question.split()
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        for k, word in enumerate(words):
+            if word in _FUNCTION:
+                continue
+            changed = " ".join([*words[:k], "zorblax", *words[k + 1 :]])
+            verdict = agent.ask(changed)
+            assert not (verdict.behaviour == "answer" and verdict.action != "withhold"), changed
+            assert "zorblax" in (verdict.provenance.get("message") or ""), changed
