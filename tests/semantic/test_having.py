@@ -28,13 +28,26 @@ from tests.semantic.test_drafted_layers import _draft
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CONCERT = SLICE / "database" / "concert_singer" / "concert_singer.sqlite"
 CARS = SLICE / "database" / "car_1" / "car_1.sqlite"
-needs_slice = pytest.mark.skipif(not CONCERT.exists(), reason="the Spider slice is absent")
 
 
 @pytest.fixture(scope="module")
 def demo() -> tuple[Path, SemanticLayer]:
     db, yaml_path = demo_warehouse(load_settings())
     return db, load_semantic(yaml_path)
+
+
+@pytest.fixture(scope="module")
+def concert(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
+    if not CONCERT.exists():
+        pytest.skip("the Spider slice is absent")
+    return load_semantic(_draft(CONCERT, tmp_path_factory.mktemp("concert") / "concert.yaml"))
+
+
+@pytest.fixture(scope="module")
+def cars(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
+    if not CARS.exists():
+        pytest.skip("the Spider slice is absent")
+    return load_semantic(_draft(CARS, tmp_path_factory.mktemp("car") / "car.yaml"))
 
 
 def _norm(rows: Any) -> Counter[tuple[Any, ...]]:
@@ -240,9 +253,8 @@ def test_an_unplaced_bound_is_named(demo: tuple[Path, SemanticLayer]) -> None:
 # --- (a) a condition on a per-row column, on drafted Spider layers ---------------------------
 
 
-@needs_slice
-def test_concert_stadiums_with_capacity_more_than(tmp_path: Path) -> None:
-    layer = load_semantic(_draft(CONCERT, tmp_path / "concert.yaml"))
+def test_concert_stadiums_with_capacity_more_than(concert: SemanticLayer) -> None:
+    layer = concert
     question = "number of stadiums with capacity more than 5000"
     reading = read(question, layer)
     assert reading.unread == ()
@@ -260,7 +272,6 @@ def test_concert_stadiums_with_capacity_more_than(tmp_path: Path) -> None:
     assert fit_check(wrong, reading, layer, "sqlite", catalog).mismatches
 
 
-@needs_slice
 @pytest.mark.parametrize(
     "question",
     [
@@ -270,14 +281,12 @@ def test_concert_stadiums_with_capacity_more_than(tmp_path: Path) -> None:
         "number of stadiums with capacity of 5000 or more",
     ],
 )
-def test_concert_near_misses_are_asked_back(tmp_path: Path, question: str) -> None:
-    layer = load_semantic(_draft(CONCERT, tmp_path / "concert.yaml"))
-    _not_answered(CONCERT, layer, question)
+def test_concert_near_misses_are_asked_back(concert: SemanticLayer, question: str) -> None:
+    _not_answered(CONCERT, concert, question)
 
 
-@needs_slice
-def test_car_conditions(tmp_path: Path) -> None:
-    layer = load_semantic(_draft(CARS, tmp_path / "car.yaml"))
+def test_car_conditions(cars: SemanticLayer) -> None:
+    layer = cars
     cases = [
         (
             "continents with more than 2 countries",
