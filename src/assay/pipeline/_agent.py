@@ -710,12 +710,12 @@ def condition_label(reading: Reading, layer: SemanticLayer) -> str:
 def bound_words(reading: Reading, layer: SemanticLayer) -> str:
     """The numeric bounds of a reading as the answer sentence states them: on a column
     ("where stadium Capacity is above 5000") and, on groups listed, the condition that kept
-    them ("keeping the country values whose number of orders is above 1000")."""
+    them ("(only the country values whose number of orders is above 1000)")."""
     said = list(said_bounds(reading.comparisons))
     held = reading.condition
     if held is not None and not held.counted:
         label = layer.metric(held.metric).label
-        said.append(f"keeping the {held.group} values {held.said(label)}")
+        said.append(f"(only the {held.group} values {held.said(label)})")
     return ", ".join(said)
 
 
