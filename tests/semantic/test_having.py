@@ -150,6 +150,18 @@ _Y2023 = " AND o.order_date >= DATE '2023-01-01' AND o.order_date < DATE '2024-0
             + _Y2023
             + " GROUP BY 1 HAVING sum(l.quantity * l.unit_price) > 100000",
         ),
+        (
+            "number of channels with more than 5000 orders",
+            "SELECT count(*) FROM (SELECT o.channel_code FROM orders o WHERE "
+            "o.status <> 'cancelled' GROUP BY 1 HAVING count(DISTINCT o.order_id) > 5000)",
+        ),
+        (
+            # a distinct count through order lines: the orders holding each product
+            "number of products with more than 250 orders",
+            "SELECT count(*) FROM (SELECT l.product_id FROM order_lines l JOIN orders o "
+            "ON l.order_id = o.order_id WHERE o.status <> 'cancelled' GROUP BY 1 "
+            "HAVING count(DISTINCT o.order_id) > 250)",
+        ),
     ],
     ids=[
         "customers",
@@ -164,6 +176,8 @@ _Y2023 = " AND o.order_date >= DATE '2023-01-01' AND o.order_date < DATE '2024-0
         "orders-by-units",
         "categories-metric-first",
         "channels-metric-first",
+        "n-channels",
+        "products-distinct",
     ],
 )
 def test_demo_condition_per_group_answers_with_the_hand_written_rows(
