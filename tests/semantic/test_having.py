@@ -28,6 +28,7 @@ from tests.semantic.test_drafted_layers import _draft
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CONCERT = SLICE / "database" / "concert_singer" / "concert_singer.sqlite"
 CARS = SLICE / "database" / "car_1" / "car_1.sqlite"
+PETS = SLICE / "database" / "pets_1" / "pets_1.sqlite"
 
 
 @pytest.fixture(scope="module")
@@ -299,6 +300,23 @@ def test_concert_stadiums_with_capacity_more_than(concert: SemanticLayer) -> Non
 )
 def test_concert_near_misses_are_asked_back(concert: SemanticLayer, question: str) -> None:
     _not_answered(CONCERT, concert, question)
+
+
+def test_pets_with_weight_more_than(tmp_path: Path) -> None:
+    if not PETS.exists():
+        pytest.skip("the Spider slice is absent")
+    layer = load_semantic(_draft(PETS, tmp_path / "pets.yaml"))
+    for question in (
+        "number of pets with weight more than 10",
+        "how many pets have a weight above 10",
+    ):
+        verdict = _answered(PETS, layer, question)
+        expected = _lite(PETS, "SELECT count(*) FROM Pets WHERE weight > 10")
+        assert expected == [(2,)]
+        assert _norm(verdict.candidate.result.rows) == _norm(expected)
+    # Student.Age is neither a dimension nor a summed column: asked back, naming it
+    verdict = _not_answered(PETS, layer, "number of students with age over 20")
+    assert "'age'" in verdict.provenance["message"]
 
 
 def test_car_conditions(cars: SemanticLayer) -> None:
