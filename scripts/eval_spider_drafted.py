@@ -33,8 +33,10 @@ The questions are split once, by id alone, before any is read: held-out when
 tuned on the held-out half; ``--show-failures`` and the reasons list refuse it.
 
 Layers are drafted once per database into ``WORK/layers/DB.yaml`` and reused (``--redraft``
-drafts them again and starts the records over); one JSON line per question is appended to ``WORK/SPLIT.jsonl`` as it goes,
-and a rerun skips the ids already there.
+drafts them again and starts the records over); one JSON line per question is appended to
+``WORK/SPLIT.jsonl`` as it goes, and a rerun skips the ids already there. ``--reasons N`` (dev
+only) ranks the non-answers by first reason and by what gold's SQL needed (``gold_needs``, a
+diagnostic read from gold after the verdict, never shown to the agent).
 
 Usage: .venv/bin/python scripts/eval_spider_drafted.py --split dev [--work DIR] [--out FILE]
        [--show-failures] [--reasons N] [--redraft]
@@ -147,6 +149,49 @@ def classify(verdict: Verdict, gold: Result | None, ordered: bool) -> Outcome:
     return Outcome("WARNED_RIGHT" if same else "WARNED_WRONG", same, reason)
 
 
+def gold_needs(sql: str) -> str:
+    """The most demanding construct gold's SQL uses, first of an ordered list: a diagnostic of
+    what a non-answer would have needed (read from gold, dev only; the agent never sees it).
+
+    Example:
+        >>> gold_needs("SELECT name FROM singer ORDER BY age LIMIT 1")
+        'top row (ORDER BY .. LIMIT)'
+        >>> gold_needs("SELECT count(*) FROM pets WHERE weight > 10")
+        'comparison filter (<, >, BETWEEN, LIKE)'
+    """
+    import sqlglot
+    from sqlglot import exp
+
+    tree = sqlglot.parse_one(sql, read="sqlite")
+    if isinstance(tree, exp.SetOperation):
+        return "set operation (EXCEPT, INTERSECT, UNION)"
+    if len(list(tree.find_all(exp.Select))) > 1:
+        return "nested query"
+    if tree.args.get("order") and tree.args.get("limit"):
+        return "top row (ORDER BY .. LIMIT)"
+    if tree.args.get("having"):
+        return "group filter (HAVING)"
+    outer = tree.expressions if isinstance(tree, exp.Select) else []
+    if not any(e.find(exp.AggFunc) for e in outer):
+        return "rows listed (no aggregate)"
+    where, group = tree.args.get("where"), tree.args.get("group")
+    columns = [c.name.lower() for part in (where, group) if part for c in part.find_all(exp.Column)]
+    if "year" in columns:
+        return "integer year column as a period"
+    comparisons = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between, exp.Like)
+    if where and where.find(*comparisons):
+        return "comparison filter (<, >, BETWEEN, LIKE)"
+    if any(e.find(exp.Avg, exp.Min, exp.Max) for e in outer):
+        return "average, minimum or maximum"
+    if tree.find(exp.Distinct):
+        return "count distinct"
+    if tree.args.get("joins"):
+        return "join"
+    if group:
+        return "count or total by group"
+    return "equality filter" if where else "plain count or total"
+
+
 def questions(root: Path, split: Split) -> Iterator[dict[str, Any]]:
     """The split's questions; the other half is dropped on its id before anything else."""
     path = root / "questions.jsonl"
@@ -178,11 +223,16 @@ def draft(db: Path, layer: Path, redraft: bool) -> Path:
 def _rows(result: Result | None, n: int = 10) -> dict[str, Any] | None:
     if result is None:
         return None
-    rows = [[v if isinstance(v, (int, float, str)) or v is None else str(v) for v in r] for r in result.rows[:n]]
+    rows = [
+        [v if isinstance(v, (int, float, str)) or v is None else str(v) for v in r]
+        for r in result.rows[:n]
+    ]
     return {"columns": list(result.columns), "rows": rows, "n_rows": len(result.rows)}
 
 
-def ask_database(db_id: str, rows: list[dict[str, Any]], root: Path, layer: Path, out: Path) -> None:
+def ask_database(
+    db_id: str, rows: list[dict[str, Any]], root: Path, layer: Path, out: Path
+) -> None:
     """Ask each question of one database and append its record to ``out`` as it goes."""
     from assay.connectors import connect
     from assay.errors import ExecutionError
@@ -221,6 +271,7 @@ def ask_database(db_id: str, rows: list[dict[str, Any]], root: Path, layer: Path
                     "reasons": list(verdict.reasons),
                     "message": verdict.provenance.get("message"),
                     "reading": verdict.provenance.get("reading"),
+                    "unread": list((verdict.provenance.get("read") or {}).get("unread") or []),
                     "sql": candidate.final_sql if candidate else None,
                     "shown": _rows(candidate.result if candidate else None),
                 }
@@ -269,16 +320,26 @@ def failures(records: list[dict[str, Any]]) -> str:
 
 
 def reasons(records: list[dict[str, Any]], n: int) -> str:
-    """The ``n`` most common first reasons of NOT_ANSWERED, two example questions each."""
+    """Non-answers three ways: by first reason; by first reason and what gold needed
+    (``gold_needs``), the ``n`` most common with two example questions each; and the words the
+    agent could not read most often."""
+    missed = [r for r in records if r["class"] == "NOT_ANSWERED"]
+    out = ["NOT_ANSWERED by first reason:"]
+    by_code = Counter(str(r.get("first_reason")) for r in missed)
+    out.extend(f"{k:>4}  {code}" for code, k in sorted(by_code.items(), key=lambda kv: -kv[1]))
     by_reason: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in records:
-        if r["class"] == "NOT_ANSWERED":
-            by_reason[str(r.get("first_reason"))].append(r)
+    for r in missed:
+        by_reason[f"{r.get('first_reason')} | gold: {gold_needs(r['gold_sql'])}"].append(r)
     ranked = sorted(by_reason.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:n]
-    out = []
+    out.append(f"\nThe {len(ranked)} most common (first reason | what gold needed):")
     for reason, hits in ranked:
-        out.append(f"{len(hits):>3}  {reason}")
-        out.extend(f"       {h['id']} ({h['db']}): {h['question']}" for h in hits[:2])
+        out.append(f"{len(hits):>4}  {reason}")
+        out.extend(f"        {h['id']} ({h['db']}): {h['question']}" for h in hits[:2])
+    words = Counter(w for r in missed for w in r.get("unread") or [])
+    out.append(
+        "\nWords left unread, most often: "
+        + ", ".join(f"{w} ({k})" for w, k in words.most_common(25))
+    )
     return "\n".join(out)
 
 

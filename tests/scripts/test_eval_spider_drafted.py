@@ -134,3 +134,31 @@ def test_order_matters_only_when_gold_orders() -> None:
 def test_split_is_the_hash_parity_of_the_id() -> None:
     ids = [f"spider-dev-{i}" for i in range(6)]
     assert [script.split_of(i) for i in ids] == ["dev", "dev", "heldout", "dev", "dev", "heldout"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "need"),
+    [
+        ("SELECT name FROM stadium EXCEPT SELECT name FROM concert", "set operation"),
+        ("SELECT count(*) FROM t WHERE a = (SELECT max(a) FROM t)", "nested query"),
+        ("SELECT avg(weight), pettype FROM pets GROUP BY pettype", "average, minimum or maximum"),
+        ("SELECT count(*) FROM cars_data WHERE year = 1980", "integer year column as a period"),
+        ("SELECT count(*) FROM singer", "plain count or total"),
+    ],
+    ids=["set-op", "nested", "avg", "year", "plain"],
+)
+def test_gold_needs_names_the_most_demanding_construct(sql: str, need: str) -> None:
+    assert script.gold_needs(sql).startswith(need)
+
+
+def test_summary_counts_each_class_per_database() -> None:
+    records = [
+        {"db": "pets_1", "class": "RIGHT_SHOWN"},
+        {"db": "pets_1", "class": "NOT_ANSWERED"},
+        {"db": "car_1", "class": "NOT_ANSWERED"},
+    ]
+    rows = {line.split()[0]: line.split()[1:] for line in script.summary(records).splitlines()}
+    # columns: car_1, concert_singer, pets_1, total
+    assert rows["NOT_ANSWERED"] == ["1", "0", "1", "2"]
+    assert rows["RIGHT_SHOWN"] == ["0", "0", "1", "1"]
+    assert rows["questions"] == ["1", "0", "2", "3"]
