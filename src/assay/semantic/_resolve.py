@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from assay.semantic._codes import code_words
 from assay.semantic._model import SemanticLayer
 from assay.semantic._places import place_names
 from assay.semantic._words import FUNCTION_WORDS
@@ -164,6 +165,7 @@ class Lexicon:
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
         self._places(layer)
+        self._codes(layer)
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
@@ -186,6 +188,21 @@ class Lexicon:
                         bucket.append(("value", target))
                 elif not {canonical(t.text) for t in tokenize(name)} & named:
                     self._add(name, "value", target)
+
+    def _codes(self, layer: SemanticLayer) -> None:
+        """ "female" where a column holds exactly F and M (``code_words``): read only where
+        the word names one code of one column and names nothing else in the layer."""
+        found: dict[tuple[str, ...], set[str]] = {}
+        for dim in layer.dimensions:
+            if dim.expression:
+                continue
+            for word, code in code_words(dim.column, dim.values):
+                key = tuple(canonical(t.text) for t in tokenize(word))
+                found.setdefault(key, set()).add(f"{dim.name}={code}")
+        for key, targets in sorted(found.items()):
+            forms = {key} | {(*key[:-1], f) for f in _forms(key[-1])}
+            if len(targets) == 1 and not any(f in self.entries for f in forms):
+                self._add(" ".join(key), "value", next(iter(targets)))
 
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
