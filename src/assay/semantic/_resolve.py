@@ -180,7 +180,7 @@ class Lexicon:
             w for key, entries in self.entries.items() for w in key if len(key) == 1 and entries
         }
         for dim in layer.dimensions:
-            for name, code in place_names(dim.values):
+            for name, code in place_names(dim.values, f"{dim.name} {dim.column}"):
                 target = f"{dim.name}={code}"
                 if len(name) < 3:  # "UK": a short name, read as written
                     bucket = self.case_sensitive.setdefault((name,), [])
