@@ -635,7 +635,8 @@ def _preceding(found: list[Period]) -> list[Period]:
             (
                 (p, m)
                 for p in reversed(out)
-                if (m := _LAST_N.match(p.text)) is not None and m["rel"] not in {"previous", "prior"}
+                if (m := _LAST_N.match(p.text)) is not None
+                and m["rel"] not in {"previous", "prior"}
             ),
             None,
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["place_names"]
+__all__ = ["COUNTRIES", "STATES", "hinted", "place_names"]
 
 # code: names (';' between names), ISO 3166-1 alpha-2, common English names and short forms.
 _COUNTRIES = """
@@ -84,7 +84,7 @@ COUNTRIES = _table(_COUNTRIES)
 STATES = _table(_STATES)
 
 
-def _hinted(hint: str) -> dict[str, tuple[str, ...]] | None:
+def hinted(hint: str) -> dict[str, tuple[str, ...]] | None:
     """The table a column's name says it holds: states for "s_state", countries for
     "customer_country" or "nation"; None when it says neither or both."""
     words = set(re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", hint).lower()))
@@ -125,8 +125,8 @@ def place_names(values: Iterable[str], hint: str = "") -> list[tuple[str, str]]:
     codes = set(stored)
     countries, states = codes <= COUNTRIES.keys(), codes <= STATES.keys()
     if countries and states:
-        hinted = _hinted(hint)
-        countries, states = hinted is COUNTRIES, hinted is STATES
+        kind = hinted(hint)
+        countries, states = kind is COUNTRIES, kind is STATES
     if countries != states:
         table = COUNTRIES if countries else STATES
         return [(name, code) for code in sorted(codes) for name in table[code]]
@@ -141,7 +141,7 @@ def _named(stored: list[str], hint: str) -> list[tuple[str, str]]:
         folded.setdefault(value.casefold(), []).append(value)
     out: list[tuple[str, str]] = []
     for table in (COUNTRIES, STATES):
-        if _hinted(hint) not in (None, table):
+        if hinted(hint) not in (None, table):
             continue
         held: dict[str, list[str]] = {}  # code: the values naming that place
         for code, names in table.items():

@@ -867,8 +867,7 @@ def _filters(payload: Any, negated: bool) -> list[Filter]:
             said.setdefault(dim, []).append(tag.payload.phrase)
         words.setdefault(dim, []).append(tag.payload.phrase)
     return [
-        Filter(d, tuple(v), negated, " ".join(words[d]), tuple(said[d]))
-        for d, v in by_dim.items()
+        Filter(d, tuple(v), negated, " ".join(words[d]), tuple(said[d])) for d, v in by_dim.items()
     ]
 
 

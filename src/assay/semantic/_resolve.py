@@ -204,6 +204,16 @@ class Lexicon:
             if len(targets) == 1 and not any(f in self.entries for f in forms):
                 self._add(" ".join(key), "value", next(iter(targets)))
 
+    def with_values(self, pairs: list[tuple[str, str]]) -> Lexicon:
+        """A copy of this lexicon where each phrase also names its value (``dim=value``): a
+        value the data was asked for, not read at layer load (``_lookup``)."""
+        out = copy.copy(self)
+        out.entries = {key: list(found) for key, found in self.entries.items()}
+        for phrase, target in pairs:
+            out._add(phrase, "value", target)
+        out.longest = max(self.longest, *(len(k) for k in out.entries))
+        return out
+
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
         sold': one plural noun and only function words after it), when that is the
