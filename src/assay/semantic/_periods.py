@@ -651,10 +651,12 @@ def _preceding(found: list[Period]) -> list[Period]:
         if unit in {"day", "week"}:
             start = before.start - (before.end - before.start)
         else:
-            months = int(before.end.year * 12 + before.end.month) - (
+            months = (before.end.year * 12 + before.end.month) - (
                 before.start.year * 12 + before.start.month
             )
-            start = _add_months(before.start, -months)
+            first = _add_months(before.start, -months)
+            last_day = calendar.monthrange(first.year, first.month)[1]
+            start = first.replace(day=min(before.start.day, last_day))
         label = f"the previous {said['n']} {said['full'] or ''}{unit}s"
         out.append(Period(start, before.start, label, period.text, period.span))
     return out

@@ -102,8 +102,8 @@ def place_names(values: Iterable[str], hint: str = "") -> list[tuple[str, str]]:
 
     A column of codes ("MX", "US") is read with the names ("Mexico"); a column of names or
     short forms ("usa", "uk", "United States") with the other names and the codes ("United
-    States", "United Kingdom", "USA"). A name is given only where exactly one value of the
-    column is that place (``usa`` and ``United States`` both held: "America" names neither).
+    States", "United Kingdom", "USA"). Where two values of the column are one place (``usa``
+    and ``United States``), its other names ("America") name both: the reader asks back.
     Codes that are both a country's and a state's ("TN": Tunisia or Tennessee) are read as the
     kind the column's name says (``hint``: "s_state" holds states), else as neither.
 
@@ -116,8 +116,8 @@ def place_names(values: Iterable[str], hint: str = "") -> list[tuple[str, str]]:
         [('Tennessee', 'TN')]
         >>> ("United Kingdom", "uk") in place_names(["uk", "usa", "france"])
         True
-        >>> [n for n, v in place_names(["usa", "United States", "uk"]) if v != "uk"]
-        []
+        >>> sorted(v for n, v in place_names(["usa", "United States", "uk"]) if n == "America")
+        ['United States', 'usa']
     """
     stored = list(dict.fromkeys(values))
     if not stored:
@@ -154,10 +154,10 @@ def _named(stored: list[str], hint: str) -> list[tuple[str, str]]:
         if out:
             return []  # every value a country and a state alike: which is never guessed
         for code in sorted(held):
-            if len(held[code]) > 1:
-                continue  # one place held by two values ("usa", "United States"): neither
-            (value,) = held[code]
-            for form in (code, *table[code]):
-                if form.casefold() != value.casefold():
-                    out.append((form, value))
+            # one place held by two values ("usa", "United States"): its other names name
+            # both, and the reader asks back which
+            for value in held[code]:
+                for form in (code, *table[code]):
+                    if form.casefold() not in {v.casefold() for v in held[code]}:
+                        out.append((form, value))
     return out

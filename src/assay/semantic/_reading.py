@@ -357,6 +357,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
+            dangling += _two_values(payload[0])
             listed = {t.payload.targets[0].split("=")[0] for t in payload[0]}
             if len(listed) > 1 and "or" in payload[1]:
                 dangling.append(f"or (between {' and '.join(sorted(listed))})")
@@ -855,8 +856,19 @@ def _add(groups: list[str], dim: str) -> None:
         groups.append(dim)
 
 
+def _two_values(tags: list[Tag]) -> list[str]:
+    """A word naming two values ("America" where a column holds both 'usa' and 'United
+    States'): asked back, never read as either."""
+    out = []
+    for tag in tags:
+        if len(tag.payload.targets) > 1:
+            values = " or ".join(t.split("=", 1)[1] for t in tag.payload.targets)
+            out.append(f"{tag.payload.phrase} ({values}?)")
+    return out
+
+
 def _filters(payload: Any, negated: bool) -> list[Filter]:
-    tags = payload[0]
+    tags = [t for t in payload[0] if len(t.payload.targets) == 1]
     by_dim: dict[str, list[str]] = {}
     words: dict[str, list[str]] = {}
     said: dict[str, list[str]] = {}

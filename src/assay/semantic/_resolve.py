@@ -198,11 +198,11 @@ class Lexicon:
                 continue
             for word, code in code_words(dim.column, dim.values):
                 key = tuple(canonical(t.text) for t in tokenize(word))
-                found.setdefault(key, set()).add(f"{dim.name}={code}")
+                for form in {key} | {(*key[:-1], f) for f in _forms(key[-1])}:
+                    found.setdefault(form, set()).add(f"{dim.name}={code}")
         for key, targets in sorted(found.items()):
-            forms = {key} | {(*key[:-1], f) for f in _forms(key[-1])}
-            if len(targets) == 1 and not any(f in self.entries for f in forms):
-                self._add(" ".join(key), "value", next(iter(targets)))
+            if len(targets) == 1 and key not in self.entries:
+                self.entries[key] = [("value", next(iter(targets)))]
 
     def with_values(self, pairs: list[tuple[str, str]]) -> Lexicon:
         """A copy of this lexicon where each phrase also names its value (``dim=value``): a
