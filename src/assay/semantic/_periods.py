@@ -654,9 +654,9 @@ def _preceding(found: list[Period]) -> list[Period]:
             months = (before.end.year * 12 + before.end.month) - (
                 before.start.year * 12 + before.start.month
             )
-            first = _add_months(before.start, -months)
-            last_day = calendar.monthrange(first.year, first.month)[1]
-            start = first.replace(day=min(before.start.day, last_day))
+            month0 = _add_months(before.start, -months)
+            last_day = calendar.monthrange(month0.year, month0.month)[1]
+            start = month0.replace(day=min(before.start.day, last_day))
         label = f"the previous {said['n']} {said['full'] or ''}{unit}s"
         out.append(Period(start, before.start, label, period.text, period.span))
     return out
