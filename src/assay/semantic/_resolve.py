@@ -297,7 +297,7 @@ class Lexicon:
             return None
         kinds = {k for k, _ in entries}
         kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-        targets = tuple(sorted(t for k, t in entries if k == kind))
+        targets = tuple(sorted({t for k, t in entries if k == kind}))
         phrase = " ".join(t.text for t in tokens[i : i + size])
         return Match(phrase, i, i + size, kind, targets)
 
@@ -332,7 +332,7 @@ class Lexicon:
                 if entries:
                     kinds = {k for k, _ in entries}
                     kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-                    targets = tuple(sorted(t for k, t in entries if k == kind))
+                    targets = tuple(sorted({t for k, t in entries if k == kind}))
                     phrase = " ".join(t.text for t in tokens[i : i + size])
                     hit = Match(phrase, i, i + size, kind, targets)
                     break
