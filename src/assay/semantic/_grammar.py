@@ -484,18 +484,15 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
             out.append(tag)
             k += 1
             continue
-        # the run whole or its first words ("car makers are"), else its last words with the
-        # words before them left unread ("how many female singers": 'female' asked back)
-        spans = [(0, n) for n in range(len(nouns), 0, -1)]
-        spans += [(a, len(nouns)) for a in range(1, len(nouns))]
-        for a, b in spans:
-            entries = _counting(lexicon, [str(t.payload) for t in nouns[a:b]])
+        # the run whole, or its first words ("car makers" of "car makers are"); never its
+        # last words alone: "how many new orders" is no count of orders ('new' is named)
+        for b in range(len(nouns), 0, -1):
+            entries = _counting(lexicon, [str(t.payload) for t in nouns[:b]])
             if entries:
-                phrase = " ".join(t.token.text for t in nouns[a:b])
+                phrase = " ".join(t.token.text for t in nouns[:b])
                 targets = tuple(sorted({t for _, t in entries}))
-                match = Match(phrase, nouns[a].index, nouns[b - 1].index + 1, "metric", targets)
-                adjectives = [dataclasses.replace(t, kind="WORD") for t in nouns[:a]]
-                out[-1:] = [*said, *adjectives, _Tag("METRIC", prev.token, prev.index, match)]
+                match = Match(phrase, nouns[0].index, nouns[b - 1].index + 1, "metric", targets)
+                out[-1:] = [*said, _Tag("METRIC", prev.token, prev.index, match)]
                 k += len(said) + b
                 break
         else:
