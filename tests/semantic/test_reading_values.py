@@ -370,3 +370,48 @@ def test_a_drafted_layer_reads_a_yaml_code_set() -> None:
     reading, decision = read_and_decide("number of male singers", layer)
     assert decision.behaviour == "answer"
     assert "singer_Is_male is T (male)" in reading.restate(layer)
+
+
+# --- imported layers on the TPC warehouses (slow: two imports) ------------------------------
+
+OSI = SHARED / "osi" / "examples" / "tpcds_semantic_model.yaml"
+CUBE = SHARED / "cube-workshop-tpch" / "static" / "cube-models" / "1-starter" / "model" / "cubes"
+
+
+def _import(kind: str, source: Path, db: Path, out: Path) -> Path:
+    args = ["semantic", "import", "--from", kind, "--source", str(source), "--db", str(db)]
+    run = CliRunner().invoke(main, [*args, "--out", str(out)])
+    assert run.exit_code == 0, run.output
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not SHARED.exists(), reason="the shared semantic models are absent")
+def test_tryout_places_on_imported_tpc_layers(
+    tmp_path: Path, tpch_duckdb: Path, tpcds_duckdb: Path
+) -> None:
+    """OSI's s_state holds TN (Tunisia's code as well as Tennessee's): read as Tennessee by the
+    column's name. Cube's nation names (25, not read at import) are looked up in the data."""
+    osi = _import("osi", OSI, tpcds_duckdb, tmp_path / "osi.yaml")
+    cube = _import("cube", CUBE, tpch_duckdb, tmp_path / "cube.yaml")
+    with duckdb.connect(str(tpcds_duckdb), read_only=True) as con:
+        tn = con.execute(
+            "SELECT sum(ss_ext_sales_price) FROM store_sales ss "
+            "JOIN store s ON ss.ss_store_sk = s.s_store_sk WHERE s.s_state = 'TN'"
+        ).fetchall()
+    with duckdb.connect(str(tpch_duckdb), read_only=True) as con:
+        germany = con.execute(
+            "SELECT count(*) FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey "
+            "JOIN nation n ON c.c_nationkey = n.n_nationkey WHERE n.n_name = 'GERMANY'"
+        ).fetchall()
+    with connect(str(tpcds_duckdb)) as connector:
+        verdict = Agent(connector, load_semantic(osi)).ask("total sales in Tennessee")
+    assert [tuple(float(v) for v in r) for r in _rows(verdict)] == [(float(tn[0][0]),)]
+    assert "s_state is TN (Tennessee)" in verdict.provenance["reading"]
+    with connect(str(tpch_duckdb)) as connector:
+        agent = Agent(connector, load_semantic(cube))
+        verdict = agent.ask("number of orders from customers in Germany")
+        nowhere = agent.ask("number of orders from customers in Atlantis")
+    assert _rows(verdict) == germany
+    assert "customer_nations_name is GERMANY" in verdict.provenance["reading"]
+    assert nowhere.behaviour == "abstain"
