@@ -51,8 +51,12 @@ from assay.semantic import (
     Metric,
     Reading,
     SemanticLayer,
+    ValueLookup,
     check_against,
     read,
+    value_lookup_sql,
+    value_lookups,
+    with_found,
 )
 from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
@@ -77,6 +81,8 @@ class Rest:
     # Set when no model is asked: the provenance so far and the verified query that matched.
     base: dict[str, Any] | None = None
     example: ExampleMatch | None = None
+    # Place names to look up in columns whose values were not read at layer load.
+    lookups: tuple[ValueLookup, ...] = ()
 
     def finish(self) -> Verdict:
         try:
@@ -177,6 +183,13 @@ class Agent:
             # The model is asked which metric is meant: a blocking call, left to ``finish``.
             return Rest(self, question, text, ident, reading, decision, refusal, bool(found))
         base = self._base(text, reading, decision, [])
+        lookups: tuple[ValueLookup, ...] = ()
+        if decision.code == "behaviour.value_not_in_domain" and not found:
+            lookups = value_lookups(reading.value_like, self.layer)
+        if lookups:  # the data is asked for the value: a blocking call, left to ``finish``
+            return Rest(
+                self, question, text, ident, reading, decision, refusal, False, base, None, lookups
+            )
         example = None if found else self.trusted.match(text, reading)
         if example is None and decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
@@ -208,6 +221,9 @@ class Agent:
         the model)."""
         text, ident, reading, decision = rest.text, rest.ident, rest.reading, rest.decision
         base, example = rest.base, rest.example
+        if rest.lookups:
+            reading, decision = self._looked_up(text, reading, decision, rest.lookups)
+            base = self._base(text, reading, decision, [])
         if base is None:
             model_notes: list[dict[str, Any]] = []
             reading, decision = self._model_metric(text, reading, rest.refusal, model_notes)
@@ -230,6 +246,46 @@ class Agent:
             finding = Finding(exc.code, "veto", exc.message)
             base["message"] = exc.message
             return self._verdict(ident, "answer", (exc.code,), base, findings=(finding,))
+
+    def _looked_up(
+        self,
+        text: str,
+        reading: Reading,
+        decision: BehaviourDecision,
+        lookups: tuple[ValueLookup, ...],
+    ) -> tuple[Reading, BehaviourDecision]:
+        """The question re-read with each place name the data was found to hold as a value
+        of its column (``semantic._lookup``); asked back when a lookup could not run or found
+        two spellings, abstained on as before when the column holds none."""
+        found = []
+        for lookup in lookups:
+            sql = value_lookup_sql(lookup, self.connector.dialect)
+            try:
+                rows = self.connector.execute(
+                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=3
+                ).rows
+            except AssayError as exc:
+                return reading, BehaviourDecision(
+                    "clarify",
+                    "behaviour.value_unchecked",
+                    f"'{lookup.word}' may be a value of {lookup.dimension}, whose values the "
+                    f"layer does not list, and checking the data failed ({exc.code}); name "
+                    "the value as the data writes it.",
+                )
+            values = sorted({str(row[0]) for row in rows if row[0] is not None})
+            if not values:
+                return reading, decision  # the column does not hold it: as decided
+            if len(values) > 1:
+                return reading, BehaviourDecision(
+                    "clarify",
+                    "behaviour.value_ambiguous",
+                    f"'{lookup.word}' matches {len(values)} values of {lookup.dimension} "
+                    f"({', '.join(values)}); which one do you mean?",
+                )
+            found.append((lookup, values[0]))
+        lexicon = with_found(self.lexicon, found)
+        again = read(text, self.layer, lexicon)
+        return again, decide_behaviour(again, self.layer)
 
     def _outside_own_data(self, reading: Reading) -> str | None:
         """A period wholly outside the dates a metric's own time column holds (the layer's

@@ -3,6 +3,7 @@
 from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._load import check_against, load_semantic, parse_semantic
+from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
 from assay.semantic._model import (
     Dimension,
     ForbiddenJoin,
@@ -39,6 +40,7 @@ __all__ = [
     "RetiredColumn",
     "SemanticLayer",
     "TrustedExample",
+    "ValueLookup",
     "canonical",
     "check_against",
     "closest_metrics",
@@ -51,4 +53,7 @@ __all__ = [
     "read",
     "resolve",
     "tokenize",
+    "value_lookup_sql",
+    "value_lookups",
+    "with_found",
 ]

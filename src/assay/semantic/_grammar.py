@@ -465,39 +465,80 @@ class _Build(Transformer[Any, Any]):
 
 
 def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
-    """ "how many orders": a counted noun read as the layer's "number of orders"."""
+    """ "how many orders": a counted noun read as the layer's "number of orders". The noun is
+    read whole ("how many car makers": the layer's "number of car makers", longest first),
+    after any values said of it ("how many female students": the students whose sex is F,
+    where the layer reads 'female' as a value)."""
     out: list[_Tag] = []
-    for tag in tags:
+    k = 0
+    while k < len(tags):
+        tag = tags[k]
         prev = out[-1] if out else None
-        if tag.kind in {"WORD", "ENTITY"} and prev is not None and prev.kind == "COUNT":
-            entries = [
-                e
-                for key in (("number", "of", tag.payload), (tag.payload, "sold"))
-                for e in lexicon.lookup(key, ())
-                if e[0] == "metric"
-            ]
-            if not entries and not _before_metric(tags, tag):
-                # "number of orders" where nothing counts orders: a measure the layer lacks,
-                # named (never dropped while another metric of the question is shown)
-                said = f"number of {tag.token.text}"
-                out[-1] = _Tag("COUNTED", prev.token, prev.index, (said, tag))
-                continue
+        if prev is None or prev.kind != "COUNT" or tag.kind not in {"WORD", "ENTITY", "VALUE"}:
+            out.append(tag)
+            k += 1
+            continue
+        said = _values_before(tags, k)  # "female" of "how many female students"
+        nouns = _noun_run(tags, k + len(said))
+        if not nouns:
+            out.append(tag)
+            k += 1
+            continue
+        # the run whole, or its first words ("car makers" of "car makers are"); never its
+        # last words alone: "how many new orders" is no count of orders ('new' is named)
+        for b in range(len(nouns), 0, -1):
+            entries = _counting(lexicon, [str(t.payload) for t in nouns[:b]])
             if entries:
-                out[-1] = _Tag(
-                    "METRIC",
-                    prev.token,
-                    prev.index,
-                    Match(
-                        tag.token.text,
-                        tag.index,
-                        tag.index + 1,
-                        "metric",
-                        tuple(sorted({t for _, t in entries})),
-                    ),
-                )
+                phrase = " ".join(t.token.text for t in nouns[:b])
+                targets = tuple(sorted({t for _, t in entries}))
+                match = Match(phrase, nouns[0].index, nouns[b - 1].index + 1, "metric", targets)
+                out[-1:] = [*said, _Tag("METRIC", prev.token, prev.index, match)]
+                k += len(said) + b
+                break
+        else:
+            if said or _before_metric(tags, nouns[-1]):
+                out.append(tag)
+                k += 1
                 continue
-        out.append(tag)
+            # "number of orders" where nothing counts orders: a measure the layer lacks,
+            # named whole (never dropped while another metric of the question is shown)
+            words = " ".join(t.token.text for t in nouns)
+            out[-1] = _Tag("COUNTED", prev.token, prev.index, (f"number of {words}", nouns))
+            k += len(nouns)
     return [t for t in out if t.kind != "COUNT"]
+
+
+def _counting(lexicon: Lexicon, words: list[str]) -> list[tuple[str, str]]:
+    """The metrics that count these words' rows ("number of car makers"; "units sold")."""
+    entries = lexicon.lookup(("number", "of", *words), ())
+    if len(words) == 1:
+        entries = entries + lexicon.lookup((words[0], "sold"), ())
+    return [e for e in entries if e[0] == "metric"]
+
+
+def _values_before(tags: list[_Tag], k: int) -> list[_Tag]:
+    """The values said right after "how many", before the counted noun ("how many female
+    students"): adjacent value tags, kept only when a noun follows them at once."""
+    said: list[_Tag] = []
+    at = tags[k].index
+    while k < len(tags) and tags[k].kind == "VALUE" and tags[k].index == at:
+        said.append(tags[k])
+        at = tags[k].payload.end
+        k += 1
+    if said and (k == len(tags) or tags[k].kind not in {"WORD", "ENTITY"} or tags[k].index != at):
+        return []
+    return said
+
+
+def _noun_run(tags: list[_Tag], k: int) -> list[_Tag]:
+    """The adjacent unread or entity words from tag ``k`` on ("car makers", "car makrs")."""
+    run: list[_Tag] = []
+    while k < len(tags) and tags[k].kind in {"WORD", "ENTITY"} and len(run) < 4:
+        if run and tags[k].index != run[-1].index + 1:
+            break
+        run.append(tags[k])
+        k += 1
+    return run
 
 
 def _before_metric(tags: list[_Tag], tag: _Tag) -> bool:

@@ -36,6 +36,7 @@ from typing import Any
 from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
+from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
@@ -76,6 +77,15 @@ class Filter:
     values: tuple[str, ...]
     negated: bool = False
     words: str = ""
+    said: tuple[str, ...] = ()  # each value as the question said it ("female" for F)
+
+    def shown(self, value: str) -> str:
+        """A value as the reading states it: with the words said for it when they are not
+        the value itself ("F (female)", "uk (United Kingdom)")."""
+        said = dict(zip(self.values, self.said, strict=False)).get(value, value)
+        if _fold(said) in {_fold(value), _fold(value) + "s", _fold(value) + "es"}:
+            return value
+        return f"{value} ({said})"
 
 
 @dataclass(frozen=True)
@@ -157,12 +167,13 @@ class Reading:
         names = {m.name: m.label for m in layer.metrics}
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
         for f in self.filters:
+            shown = [f.shown(v) for v in f.values]
             if not f.negated:
-                said = " or ".join(f.values)
+                said = " or ".join(shown)
             elif len(f.values) == 1:
-                said = f"not {f.values[0]}"
+                said = f"not {shown[0]}"
             else:
-                said = "none of " + ", ".join(f.values)
+                said = "none of " + ", ".join(shown)
             parts.append(f"where {f.dimension} is {said}")
         parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
@@ -198,6 +209,10 @@ class Reading:
             else:
                 parts.append(f"keeping the {self.ranking.n} {end}")
         return ", ".join(parts)
+
+
+def _fold(text: str) -> str:
+    return " ".join(canonical(t.text) for t in tokenize(text))
 
 
 def _plain(period: Period) -> str:
@@ -342,6 +357,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
+            dangling += _two_values(payload[0])
             listed = {t.payload.targets[0].split("=")[0] for t in payload[0]}
             if len(listed) > 1 and "or" in payload[1]:
                 dangling.append(f"or (between {' and '.join(sorted(listed))})")
@@ -423,9 +439,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 if tag.index == last_metric_end:
                     derived.append(tag.payload[1])
             elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
-                noun = tag.payload[1]
-                if noun.kind == "WORD" and _suggest([noun], lexicon):  # "custmers"
-                    unread.append(noun)
+                nouns = tag.payload[1]
+                typed = [t for t in nouns if t.kind == "WORD"]
+                if typed and _suggest(nouns, lexicon):  # "custmers", "car makrs"
+                    unread.extend(nouns)
                 else:
                     derived.append(tag.payload[0])
             elif tag.kind == "RETIRED":
@@ -839,16 +856,31 @@ def _add(groups: list[str], dim: str) -> None:
         groups.append(dim)
 
 
+def _two_values(tags: list[Tag]) -> list[str]:
+    """A word naming two values ("America" where a column holds both 'usa' and 'United
+    States'): asked back, never read as either."""
+    out = []
+    for tag in tags:
+        if len(tag.payload.targets) > 1:
+            values = " or ".join(t.split("=", 1)[1] for t in tag.payload.targets)
+            out.append(f"{tag.payload.phrase} ({values}?)")
+    return out
+
+
 def _filters(payload: Any, negated: bool) -> list[Filter]:
-    tags = payload[0]
+    tags = [t for t in payload[0] if len(t.payload.targets) == 1]
     by_dim: dict[str, list[str]] = {}
     words: dict[str, list[str]] = {}
+    said: dict[str, list[str]] = {}
     for tag in tags:
         dim, value = tag.payload.targets[0].split("=", 1)
         if value not in by_dim.setdefault(dim, []):
             by_dim[dim].append(value)
+            said.setdefault(dim, []).append(tag.payload.phrase)
         words.setdefault(dim, []).append(tag.payload.phrase)
-    return [Filter(d, tuple(v), negated, " ".join(words[d])) for d, v in by_dim.items()]
+    return [
+        Filter(d, tuple(v), negated, " ".join(words[d]), tuple(said[d])) for d, v in by_dim.items()
+    ]
 
 
 def _merge(filters: list[Filter]) -> list[Filter]:
@@ -858,8 +890,12 @@ def _merge(filters: list[Filter]) -> list[Filter]:
         key = (f.dimension, f.negated)
         if key in out:
             old = out[key]
+            pairs = dict(zip(old.values, old.said, strict=False))
+            for value, word in zip(f.values, f.said, strict=False):
+                pairs.setdefault(value, word)
             values = tuple(dict.fromkeys((*old.values, *f.values)))
-            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}")
+            said = tuple(pairs.get(v, v) for v in values)
+            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}", said)
         else:
             out[key] = f
     return list(out.values())
@@ -1040,7 +1076,7 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
                 continue
         for tag in run:
             word = tag.token.text
-            if len(word) < 4 or _known_word(canonical(word.lower())):
+            if len(word) < 4 or _known_word(canonical(word.lower())) or word.lower() in CODE_WORDS:
                 continue  # "Count", "List": a word the reader knows is no misspelling
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)

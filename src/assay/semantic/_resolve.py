@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from assay.semantic._codes import code_words
 from assay.semantic._model import SemanticLayer
 from assay.semantic._places import place_names
 from assay.semantic._words import FUNCTION_WORDS
@@ -164,6 +165,7 @@ class Lexicon:
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
         self._places(layer)
+        self._codes(layer)
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
@@ -178,7 +180,7 @@ class Lexicon:
             w for key, entries in self.entries.items() for w in key if len(key) == 1 and entries
         }
         for dim in layer.dimensions:
-            for name, code in place_names(dim.values):
+            for name, code in place_names(dim.values, f"{dim.name} {dim.column}"):
                 target = f"{dim.name}={code}"
                 if len(name) < 3:  # "UK": a short name, read as written
                     bucket = self.case_sensitive.setdefault((name,), [])
@@ -186,6 +188,31 @@ class Lexicon:
                         bucket.append(("value", target))
                 elif not {canonical(t.text) for t in tokenize(name)} & named:
                     self._add(name, "value", target)
+
+    def _codes(self, layer: SemanticLayer) -> None:
+        """ "female" where a column holds exactly F and M (``code_words``): read only where
+        the word names one code of one column and names nothing else in the layer."""
+        found: dict[tuple[str, ...], set[str]] = {}
+        for dim in layer.dimensions:
+            if dim.expression:
+                continue
+            for word, code in code_words(dim.column, dim.values):
+                key = tuple(canonical(t.text) for t in tokenize(word))
+                for form in {key} | {(*key[:-1], f) for f in _forms(key[-1])}:
+                    found.setdefault(form, set()).add(f"{dim.name}={code}")
+        for key, targets in sorted(found.items()):
+            if len(targets) == 1 and key not in self.entries:
+                self.entries[key] = [("value", next(iter(targets)))]
+
+    def with_values(self, pairs: list[tuple[str, str]]) -> Lexicon:
+        """A copy of this lexicon where each phrase also names its value (``dim=value``): a
+        value the data was asked for, not read at layer load (``_lookup``)."""
+        out = copy.copy(self)
+        out.entries = {key: list(found) for key, found in self.entries.items()}
+        for phrase, target in pairs:
+            out._add(phrase, "value", target)
+        out.longest = max(self.longest, *(len(k) for k in out.entries))
+        return out
 
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
@@ -270,7 +297,7 @@ class Lexicon:
             return None
         kinds = {k for k, _ in entries}
         kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-        targets = tuple(sorted(t for k, t in entries if k == kind))
+        targets = tuple(sorted({t for k, t in entries if k == kind}))
         phrase = " ".join(t.text for t in tokens[i : i + size])
         return Match(phrase, i, i + size, kind, targets)
 
@@ -305,7 +332,7 @@ class Lexicon:
                 if entries:
                     kinds = {k for k, _ in entries}
                     kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-                    targets = tuple(sorted(t for k, t in entries if k == kind))
+                    targets = tuple(sorted({t for k, t in entries if k == kind}))
                     phrase = " ".join(t.text for t in tokens[i : i + size])
                     hit = Match(phrase, i, i + size, kind, targets)
                     break
