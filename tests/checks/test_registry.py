@@ -360,10 +360,9 @@ class _SlowRunner:
 def test_a_check_past_its_time_limit_withholds_and_names_the_limit(
     people: PooledConnector, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The flake of test_semantic_model_generator_customers under load: groups_add_up's query
-    ran past its 5 s and the answer was withheld as ``veto.check_failed``, as if the check had
-    found a fault. It is withheld still (not checked is not shown), but the reason says time
-    ran out, and which limit."""
+    """A check's query past its own time limit (groups_add_up has 5 s) on a busy machine was
+    withheld as ``veto.check_failed``, as if the check had found a fault. It is withheld still
+    (not checked is not shown), but the reason says time ran out, and which limit."""
     import assay.checks._totals as totals
 
     monkeypatch.setattr(totals, "TIME_LIMIT_MS", 150)

@@ -33,7 +33,6 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-import assay.checks._totals as totals
 from assay.cli import main
 from assay.cli._ask import render_answer
 from assay.connectors import connect
@@ -301,19 +300,15 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
     assert len(p0_booking) == 84 and len(instant_by_day) == 105
 
 
-def test_semantic_model_generator_customers(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_semantic_model_generator_customers(tmp_path: Path) -> None:
     """The jaffle-shop customers mart (dbt MetricFlow) with SMG_DEMO.csv: its documented
     metric is the derived average_order_value (lifetime_spend_pretax / count_lifetime_orders,
     two simple metrics of one table), mapped as the same arithmetic over their sums; its saved
     query groups three metrics by the customer entity, imported as a dimension over its key
     column (no other model holds it as foreign)."""
-    # The per-customer breakdown is checked by groups_add_up, whose two queries have 5 s each;
-    # under a parallel run on a busy machine they ran past it about one run in four, and the
-    # answer was withheld (rightly: veto.check_timed_out, not checked is not shown). This test
-    # is about the import and its rows, not about the machine's speed: a minute here.
-    monkeypatch.setattr(totals, "TIME_LIMIT_MS", 60_000)
+    # This test was flaky (about one run in four in a parallel run): the per-customer answer
+    # lists a few unordered rows, and a customer id such as f8486fce-...-a6e9-... (250 of the
+    # 935) was read as a float's exponent, veto.garbled_answer. Fixed in the check.
     generator = SHARED / "semantic-model-generator" / "artifacts"
     db = tmp_path / "smg.duckdb"
     con = duckdb.connect(str(db))

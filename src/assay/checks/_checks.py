@@ -225,9 +225,12 @@ def numbers_cited(ctx: CheckContext) -> CheckOutcome:
 
 
 # What a governed answer must never show: Python's None, a float's raw repr (binary
-# artefacts such as 1056956.0399999998, exponents) or a NaN/infinity.
+# artefacts such as 1056956.0399999998, exponents) or a NaN/infinity. An exponent stands alone:
+# '6e9' inside a key (the UUID 9d0a-46e9-b2f1) is part of a value, not a float's repr (it
+# withheld an SMG per-customer answer whenever unordered rows put such a key in the text).
 _GARBLED = re.compile(
-    r"(?<![\w-])None(?![\w-])|(?<![\w.])\d+\.\d{6,}(?!\w)|\d(?:\.\d+)?e[+-]?\d+\b"
+    r"(?<![\w-])None(?![\w-])|(?<![\w.])\d+\.\d{6,}(?!\w)"
+    r"|(?<![\w.-])-?\d(?:\.\d+)?e[+-]?\d+(?![\w-])"
     r"|(?<![\w-])(?:nan|NaN|inf|-inf)(?![\w-])"
 )
 
