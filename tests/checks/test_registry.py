@@ -374,3 +374,31 @@ def test_a_check_past_its_time_limit_withholds_and_names_the_limit(
     assert (finding.code, finding.kind) == ("veto.check_timed_out", "veto")
     assert "'groups_add_up' did not finish within its time limit of 150 ms" in finding.message
     assert finding.evidence["time_limit_ms"] == 150
+
+
+@dataclass
+class _FailingRunner:
+    """The connector, but every query fails as an engine error would (a column the engine
+    cannot cast, a lost connection)."""
+
+    connector: PooledConnector
+    dialect: str = "duckdb"
+
+    def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
+        return self.connector.execute(
+            "SELECT no_such_column FROM people", time_limit_ms=time_limit_ms, max_rows=max_rows
+        )
+
+
+def test_a_value_probe_that_cannot_run_withholds(people: PooledConnector) -> None:
+    """literal_in_data's probe skipped the check on any error (fail open: an unchecked literal
+    passed as checked). A probe that cannot run is now a check that could not run."""
+    from assay.checks._values import literal_in_data
+
+    ctx = CASES["literal_in_data"].silent(people)
+    assert ctx.profiles is not None
+    assert run_checks(ctx, (literal_in_data,)).findings == ()  # it runs, and passes
+    ctx = replace(ctx, profiles=Profiles(_FailingRunner(people), ctx.profiles.catalog))
+    (finding,) = run_checks(ctx, (literal_in_data,)).findings
+    assert (finding.code, finding.kind) == ("veto.check_failed", "veto")
+    assert "literal_in_data" in finding.message
