@@ -4,6 +4,7 @@ from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._model import (
+    DerivedName,
     Dimension,
     ForbiddenJoin,
     JoinPath,
@@ -13,6 +14,7 @@ from assay.semantic._model import (
     TrustedExample,
     metric_filter,
 )
+from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
@@ -25,6 +27,7 @@ __all__ = [
     "NUMERIC_TYPE",
     "BehaviourDecision",
     "Comparison",
+    "DerivedName",
     "Dimension",
     "Filter",
     "ForbiddenJoin",
@@ -43,6 +46,7 @@ __all__ = [
     "check_against",
     "closest_metrics",
     "decide",
+    "entity_columns",
     "find_periods",
     "load_semantic",
     "metric_filter",
@@ -51,4 +55,5 @@ __all__ = [
     "read",
     "resolve",
     "tokenize",
+    "with_derived_names",
 ]

@@ -20,7 +20,7 @@ from lark import Token as LarkToken
 from lark.lexer import Lexer
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._periods import NO_CLOCK, Period, find_periods
+from assay.semantic._periods import NO_CLOCK, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -82,7 +82,7 @@ class _TagLexer(Lexer):
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 
 
-def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
+def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Match]]:
     tokens = tokenize(question)
     # A layer without a clock still finds the periods a question names, so that the behaviour
     # rules can abstain on them; relative ones are read against a stand-in date, never applied.
@@ -97,7 +97,11 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             taken[i] = True
         if inside:
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
+    ambiguous: list[Match] = []
     for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
+            ambiguous.append(m)
+            continue
         if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
             if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
                 continue  # "A" opening a sentence is an article, not channel A
@@ -196,7 +200,7 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
         for k in sorted(tags)
     ]
-    return _postposed(_separators(ordered)), periods
+    return _postposed(_separators(ordered)), ambiguous
 
 
 # Negations said after the values they exclude ("cardiology excluded").
@@ -469,6 +473,16 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
     out: list[_Tag] = []
     for tag in tags:
         prev = out[-1] if out else None
+        if tag.kind == "DIM" and prev is not None and prev.kind == "COUNT":
+            # "how many countries": the rows a count metric counts, though a derived word
+            # also names a dimension after them ("country" for countries.CountryName)
+            noun = tuple(canonical(t.text) for t in tokenize(tag.payload.phrase))
+            counts = [e for e in lexicon.lookup(("number", "of", *noun), ()) if e[0] == "metric"]
+            if len(counts) == 1 and tag.payload.derived:
+                target = (counts[0][1],)
+                match = Match(tag.payload.phrase, tag.index, tag.payload.end, "metric", target)
+                out[-1] = _Tag("METRIC", prev.token, prev.index, match)
+                continue
         if tag.kind in {"WORD", "ENTITY"} and prev is not None and prev.kind == "COUNT":
             entries = [
                 e
@@ -507,12 +521,18 @@ def _before_metric(tags: list[_Tag], tag: _Tag) -> bool:
 
 def parse(question: str, layer: SemanticLayer, lexicon: Lexicon) -> list[Any]:
     """The question's parts, in order (raises lark's ``UnexpectedInput`` if it cannot parse)."""
-    tags, _ = _tag(question, layer, lexicon)
+    tags, ambiguous = _tag(question, layer, lexicon)
     tags = _how_many(tags, lexicon)
     parts: list[Any] = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
     # Every content word nothing read, wherever the grammar placed it: a period said of one
     # ("born after 1990") is about that word, not the metric's date.
     parts.append(("words", [t for t in tags if t.kind == "WORD"]))
+    # Words derived from the layer's names, to be said with the name they stand for, and the
+    # ones that stand for several (asked back)
+    parts.append(
+        ("derived", [t.payload for t in tags if isinstance(t.payload, Match) and t.payload.derived])
+    )
+    parts.append(("ambiguous_names", ambiguous))
     return parts
 
 
