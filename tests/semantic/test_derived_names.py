@@ -214,6 +214,9 @@ def test_a_derived_word_never_shadows_a_defined_one() -> None:
 def test_a_derived_word_never_takes_a_grammar_word() -> None:
     layer = _store(_dim("d_year", "date_dim.d_year"), _dim("d_date_sk", "date_dim.d_date_sk"))
     assert _words(layer) == {}
+    # "first" of a first name is no thing the column names, proved unique or not
+    names = _store(_dim("c_first_name", "customer.c_first_name"))
+    assert _words(names, ("customer.c_first_name",)) == {"first name": ("dimension:c_first_name",)}
 
 
 def test_derive_names_checks_what_it_is_given() -> None:
@@ -363,6 +366,9 @@ def test_car_1_drafted_words(car_1: Path) -> None:
         assert ranked[0] == top[0] and sorted(ranked[1:]) == sorted(top[1:])
         # "countries" is still what "how many" counts, though it also names a dimension now
         assert _rows(agent.ask("how many countries in europe")) == europe
+        # the rows named as context are no breakdown nobody asked for (not answered, as before)
+        rows = agent.ask("number of car makers from countries in europe")
+        assert rows.action == "withhold" and "by country" not in rows.provenance["reading"]
 
 
 def test_concert_names_shared_by_two_concerts_give_no_word() -> None:

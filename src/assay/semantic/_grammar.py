@@ -102,6 +102,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
             ambiguous.append(m)
             continue
+        if _rows_named(m, tokens, layer):
+            continue  # "car makers from countries in Europe": the rows, not a breakdown
         if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
             if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
                 continue  # "A" opening a sentence is an article, not channel A
@@ -326,6 +328,21 @@ def _before(tokens: list[Token], i: int) -> str:
     """The word before token ``i``, articles skipped."""
     skip = {"the", "a", "an", "our", "all", "any"}
     return next((tokens[k].lower for k in range(i - 1, -1, -1) if tokens[k].lower not in skip), "")
+
+
+# Words before a table's rows named as context ("from countries in Europe")
+_ROWS_CONTEXT = frozenset({"from", "for", "of", "in", "among", "with", "on", "at", "to"})
+
+
+def _rows_named(match: Match, tokens: list[Token], layer: SemanticLayer) -> bool:
+    """Whether a derived word that is a table's name ("countries", derived from
+    countries.CountryName) is said as the rows something is measured on ("car makers from
+    countries in Europe") rather than as a breakdown: read as that table, as before the word
+    was derived, never as a grouping nobody asked for."""
+    if not match.derived or match.kind != "dimension" or match.end - match.start != 1:
+        return False
+    word = canonical(tokens[match.start].text)
+    return _entity(word, layer) and _before(tokens, match.start) in _ROWS_CONTEXT
 
 
 def _entity(word: str, layer: SemanticLayer) -> bool:

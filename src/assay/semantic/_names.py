@@ -42,6 +42,11 @@ _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 _UNIT = re.compile(r"^(?P<head>.*?\S)\s*\((?P<unit>[^()]{1,24})\)\s*$")
 # Surrogate keys nobody says aloud: no word is derived from them.
 _KEYS = frozenset({"sk", "pk", "fk"})
+# Which of a person's names a name column holds: "first_name" names no "first" thing
+_NAME_KINDS = frozenset(
+    "first last middle full display nick short long given family user legal common "
+    "official sur maiden".split()
+)
 
 
 @dataclass(frozen=True)
@@ -127,7 +132,7 @@ def _dimension_words(dim: Dimension, siblings: list[str]) -> list[_Candidate]:
     if not rest or rest[-1] in _KEYS:
         return out
     out.append(_Candidate(rest, "dimension", dim.name))
-    if rest[-1] == "name" and len(rest) > 1:  # "country name": the country
+    if rest[-1] == "name" and len(rest) > 1 and rest[-2] not in _NAME_KINDS:  # the country
         out.append(_Candidate(rest[:-1], "dimension", dim.name, entity=True))
     elif rest == ("name",) and glued and len(prefix) > 4:  # customer_regions_name
         out.append(_Candidate(glued, "dimension", dim.name, entity=True))

@@ -1061,6 +1061,8 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             word = tag.token.text
             if len(word) < 4 or _known_word(canonical(word.lower())):
                 continue  # "Count", "List": a word the reader knows is no misspelling
+            if (canonical(word.lower()),) in lexicon.entries:
+                continue  # a word the layer defines, left unread where it stands, is no typo
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)
             if swapped is not None:
