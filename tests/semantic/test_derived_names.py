@@ -173,6 +173,21 @@ def test_a_word_two_dimensions_derive_is_asked_back_naming_both() -> None:
     assert "suppliers_address (supplier.s_address)" in decision.message
 
 
+def test_a_word_a_metric_and_a_dimension_derive_is_asked_back() -> None:
+    layer = SemanticLayer(
+        name="t",
+        metrics=(Metric("revenue_usd", "Revenue (USD)", (), "orders", "SUM(orders.x)"),),
+        dimensions=(
+            _dim("o_revenue", "orders.o_revenue"),
+            _dim("o_region", "orders.o_region", values=("EU", "NA")),
+        ),
+    )
+    assert _words(layer)["revenue"] == ("dimension:o_revenue", "metric:revenue_usd")
+    _, decision = _decide(with_derived_names(layer), "revenue by region")
+    assert decision.code == "behaviour.ambiguous_name"
+    assert "o_revenue (orders.o_revenue) or the metric Revenue (USD)" in decision.message
+
+
 def test_a_word_an_undefined_role_also_names_is_asked_back() -> None:
     """Cube's line items reach a region through the customer (mapped) or the supplier (a
     second role of table region the import leaves undefined): "region" is either."""
