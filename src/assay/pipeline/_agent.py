@@ -53,9 +53,11 @@ from assay.semantic import (
     SemanticLayer,
     ValueLookup,
     check_against,
+    entity_columns,
     read,
     value_lookup_sql,
     value_lookups,
+    with_derived_names,
     with_found,
 )
 from assay.semantic import decide as decide_behaviour
@@ -120,11 +122,38 @@ class Agent:
                 "names it lists.",
                 details={"problems": problems},
             )
+        self.layer = with_derived_names(self.layer, self._unique(entity_columns(self.layer)))
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)
         self.vocabulary = status_vocabulary(self.layer)
         self.trusted = TrustedIndex(self.layer, self.lexicon)
         self._ranges: dict[str, tuple[dt.date, dt.date] | None] = {}  # time column: data dates
+
+    def _unique(self, columns: tuple[str, ...]) -> tuple[str, ...]:
+        """The name columns proved unique in their table (no NULL, no value twice), so that a
+        word for the thing they name ("country" for countries.CountryName) groups by it;
+        a column whose count cannot be run is not proved (its word is not derived)."""
+        proved = []
+        for ref in columns:
+            table, column = ref.split(".", 1)
+            col = exp.column(column, table)
+            sql = (
+                exp.select(
+                    exp.Count(this=exp.Star()),
+                    exp.Count(this=exp.Distinct(expressions=[col])),
+                )
+                .from_(table)
+                .sql(dialect=self.connector.dialect)
+            )
+            try:
+                rows = self.connector.execute(
+                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1
+                ).rows
+            except AssayError:
+                continue
+            if rows and rows[0][0] and rows[0][0] == rows[0][1]:
+                proved.append(ref)
+        return tuple(proved)
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a

@@ -5,6 +5,7 @@ from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
 from assay.semantic._model import (
+    DerivedName,
     Dimension,
     ForbiddenJoin,
     JoinPath,
@@ -14,6 +15,7 @@ from assay.semantic._model import (
     TrustedExample,
     metric_filter,
 )
+from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
@@ -26,6 +28,7 @@ __all__ = [
     "NUMERIC_TYPE",
     "BehaviourDecision",
     "Comparison",
+    "DerivedName",
     "Dimension",
     "Filter",
     "ForbiddenJoin",
@@ -45,6 +48,7 @@ __all__ = [
     "check_against",
     "closest_metrics",
     "decide",
+    "entity_columns",
     "find_periods",
     "load_semantic",
     "metric_filter",
@@ -55,5 +59,6 @@ __all__ = [
     "tokenize",
     "value_lookup_sql",
     "value_lookups",
+    "with_derived_names",
     "with_found",
 ]

@@ -20,7 +20,7 @@ from lark import Token as LarkToken
 from lark.lexer import Lexer
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._periods import NO_CLOCK, Period, find_periods
+from assay.semantic._periods import NO_CLOCK, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -82,7 +82,7 @@ class _TagLexer(Lexer):
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 
 
-def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
+def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Match]]:
     tokens = tokenize(question)
     # A layer without a clock still finds the periods a question names, so that the behaviour
     # rules can abstain on them; relative ones are read against a stand-in date, never applied.
@@ -97,7 +97,13 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             taken[i] = True
         if inside:
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
+    ambiguous: list[Match] = []
     for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
+            ambiguous.append(m)
+            continue
+        if _rows_named(m, tokens, layer):
+            continue  # "car makers from countries in Europe": the rows, not a breakdown
         if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
             if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
                 continue  # "A" opening a sentence is an article, not channel A
@@ -196,7 +202,7 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
         for k in sorted(tags)
     ]
-    return _postposed(_separators(ordered)), periods
+    return _postposed(_separators(ordered)), ambiguous
 
 
 # Negations said after the values they exclude ("cardiology excluded").
@@ -322,6 +328,21 @@ def _before(tokens: list[Token], i: int) -> str:
     """The word before token ``i``, articles skipped."""
     skip = {"the", "a", "an", "our", "all", "any"}
     return next((tokens[k].lower for k in range(i - 1, -1, -1) if tokens[k].lower not in skip), "")
+
+
+# Words before a table's rows named as context ("from countries in Europe")
+_ROWS_CONTEXT = frozenset({"from", "for", "of", "in", "among", "with", "on", "at", "to"})
+
+
+def _rows_named(match: Match, tokens: list[Token], layer: SemanticLayer) -> bool:
+    """Whether a derived word that is a table's name ("countries", derived from
+    countries.CountryName) is said as the rows something is measured on ("car makers from
+    countries in Europe") rather than as a breakdown: read as that table, as before the word
+    was derived, never as a grouping nobody asked for."""
+    if not match.derived or match.kind != "dimension" or match.end - match.start != 1:
+        return False
+    word = canonical(tokens[match.start].text)
+    return _entity(word, layer) and _before(tokens, match.start) in _ROWS_CONTEXT
 
 
 def _entity(word: str, layer: SemanticLayer) -> bool:
@@ -474,6 +495,17 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
     while k < len(tags):
         tag = tags[k]
         prev = out[-1] if out else None
+        if tag.kind == "DIM" and prev is not None and prev.kind == "COUNT":
+            # "how many countries": the rows a count metric counts, though a derived word
+            # also names a dimension after them ("country" for countries.CountryName)
+            noun = tuple(canonical(t.text) for t in tokenize(tag.payload.phrase))
+            counts = [e for e in lexicon.lookup(("number", "of", *noun), ()) if e[0] == "metric"]
+            if len(counts) == 1 and tag.payload.derived:
+                target = (counts[0][1],)
+                match = Match(tag.payload.phrase, tag.index, tag.payload.end, "metric", target)
+                out[-1] = _Tag("METRIC", prev.token, prev.index, match)
+                k += 1
+                continue
         if prev is None or prev.kind != "COUNT" or tag.kind not in {"WORD", "ENTITY", "VALUE"}:
             out.append(tag)
             k += 1
@@ -548,12 +580,18 @@ def _before_metric(tags: list[_Tag], tag: _Tag) -> bool:
 
 def parse(question: str, layer: SemanticLayer, lexicon: Lexicon) -> list[Any]:
     """The question's parts, in order (raises lark's ``UnexpectedInput`` if it cannot parse)."""
-    tags, _ = _tag(question, layer, lexicon)
+    tags, ambiguous = _tag(question, layer, lexicon)
     tags = _how_many(tags, lexicon)
     parts: list[Any] = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
     # Every content word nothing read, wherever the grammar placed it: a period said of one
     # ("born after 1990") is about that word, not the metric's date.
     parts.append(("words", [t for t in tags if t.kind == "WORD"]))
+    # Words derived from the layer's names, to be said with the name they stand for, and the
+    # ones that stand for several (asked back)
+    parts.append(
+        ("derived", [t.payload for t in tags if isinstance(t.payload, Match) and t.payload.derived])
+    )
+    parts.append(("ambiguous_names", ambiguous))
     return parts
 
 

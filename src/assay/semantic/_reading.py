@@ -127,6 +127,12 @@ class Reading:
     matches: tuple[Match, ...] = ()
     notes: tuple[str, ...] = field(default=())
     comparisons: tuple[Comparison, ...] = ()  # "capacity above 3": a numeric bound
+    # (words, choices): a word that names several things of the layer ("region": the
+    # customer's or the supplier's), asked back naming them
+    ambiguous_names: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (name, words): a dimension or metric named by a word derived from its source name
+    # ("category" for i_category), said with the name in the restatement
+    said: tuple[tuple[str, str], ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -174,7 +180,7 @@ class Reading:
                 said = f"not {shown[0]}"
             else:
                 said = "none of " + ", ".join(shown)
-            parts.append(f"where {f.dimension} is {said}")
+            parts.append(f"where {self._named(f.dimension)} is {said}")
         parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
@@ -192,7 +198,7 @@ class Reading:
         if self.grain:
             parts.append(f"by {self.grain}")
         if self.groups:
-            parts.append(f"by {' and '.join(self.groups)}")
+            parts.append(f"by {' and '.join(self._named(g) for g in self.groups)}")
         if self.change and self.ranking:
             first, last = sorted(self.periods, key=lambda p: p.start)
             most = "fall" if self.change == "down" else "rise"
@@ -209,6 +215,11 @@ class Reading:
             else:
                 parts.append(f"keeping the {self.ranking.n} {end}")
         return ", ".join(parts)
+
+    def _named(self, name: str) -> str:
+        """A dimension as the question named it: "category (i_category)" for a derived word."""
+        words = dict(self.said).get(name)
+        return f"{words} ({name})" if words and words != name else name
 
 
 def _fold(text: str) -> str:
@@ -351,6 +362,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     every: list[str] = []  # "every country": a grouping, unless its values are excluded
     last_metric_end = -2
     ends: dict[int, str] = {}  # where each dimension named for a grouping ends
+    derived_words: list[tuple[str, str]] = []
+    ambiguous_names: list[tuple[str, tuple[str, ...]]] = []
     for kind, payload in parts:
         if kind == "metrics":
             metric_items.append(payload)
@@ -387,6 +400,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             unread.extend(payload[1])
         elif kind == "words":
             words = payload
+        elif kind == "derived":
+            derived_words += [(t, m.phrase) for m in payload for t in m.targets[:1]]
+        elif kind == "ambiguous_names":
+            ambiguous_names += [(m.phrase, m.targets) for m in payload]
         elif kind == "grain":
             grain = payload
         elif kind == "across":  # "across years": one total only when a total is said
@@ -648,6 +665,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         modifiers=tuple(modifiers),
         matches=tuple(metric_matches),
         notes=tuple(notes),
+        ambiguous_names=tuple(ambiguous_names),
+        said=tuple(dict.fromkeys(derived_words)),
     )
 
 
@@ -1078,6 +1097,8 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
             word = tag.token.text
             if len(word) < 4 or _known_word(canonical(word.lower())) or word.lower() in CODE_WORDS:
                 continue  # "Count", "List": a word the reader knows is no misspelling
+            if (canonical(word.lower()),) in lexicon.entries:
+                continue  # a word the layer defines, left unread where it stands, is no typo
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)
             if swapped is not None:

@@ -121,8 +121,9 @@ class Match:
     phrase: str
     start: int  # token index
     end: int
-    kind: str  # metric | dimension | value | retired | undefined
-    targets: tuple[str, ...]
+    kind: str  # metric | dimension | value | retired | undefined | ambiguous
+    targets: tuple[str, ...]  # for ambiguous: the choices, ``kind:name``
+    derived: bool = False  # a word derived from the layer's names ("category": i_category)
 
 
 _COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
@@ -171,6 +172,9 @@ class Lexicon:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
+        self.derived: set[tuple[str, ...]] = set()
+        for name in layer.derived:
+            self._add_derived(name.words, name.choices)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
 
     def _places(self, layer: SemanticLayer) -> None:
@@ -259,6 +263,23 @@ class Lexicon:
             if (kind, target) not in bucket:
                 bucket.append((kind, target))
 
+    def _add_derived(self, phrase: str, choices: tuple[str, ...]) -> None:
+        """A derived word (``semantic._names``) and its plural or singular, each only where
+        no phrase the layer defines is already that word: a derived word never shadows one."""
+        key = tuple(canonical(t.text) for t in tokenize(phrase))
+        if not key:
+            return
+        variants = {key} | {(*key[:-1], form) for form in _forms(key[-1])}
+        if len(choices) == 1:
+            kind, target = choices[0].split(":", 1)
+            entry = [(kind, target)]
+        else:
+            entry = [("ambiguous", c) for c in choices]
+        for variant in sorted(variants):
+            if variant not in self.entries:
+                self.entries[variant] = list(entry)
+                self.derived.add(variant)
+
     def dimension_ending(self, words: tuple[str, ...]) -> str | None:
         """The one dimension whose name or synonym ends with ``words`` (two or more canonical
         words, fewer than the phrase): "ship mode" of "line items ship mode"; None when none
@@ -285,6 +306,18 @@ class Lexicon:
         """Every phrase named, longest first, left to right."""
         tokens = tokenize(question)
         return self.match_tokens(tokens, [False] * len(tokens))
+
+    def _hit(self, tokens: list[Token], i: int, size: int, entries: list[tuple[str, str]]) -> Match:
+        kinds = {k for k, _ in entries}
+        kind = "metric" if "metric" in kinds else sorted(kinds)[0]
+        targets = tuple(sorted({t for k, t in entries if k == kind}))
+        phrase = " ".join(t.text for t in tokens[i : i + size])
+        if kind == "dimension" and len(targets) > 1:
+            # two dimensions called alike ("location": a store, a city): asked back, never
+            # read as the first of them
+            kind, targets = "ambiguous", tuple(f"dimension:{t}" for t in targets)
+        key = tuple(canonical(t.text) for t in tokens[i : i + size])
+        return Match(phrase, i, i + size, kind, targets, derived=key in self.derived)
 
     def _joined(
         self, i: int, size: int, tokens: list[Token], canon: list[str], taken: list[bool]
@@ -330,11 +363,7 @@ class Lexicon:
                     tuple(canon[i : i + size]), tuple(t.text for t in tokens[i : i + size])
                 )
                 if entries:
-                    kinds = {k for k, _ in entries}
-                    kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-                    targets = tuple(sorted({t for k, t in entries if k == kind}))
-                    phrase = " ".join(t.text for t in tokens[i : i + size])
-                    hit = Match(phrase, i, i + size, kind, targets)
+                    hit = self._hit(tokens, i, size, entries)
                     break
             if hit is None and i + 2 < len(tokens) and tokens[i + 1].text == "-":
                 hit = self._joined(i, 3, tokens, canon, taken)
