@@ -68,6 +68,7 @@ class FindingCode(StrEnum):
     SIGNAL_SHAPE_MISMATCH = "signal.shape_mismatch"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
+    VETO_CHECK_TIMED_OUT = "veto.check_timed_out"
     VETO_FORCING_PII = "veto.forcing_pii"
     VETO_GARBLED_ANSWER = "veto.garbled_answer"
     VETO_GROUPS_DO_NOT_ADD_UP = "veto.groups_do_not_add_up"

@@ -67,6 +67,8 @@ def _garbled(text: str) -> list[str]:
         "Revenue by None in 2023: 1.",
         "Revenue in 2023 was 1056956.0399999998.",
         "Revenue in 2023 was 1.5e+06.",
+        "Revenue was 1e6 and 2e-07.",
+        "Change in 2023: -1.5e-07.",
         "Revenue by country: nan.",
     ],
 )
@@ -76,7 +78,12 @@ def test_a_garbled_governed_answer_is_vetoed(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Revenue in 2023 was 1,056,956.04.", "Revenue by country in 2023: DE: 1.5; None-EU: 2."],
+    [
+        "Revenue in 2023 was 1,056,956.04.",
+        "Revenue by country in 2023: DE: 1.5; None-EU: 2.",
+        # Keys that hold an exponent's shape (SMG_DEMO.csv's customer ids): values, not floats.
+        "Orders by customer: 0c3d6e9a-46e9-4b7c-91e6-5a1e6b2e3f10: 151; ab-1e6: 3; 2e9f: 4.",
+    ],
 )
 def test_a_clean_governed_answer_passes(text: str) -> None:
     assert _garbled(text) == []

@@ -342,3 +342,63 @@ def test_an_empty_planned_answer_is_one_signal(people: PooledConnector) -> None:
     assert run_checks(nulls).codes().count("signal.empty_result") == 1
     without_metric = replace(nulls, metric=None)
     assert "signal.empty_result" not in run_checks(without_metric).codes()
+
+
+@dataclass
+class _SlowRunner:
+    """The connector, but each query is one that runs for minutes: a machine so busy that a
+    check's query cannot finish within the check's own time limit."""
+
+    connector: PooledConnector
+    dialect: str = "duckdb"
+
+    def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
+        slow = "SELECT sum(hash(i)) FROM range(20000000000) t(i)"
+        return self.connector.execute(slow, time_limit_ms=time_limit_ms, max_rows=max_rows)
+
+
+def test_a_check_past_its_time_limit_withholds_and_names_the_limit(
+    people: PooledConnector, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check's query past its own time limit (groups_add_up has 5 s) on a busy machine was
+    withheld as ``veto.check_failed``, as if the check had found a fault. It is withheld still
+    (not checked is not shown), but the reason says time ran out, and which limit."""
+    import assay.checks._totals as totals
+
+    monkeypatch.setattr(totals, "TIME_LIMIT_MS", 150)
+    ctx = CASES["groups_add_up"].silent(people)
+    assert ctx.profiles is not None
+    ctx = replace(ctx, profiles=Profiles(_SlowRunner(people), ctx.profiles.catalog))
+    report = run_checks(ctx, (totals.groups_add_up,))
+    (finding,) = report.findings
+    assert (finding.code, finding.kind) == ("veto.check_timed_out", "veto")
+    assert "'groups_add_up' did not finish within its time limit of 150 ms" in finding.message
+    assert finding.evidence["time_limit_ms"] == 150
+
+
+@dataclass
+class _FailingRunner:
+    """The connector, but every query fails as an engine error would (a column the engine
+    cannot cast, a lost connection)."""
+
+    connector: PooledConnector
+    dialect: str = "duckdb"
+
+    def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
+        return self.connector.execute(
+            "SELECT no_such_column FROM people", time_limit_ms=time_limit_ms, max_rows=max_rows
+        )
+
+
+def test_a_value_probe_that_cannot_run_withholds(people: PooledConnector) -> None:
+    """literal_in_data's probe skipped the check on any error (fail open: an unchecked literal
+    passed as checked). A probe that cannot run is now a check that could not run."""
+    from assay.checks._values import literal_in_data
+
+    ctx = CASES["literal_in_data"].silent(people)
+    assert ctx.profiles is not None
+    assert run_checks(ctx, (literal_in_data,)).findings == ()  # it runs, and passes
+    ctx = replace(ctx, profiles=Profiles(_FailingRunner(people), ctx.profiles.catalog))
+    (finding,) = run_checks(ctx, (literal_in_data,)).findings
+    assert (finding.code, finding.kind) == ("veto.check_failed", "veto")
+    assert "literal_in_data" in finding.message

@@ -9,7 +9,8 @@ sampled answer, which carries no reading). Codes are stable: ``veto.missing_tabl
 ``veto.groups_do_not_add_up`` (a breakdown whose groups miss or repeat rows of the total),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
 ``veto.garbled_answer`` (a written answer showing None or a raw float), ``veto.check_failed``
-(a check that raised), the layer codes of ``_verify`` and the question-SQL codes of
+(a check that raised), ``veto.check_timed_out`` (a check's query ran past its time limit), the
+layer codes of ``_verify`` and the question-SQL codes of
 ``_consistency`` and ``_values``; each code is emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
@@ -30,7 +31,7 @@ from assay.checks._sql import equi_join_pairs, output_sources, parse_query, refe
 from assay.checks._totals import groups_add_up
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
-from assay.errors import ExecutionError
+from assay.errors import ExecutionError, ExecutionTimeout
 from assay.types import Finding
 
 __all__ = ["CHECKS", "JOIN_MIN_OVERLAP", "PLAN_CHECKS", "Check", "CheckReport", "run_checks"]
@@ -224,9 +225,12 @@ def numbers_cited(ctx: CheckContext) -> CheckOutcome:
 
 
 # What a governed answer must never show: Python's None, a float's raw repr (binary
-# artefacts such as 1056956.0399999998, exponents) or a NaN/infinity.
+# artefacts such as 1056956.0399999998, exponents) or a NaN/infinity. An exponent stands alone:
+# '6e9' inside a key (the UUID 9d0a-46e9-b2f1) is part of a value, not a float's repr (it
+# withheld an SMG per-customer answer whenever unordered rows put such a key in the text).
 _GARBLED = re.compile(
-    r"(?<![\w-])None(?![\w-])|(?<![\w.])\d+\.\d{6,}(?!\w)|\d(?:\.\d+)?e[+-]?\d+\b"
+    r"(?<![\w-])None(?![\w-])|(?<![\w.])\d+\.\d{6,}(?!\w)"
+    r"|(?<![\w.-])-?\d(?:\.\d+)?e[+-]?\d+(?![\w-])"
     r"|(?<![\w-])(?:nan|NaN|inf|-inf)(?![\w-])"
 )
 
@@ -401,11 +405,28 @@ class CheckReport:
         return tuple(f.code for f in self.findings)
 
 
+def _timed_out(check: Check, exc: ExecutionTimeout) -> Finding:
+    """``veto.check_timed_out``: a check's own query ran past its time limit (a busy machine
+    or a slow database, not a fault found in the answer). Fail closed: the answer was not
+    checked, so it is withheld, and the reason says that time ran out, and which limit."""
+    name = getattr(check, "__name__", repr(check))
+    limit = exc.details.get("time_limit_ms")
+    within = f"its time limit of {limit:,} ms" if isinstance(limit, int) else "its time limit"
+    return Finding(
+        "veto.check_timed_out",
+        "veto",
+        f"The check {name!r} did not finish within {within}: the answer was not checked, so "
+        "it is withheld. The machine or the database was slow; asking again may answer it.",
+        {"check": name, "error": type(exc).__name__, "time_limit_ms": limit},
+    )
+
+
 def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckReport:
     """Run the registry in order, each check seeing the shares measured before it.
 
     A check that raises is a finding, never a crash: ``veto.check_failed`` names the check and
     the exception (fail closed: a check that could not run withholds), and the others still run.
+    A check whose query ran past its time limit is ``veto.check_timed_out``, naming the limit.
     """
     findings: list[Finding] = []
     measures: dict[str, float | None] = {}
@@ -415,6 +436,9 @@ def run_checks(ctx: CheckContext, checks: tuple[Check, ...] = CHECKS) -> CheckRe
     for check in checks:
         try:
             outcome = check(ctx)
+        except ExecutionTimeout as exc:  # slow, not wrong: said so, and still withheld
+            findings.append(_timed_out(check, exc))
+            continue
         except Exception as exc:  # any failure of one check is that check's finding
             name = getattr(check, "__name__", repr(check))
             findings.append(

@@ -90,9 +90,16 @@ def render_answer(verdict: Verdict) -> str:
         lines.append(f"  {candidate.text}")
     for reason in verdict.reasons:
         lines.append(f"  because {click.style(reason, bold=True)}")
-    for finding in verdict.findings:
-        if finding.kind != "note":
-            lines.append(f"  {finding.code}: {finding.message}")
+    # The findings that decided the action first, in the order of the reasons; the others
+    # (a signal the rule does not count, say) after, marked as such.
+    decided = {code: i for i, code in enumerate(verdict.reasons)}
+    shown = sorted(
+        (f for f in verdict.findings if f.kind != "note"),
+        key=lambda f: decided.get(f.code, len(decided)),
+    )
+    for finding in shown:
+        also = "" if finding.code in decided or not decided else "also found, did not decide: "
+        lines.append(f"  {also}{finding.code}: {finding.message}")
     if verdict.provenance.get("definition"):
         lines.append(f"  definition: {verdict.provenance['definition']}")
     if candidate is not None and candidate.final_sql:

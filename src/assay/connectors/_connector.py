@@ -191,6 +191,7 @@ class PooledConnector(LogsStatements):
                     f"Query exceeded the time limit of {time_limit_ms} ms and was stopped.",
                     hint="Raise it with --time-limit-ms or ASSAY_TIME_LIMIT_MS, or simplify "
                     "the query.",
+                    details={"time_limit_ms": time_limit_ms},
                 ) from None
             raise
         self._record(sent, "setup")

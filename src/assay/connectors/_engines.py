@@ -32,6 +32,9 @@ class EngineSpec:
     max_result_bytes: int = 64_000_000
     max_cell_bytes: int = 8_000_000
     temp_limit_mb: int = 512
+    # DuckDB's spill folder, made (and removed) by the parent that starts the worker, so a
+    # killed worker leaves nothing behind; empty: the session makes its own.
+    temp_directory: str = ""
 
 
 class EngineSession(Protocol):
@@ -141,9 +144,15 @@ class DuckDBSession:
         config["memory_limit"] = f"{spec.memory_limit_mb}MB"
         config["threads"] = spec.threads
         # Spills go to a private folder under the system's temp (never beside the database,
-        # DuckDB's default), bounded by temp_limit_mb; the folder goes with the worker.
-        self._temp = tempfile.TemporaryDirectory(prefix="assay-duckdb-")
-        config["temp_directory"] = self._temp.name
+        # DuckDB's default), bounded by temp_limit_mb. A worker is given the folder its parent
+        # made and removes (a killed worker cannot clean up); used in-process, the session
+        # makes its own, removed with it.
+        self._temp: tempfile.TemporaryDirectory[str] | None = None
+        folder = spec.temp_directory
+        if not folder:
+            self._temp = tempfile.TemporaryDirectory(prefix="assay-duckdb-")
+            folder = self._temp.name
+        config["temp_directory"] = folder
         config["max_temp_directory_size"] = f"{spec.temp_limit_mb}MB"
         self.con = duckdb.connect(spec.target, read_only=True, config=config)
         self._send(self.con, "SET lock_configuration = true")

@@ -13,12 +13,15 @@ from __future__ import annotations
 import multiprocessing as mp
 import os
 import pickle
+import re
 import resource
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from multiprocessing.context import ForkServerContext, SpawnContext
 from types import FrameType
@@ -41,7 +44,15 @@ from assay.errors import (
     error_for_code,
 )
 
-__all__ = ["KILL_GRACE_S", "REPLY_HEADROOM_BYTES", "WorkerPool", "reply_limit", "start_fork_server"]
+__all__ = [
+    "KILL_GRACE_S",
+    "REPLY_HEADROOM_BYTES",
+    "TEMP_PREFIX",
+    "WorkerPool",
+    "reply_limit",
+    "start_fork_server",
+    "sweep_stale_folders",
+]
 
 
 def reply_limit(spec: EngineSpec) -> int:
@@ -59,6 +70,10 @@ REPLY_HEADROOM_BYTES = 4 * 1024 * 1024
 # Address space allowed beyond the engine's memory limit: the interpreter, the driver's own
 # allocations and thread stacks need about 600 MiB virtual here.
 ADDRESS_HEADROOM_MB = 1536
+# A DuckDB worker's spill folder under the system's temp: ``assay-duckdb-<owner pid>-<random>``,
+# made and removed by the process that owns the pool (the owner), never by the worker.
+TEMP_PREFIX = "assay-duckdb-"
+_OWNED = re.compile(re.escape(TEMP_PREFIX) + r"(\d+)-")
 
 
 def _tables(kind: str) -> list[dict[type[BaseException], str]]:
@@ -178,6 +193,49 @@ def start_fork_server() -> bool:
 class _Worker:
     process: Any
     conn: Connection
+    folder: str = ""  # its spill folder, removed when it is retired
+
+
+def _alive(pid: int) -> bool:
+    """Whether a process with this id exists (one of another user's counts as alive)."""
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def sweep_stale_folders(under: str | None = None) -> list[str]:
+    """Remove the spill folders (``TEMP_PREFIX<pid>-...``) whose owner process is gone: a pool
+    killed with its workers (a server killed, a crash) could not remove them. Only this user's
+    folders named with an owner pid are touched; a living owner's are kept. Returns the paths
+    removed."""
+    root = under if under is not None else tempfile.gettempdir()
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(root))
+    except OSError:
+        return removed
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    for entry in entries:
+        match = _OWNED.match(entry.name)
+        if match is None or _alive(int(match.group(1))):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False):
+                continue
+            if uid is not None and entry.stat(follow_symlinks=False).st_uid != uid:
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        if not os.path.exists(entry.path):
+            removed.append(entry.path)
+    return removed
 
 
 class WorkerPool:
@@ -196,6 +254,8 @@ class WorkerPool:
         self._available = threading.Semaphore(self.n_workers)
         self._closed = False
         self.startup_sent: list[str] = []
+        if spec.kind == "duckdb":
+            sweep_stale_folders()
 
     def start(self) -> None:
         """Start one worker now, so that a database that cannot be opened fails here."""
@@ -204,8 +264,20 @@ class WorkerPool:
                 self._idle.append(self._spawn())
 
     def _spawn(self) -> _Worker:
+        spec, folder = self.spec, ""
+        if spec.kind == "duckdb":
+            # Made here, before the worker starts, and removed here when it is retired.
+            folder = tempfile.mkdtemp(prefix=f"{TEMP_PREFIX}{os.getpid()}-")
+            spec = replace(spec, temp_directory=folder)
+        try:
+            return self._start(spec, folder)
+        except BaseException:
+            _remove(folder)
+            raise
+
+    def _start(self, spec: EngineSpec, folder: str) -> _Worker:
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(self.spec, child), daemon=True)
+        process = self._context.Process(target=_serve, args=(spec, child), daemon=True)
         process.start()
         child.close()
         if not parent.poll(START_TIMEOUT_S):
@@ -236,7 +308,7 @@ class WorkerPool:
                 hint="Check the path or URL, and that the file is a database of that kind.",
             )
         self.startup_sent.extend(sent)
-        return _Worker(process, parent)
+        return _Worker(process, parent, folder)
 
     def call(self, request: tuple[Any, ...], time_limit_ms: int) -> tuple[Any, list[str]]:
         """Send one request; return its payload and the statements the engine was sent."""
@@ -248,12 +320,17 @@ class WorkerPool:
                 worker = self._idle.pop() if self._idle else None
             if worker is None:
                 worker = self._spawn()
-            reply, keep = self._exchange(worker, request, time_limit_ms)
-            if keep:
-                with self._lock:
+            try:
+                reply, keep = self._exchange(worker, request, time_limit_ms)
+            except BaseException:
+                _retire(worker)
+                raise
+            with self._lock:
+                if keep and not self._closed:
                     self._idle.append(worker)
-            else:
-                _kill(worker.process)
+                    worker = None
+            if worker is not None:
+                _retire(worker)
         finally:
             self._available.release()
         status, payload, extra, sent = reply
@@ -320,7 +397,7 @@ class WorkerPool:
             except (BrokenPipeError, OSError):
                 pass
             worker.process.join(timeout=1)
-            _kill(worker.process)
+            _retire(worker)
 
     def catalog(self, time_limit_ms: int) -> tuple[Catalog, list[str]]:
         payload, sent = self.call(("catalog",), time_limit_ms)
@@ -336,6 +413,17 @@ def _hint(code: str) -> str:
     if code == ConnectionFailed.code:
         return "Check that the database exists and can be reached."
     return "Fix the query and try again."
+
+
+def _retire(worker: _Worker) -> None:
+    """Kill a worker (if it still runs) and remove its spill folder."""
+    _kill(worker.process)
+    _remove(worker.folder)
+
+
+def _remove(folder: str) -> None:
+    if folder:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _kill(process: Any) -> None:

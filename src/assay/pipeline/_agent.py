@@ -51,9 +51,15 @@ from assay.semantic import (
     Metric,
     Reading,
     SemanticLayer,
+    ValueLookup,
     check_against,
+    entity_columns,
     read,
     said_bounds,
+    value_lookup_sql,
+    value_lookups,
+    with_derived_names,
+    with_found,
 )
 from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
@@ -78,6 +84,8 @@ class Rest:
     # Set when no model is asked: the provenance so far and the verified query that matched.
     base: dict[str, Any] | None = None
     example: ExampleMatch | None = None
+    # Place names to look up in columns whose values were not read at layer load.
+    lookups: tuple[ValueLookup, ...] = ()
 
     def finish(self) -> Verdict:
         try:
@@ -115,11 +123,38 @@ class Agent:
                 "names it lists.",
                 details={"problems": problems},
             )
+        self.layer = with_derived_names(self.layer, self._unique(entity_columns(self.layer)))
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)
         self.vocabulary = status_vocabulary(self.layer)
         self.trusted = TrustedIndex(self.layer, self.lexicon)
         self._ranges: dict[str, tuple[dt.date, dt.date] | None] = {}  # time column: data dates
+
+    def _unique(self, columns: tuple[str, ...]) -> tuple[str, ...]:
+        """The name columns proved unique in their table (no NULL, no value twice), so that a
+        word for the thing they name ("country" for countries.CountryName) groups by it;
+        a column whose count cannot be run is not proved (its word is not derived)."""
+        proved = []
+        for ref in columns:
+            table, column = ref.split(".", 1)
+            col = exp.column(column, table)
+            sql = (
+                exp.select(
+                    exp.Count(this=exp.Star()),
+                    exp.Count(this=exp.Distinct(expressions=[col])),
+                )
+                .from_(table)
+                .sql(dialect=self.connector.dialect)
+            )
+            try:
+                rows = self.connector.execute(
+                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1
+                ).rows
+            except AssayError:
+                continue
+            if rows and rows[0][0] and rows[0][0] == rows[0][1]:
+                proved.append(ref)
+        return tuple(proved)
 
     def ask(self, question: str, ident: str = "question") -> Verdict:
         """The verdict for one question. Never raises for an expected failure: bad input, a
@@ -178,6 +213,13 @@ class Agent:
             # The model is asked which metric is meant: a blocking call, left to ``finish``.
             return Rest(self, question, text, ident, reading, decision, refusal, bool(found))
         base = self._base(text, reading, decision, [])
+        lookups: tuple[ValueLookup, ...] = ()
+        if decision.code == "behaviour.value_not_in_domain" and not found:
+            lookups = value_lookups(reading.value_like, self.layer)
+        if lookups:  # the data is asked for the value: a blocking call, left to ``finish``
+            return Rest(
+                self, question, text, ident, reading, decision, refusal, False, base, None, lookups
+            )
         example = None if found else self.trusted.match(text, reading)
         if example is None and decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
@@ -209,6 +251,9 @@ class Agent:
         the model)."""
         text, ident, reading, decision = rest.text, rest.ident, rest.reading, rest.decision
         base, example = rest.base, rest.example
+        if rest.lookups:
+            reading, decision = self._looked_up(text, reading, decision, rest.lookups)
+            base = self._base(text, reading, decision, [])
         if base is None:
             model_notes: list[dict[str, Any]] = []
             reading, decision = self._model_metric(text, reading, rest.refusal, model_notes)
@@ -231,6 +276,46 @@ class Agent:
             finding = Finding(exc.code, "veto", exc.message)
             base["message"] = exc.message
             return self._verdict(ident, "answer", (exc.code,), base, findings=(finding,))
+
+    def _looked_up(
+        self,
+        text: str,
+        reading: Reading,
+        decision: BehaviourDecision,
+        lookups: tuple[ValueLookup, ...],
+    ) -> tuple[Reading, BehaviourDecision]:
+        """The question re-read with each place name the data was found to hold as a value
+        of its column (``semantic._lookup``); asked back when a lookup could not run or found
+        two spellings, abstained on as before when the column holds none."""
+        found = []
+        for lookup in lookups:
+            sql = value_lookup_sql(lookup, self.connector.dialect)
+            try:
+                rows = self.connector.execute(
+                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=3
+                ).rows
+            except AssayError as exc:
+                return reading, BehaviourDecision(
+                    "clarify",
+                    "behaviour.value_unchecked",
+                    f"'{lookup.word}' may be a value of {lookup.dimension}, whose values the "
+                    f"layer does not list, and checking the data failed ({exc.code}); name "
+                    "the value as the data writes it.",
+                )
+            values = sorted({str(row[0]) for row in rows if row[0] is not None})
+            if not values:
+                return reading, decision  # the column does not hold it: as decided
+            if len(values) > 1:
+                return reading, BehaviourDecision(
+                    "clarify",
+                    "behaviour.value_ambiguous",
+                    f"'{lookup.word}' matches {len(values)} values of {lookup.dimension} "
+                    f"({', '.join(values)}); which one do you mean?",
+                )
+            found.append((lookup, values[0]))
+        lexicon = with_found(self.lexicon, found)
+        again = read(text, self.layer, lexicon)
+        return again, decide_behaviour(again, self.layer)
 
     def _outside_own_data(self, reading: Reading) -> str | None:
         """A period wholly outside the dates a metric's own time column holds (the layer's

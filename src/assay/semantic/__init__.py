@@ -5,7 +5,9 @@ from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._compare import said as said_bounds
 from assay.semantic._having import GroupCondition
 from assay.semantic._load import check_against, load_semantic, parse_semantic
+from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
 from assay.semantic._model import (
+    DerivedName,
     Dimension,
     ForbiddenJoin,
     JoinPath,
@@ -15,6 +17,7 @@ from assay.semantic._model import (
     TrustedExample,
     metric_filter,
 )
+from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
@@ -27,6 +30,7 @@ __all__ = [
     "NUMERIC_TYPE",
     "BehaviourDecision",
     "Comparison",
+    "DerivedName",
     "Dimension",
     "Filter",
     "ForbiddenJoin",
@@ -42,10 +46,12 @@ __all__ = [
     "RetiredColumn",
     "SemanticLayer",
     "TrustedExample",
+    "ValueLookup",
     "canonical",
     "check_against",
     "closest_metrics",
     "decide",
+    "entity_columns",
     "find_periods",
     "load_semantic",
     "metric_filter",
@@ -55,4 +61,8 @@ __all__ = [
     "resolve",
     "said_bounds",
     "tokenize",
+    "value_lookup_sql",
+    "value_lookups",
+    "with_derived_names",
+    "with_found",
 ]

@@ -74,11 +74,12 @@ def _untimed(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     if layer.clock is not None and not untimed:
         return None
     what = _quote(asked) if asked else "a comparison over time"
+    # Said of the layer, never of the data: an imported metric may be untimed by design while
+    # its tables hold dates (OSI's total_sales beside date_dim)
     why = (
-        f"{_quote(untimed)} has no time column in the semantic layer"
-        if untimed and layer.clock is not None
-        else f"the semantic layer {layer.name!r} has no time (no clock, no dated metric: the "
-        "data holds no dates)"
+        f"{_quote(untimed)} is not tied to a date in the semantic layer (it has no time column)"
+        if untimed
+        else f"the semantic layer {layer.name!r} has no time (no clock and no dated metric)"
     )
     return BehaviourDecision(
         "abstain",
@@ -168,12 +169,13 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "answered.",
         )
     if reading.unknown_groups:
-        dims = ", ".join(d.name for d in layer.dimensions) or "none"
+        dim_names = [d.name for d in layer.dimensions]
+        dims = _listed(_closest(" ".join(reading.unknown_groups), dim_names), len(dim_names))
         return BehaviourDecision(
             "abstain",
             "behaviour.dimension_missing",
             f"The warehouse has no {_quote(reading.unknown_groups)} to break results down by "
-            f"(its dimensions: {dims}).",
+            f"(its dimensions{' closest to it' if len(dim_names) > _LISTED else ''}: {dims}).",
         )
     excluded = _excluded_by_definition(reading, layer)
     if excluded:
@@ -198,15 +200,74 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         )
     unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
     if unknown and reading.metrics:
-        closed = [d for d in layer.dimensions if d.closed]
-        known = "; ".join(f"{d.name}: {', '.join(d.values)}" for d in closed) or "none"
+        values = [
+            f"{v} ({d.name})"
+            for d in layer.dimensions
+            for v in d.values
+            if len(v) <= _LONGEST_VALUE  # a comment or description is no value to offer
+        ]
+        known = _listed(_closest(" ".join(unknown), values), len(values))
         return BehaviourDecision(
             "abstain",
             "behaviour.value_not_in_domain",
-            f"{_quote(unknown)} is not a value the warehouse records (known values: {known}), "
-            "so there is nothing to filter on.",
+            f"{_quote(unknown)} is not a value the warehouse records (known values"
+            f"{' closest to it' if len(values) > _LISTED else ''}: {known}), so there is "
+            "nothing to filter on.",
         )
     return None
+
+
+def _choice(choice: str, layer: SemanticLayer) -> str:
+    kind, name = choice.split(":", 1)
+    if kind == "metric":
+        return f"the metric {layer.metric(name).label}"
+    if kind == "undefined":
+        return f"{name} (not defined in this layer)"
+    dim = layer.dimension(name)
+    return f"{dim.name} ({dim.column})"
+
+
+def _ambiguous_name(reading: Reading, layer: SemanticLayer) -> BehaviourDecision:
+    """A word that names several things ("region": the customer's region, or the supplier's,
+    which the layer leaves undefined): asked back naming each, never answered by one."""
+    said = "; ".join(
+        f"'{words}' can mean "
+        + " or ".join(_choice(c, layer) for c in choices[:_LISTED])
+        + (f" (or {len(choices) - _LISTED} more)" if len(choices) > _LISTED else "")
+        for words, choices in reading.ambiguous_names
+    )
+    return BehaviourDecision(
+        "clarify",
+        "behaviour.ambiguous_name",
+        f"{said}. Which one do you mean? Ask again with its name (nothing is assumed until "
+        "you say).",
+    )
+
+
+# A message names at most this many dimensions, values or choices, closest first, and never a
+# value longer than this (an imported comment column's values are paragraphs).
+_LISTED = 8
+_LONGEST_VALUE = 40
+
+
+def _closest(words: str, names: list[str]) -> list[str]:
+    """``names`` most like ``words`` first (rapidfuzz; ties in the given order), at most
+    ``_LISTED``."""
+    from rapidfuzz import fuzz
+
+    scored = sorted(
+        enumerate(names), key=lambda p: (-fuzz.token_set_ratio(words.lower(), p[1].lower()), p[0])
+    )
+    return [name for _, name in scored[:_LISTED]]
+
+
+def _listed(names: list[str], total: int) -> str:
+    if not names:
+        return "none"
+    more = total - len(names)
+    return ", ".join(names) + (
+        f" and {more} more (`assay semantic show` lists them)" if more > 0 else ""
+    )
 
 
 def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str, str, str] | None:
@@ -332,6 +393,8 @@ def decide(
             "and never changes it, reads files, or follows instructions "
             f"embedded in a question ({', '.join(refusal)}).",
         )
+    if reading.ambiguous_names:
+        return _ambiguous_name(reading, layer)
     abstain = _abstain(reading, layer)
     if abstain is not None:
         return abstain

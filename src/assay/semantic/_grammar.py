@@ -20,7 +20,7 @@ from lark import Token as LarkToken
 from lark.lexer import Lexer
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._periods import NO_CLOCK, Period, find_periods
+from assay.semantic._periods import NO_CLOCK, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -82,7 +82,7 @@ class _TagLexer(Lexer):
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 
 
-def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Period]]:
+def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Match]]:
     tokens = tokenize(question)
     # A layer without a clock still finds the periods a question names, so that the behaviour
     # rules can abstain on them; relative ones are read against a stand-in date, never applied.
@@ -97,7 +97,13 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             taken[i] = True
         if inside:
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
+    ambiguous: list[Match] = []
     for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
+            ambiguous.append(m)
+            continue
+        if _rows_named(m, tokens, layer):
+            continue  # "car makers from countries in Europe": the rows, not a breakdown
         if m.kind == "value" and m.end - m.start == 1 and len(tokens[m.start].text) == 1:
             if m.start == 0 or tokens[m.start - 1].text in {".", "?", "!"}:
                 continue  # "A" opening a sentence is an article, not channel A
@@ -196,7 +202,7 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
         for k in sorted(tags)
     ]
-    return _postposed(_separators(ordered)), periods
+    return _postposed(_separators(ordered)), ambiguous
 
 
 # Negations said after the values they exclude ("cardiology excluded").
@@ -322,6 +328,21 @@ def _before(tokens: list[Token], i: int) -> str:
     """The word before token ``i``, articles skipped."""
     skip = {"the", "a", "an", "our", "all", "any"}
     return next((tokens[k].lower for k in range(i - 1, -1, -1) if tokens[k].lower not in skip), "")
+
+
+# Words before a table's rows named as context ("from countries in Europe")
+_ROWS_CONTEXT = frozenset({"from", "for", "of", "in", "among", "with", "on", "at", "to"})
+
+
+def _rows_named(match: Match, tokens: list[Token], layer: SemanticLayer) -> bool:
+    """Whether a derived word that is a table's name ("countries", derived from
+    countries.CountryName) is said as the rows something is measured on ("car makers from
+    countries in Europe") rather than as a breakdown: read as that table, as before the word
+    was derived, never as a grouping nobody asked for."""
+    if not match.derived or match.kind != "dimension" or match.end - match.start != 1:
+        return False
+    word = canonical(tokens[match.start].text)
+    return _entity(word, layer) and _before(tokens, match.start) in _ROWS_CONTEXT
 
 
 def _entity(word: str, layer: SemanticLayer) -> bool:
@@ -465,39 +486,91 @@ class _Build(Transformer[Any, Any]):
 
 
 def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
-    """ "how many orders": a counted noun read as the layer's "number of orders"."""
+    """ "how many orders": a counted noun read as the layer's "number of orders". The noun is
+    read whole ("how many car makers": the layer's "number of car makers", longest first),
+    after any values said of it ("how many female students": the students whose sex is F,
+    where the layer reads 'female' as a value)."""
     out: list[_Tag] = []
-    for tag in tags:
+    k = 0
+    while k < len(tags):
+        tag = tags[k]
         prev = out[-1] if out else None
-        if tag.kind in {"WORD", "ENTITY"} and prev is not None and prev.kind == "COUNT":
-            entries = [
-                e
-                for key in (("number", "of", tag.payload), (tag.payload, "sold"))
-                for e in lexicon.lookup(key, ())
-                if e[0] == "metric"
-            ]
-            if not entries and not _before_metric(tags, tag):
-                # "number of orders" where nothing counts orders: a measure the layer lacks,
-                # named (never dropped while another metric of the question is shown)
-                said = f"number of {tag.token.text}"
-                out[-1] = _Tag("COUNTED", prev.token, prev.index, (said, tag))
+        if tag.kind == "DIM" and prev is not None and prev.kind == "COUNT":
+            # "how many countries": the rows a count metric counts, though a derived word
+            # also names a dimension after them ("country" for countries.CountryName)
+            noun = tuple(canonical(t.text) for t in tokenize(tag.payload.phrase))
+            counts = [e for e in lexicon.lookup(("number", "of", *noun), ()) if e[0] == "metric"]
+            if len(counts) == 1 and tag.payload.derived:
+                target = (counts[0][1],)
+                match = Match(tag.payload.phrase, tag.index, tag.payload.end, "metric", target)
+                out[-1] = _Tag("METRIC", prev.token, prev.index, match)
+                k += 1
                 continue
+        if prev is None or prev.kind != "COUNT" or tag.kind not in {"WORD", "ENTITY", "VALUE"}:
+            out.append(tag)
+            k += 1
+            continue
+        said = _values_before(tags, k)  # "female" of "how many female students"
+        nouns = _noun_run(tags, k + len(said))
+        if not nouns:
+            out.append(tag)
+            k += 1
+            continue
+        # the run whole, or its first words ("car makers" of "car makers are"); never its
+        # last words alone: "how many new orders" is no count of orders ('new' is named)
+        for b in range(len(nouns), 0, -1):
+            entries = _counting(lexicon, [str(t.payload) for t in nouns[:b]])
             if entries:
-                out[-1] = _Tag(
-                    "METRIC",
-                    prev.token,
-                    prev.index,
-                    Match(
-                        tag.token.text,
-                        tag.index,
-                        tag.index + 1,
-                        "metric",
-                        tuple(sorted({t for _, t in entries})),
-                    ),
-                )
+                phrase = " ".join(t.token.text for t in nouns[:b])
+                targets = tuple(sorted({t for _, t in entries}))
+                match = Match(phrase, nouns[0].index, nouns[b - 1].index + 1, "metric", targets)
+                out[-1:] = [*said, _Tag("METRIC", prev.token, prev.index, match)]
+                k += len(said) + b
+                break
+        else:
+            if said or _before_metric(tags, nouns[-1]):
+                out.append(tag)
+                k += 1
                 continue
-        out.append(tag)
+            # "number of orders" where nothing counts orders: a measure the layer lacks,
+            # named whole (never dropped while another metric of the question is shown)
+            words = " ".join(t.token.text for t in nouns)
+            out[-1] = _Tag("COUNTED", prev.token, prev.index, (f"number of {words}", nouns))
+            k += len(nouns)
     return [t for t in out if t.kind != "COUNT"]
+
+
+def _counting(lexicon: Lexicon, words: list[str]) -> list[tuple[str, str]]:
+    """The metrics that count these words' rows ("number of car makers"; "units sold")."""
+    entries = lexicon.lookup(("number", "of", *words), ())
+    if len(words) == 1:
+        entries = entries + lexicon.lookup((words[0], "sold"), ())
+    return [e for e in entries if e[0] == "metric"]
+
+
+def _values_before(tags: list[_Tag], k: int) -> list[_Tag]:
+    """The values said right after "how many", before the counted noun ("how many female
+    students"): adjacent value tags, kept only when a noun follows them at once."""
+    said: list[_Tag] = []
+    at = tags[k].index
+    while k < len(tags) and tags[k].kind == "VALUE" and tags[k].index == at:
+        said.append(tags[k])
+        at = tags[k].payload.end
+        k += 1
+    if said and (k == len(tags) or tags[k].kind not in {"WORD", "ENTITY"} or tags[k].index != at):
+        return []
+    return said
+
+
+def _noun_run(tags: list[_Tag], k: int) -> list[_Tag]:
+    """The adjacent unread or entity words from tag ``k`` on ("car makers", "car makrs")."""
+    run: list[_Tag] = []
+    while k < len(tags) and tags[k].kind in {"WORD", "ENTITY"} and len(run) < 4:
+        if run and tags[k].index != run[-1].index + 1:
+            break
+        run.append(tags[k])
+        k += 1
+    return run
 
 
 def _before_metric(tags: list[_Tag], tag: _Tag) -> bool:
@@ -507,12 +580,18 @@ def _before_metric(tags: list[_Tag], tag: _Tag) -> bool:
 
 def parse(question: str, layer: SemanticLayer, lexicon: Lexicon) -> list[Any]:
     """The question's parts, in order (raises lark's ``UnexpectedInput`` if it cannot parse)."""
-    tags, _ = _tag(question, layer, lexicon)
+    tags, ambiguous = _tag(question, layer, lexicon)
     tags = _how_many(tags, lexicon)
     parts: list[Any] = _Build().transform(_PARSER.parse(tags))  # type: ignore[arg-type,unused-ignore]
     # Every content word nothing read, wherever the grammar placed it: a period said of one
     # ("born after 1990") is about that word, not the metric's date.
     parts.append(("words", [t for t in tags if t.kind == "WORD"]))
+    # Words derived from the layer's names, to be said with the name they stand for, and the
+    # ones that stand for several (asked back)
+    parts.append(
+        ("derived", [t.payload for t in tags if isinstance(t.payload, Match) and t.payload.derived])
+    )
+    parts.append(("ambiguous_names", ambiguous))
     return parts
 
 

@@ -163,7 +163,8 @@ def group_condition_in(
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
     named: Lexicon | None = None  # built only when a bound is found: most questions have none
-    found: list[tuple[list[tuple[int, int]], GroupCondition]] = []  # token spans blanked
+    # token spans blanked, the condition, and metric words said again as the metric's label
+    found: list[tuple[list[tuple[int, int]], GroupCondition, tuple[int, int, str] | None]] = []
     for i in range(len(tokens)):
         op = _op(canon, i)
         if op is None or (i > 0 and canon[i - 1] in {"no", "not"}):
@@ -176,6 +177,12 @@ def group_condition_in(
         named = named or lexicon.counted(layer) or lexicon
         # "with more than 3 orders": the bound, then the metric
         metric, lead_end, spans = _metric_after(tokens, k, named), i, [(i, k)]
+        relabel: tuple[int, int, str] | None = None
+        if metric is None:
+            # "more than 2 countries" where 'countries' also names a column: the rows counted
+            metric = _rows_after(canon, k, layer)
+            if metric is not None:
+                relabel = (metric.start, metric.end, layer.metric(metric.targets[0]).label)
         if metric is None:
             # "with gross revenue above 1000", "whose number of orders is over 3"
             metric = _metric_before(tokens, canon, i, named)
@@ -197,10 +204,10 @@ def group_condition_in(
         condition = GroupCondition(
             name, key, entity, metric.targets[0], op[0], value, counted, words
         )
-        found.append((spans, condition))
+        found.append((spans, condition, relabel))
     if len(found) != 1:
         return question, None
-    spans, condition = found[0]
+    spans, condition, relabel = found[0]
     last = max(end for _, end in spans)
     if "or" in canon[last:] or any(_UNIT.match(t.text) for a, b in spans for t in tokens[a:b]):
         return question, None
@@ -208,7 +215,28 @@ def group_condition_in(
     for a, b in spans:
         for n in range(tokens[a].start, tokens[b - 1].end):
             chars[n] = " "
+    if relabel is not None:
+        a, b, label = relabel
+        chars[tokens[a].start : tokens[b - 1].end] = list(label)
     return "".join(chars), condition
+
+
+def _rows_after(canon: list[str], k: int, layer: SemanticLayer) -> Match | None:
+    """A table named in the plural right at ``k`` whose rows exactly one metric counts
+    (``count(...)`` over that table): that metric ("more than 2 countries")."""
+    for size in (2, 1):
+        table = _table_named(canon[k : k + size], layer) if k + size <= len(canon) else None
+        if table is None:
+            continue
+        counts = [
+            m.name
+            for m in layer.metrics
+            if m.table == table and m.expression.strip().lower().startswith("count(")
+        ]
+        if len(counts) == 1:
+            return Match(" ".join(canon[k : k + size]), k, k + size, "metric", (counts[0],))
+        return None
+    return None
 
 
 _COPULA = frozenset({"is", "are", "was", "were", "of"})

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 __all__ = [
+    "DerivedName",
     "Dimension",
     "ForbiddenJoin",
     "JoinPath",
@@ -130,6 +131,17 @@ class TrustedExample:
 
 
 @dataclass(frozen=True)
+class DerivedName:
+    """An everyday word derived from a name the layer keeps from its source ("category" from
+    ``i_category``; ``semantic._names``). ``choices`` are ``kind:name`` (``dimension:``,
+    ``metric:``, ``undefined:`` for a concept the layer leaves undefined): one when the word is
+    unambiguous, several when a question using it must be asked back."""
+
+    words: str
+    choices: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class SemanticLayer:
     """The governed definitions of one warehouse."""
 
@@ -148,6 +160,8 @@ class SemanticLayer:
     pii: tuple[tuple[str, str], ...] = ()  # (table.column, PII class) proved from values
     allow_pii: tuple[str, ...] = ()  # forcing PII classes this layer may return raw
     trusted_examples: tuple[TrustedExample, ...] = ()
+    # Words derived from the names when the agent opens the layer, never written in its file
+    derived: tuple[DerivedName, ...] = ()
 
     def metric(self, name: str) -> Metric:
         return next(m for m in self.metrics if m.name == name)

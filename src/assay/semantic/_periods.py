@@ -549,7 +549,7 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             taken.append((lo, hi))
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
-    found = _join(_other_half(_share_year(found, text), text, taken), text)
+    found = _preceding(_join(_other_half(_share_year(found, text), text, taken), text))
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -614,6 +614,51 @@ def _join(found: list[Period], text: str) -> list[Period]:
             )
             continue
         out.append(period)
+    return out
+
+
+_LAST_N = re.compile(
+    r"^(?:the )?(?P<rel>last|past|trailing|previous|prior) (?P<n>\w+) (?P<full>full |complete "
+    r"|whole )?(?P<unit>day|week|month|quarter|year)s?\b"
+)
+
+
+def _preceding(found: list[Period]) -> list[Period]:
+    """ "the last 14 days compared to the previous 14 days": "the previous N units" said after
+    "the last N units" is the N units before them, never the same N units again (found by an
+    outside tryout: both read as the last 14 days, and asked back as one inside the other).
+    Only the same N and unit said both times; any other pairing is left as read."""
+    out: list[Period] = []
+    for period in found:
+        said = _LAST_N.match(period.text)
+        earlier = next(
+            (
+                (p, m)
+                for p in reversed(out)
+                if (m := _LAST_N.match(p.text)) is not None
+                and m["rel"] not in {"previous", "prior"}
+            ),
+            None,
+        )
+        if said is None or said["rel"] not in {"previous", "prior"} or earlier is None:
+            out.append(period)
+            continue
+        before, first = earlier
+        if (said["n"], said["unit"], said["full"]) != (first["n"], first["unit"], first["full"]):
+            out.append(period)
+            continue
+        unit = said["unit"]
+        if unit in {"day", "week"}:
+            start = before.start - (before.end - before.start)
+        else:
+            months = (before.end.year * 12 + before.end.month) - (
+                before.start.year * 12 + before.start.month
+            )
+            month0 = _add_months(before.start, -months)
+            last_day = calendar.monthrange(month0.year, month0.month)[1]
+            start = month0.replace(day=min(before.start.day, last_day))
+        label = f"the previous {said['n']} {said['full'] or ''}{unit}s"
+        out.append(Period(start, before.start, label, period.text, period.span))
     return out
 
 

@@ -8,9 +8,10 @@ Delaware, or Canada and Germany?) gets neither: which is meant is never guessed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
-__all__ = ["place_names"]
+__all__ = ["COUNTRIES", "STATES", "hinted", "place_names"]
 
 # code: names (';' between names), ISO 3166-1 alpha-2, common English names and short forms.
 _COUNTRIES = """
@@ -83,21 +84,80 @@ COUNTRIES = _table(_COUNTRIES)
 STATES = _table(_STATES)
 
 
-def place_names(values: Iterable[str]) -> list[tuple[str, str]]:
-    """(name, code) for each code of a column that holds only ISO country codes, or only USPS
-    state codes; none when it holds anything else, or codes that are both.
+def hinted(hint: str) -> dict[str, tuple[str, ...]] | None:
+    """The table a column's name says it holds: states for "s_state", countries for
+    "customer_country" or "nation"; None when it says neither or both."""
+    words = set(re.split(r"[^a-z]+", re.sub(r"([a-z])([A-Z])", r"\1_\2", hint).lower()))
+    says_state = bool(words & {"state", "states", "province"})
+    says_country = bool(words & {"country", "countries", "nation", "nations"})
+    if says_state == says_country:
+        return None
+    return STATES if says_state else COUNTRIES
+
+
+def place_names(values: Iterable[str], hint: str = "") -> list[tuple[str, str]]:
+    """(name, value) for each value of a column that holds only places of one kind, read
+    with the places' other names; none when it holds anything else, or places of both kinds
+    its name does not tell apart.
+
+    A column of codes ("MX", "US") is read with the names ("Mexico"); a column of names or
+    short forms ("usa", "uk", "United States") with the other names and the codes ("United
+    States", "United Kingdom", "USA"). Where two values of the column are one place (``usa``
+    and ``United States``), its other names ("America") name both: the reader asks back.
+    Codes that are both a country's and a state's ("TN": Tunisia or Tennessee) are read as the
+    kind the column's name says (``hint``: "s_state" holds states), else as neither.
 
     Example:
         >>> ("Mexico", "MX") in place_names(["MX", "US"])
         True
         >>> place_names(["CA", "DE"])  # Canada and Germany, or California and Delaware?
         []
+        >>> place_names(["TN"], hint="store.s_state")
+        [('Tennessee', 'TN')]
+        >>> ("United Kingdom", "uk") in place_names(["uk", "usa", "france"])
+        True
+        >>> sorted(v for n, v in place_names(["usa", "United States", "uk"]) if n == "America")
+        ['United States', 'usa']
     """
-    codes = set(values)
-    if not codes:
+    stored = list(dict.fromkeys(values))
+    if not stored:
         return []
+    codes = set(stored)
     countries, states = codes <= COUNTRIES.keys(), codes <= STATES.keys()
-    if countries == states:
-        return []
-    table = COUNTRIES if countries else STATES
-    return [(name, code) for code in sorted(codes) for name in table[code]]
+    if countries and states:
+        kind = hinted(hint)
+        countries, states = kind is COUNTRIES, kind is STATES
+    if countries != states:
+        table = COUNTRIES if countries else STATES
+        return [(name, code) for code in sorted(codes) for name in table[code]]
+    return _named(stored, hint)
+
+
+def _named(stored: list[str], hint: str) -> list[tuple[str, str]]:
+    """(other name, value) for a column whose every value is a name or code of a place of
+    one kind (case aside), each place held by exactly one value."""
+    folded: dict[str, list[str]] = {}
+    for value in stored:
+        folded.setdefault(value.casefold(), []).append(value)
+    out: list[tuple[str, str]] = []
+    for table in (COUNTRIES, STATES):
+        if hinted(hint) not in (None, table):
+            continue
+        held: dict[str, list[str]] = {}  # code: the values naming that place
+        for code, names in table.items():
+            for form in {code.casefold(), *(n.casefold() for n in names)}:
+                for value in folded.get(form, []):
+                    if value not in held.setdefault(code, []):
+                        held[code].append(value)
+        if {v for found in held.values() for v in found} != set(stored):
+            continue  # a value that is no place: no names
+        if out:
+            return []  # every value a country and a state alike: which is never guessed
+        for code in sorted(held):
+            # one place held by two values ("usa", "United States"): its other names name
+            # both, and the reader asks back which
+            for value in held[code]:
+                for form in (code, *table[code]):
+                    if form.casefold() not in {v.casefold() for v in held[code]}:
+                        out.append((form, value))
+    return out

@@ -36,6 +36,7 @@ from typing import Any
 from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
+from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
@@ -77,6 +78,15 @@ class Filter:
     values: tuple[str, ...]
     negated: bool = False
     words: str = ""
+    said: tuple[str, ...] = ()  # each value as the question said it ("female" for F)
+
+    def shown(self, value: str) -> str:
+        """A value as the reading states it: with the words said for it when they are not
+        the value itself ("F (female)", "uk (United Kingdom)")."""
+        said = dict(zip(self.values, self.said, strict=False)).get(value, value)
+        if _fold(said) in {_fold(value), _fold(value) + "s", _fold(value) + "es"}:
+            return value
+        return f"{value} ({said})"
 
 
 @dataclass(frozen=True)
@@ -119,6 +129,12 @@ class Reading:
     notes: tuple[str, ...] = field(default=())
     comparisons: tuple[Comparison, ...] = ()  # "capacity above 3": a numeric bound
     condition: GroupCondition | None = None  # "customers with more than 3 orders"
+    # (words, choices): a word that names several things of the layer ("region": the
+    # customer's or the supplier's), asked back naming them
+    ambiguous_names: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (name, words): a dimension or metric named by a word derived from its source name
+    # ("category" for i_category), said with the name in the restatement
+    said: tuple[tuple[str, str], ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -160,16 +176,17 @@ class Reading:
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
         held = self.condition
         if held is not None and held.counted:
-            what = held.group if held.entity else f"{held.group} values"
+            what = held.group if held.entity else f"{self._named(held.group)} values"
             parts = [f"the number of {what} {held.said(names.get(held.metric, held.metric))}"]
         for f in self.filters:
+            shown = [f.shown(v) for v in f.values]
             if not f.negated:
-                said = " or ".join(f.values)
+                said = " or ".join(shown)
             elif len(f.values) == 1:
-                said = f"not {f.values[0]}"
+                said = f"not {shown[0]}"
             else:
-                said = "none of " + ", ".join(f.values)
-            parts.append(f"where {f.dimension} is {said}")
+                said = "none of " + ", ".join(shown)
+            parts.append(f"where {self._named(f.dimension)} is {said}")
         parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
@@ -187,10 +204,10 @@ class Reading:
         if self.grain:
             parts.append(f"by {self.grain}")
         if self.groups:
-            parts.append(f"by {' and '.join(self.groups)}")
+            parts.append(f"by {' and '.join(self._named(g) for g in self.groups)}")
         if held is not None and not held.counted:
             label = names.get(held.metric, held.metric)
-            parts.append(f"keeping only the {held.group} values {held.said(label)}")
+            parts.append(f"keeping only the {self._named(held.group)} values {held.said(label)}")
         if self.change and self.ranking:
             first, last = sorted(self.periods, key=lambda p: p.start)
             most = "fall" if self.change == "down" else "rise"
@@ -207,6 +224,15 @@ class Reading:
             else:
                 parts.append(f"keeping the {self.ranking.n} {end}")
         return ", ".join(parts)
+
+    def _named(self, name: str) -> str:
+        """A dimension as the question named it: "category (i_category)" for a derived word."""
+        words = dict(self.said).get(name)
+        return f"{words} ({name})" if words and words != name else name
+
+
+def _fold(text: str) -> str:
+    return " ".join(canonical(t.text) for t in tokenize(text))
 
 
 def _plain(period: Period) -> str:
@@ -269,12 +295,16 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
 
 
 def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
-    """The reading of a question with numeric comparisons on dimensions ("capacity above
-    3", ``_compare``), "across all transactions" (one total) or a parenthetical grouping by a
-    dimension's column (``_across``): the rest of the question read as any other, the
-    comparisons and groupings added; ``None`` when it has none of these."""
+    """The reading of a question with numeric comparisons on dimensions or a metric's column
+    ("capacity above 3", ``_compare``), a condition on a metric per group ("customers with
+    more than 3 orders", ``_having``), "across all transactions" (one total) or a
+    parenthetical grouping by a dimension's column (``_across``): the rest of the question
+    read as any other, the comparisons, condition and groupings added; ``None`` when it has
+    none of these."""
     spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
     rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
+    if condition is not None:  # its metric's words may be said again: the periods moved
+        spans = [p.span for p in find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)]
     rest, comparisons = comparisons_in(rest, lexicon, spans, layer)
     rest = whole_rows(rest, layer, lexicon)
     rest, grouped = grouping_notes(rest, layer)
@@ -405,12 +435,15 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     every: list[str] = []  # "every country": a grouping, unless its values are excluded
     last_metric_end = -2
     ends: dict[int, str] = {}  # where each dimension named for a grouping ends
+    derived_words: list[tuple[str, str]] = []
+    ambiguous_names: list[tuple[str, tuple[str, ...]]] = []
     for kind, payload in parts:
         if kind == "metrics":
             metric_items.append(payload)
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
             filters.extend(_filters(payload, negated=kind == "neg"))
+            dangling += _two_values(payload[0])
             listed = {t.payload.targets[0].split("=")[0] for t in payload[0]}
             if len(listed) > 1 and "or" in payload[1]:
                 dangling.append(f"or (between {' and '.join(sorted(listed))})")
@@ -440,6 +473,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             unread.extend(payload[1])
         elif kind == "words":
             words = payload
+        elif kind == "derived":
+            derived_words += [(t, m.phrase) for m in payload for t in m.targets[:1]]
+        elif kind == "ambiguous_names":
+            ambiguous_names += [(m.phrase, m.targets) for m in payload]
         elif kind == "grain":
             grain = payload
         elif kind == "across":  # "across years": one total only when a total is said
@@ -492,9 +529,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 if tag.index == last_metric_end:
                     derived.append(tag.payload[1])
             elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
-                noun = tag.payload[1]
-                if noun.kind == "WORD" and _suggest([noun], lexicon):  # "custmers"
-                    unread.append(noun)
+                nouns = tag.payload[1]
+                typed = [t for t in nouns if t.kind == "WORD"]
+                if typed and _suggest(nouns, lexicon):  # "custmers", "car makrs"
+                    unread.extend(nouns)
                 else:
                     derived.append(tag.payload[0])
             elif tag.kind == "RETIRED":
@@ -700,6 +738,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         modifiers=tuple(modifiers),
         matches=tuple(metric_matches),
         notes=tuple(notes),
+        ambiguous_names=tuple(ambiguous_names),
+        said=tuple(dict.fromkeys(derived_words)),
     )
 
 
@@ -908,16 +948,31 @@ def _add(groups: list[str], dim: str) -> None:
         groups.append(dim)
 
 
+def _two_values(tags: list[Tag]) -> list[str]:
+    """A word naming two values ("America" where a column holds both 'usa' and 'United
+    States'): asked back, never read as either."""
+    out = []
+    for tag in tags:
+        if len(tag.payload.targets) > 1:
+            values = " or ".join(t.split("=", 1)[1] for t in tag.payload.targets)
+            out.append(f"{tag.payload.phrase} ({values}?)")
+    return out
+
+
 def _filters(payload: Any, negated: bool) -> list[Filter]:
-    tags = payload[0]
+    tags = [t for t in payload[0] if len(t.payload.targets) == 1]
     by_dim: dict[str, list[str]] = {}
     words: dict[str, list[str]] = {}
+    said: dict[str, list[str]] = {}
     for tag in tags:
         dim, value = tag.payload.targets[0].split("=", 1)
         if value not in by_dim.setdefault(dim, []):
             by_dim[dim].append(value)
+            said.setdefault(dim, []).append(tag.payload.phrase)
         words.setdefault(dim, []).append(tag.payload.phrase)
-    return [Filter(d, tuple(v), negated, " ".join(words[d])) for d, v in by_dim.items()]
+    return [
+        Filter(d, tuple(v), negated, " ".join(words[d]), tuple(said[d])) for d, v in by_dim.items()
+    ]
 
 
 def _merge(filters: list[Filter]) -> list[Filter]:
@@ -927,8 +982,12 @@ def _merge(filters: list[Filter]) -> list[Filter]:
         key = (f.dimension, f.negated)
         if key in out:
             old = out[key]
+            pairs = dict(zip(old.values, old.said, strict=False))
+            for value, word in zip(f.values, f.said, strict=False):
+                pairs.setdefault(value, word)
             values = tuple(dict.fromkeys((*old.values, *f.values)))
-            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}")
+            said = tuple(pairs.get(v, v) for v in values)
+            out[key] = Filter(f.dimension, values, f.negated, f"{old.words} {f.words}", said)
         else:
             out[key] = f
     return list(out.values())
@@ -1109,8 +1168,10 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
                 continue
         for tag in run:
             word = tag.token.text
-            if len(word) < 4 or _known_word(canonical(word.lower())):
+            if len(word) < 4 or _known_word(canonical(word.lower())) or word.lower() in CODE_WORDS:
                 continue  # "Count", "List": a word the reader knows is no misspelling
+            if (canonical(word.lower()),) in lexicon.entries:
+                continue  # a word the layer defines, left unread where it stands, is no typo
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)
             if swapped is not None:

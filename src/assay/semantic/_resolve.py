@@ -16,6 +16,7 @@ import functools
 import re
 from dataclasses import dataclass
 
+from assay.semantic._codes import code_words
 from assay.semantic._model import SemanticLayer
 from assay.semantic._places import place_names
 from assay.semantic._words import FUNCTION_WORDS
@@ -120,8 +121,9 @@ class Match:
     phrase: str
     start: int  # token index
     end: int
-    kind: str  # metric | dimension | value | retired | undefined
-    targets: tuple[str, ...]
+    kind: str  # metric | dimension | value | retired | undefined | ambiguous
+    targets: tuple[str, ...]  # for ambiguous: the choices, ``kind:name``
+    derived: bool = False  # a word derived from the layer's names ("category": i_category)
 
 
 _COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
@@ -164,11 +166,15 @@ class Lexicon:
             for word, value in dim.value_synonyms:
                 self._add(word, "value", f"{dim.name}={value}")
         self._places(layer)
+        self._codes(layer)
         for retired in layer.retired_columns:
             for phrase in retired.synonyms:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
+        self.derived: set[tuple[str, ...]] = set()
+        for name in layer.derived:
+            self._add_derived(name.words, name.choices)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
 
     def _places(self, layer: SemanticLayer) -> None:
@@ -178,7 +184,7 @@ class Lexicon:
             w for key, entries in self.entries.items() for w in key if len(key) == 1 and entries
         }
         for dim in layer.dimensions:
-            for name, code in place_names(dim.values):
+            for name, code in place_names(dim.values, f"{dim.name} {dim.column}"):
                 target = f"{dim.name}={code}"
                 if len(name) < 3:  # "UK": a short name, read as written
                     bucket = self.case_sensitive.setdefault((name,), [])
@@ -186,6 +192,31 @@ class Lexicon:
                         bucket.append(("value", target))
                 elif not {canonical(t.text) for t in tokenize(name)} & named:
                     self._add(name, "value", target)
+
+    def _codes(self, layer: SemanticLayer) -> None:
+        """ "female" where a column holds exactly F and M (``code_words``): read only where
+        the word names one code of one column and names nothing else in the layer."""
+        found: dict[tuple[str, ...], set[str]] = {}
+        for dim in layer.dimensions:
+            if dim.expression:
+                continue
+            for word, code in code_words(dim.column, dim.values):
+                key = tuple(canonical(t.text) for t in tokenize(word))
+                for form in {key} | {(*key[:-1], f) for f in _forms(key[-1])}:
+                    found.setdefault(form, set()).add(f"{dim.name}={code}")
+        for key, targets in sorted(found.items()):
+            if len(targets) == 1 and key not in self.entries:
+                self.entries[key] = [("value", next(iter(targets)))]
+
+    def with_values(self, pairs: list[tuple[str, str]]) -> Lexicon:
+        """A copy of this lexicon where each phrase also names its value (``dim=value``): a
+        value the data was asked for, not read at layer load (``_lookup``)."""
+        out = copy.copy(self)
+        out.entries = {key: list(found) for key, found in self.entries.items()}
+        for phrase, target in pairs:
+            out._add(phrase, "value", target)
+        out.longest = max(self.longest, *(len(k) for k in out.entries))
+        return out
 
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
@@ -232,6 +263,23 @@ class Lexicon:
             if (kind, target) not in bucket:
                 bucket.append((kind, target))
 
+    def _add_derived(self, phrase: str, choices: tuple[str, ...]) -> None:
+        """A derived word (``semantic._names``) and its plural or singular, each only where
+        no phrase the layer defines is already that word: a derived word never shadows one."""
+        key = tuple(canonical(t.text) for t in tokenize(phrase))
+        if not key:
+            return
+        variants = {key} | {(*key[:-1], form) for form in _forms(key[-1])}
+        if len(choices) == 1:
+            kind, target = choices[0].split(":", 1)
+            entry = [(kind, target)]
+        else:
+            entry = [("ambiguous", c) for c in choices]
+        for variant in sorted(variants):
+            if variant not in self.entries:
+                self.entries[variant] = list(entry)
+                self.derived.add(variant)
+
     def dimension_ending(self, words: tuple[str, ...]) -> str | None:
         """The one dimension whose name or synonym ends with ``words`` (two or more canonical
         words, fewer than the phrase): "ship mode" of "line items ship mode"; None when none
@@ -259,6 +307,18 @@ class Lexicon:
         tokens = tokenize(question)
         return self.match_tokens(tokens, [False] * len(tokens))
 
+    def _hit(self, tokens: list[Token], i: int, size: int, entries: list[tuple[str, str]]) -> Match:
+        kinds = {k for k, _ in entries}
+        kind = "metric" if "metric" in kinds else sorted(kinds)[0]
+        targets = tuple(sorted({t for k, t in entries if k == kind}))
+        phrase = " ".join(t.text for t in tokens[i : i + size])
+        if kind == "dimension" and len(targets) > 1:
+            # two dimensions called alike ("location": a store, a city): asked back, never
+            # read as the first of them
+            kind, targets = "ambiguous", tuple(f"dimension:{t}" for t in targets)
+        key = tuple(canonical(t.text) for t in tokens[i : i + size])
+        return Match(phrase, i, i + size, kind, targets, derived=key in self.derived)
+
     def _joined(
         self, i: int, size: int, tokens: list[Token], canon: list[str], taken: list[bool]
     ) -> Match | None:
@@ -270,7 +330,7 @@ class Lexicon:
             return None
         kinds = {k for k, _ in entries}
         kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-        targets = tuple(sorted(t for k, t in entries if k == kind))
+        targets = tuple(sorted({t for k, t in entries if k == kind}))
         phrase = " ".join(t.text for t in tokens[i : i + size])
         return Match(phrase, i, i + size, kind, targets)
 
@@ -303,11 +363,7 @@ class Lexicon:
                     tuple(canon[i : i + size]), tuple(t.text for t in tokens[i : i + size])
                 )
                 if entries:
-                    kinds = {k for k, _ in entries}
-                    kind = "metric" if "metric" in kinds else sorted(kinds)[0]
-                    targets = tuple(sorted(t for k, t in entries if k == kind))
-                    phrase = " ".join(t.text for t in tokens[i : i + size])
-                    hit = Match(phrase, i, i + size, kind, targets)
+                    hit = self._hit(tokens, i, size, entries)
                     break
             if hit is None and i + 2 < len(tokens) and tokens[i + 1].text == "-":
                 hit = self._joined(i, 3, tokens, canon, taken)

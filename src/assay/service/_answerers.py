@@ -48,13 +48,13 @@ def _serve(config: Any, settings: Settings, conn: Connection) -> None:
         os.nice(19)
     databases: dict[str, Any] = {}
     try:
-        for key, spec in sorted(config.databases.items()):
-            databases[key] = open_database(key, spec.url, spec.semantic, config, settings)
-    except Exception as exc:
-        conn.send(("error", f"{type(exc).__name__}: {exc}"))
-        return
-    conn.send(("ready", None))
-    try:
+        try:
+            for key, spec in sorted(config.databases.items()):
+                databases[key] = open_database(key, spec.url, spec.semantic, config, settings)
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            return
+        conn.send(("ready", None))
         while True:
             try:
                 message = conn.recv()

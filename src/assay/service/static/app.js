@@ -19,6 +19,7 @@
     "score.below_warn": "the evidence is too weak to show it",
     "chow.below_threshold": "the calibrated chance of being right is below what the cost of a wrong answer allows",
     "behaviour.ambiguous_metric": "a word in the question has more than one definition here",
+    "behaviour.ambiguous_name": "a word in the question names more than one thing here",
     "behaviour.period_outside_coverage": "the period asked about is outside the data",
     "behaviour.value_not_in_domain": "a value asked about is not one the data records",
     "behaviour.retired_column": "the question needs a retired column",
