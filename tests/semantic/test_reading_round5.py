@@ -386,6 +386,6 @@ def test_a_counted_noun_a_phrase_holds_whole_is_no_misspelling(saas: SemanticLay
     """ "How many accounts churned": 'accounts' is a word of 'new accounts', not a typo of it;
     no measure counts churned accounts, so it abstains naming that, never "did you mean 'new
     accounts'?" (the reading of counted nouns as a run asked it back so; main set saas.061)."""
-    reading, decision = _decide(saas, "How many accounts churned in 2024?")
+    _, decision = _decide(saas, "How many accounts churned in 2024?")
     assert decision.behaviour == "abstain", decision.message
     assert "no 'number of accounts churned' measure" in decision.message
