@@ -380,3 +380,12 @@ def test_the_other_half_said_without_its_year_is_the_same_years(
 def test_the_same_half_said_again_is_asked_back(saas: SemanticLayer) -> None:
     reading, decision = _decide(saas, "net revenue in H1 2023 and the first half")
     assert decision.behaviour != "answer", reading.restate(saas)
+
+
+def test_a_counted_noun_a_phrase_holds_whole_is_no_misspelling(saas: SemanticLayer) -> None:
+    """ "How many accounts churned": 'accounts' is a word of 'new accounts', not a typo of it;
+    no measure counts churned accounts, so it abstains naming that, never "did you mean 'new
+    accounts'?" (the reading of counted nouns as a run asked it back so; main set saas.061)."""
+    _, decision = _decide(saas, "How many accounts churned in 2024?")
+    assert decision.behaviour == "abstain", decision.message
+    assert "no 'number of accounts churned' measure" in decision.message

@@ -531,7 +531,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             elif tag.kind == "COUNTED":  # "number of orders" that no metric counts
                 nouns = tag.payload[1]
                 typed = [t for t in nouns if t.kind == "WORD"]
-                if typed and _suggest(nouns, lexicon):  # "custmers", "car makrs"
+                # a misspelling ("custmers", "car makrs"), not a word some phrase holds whole
+                # ("accounts" of "new accounts": "how many accounts churned" names no measure)
+                typos = [(w, p) for w, p in _suggest(nouns, lexicon) if w.lower() not in p.split()]
+                if typed and typos:
                     unread.extend(nouns)
                 else:
                     derived.append(tag.payload[0])
