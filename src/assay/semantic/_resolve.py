@@ -96,6 +96,9 @@ def tokenize(text: str) -> list[Token]:
     return out
 
 
+_NAME_WORDS = frozenset({"name", "names"})
+
+
 @functools.lru_cache(maxsize=1 << 16)
 def canonical(word: str) -> str:
     """A word's folded form: lower case, British spelling to American (cached: a reading folds
@@ -373,6 +376,17 @@ class Lexicon:
                 i += 1
                 continue
             hit = self._extend(hit, tokens, canon, taken)
+            if (
+                hit.kind == "dimension"
+                and hit.end < len(tokens)
+                and canon[hit.end] in _NAME_WORDS
+                and not taken[hit.end]
+            ):
+                # "the continent name": the continent's own name, never a second dimension
+                # that the bare word 'name' names (a drafted layer gives it to one name column)
+                end = hit.end + 1
+                phrase = " ".join(t.text for t in tokens[hit.start : end])
+                hit = Match(phrase, hit.start, end, hit.kind, hit.targets, derived=hit.derived)
             found.append(hit)
             i = hit.end
         return found
