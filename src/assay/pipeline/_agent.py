@@ -138,21 +138,12 @@ class Agent:
         for ref in columns:
             table, column = ref.split(".", 1)
             col = exp.column(column, table)
-            sql = (
-                exp.select(
-                    exp.Count(this=exp.Star()),
-                    exp.Count(this=exp.Distinct(expressions=[col])),
-                )
-                .from_(table)
-                .sql(dialect=self.connector.dialect)
-            )
+            distinct = exp.Count(this=exp.Distinct(expressions=[col]))
             try:
-                rows = self.connector.execute(
-                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1
-                ).rows
+                row = self._one_row(table, exp.Count(this=exp.Star()), distinct)
             except AssayError:
                 continue
-            if rows and rows[0][0] and rows[0][0] == rows[0][1]:
+            if row and row[0] and row[0] == row[1]:
                 proved.append(ref)
         return tuple(proved)
 
@@ -344,20 +335,18 @@ class Agent:
         if time_column not in ranges:
             table, column = time_column.split(".", 1)
             col = exp.column(column, table)
-            sql = (
-                exp.select(exp.Min(this=col.copy()), exp.Max(this=col.copy()))
-                .from_(table)
-                .sql(dialect=self.connector.dialect)
-            )
             try:
-                rows = self.connector.execute(
-                    sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1
-                ).rows
-                low, high = rows[0] if rows else (None, None)
+                low, high = self._one_row(table, exp.Min(this=col.copy()), exp.Max(this=col.copy()))
                 ranges[time_column] = (_day(low), _day(high)) if low and high else None
             except (AssayError, TypeError, ValueError):
                 ranges[time_column] = None
         return ranges[time_column]
+
+    def _one_row(self, table: str, *aggregates: exp.Expression) -> tuple[Any, ...]:
+        """One row of aggregates over a whole table (all None when the engine gives none)."""
+        sql = exp.select(*aggregates).from_(table).sql(dialect=self.connector.dialect)
+        rows = self.connector.execute(sql, time_limit_ms=self.settings.time_limit_ms, max_rows=1)
+        return tuple(rows.rows[0]) if rows.rows else (None,) * len(aggregates)
 
     def _verdict(
         self,
