@@ -90,6 +90,19 @@ def test_quickstart_imports_refuses_the_fan_out_and_answers(tmp_path: Path) -> N
         main, ["ask", "--db", str(db), "--semantic", str(out), "sales by sales_region in 2023"]
     )
     assert "SHOW" not in fan.output
+    # The layer is named 'Revenue'; "revenue" beside another metric is a measure the layer
+    # lacks (it has 'daily revenue'), never the warehouse's own name read as context: an
+    # outside tryout saw "revenue and cost in 2023" shown as daily cogs alone, at 1.00.
+    assert layer.name == "Revenue"
+    for question in (
+        "revenue and cost in 2023",
+        "cost and revenue in 2023",
+        "cost in 2023 by product line and revenue",
+    ):
+        both = runner.invoke(main, ["ask", "--db", str(db), "--semantic", str(out), question])
+        assert both.exit_code == 0, both.output
+        assert "SHOW" not in both.output and "WARN" not in both.output, (question, both.output)
+        assert "revenue" in both.output.split("\n", 1)[1], (question, both.output)
 
 
 def test_not_cortex_is_a_clear_error(tmp_path: Path) -> None:

@@ -872,8 +872,24 @@ def _foreign_entities(
     tables = {layer.metric(m).table for m in metrics}
     for name in [*(f.dimension for f in filters), *groups]:
         tables.add(layer.dimension(name).column.split(".")[0])
-    tables.add(layer.name)
-    return [t for t in entities if not names_table(str(t.payload), tables)]
+    # The warehouse's own name is context, unless a metric's words hold it too: in a layer
+    # named 'Revenue', "revenue and cost" asks for a revenue the layer has no metric for
+    # (an outside tryout saw the cost alone shown, the word dropped as the warehouse's name).
+    measured = {
+        canonical(w)
+        for m in layer.metrics
+        for phrase in (m.label, *m.synonyms)
+        for w in phrase.split()
+    }
+    return [
+        t
+        for t in entities
+        if not names_table(str(t.payload), tables)
+        and not (
+            names_table(str(t.payload), {layer.name})
+            and not any(_same_word(str(t.payload), w) for w in measured)
+        )
+    ]
 
 
 def _attached(
