@@ -37,6 +37,11 @@ _LESS = re.compile(
 _QUOTED = re.compile(r"""(?:^|[\s(])["'‘“]([^"'’”]{1,60})["'’”]""")
 _BOUNDS = re.compile(r"\b(at least|at most|no less than|no more than)\b")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+# "the last 7 days": a window's length, which SQL says as dates, not as the number 7
+_WINDOW = re.compile(
+    r"\b(?:last|past|previous|prior|next|trailing)\s+\d+\s+(?:days?|weeks?|months?|quarters?|years?)\b",
+    re.IGNORECASE,
+)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _SINGLE_NUMBER = re.compile(
     r"^\s*(how many|what is the (total |average |maximum |minimum |)number of|"
@@ -101,7 +106,7 @@ def read_cues(question: str) -> Cues:
     ):
         if pattern.search(ranked):
             aggregates.add(name)
-    numbers = tuple(float(n) for n in _NUMBER.findall(question))
+    numbers = tuple(float(n) for n in _NUMBER.findall(_WINDOW.sub(" ", question)))
     return Cues(
         aggregates=frozenset(aggregates),
         distinct=bool(_DISTINCT.search(text)),
