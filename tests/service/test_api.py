@@ -85,6 +85,21 @@ def test_follow_up_inherits_the_reading(client: TestClient, service: Service) ->
     assert stored is not None and stored["follow_up_of"] == ident
 
 
+def test_a_follow_up_word_that_turns_the_metric_into_another(client: TestClient) -> None:
+    """ "what about net?" after a gross revenue answer: the net revenue, same period; an
+    outside tryout saw it composed as "... in 2023 net?" and asked back for 'net'."""
+    first = client.post("/api/ask", json={"question": SHOW_Q}).json()
+    ident = first["verdict"]["id"]
+    later = client.post("/api/ask", json={"question": "what about net?", "follow_up_of": ident})
+    body = later.json()
+    assert body["follow_up"]["question"] == "What was the net revenue in 2023?"
+    assert body["follow_up"]["replaced"] == ["metric gross revenue -> net revenue"]
+    assert body["badge"] == "show" and "net revenue" in body["reading"]
+    # a word that makes no metric of the previous one is appended as before, and asked back
+    odd = client.post("/api/ask", json={"question": "and purple?", "follow_up_of": ident}).json()
+    assert odd["badge"] == "ask back" and odd["follow_up"]["replaced"] == []
+
+
 def test_sql_guarded(client: TestClient) -> None:
     ok = client.post("/api/sql", json={"sql": "SELECT count(*) AS n FROM orders"}).json()
     assert ok["verdict"]["result"]["rows"][0][0] > 0

@@ -96,6 +96,17 @@ def compose_follow_up(
         return {"question": fragment, "inherited": [], "replaced": [], "previous": previous}
     before = read(previous, layer, lexicon)
     text = previous.strip().rstrip("?. ")
+    swapped = _swap_metric_word(before, cleaned, layer, agent)
+    if swapped is not None:  # "what about net?" after "gross revenue": the net revenue
+        old, new = swapped
+        question = re.sub(rf"\b{re.escape(old.phrase)}\b", new, text, count=1)
+        labels = [layer.metric(m).label for m in (*old.targets, *read(new, layer, lexicon).metrics)]
+        return {
+            "question": f"{question}?",
+            "inherited": [],
+            "replaced": [f"metric {labels[0]} -> {labels[-1]}"],
+            "previous": previous,
+        }
     inherited, replaced = [], []
     if said.periods and before.periods:
         for period in before.periods:
@@ -135,3 +146,27 @@ def compose_follow_up(
         "replaced": replaced,
         "previous": previous,
     }
+
+
+def _swap_metric_word(
+    before: Any, word: str, layer: SemanticLayer, agent: Agent
+) -> tuple[Any, str] | None:
+    """The previous question's one metric phrase with one of its words replaced by ``word``
+    so that it names exactly one other metric ("gross revenue" + "net": "net revenue"), as
+    (the metric's match, the new phrase); ``None`` when no single swap does."""
+    if len(word.split()) != 1:
+        return None
+    phrases = [m for m in before.matches if m.kind == "metric" and len(m.targets) == 1]
+    if len(phrases) != 1:
+        return None
+    match = phrases[0]
+    words = match.phrase.split()
+    found = set()
+    for k in range(len(words)):
+        phrase = " ".join([*words[:k], word, *words[k + 1 :]])
+        metrics = read(phrase, layer, agent.lexicon).metrics
+        if len(metrics) == 1 and metrics[0] not in match.targets:
+            found.add((phrase, metrics[0]))
+    if len(found) != 1:
+        return None
+    return match, next(iter(found))[0]
