@@ -206,7 +206,9 @@ def test_a_word_an_undefined_role_also_names_is_asked_back() -> None:
     derived = with_derived_names(layer, ("region.r_name",))
     reading, decision = _decide(derived, "total sales by region")
     assert decision.code == "behaviour.ambiguous_name"
-    assert "supplier regions name (not defined in this layer)" in decision.message
+    assert "it may also mean supplier regions name, which this layer does not define" in (
+        decision.message
+    )
     reading, decision = _decide(derived, "top 3 customer regions by total sales")
     assert decision.behaviour == "answer" and reading.groups == ("customer_regions_name",)
 

@@ -217,25 +217,35 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     return None
 
 
+def _can_mean(words: str, choices: tuple[str, ...], layer: SemanticLayer) -> str:
+    defined = [c for c in choices if not c.startswith("undefined:")]
+    undefined = [c.split(":", 1)[1] for c in choices if c.startswith("undefined:")]
+    more = len(defined) - _LISTED
+    text = " or ".join(_choice(c, layer) for c in defined[:_LISTED]) + (
+        f" (or {more} more)" if more > 0 else ""
+    )
+    if not undefined:
+        return f"'{words}' can mean {text}"
+    aside = f"{', '.join(undefined[:_LISTED])}, which this layer does not define"
+    if not defined:
+        return f"'{words}' can mean {aside}"
+    return f"'{words}' can mean {text}; it may also mean {aside}"
+
+
 def _choice(choice: str, layer: SemanticLayer) -> str:
     kind, name = choice.split(":", 1)
     if kind == "metric":
         return f"the metric {layer.metric(name).label}"
-    if kind == "undefined":
-        return f"{name} (not defined in this layer)"
     dim = layer.dimension(name)
     return f"{dim.name} ({dim.column})"
 
 
 def _ambiguous_name(reading: Reading, layer: SemanticLayer) -> BehaviourDecision:
     """A word that names several things ("region": the customer's region, or the supplier's,
-    which the layer leaves undefined): asked back naming each, never answered by one."""
-    said = "; ".join(
-        f"'{words}' can mean "
-        + " or ".join(_choice(c, layer) for c in choices[:_LISTED])
-        + (f" (or {len(choices) - _LISTED} more)" if len(choices) > _LISTED else "")
-        for words, choices in reading.ambiguous_names
-    )
+    which the layer leaves undefined): asked back naming each, never answered by one. What
+    can be asked comes first; what the layer leaves undefined is said apart (an outside tryout
+    found a list of three choices of which two could not be picked)."""
+    said = "; ".join(_can_mean(words, choices, layer) for words, choices in reading.ambiguous_names)
     return BehaviourDecision(
         "clarify",
         "behaviour.ambiguous_name",
