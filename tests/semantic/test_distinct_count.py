@@ -88,7 +88,14 @@ def test_how_many_exist_is_how_many_there_are(cars: SemanticLayer) -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["How many countries exist in europe?", "Which countries exist?", "countries exist"]
+    "question",
+    [
+        "How many countries exist in europe?",
+        "How many countries do not exist?",
+        "How many countries no longer exist?",
+        "Which countries exist?",
+        "countries exist",
+    ],
 )
 def test_exist_elsewhere_is_asked_back(cars: SemanticLayer, question: str) -> None:
     verdict = _ask(CARS, cars, question)
