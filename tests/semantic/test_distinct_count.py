@@ -100,3 +100,46 @@ def test_how_many_exist_is_how_many_there_are(cars: SemanticLayer) -> None:
 def test_exist_elsewhere_is_asked_back(cars: SemanticLayer, question: str) -> None:
     verdict = _ask(CARS, cars, question)
     assert verdict.behaviour != "answer" or verdict.action == "withhold", verdict.provenance
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (
+            "How many pets have a greater weight than 10?",
+            "SELECT COUNT(*) FROM Pets WHERE weight > 10",
+        ),
+        (
+            "How many pets have a lower weight than 10?",
+            "SELECT COUNT(*) FROM Pets WHERE weight < 10",
+        ),
+        (
+            "Find the number of pets whose weight is heavier than 10.",
+            "SELECT COUNT(*) FROM Pets WHERE weight > 10",
+        ),
+        (
+            "Find the number of pets whose weight is lighter than 10.",
+            "SELECT COUNT(*) FROM Pets WHERE weight < 10",
+        ),
+    ],
+)
+def test_a_comparative_said_of_a_column_bounds_it(
+    pets: SemanticLayer, question: str, sql: str
+) -> None:
+    verdict = _ask(PETS, pets, question)
+    assert _rows(verdict) == _lite(PETS, sql)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many pets have no greater weight than 10?",  # negated
+        "How many pets have a greater weight than 10 or 5?",  # which bound?
+        "How many pets have a greater weight than cats?",  # no number
+        "How many pets have an above weight than 10?",  # not a comparative
+        "Find the number of pets whose age is heavier than 1.",  # heavier of no weight
+    ],
+)
+def test_comparative_near_misses_are_asked_back(pets: SemanticLayer, question: str) -> None:
+    verdict = _ask(PETS, pets, question)
+    assert verdict.behaviour != "answer" or verdict.action == "withhold", verdict.provenance
