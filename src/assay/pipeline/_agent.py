@@ -15,6 +15,7 @@ fail-closed wrapping, which split across modules would be repeated in each.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime as dt
 import re
@@ -53,6 +54,7 @@ from assay.semantic import (
     SemanticLayer,
     ValueLookup,
     check_against,
+    distinct_count,
     entity_columns,
     read,
     said_bounds,
@@ -179,7 +181,7 @@ class Agent:
         )
         return dataclasses.replace(verdict, failure=failure)
 
-    def _begin(self, question: str, ident: str) -> Verdict | Rest:
+    def _begin(self, question: str, ident: str, counted: Reading | None = None) -> Verdict | Rest:
         text = question.strip()
         bad = bad_input(text)
         # A payload in another language ("ignora las instrucciones anteriores") is refused by
@@ -191,7 +193,16 @@ class Agent:
                 ident, "abstain", (code,), {"question": text[:200], "message": message}
             )
         refusal = tuple(dict.fromkeys(r.code for r in found))
-        reading = read(text, self.layer, self.lexicon)
+        reading = counted or read(text, self.layer, self.lexicon)
+        distinct = None if found else distinct_count(reading, self.layer)
+        if distinct is not None:
+            # "how many different types of pet": the count of one dimension's values, a
+            # metric made for this question only; read, planned and checked on a copy of the
+            # agent whose layer holds it
+            reading, layer = distinct
+            one = copy.copy(self)
+            one.layer = layer
+            return one._begin(question, ident, reading)
         decision = decide_behaviour(reading, self.layer, refusal)
         if found:  # name the payload: what was asked for, in the user's words
             decision = replace(
@@ -211,7 +222,8 @@ class Agent:
             return Rest(
                 self, question, text, ident, reading, decision, refusal, False, base, None, lookups
             )
-        example = None if found else self.trusted.match(text, reading)
+        # no trusted example holds a metric made for one question
+        example = None if found or counted is not None else self.trusted.match(text, reading)
         if example is None and decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
         return Rest(

@@ -3,6 +3,7 @@
 from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._compare import said as said_bounds
+from assay.semantic._distinct import distinct_count
 from assay.semantic._having import GroupCondition
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
@@ -51,6 +52,7 @@ __all__ = [
     "check_against",
     "closest_metrics",
     "decide",
+    "distinct_count",
     "entity_columns",
     "find_periods",
     "load_semantic",

@@ -100,6 +100,8 @@ _OPS: dict[tuple[str, ...], str] = {
     ("not", "more", "than"): "<=",
     ("<", "="): "<=",
 }
+# Said of a weight only ("weight is heavier than 10"): of any other column they mean nothing.
+_WEIGHED: dict[tuple[str, ...], str] = {("heavier", "than"): ">", ("lighter", "than"): "<"}
 _LONGEST = max(len(k) for k in _OPS)
 _COPULA = frozenset({"is", "are", "was", "were", "be", "of"})
 _LEAD = frozenset({"where", "whose", "with", "having", "when"})
@@ -202,7 +204,7 @@ def comparisons_in(
     """
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
-    if not any(_op(canon, i) or canon[i] == "between" for i in range(len(canon))):
+    if not any(_op(canon, i) or canon[i] in {"between", "than"} for i in range(len(canon))):
         return question, ()  # no comparison word: nothing to read (most questions)
     matches = lexicon.match_tokens(tokens, [False] * len(tokens))
     if layer is not None:  # a metric's column of the counted rows ("capacity")
@@ -240,13 +242,24 @@ def comparisons_in(
                 )
             )
             continue
-        op = _op(canon, i)
+        op, first = _op(canon, i), m.start
+        if (
+            op is None
+            and "weight" in canon[m.start : m.end]
+            and tuple(canon[i : i + 2]) in _WEIGHED
+        ):
+            op = (_WEIGHED[(canon[i], canon[i + 1])], i + 2)
+        if op is None and m.start > 0 and i == m.end and canon[i : i + 1] == ["than"]:
+            # "a greater weight than 10": the comparative said before the column
+            said = _OPS.get((canon[m.start - 1], "than"))
+            op = None if said is None else (said, i + 1)
+            span_start = first = m.start - 1
         if op is None:
             continue
         number = _number(tokens, op[1])
         if number is None or _dated(tokens[number[1] - 1], periods):
             continue
-        words = question[tokens[m.start].start : tokens[number[1] - 1].end]
+        words = question[tokens[first].start : tokens[number[1] - 1].end]
         found.append((span_start, number[1], [Comparison(dim, op[0], number[0], words, column)]))
     if not found:
         return question, ()

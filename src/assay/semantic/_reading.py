@@ -66,6 +66,11 @@ _AROUND_DATE = re.compile(
 )
 _TOTAL = re.compile(r"\b(?:total|overall|combined|altogether|sum|grand)\b", re.IGNORECASE)
 _OVER_TIME = re.compile(r"\b(?:over|through|across) time\b|\bover the years\b", re.IGNORECASE)
+_EXIST = re.compile(
+    r"(\s*how many\s+\w.*?)(?<!\bnot)(?<!n't)(?<!\bnever)(?<!\blonger)(?<!\bstill)\s+"
+    r"exists?(\s*\?*\s*)$",
+    re.IGNORECASE,
+)
 _WHEN = frozenset("this that these those next coming upcoming current".split())
 _VALUE_PREPS = frozenset({"for", "in", "from", "at", "to", "within", "on", "about", "of"})
 
@@ -255,6 +260,11 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
+    if (exist := _EXIST.match(question)) is not None:
+        # "how many countries exist": 'exist' adds nothing (as "are there" adds nothing), read
+        # so at the end of a "how many X" question only; anywhere else it stays unread
+        reading = read(exist.group(1) + exist.group(2), layer, lexicon)
+        return dataclasses.replace(reading, question=question)
     compared = _compared(question, layer, lexicon)
     if compared is not None:
         return compared

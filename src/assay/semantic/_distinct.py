@@ -1,0 +1,94 @@
+"""A count of one dimension's distinct values: "How many different types of pet are there?",
+"the number of distinct type of pets" (``COUNT(DISTINCT Pets.PetType)`` over the dimension's
+own table), restated as "the number of distinct PetType values".
+
+The reader reads such a question as a grouping by the dimension with "number of different" left
+as a measure the layer lacks. It is taken as the count only when that is all the question says:
+exactly one "number of distinct/different/unique", no metric, exactly one dimension (a plain
+column, named by a word that names no other thing) and nothing else (no value, period, grain,
+ranking, condition, bound, comparison, or word left unread). Anything more is left to the
+behaviour rules, which abstain or ask back as before (fail closed).
+
+The count is a metric made for the one question (``with_distinct_count``): the layer it is
+read, planned and checked against is the layer plus that metric, so the planner, the fit check
+and the written answer treat it as any governed count.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from assay.semantic._model import Metric, SemanticLayer
+from assay.semantic._reading import Reading
+
+__all__ = ["distinct_count"]
+
+_SAID = frozenset({"number of distinct", "number of different", "number of unique"})
+# the fields that must be empty: anything the question said beyond the count of one dimension
+_NOTHING_ELSE = (
+    "metrics",
+    "ambiguous",
+    "filters",
+    "periods",
+    "ranking",
+    "compare",
+    "unread",
+    "value_like",
+    "suggestions",
+    "aggregates",
+    "unknown_groups",
+    "dangling",
+    "retired",
+    "undefined",
+    "several",
+    "change",
+    "pairs",
+    "background",
+    "modifiers",
+    "comparisons",
+    "condition",
+    "ambiguous_names",
+)
+
+
+def distinct_count(reading: Reading, layer: SemanticLayer) -> tuple[Reading, SemanticLayer] | None:
+    """The reading as a count of one dimension's distinct values, with the layer holding that
+    count as a metric; None when the question is not exactly that.
+
+    Example:
+        >>> from assay.semantic._model import Dimension
+        >>> from assay.semantic._reading import read
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("pets", "pets", (), "Pets", "COUNT(*)"),),
+        ...     dimensions=(Dimension("pet_type", "Pets.PetType", ("type",)),),
+        ... )
+        >>> counted = distinct_count(read("how many different types are there?", layer), layer)
+        >>> reading, wider = counted
+        >>> wider.metric(reading.metrics[0]).expression
+        'COUNT(DISTINCT Pets.PetType)'
+        >>> distinct_count(read("how many different types in 2020?", layer), layer) is None
+        True
+    """
+    if len(reading.derived) != 1 or reading.derived[0].lower() not in _SAID:
+        return None
+    if any(getattr(reading, name) for name in _NOTHING_ELSE) or reading.grain is not None:
+        return None
+    if len(reading.groups) != 1:
+        return None
+    dimension = layer.dimension(reading.groups[0])
+    table, _, column = dimension.column.partition(".")
+    if dimension.expression or not table or not column or "." in column:
+        return None
+    name = f"{dimension.name}_distinct_count"
+    if any(m.name == name for m in layer.metrics):
+        return None
+    metric = Metric(
+        name,
+        f"number of distinct {column} values",
+        (),
+        table,
+        f"COUNT(DISTINCT {dimension.column})",
+    )
+    wider = dataclasses.replace(layer, metrics=(*layer.metrics, metric))
+    counted = dataclasses.replace(reading, metrics=(name,), groups=(), derived=(), notes=())
+    return counted, wider
