@@ -105,7 +105,7 @@ def test_statistics_answered_with_the_numbers_of_hand_sql(
     [
         (CONCERT, "age of singers", ("average Age", "maximum Age", "minimum Age", "total Age")),
         (CONCERT, "what is the age of singers from France", ("average Age", "total Age")),
-        (CARS, "weight of cars", ("average Weight", "maximum Weight", "minimum Weight")),
+        (CARS, "what is the weight", ("average Weight", "maximum Weight", "minimum Weight")),
     ],
 )
 def test_a_bare_column_word_is_asked_back_naming_the_metrics(
