@@ -2,7 +2,7 @@
 ``average``, ``maximum`` and ``minimum`` metrics over its own table, so "average age of singers
 from France" is answered with the numbers of hand-written SQL on the Spider slice, "total age"
 is still the sum, and the bare column word ("age"), now naming four metrics, is asked back
-with them named, never answered with one."""
+with them named, never answered with one; "average, minimum, and maximum age" is the three."""
 
 from __future__ import annotations
 
@@ -80,6 +80,16 @@ def test_each_summed_column_gets_its_average_maximum_and_minimum(
         ),
         (CONCERT, "total age of singers", "SELECT sum(Age) FROM singer"),
         (CONCERT, "maximum capacity of stadiums", "SELECT max(Capacity) FROM stadium"),
+        (
+            CONCERT,
+            "What is the average, minimum, and maximum age of all singers from France?",
+            "SELECT avg(Age), min(Age), max(Age) FROM singer WHERE Country = 'France'",
+        ),
+        (
+            CONCERT,
+            "total and average capacity of stadiums",
+            "SELECT sum(Capacity), avg(Capacity) FROM stadium",
+        ),
         (CARS, "minimum weight of cars", "SELECT min(Weight) FROM cars_data"),
         (CARS, "average weight of cars", "SELECT avg(Weight) FROM cars_data"),
         (CARS, "max weight", "SELECT max(Weight) FROM cars_data"),
@@ -117,3 +127,17 @@ def test_a_bare_column_word_is_asked_back_naming_the_metrics(
     message = str(verdict.provenance.get("message"))
     for label in named:
         assert label in message, (question, message)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "average or maximum age of singers",  # which one: never both, never one
+        "average, maximum age of singers",  # no "and" ends the list
+    ],
+)
+def test_an_unended_list_of_aggregates_is_not_shown(
+    layers: dict[Path, Path], question: str
+) -> None:
+    verdict = _ask(CONCERT, layers[CONCERT], question)
+    assert not (verdict.behaviour == "answer" and verdict.action != "withhold"), question
