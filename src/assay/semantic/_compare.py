@@ -164,8 +164,17 @@ def _column_matches(
     canon: list[str], tokens: list[Token], taken: list[Match], columns: dict[tuple[str, ...], str]
 ) -> list[Match]:
     """Metric columns named where no phrase of the lexicon is ("capacity" alone, never the
-    "capacity" of "total capacity")."""
-    covered = {k for m in taken for k in range(m.start, m.end)}
+    "capacity" of "total capacity"). A metric phrase that is only the column's own words and
+    names several metrics ("capacity": its total, average, maximum and minimum alike, as a
+    drafted layer names them) is the column; one naming one metric is that metric."""
+    covered = {
+        k
+        for m in taken
+        if not (
+            m.kind == "metric" and len(m.targets) > 1 and tuple(canon[m.start : m.end]) in columns
+        )
+        for k in range(m.start, m.end)
+    }
     longest = max((len(k) for k in columns), default=0)
     out: list[Match] = []
     i = 0

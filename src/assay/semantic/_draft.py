@@ -8,6 +8,9 @@ confidence of its evidence:
   never negative, averaged (and flagged) when signed; a column holding stand-in codes
   (-1, 9999, ...) is left out and flagged, never summed; the table's first date column is the
   metric's time column, and a table without one gets metrics without time;
+- per summed column, also its average, maximum and minimum over its own table ("mean age",
+  "highest weight"); the column's bare words ("age") name all four, so a question saying only
+  them is asked back with the four named, never answered with one;
 - dimensions from closed low-cardinality text columns with their values; PII columns never;
 - the clock and coverage from the dates the data holds, left out when it holds none (time is
   optional: such a layer answers questions without periods and abstains on periods);
@@ -52,6 +55,15 @@ __all__ = ["DraftInput", "draft_layer", "write_layer"]
 NOT_MEASURES = frozenset(
     {"surrogate_key", "year", "boolean_flag", "categorical_enum", "alpha2_code", "alpha3_code"}
 )
+
+# A summed measure also gets its average, maximum and minimum over its own table, each named
+# with the words a question uses for it ("mean age", "highest weight", "min capacity").
+STATISTICS = {
+    "average": ("avg", ("average", "mean", "avg")),
+    "maximum": ("max", ("maximum", "highest", "largest", "max")),
+    "minimum": ("min", ("minimum", "lowest", "smallest", "min")),
+}
+PREFIXES = {"total": ("total",), **{w: p for w, (_, p) in STATISTICS.items()}}
 
 
 @dataclass(frozen=True)
@@ -150,12 +162,32 @@ class _Plain:
             add(f"metric:{profiled.name}", [f"number of {tw}", f"{tw} count", f"count of {tw}"])
         for table, column, word in measures:
             add(
-                f"metric:{table}.{column}",
-                [f"{word} {p}" for p in self._column(table, column, with_table=True)],
+                f"metric:{table}.{column}:{word}",
+                [
+                    f"{prefix} {p}"
+                    for prefix in PREFIXES.get(word, (word,))
+                    for p in self._column(table, column, with_table=True)
+                ],
             )
         for table, column in data.domains:
             add(f"dimension:{table}.{column}", self._column(table, column, with_table=True))
         self.shared = {p for p, owners in proposed.items() if len(owners) > 1}
+        self.proposed = proposed
+
+    def bare(self, table: str, column: str) -> list[str]:
+        """The column's own words with no aggregate word ("age"), for each of its metrics: a
+        question naming only them is asked back with the metrics named, never given one.
+        Left out: a phrase another element is named by, or one holding a word the reader
+        takes as a keyword ("Highest", "Average")."""
+        from assay.semantic._words import FUNCTION_WORDS, KEYWORDS
+
+        own = f"metric:{table}.{column}:"
+        return [
+            p
+            for p in self._column(table, column, with_table=True)
+            if not any(not o.startswith(own) for o in self.proposed.get(p, ()))
+            and not any((w,) in KEYWORDS or w in FUNCTION_WORDS for w in p.lower().split())
+        ]
 
     @staticmethod
     def _column(table: str, column: str, *, with_table: bool) -> list[str]:
@@ -308,21 +340,48 @@ def _measures(
         agg = "avg" if word == "average" else "sum"
         note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
         tier, raw, _ = _evidence(report)
-        label = f"{word} {fp.column}"
-        words = _words(f"{word} {table} {fp.column}", label)
-        words += plain.synonyms(f"metric:{column}", label, *words)
-        lines += [
-            f"  # {agg} of a numeric non-key column{note}; {_why(report)}; the aggregate is "
-            "guessed: confirm before trusting",
-            f"  - name: {_s(f'{table}_{fp.column}_{word}')}",
-            f"    label: {_s(label)}",
-            "    synonyms: [" + ", ".join(_s(w) for w in words) + "]",
-            f"    table: {_s(table)}",
-            f"    expression: {_s(f'{agg}({column})')}",
-            *timed,
-            *_authority(data, column, "semantic_type", tier, raw),
-        ]
+        why = f"{_why(report)}; the aggregate is guessed: confirm before trusting"
+        lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
+        bare = plain.bare(table, fp.column) if word == "total" else []
+        lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
+        if word != "total":
+            continue
+        for stat, (fn, _) in STATISTICS.items():
+            lines.append(f"  # {fn} of the summed column {column} over its own rows; {why}")
+            lines += _metric(data, plain, (table, fp.column, stat, fn), timed, tier, raw, bare)
     return lines
+
+
+def _metric(
+    data: DraftInput,
+    plain: _Plain,
+    measure: tuple[str, str, str, str],
+    timed: list[str],
+    tier: Tier,
+    raw: float,
+    bare: list[str],
+) -> list[str]:
+    """One measure's metric: ``measure`` is (table, column, word, aggregate function);
+    ``bare`` the column's own words, shared by its metrics (asked back which one)."""
+    table, name, word, agg = measure
+    column = f"{table}.{name}"
+    label = f"{word} {name}"
+    words = [
+        w
+        for prefix in PREFIXES.get(word, (word,))
+        for w in _words(f"{prefix} {table} {name}", label)
+    ]
+    words += plain.synonyms(f"metric:{column}:{word}", label, *words)
+    words += [w for w in bare if w.lower() not in {x.lower() for x in (label, *words)}]
+    return [
+        f"  - name: {_s(f'{table}_{name}_{word}')}",
+        f"    label: {_s(label)}",
+        "    synonyms: [" + ", ".join(_s(w) for w in dict.fromkeys(words)) + "]",
+        f"    table: {_s(table)}",
+        f"    expression: {_s(f'{agg}({column})')}",
+        *timed,
+        *_authority(data, column, "semantic_type", tier, raw),
+    ]
 
 
 def _plural_values(values: tuple[str, ...]) -> list[str]:
@@ -406,10 +465,11 @@ def draft_layer(data: DraftInput) -> str:
     plain = _Plain(
         data,
         [
-            (t.name, r.fingerprint.column, word)
+            (t.name, r.fingerprint.column, each)
             for t in data.profile.tables
             for r, word in _measure_columns(data, t.name, t.columns)
             if word
+            for each in ([word, *STATISTICS] if word == "total" else [word])
         ],
     )
     span = (start, end) if dates else None

@@ -265,6 +265,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         # so at the end of a "how many X" question only; anywhere else it stays unread
         reading = read(exist.group(1) + exist.group(2), layer, lexicon)
         return dataclasses.replace(reading, question=question)
+    listed = _listed_aggregates(question, lexicon)
+    if listed != question:
+        return dataclasses.replace(read(listed, layer, lexicon), question=question)
     compared = _compared(question, layer, lexicon)
     if compared is not None:
         return compared
@@ -302,6 +305,40 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
             if again.metrics and gone & named and not any(said):
                 return again
     return reading
+
+
+def _listed_aggregates(question: str, lexicon: Lexicon) -> str:
+    """The question with the words of a metric said once after a list of its aggregate words
+    said again after each ("average, minimum, and maximum age": "average age, minimum age,
+    and maximum age"), only where each word with them names exactly one metric of the layer
+    and the list ends in "and"; else the question as it is."""
+    tokens = tokenize(question)
+    canon = [canonical(t.text) for t in tokens]
+    inserts: list[tuple[int, str]] = []
+    for m in lexicon.match_tokens(tokens, [False] * len(tokens)):
+        if m.kind != "metric" or len(m.targets) != 1 or m.end - m.start < 2:
+            continue
+        rest = tuple(canon[m.start + 1 : m.end])
+        noun = question[tokens[m.start + 1].start : tokens[m.end - 1].end]
+        listed: list[int] = []
+        i = m.start
+        while True:
+            j = i - 1
+            links: list[str] = []
+            while j >= 0 and canon[j] in {",", "and"}:
+                links.append(canon[j])
+                j -= 1
+            if not links or j < 0 or (not listed and "and" not in links):
+                break
+            found = lexicon.entries.get((canon[j], *rest), [])
+            if len(found) != 1 or found[0][0] != "metric" or found[0][1] in m.targets:
+                break
+            listed.append(j)
+            i = j
+        inserts += [(tokens[k].end, f" {noun}") for k in listed]
+    for at, words in sorted(inserts, reverse=True):
+        question = question[:at] + words + question[at:]
+    return question
 
 
 def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
