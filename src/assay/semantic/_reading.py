@@ -15,14 +15,16 @@ list), which is the reading wanted here. Tagging is a longest-phrase lookup, not
 expressions over the sentence. The grammar and the tagging live in ``_grammar``; this module
 turns the parsed parts into a ``Reading``.
 
-Why one module of about 1,100 lines: the assembly is one ordered pass (``_assemble``) whose
+Why one module of about 1,300 lines: the assembly is one ordered pass (``_assemble``) whose
 rules read each other's partial results (a dimension named as a filter's context is no grouping;
 a metric's rows named as a noun are no unread word; a period said of another word is taken off
 the metric), and each rule is a small function kept next to the others it orders with. Split
 across modules, the order of the rules, which is what the tests pin down, would be spread over
 files that import each other's private state. Tagging and the grammar (``_grammar``), the
-periods (``_periods``), the lexicon (``_resolve``), the word lists (``_words``) and the
-behaviour rules (``_behaviour``) already live apart.
+periods (``_periods``), the lexicon (``_resolve``), the word lists (``_words``), the
+comparisons (``_compare``), the conditions per group (``_having``), the derived names
+(``_names``), coded values (``_codes``), distinct counts (``_distinct``) and the behaviour rules
+(``_behaviour``) already live apart.
 """
 
 from __future__ import annotations
