@@ -34,6 +34,7 @@ from assay.semantic import (
 )
 from assay.semantic._names import derive_names, entity_columns, split_name
 from assay.types import Verdict
+from tests.semantic._helpers import drafted_spider
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
 MF_TUTORIAL = (
@@ -354,12 +355,7 @@ def test_metricflow_tutorial_words(metricflow: tuple[Path, Path]) -> None:
 
 @pytest.fixture(scope="module")
 def car_1(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if not CAR_1.exists():
-        pytest.skip("the Spider slice is absent")
-    out = tmp_path_factory.mktemp("car_1") / "car_1.yaml"
-    result = CliRunner().invoke(main, ["semantic", "init", "--db", str(CAR_1), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    return out
+    return drafted_spider("car_1", tmp_path_factory)[1]
 
 
 def test_car_1_drafted_words(car_1: Path) -> None:
@@ -408,17 +404,12 @@ def test_concert_names_shared_by_two_concerts_give_no_word() -> None:
         assert agent._unique(("concert.concert_Name",)) == ()
 
 
-def test_a_dimension_word_followed_by_name_is_that_dimension(tmp_path: Path) -> None:
+def test_a_dimension_word_followed_by_name_is_that_dimension(car_1: Path) -> None:
     """ "List the continent name and the count": the continent's name, never a second
     grouping by the one dimension a bare 'name' names (the drafted car_1 layer gives 'name'
     to countries.CountryName; Spider held-out question dev-105 was grouped by continent AND
     country, and put before the user to confirm)."""
-    from tests.semantic.test_drafted_layers import _draft
-
-    db = SHARED / "spider-slice" / "database" / "car_1" / "car_1.sqlite"
-    if not db.exists():
-        pytest.skip("the Spider slice is absent")
-    layer = load_semantic(_draft(db, tmp_path / "car.yaml"))
+    layer = load_semantic(car_1)
     for question in (
         "How many car makers are there in each continent? List the continent name and the count.",
         "car makers count by continent name",

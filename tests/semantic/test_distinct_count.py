@@ -14,7 +14,7 @@ import pytest
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import SemanticLayer, load_semantic
-from tests.semantic.test_drafted_layers import _draft
+from tests.semantic._helpers import drafted_spider
 
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CARS = SLICE / "database" / "car_1" / "car_1.sqlite"
@@ -22,9 +22,7 @@ PETS = SLICE / "database" / "pets_1" / "pets_1.sqlite"
 
 
 def _layer(db: Path, tmp: pytest.TempPathFactory) -> SemanticLayer:
-    if not db.exists():
-        pytest.skip("the Spider slice is absent")
-    return load_semantic(_draft(db, tmp.mktemp(db.stem) / "layer.yaml"))
+    return load_semantic(drafted_spider(db.stem, tmp)[1])
 
 
 @pytest.fixture(scope="module")

@@ -18,6 +18,7 @@ from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
+from tests.semantic._helpers import draft
 
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CONCERT = SLICE / "database" / "concert_singer" / "concert_singer.sqlite"
@@ -27,14 +28,6 @@ def _norm(rows: Any) -> Counter[tuple[Any, ...]]:
     return Counter(
         tuple(round(float(v), 4) if isinstance(v, (int, float)) else v for v in r) for r in rows
     )
-
-
-def _draft(db: Path, out: Path) -> Path:
-    run = CliRunner().invoke(main, ["semantic", "init", "--db", str(db), "--out", str(out)])
-    assert run.exit_code == 0, run.output
-    check = CliRunner().invoke(main, ["semantic", "check", "--db", str(db), "--semantic", str(out)])
-    assert check.exit_code == 0, check.output
-    return out
 
 
 def _ask(db: Path, layer: Path, questions: list[tuple[str, str]], hand: Any) -> list[Any]:
@@ -56,7 +49,7 @@ def _ask(db: Path, layer: Path, questions: list[tuple[str, str]], hand: Any) -> 
 
 @pytest.mark.skipif(not CONCERT.exists(), reason="the Spider slice is absent")
 def test_slice_layer_without_dates_answers(tmp_path: Path) -> None:
-    layer = _draft(CONCERT, tmp_path / "concert.yaml")
+    layer = draft(CONCERT, tmp_path / "concert.yaml")
 
     def hand(sql: str) -> list[Any]:
         with sqlite3.connect(f"file:{CONCERT}?mode=ro", uri=True) as con:

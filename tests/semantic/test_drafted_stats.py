@@ -16,7 +16,7 @@ import yaml
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
-from tests.semantic.test_drafted_layers import _draft
+from tests.semantic._helpers import drafted_spider
 
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CONCERT = SLICE / "database" / "concert_singer" / "concert_singer.sqlite"
@@ -27,8 +27,7 @@ pytestmark = pytest.mark.skipif(not CONCERT.exists(), reason="the Spider slice i
 
 @pytest.fixture(scope="module")
 def layers(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Path]:
-    folder = tmp_path_factory.mktemp("stats")
-    return {db: _draft(db, folder / f"{db.stem}.yaml") for db in (CONCERT, CARS)}
+    return {db: drafted_spider(db.stem, tmp_path_factory)[1] for db in (CONCERT, CARS)}
 
 
 def _lite(db: Path, sql: str) -> list[Any]:

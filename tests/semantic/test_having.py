@@ -23,7 +23,7 @@ from assay.generators._planner import plan
 from assay.pipeline import Agent
 from assay.semantic import Dimension, JoinPath, Metric, SemanticLayer, load_semantic, read
 from assay.settings import load_settings
-from tests.semantic.test_drafted_layers import _draft
+from tests.semantic._helpers import drafted_spider
 
 SLICE = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
 CONCERT = SLICE / "database" / "concert_singer" / "concert_singer.sqlite"
@@ -39,16 +39,12 @@ def demo() -> tuple[Path, SemanticLayer]:
 
 @pytest.fixture(scope="module")
 def concert(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
-    if not CONCERT.exists():
-        pytest.skip("the Spider slice is absent")
-    return load_semantic(_draft(CONCERT, tmp_path_factory.mktemp("concert") / "concert.yaml"))
+    return load_semantic(drafted_spider("concert_singer", tmp_path_factory)[1])
 
 
 @pytest.fixture(scope="module")
 def cars(tmp_path_factory: pytest.TempPathFactory) -> SemanticLayer:
-    if not CARS.exists():
-        pytest.skip("the Spider slice is absent")
-    return load_semantic(_draft(CARS, tmp_path_factory.mktemp("car") / "car.yaml"))
+    return load_semantic(drafted_spider("car_1", tmp_path_factory)[1])
 
 
 def _norm(rows: Any) -> Counter[tuple[Any, ...]]:
@@ -302,10 +298,8 @@ def test_concert_near_misses_are_asked_back(concert: SemanticLayer, question: st
     _not_answered(CONCERT, concert, question)
 
 
-def test_pets_with_weight_more_than(tmp_path: Path) -> None:
-    if not PETS.exists():
-        pytest.skip("the Spider slice is absent")
-    layer = load_semantic(_draft(PETS, tmp_path / "pets.yaml"))
+def test_pets_with_weight_more_than(tmp_path_factory: pytest.TempPathFactory) -> None:
+    layer = load_semantic(drafted_spider("pets_1", tmp_path_factory)[1])
     for question in (
         "number of pets with weight more than 10",
         "how many pets have a weight above 10",

@@ -39,6 +39,7 @@ from assay.semantic import (
     parse_semantic,
 )
 from assay.types import Verdict
+from tests.semantic._helpers import drafted_spider
 
 from ._helpers import read_and_decide
 
@@ -250,13 +251,6 @@ def test_the_previous_n_days_after_the_last_n_days_is_before_them() -> None:
 # --- the outside tryout's questions on the real data -----------------------------------------
 
 
-def _draft(name: str, out: Path) -> tuple[Path, Path]:
-    db = SLICE / "database" / name / f"{name}.sqlite"
-    run = CliRunner().invoke(main, ["semantic", "init", "--db", str(db), "--out", str(out)])
-    assert run.exit_code == 0, run.output
-    return db, out
-
-
 def _rows(verdict: Verdict) -> list[tuple[Any, ...]]:
     assert verdict.behaviour == "answer" and verdict.action != "withhold", (
         verdict.reasons,
@@ -296,8 +290,10 @@ SPIDER = [
 
 
 @pytest.mark.skipif(not SLICE.exists(), reason="the Spider slice is absent")
-def test_tryout_questions_on_drafted_spider_layers(tmp_path: Path) -> None:
-    layers = {n: _draft(n, tmp_path / f"{n}.yaml") for n in sorted({s[0] for s in SPIDER})}
+def test_tryout_questions_on_drafted_spider_layers(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    layers = {n: drafted_spider(n, tmp_path_factory) for n in sorted({s[0] for s in SPIDER})}
     for name, question, sql in SPIDER:
         db, path = layers[name]
         with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
