@@ -11,6 +11,7 @@ The OSI and Cube questions are in ``test_import_examples.py`` (they need the TPC
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -419,3 +420,47 @@ def test_a_dimension_word_followed_by_name_is_that_dimension(car_1: Path) -> Non
     # the bare word alone still names the dimension the layer gave it to
     alone = read("car makers count by name", layer, Lexicon(layer))
     assert alone.groups == ("countries_CountryName",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "total profit by i_category",  # the source name itself still groups
+        "total sales by category",  # a derived word after "by" still groups
+    ],
+)
+def test_a_derived_word_after_by_still_groups(question: str) -> None:
+    layer = with_derived_names(_store(_dim("i_category", "item.i_category")))
+    reading, decision = _decide(layer, question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.groups == ("i_category",)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "total quantity of store sales",
+        "sum of quantity of store sales",
+        "maximum quantity of store sales",
+        "average quantity of store sales",
+    ],
+)
+def test_a_derived_word_said_without_by_is_no_breakdown(question: str) -> None:
+    """ "total quantity of line items in 1997" on the Cube TPC-H layer showed the count of line
+    items per quantity, at 1.00 ("quantity" derived from line_items_quantity and read as a
+    grouping; outside tryout 9, 7 wrong answers of this shape). A derived word said without
+    "by" names a measure of that column, which the layer may lack: asked back, never a
+    breakdown."""
+    counted = Metric(
+        "store_sales_count",
+        "store sales count",
+        ("number of store sales",),
+        "store_sales",
+        "COUNT(*)",
+    )
+    base = _store(_dim("store_sales_quantity", "store_sales.ss_quantity"))
+    base = dataclasses.replace(base, metrics=(*base.metrics, counted))
+    assert "quantity" in _words(base)
+    layer = with_derived_names(base)
+    reading, decision = _decide(layer, question)
+    assert decision.behaviour != "answer", (reading.restate(layer), decision.message)
