@@ -94,6 +94,7 @@ def test_a_follow_up_word_that_turns_the_metric_into_another(client: TestClient)
     body = later.json()
     assert body["follow_up"]["question"] == "What was the net revenue in 2023?"
     assert body["follow_up"]["replaced"] == ["metric gross revenue -> net revenue"]
+    assert body["follow_up"]["inherited"] == ["period 2023"]  # it was [] (outside tryout 9)
     assert body["badge"] == "show" and "net revenue" in body["reading"]
     # a word that makes no metric of the previous one is appended as before, and asked back
     odd = client.post("/api/ask", json={"question": "and purple?", "follow_up_of": ident}).json()

@@ -101,9 +101,17 @@ def compose_follow_up(
         old, new = swapped
         question = re.sub(rf"\b{re.escape(old.phrase)}\b", new, text, count=1)
         labels = [layer.metric(m).label for m in (*old.targets, *read(new, layer, lexicon).metrics)]
+        carried = (
+            [f"period {' and '.join(p.label for p in before.periods)}"] if before.periods else []
+        )
+        carried += [f"grouping {', '.join(before.groups)}"] if before.groups else []
+        carried += [
+            f"filter {f.dimension} {'is not' if f.negated else '='} {' or '.join(f.values)}"
+            for f in before.filters
+        ]
         return {
             "question": f"{question}?",
-            "inherited": [],
+            "inherited": carried,
             "replaced": [f"metric {labels[0]} -> {labels[-1]}"],
             "previous": previous,
         }
