@@ -67,9 +67,6 @@ def serve_command(
 
     from assay.service import create_app, mcp_http
 
-    # Opening the databases and starting the answer processes takes seconds (more on a busy
-    # machine): say so, or a user sees a silent command and a port that refuses (tryout 9).
-    click.echo("Assay: opening the databases and starting the answer processes...", err=True)
     service = open_service(config_path, ledger, **kwargs)
     try:
         routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)
