@@ -1,7 +1,7 @@
 """What ``assay ask`` prints for a warned answer: the reason that decided first, and the
 findings that decided before those that did not (outside tryout 7: OSI "sales per employee",
 warned for ``cap.fan_out_in_metric``, printed ``signal.grouping_missing`` where a reader looks
-first)."""
+first); and for a withheld answer, never its text or rows."""
 
 from __future__ import annotations
 
@@ -53,3 +53,31 @@ def test_findings_follow_the_order_of_the_reasons() -> None:
 def test_a_shown_answer_marks_nothing() -> None:
     lines = _lines((SIGNAL,), ())
     assert "signal.grouping_missing: per group, no GROUP BY." in lines
+
+
+def test_a_withheld_answer_prints_its_reasons_and_sql_never_its_text_or_rows() -> None:
+    from assay.types import Candidate, Result
+
+    candidate = Candidate(
+        final_sql="SELECT AVG(d) AS value FROM orders",
+        text="Average delivery days in 2023 was 56,070.88.",
+        result=Result(("value",), ((56070.88,),), 1),
+    )
+    veto = Finding("veto.stand_in_in_aggregate", "veto", "stand-ins averaged in.", {})
+    for action, printed in (("withhold", False), ("warn", True)):
+        verdict = build_verdict(
+            ident="q",
+            behaviour="answer",
+            rule=get_rule("agreement_first"),
+            policy=GatePolicy(),
+            action=action,
+            score=0.59,
+            findings=(veto,),
+            reasons=(veto.code,),
+            candidate=candidate,
+        )
+        lines = render_answer(verdict)
+        assert ("56,070.88" in lines) is printed and ("56070.88" in lines) is printed, action
+        assert "because veto.stand_in_in_aggregate" in click.unstyle(lines)
+        assert "SQL: SELECT AVG(d) AS value FROM orders" in lines
+        assert ("The answer is withheld" in lines) is not printed

@@ -43,7 +43,9 @@ class LiveServer:
         self.log = log
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout_s: float = 60.0) -> LiveServer:
+    def start(self, timeout_s: float = 180.0) -> LiveServer:
+        """Start it and wait until it reports healthy (its reading and answer processes open
+        the databases first: seconds, more on a busy machine; a deadline, not a timing)."""
         with self.log.open("ab") as sink:
             self.process = subprocess.Popen(
                 [

@@ -1,13 +1,16 @@
-"""Answer processes (``assay serve``'s default): the asks that run SQL are answered in another
-process, exactly as in the request threads; one that dies fails its ask closed (nothing shown,
-nothing recorded) and is replaced."""
+"""Reading and answer processes (``assay serve``'s default): the questions are read, and the
+asks that run SQL answered, in other processes, exactly as in the request threads; one that dies
+fails its ask closed (nothing shown, nothing recorded) and is replaced."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -21,36 +24,59 @@ pytestmark = pytest.mark.slow
 ANSWERED = "What was the gross revenue in 2023?"
 BREAKDOWN = "What was the number of orders per month in 2024?"
 SETTLED = "What was revenue in 2023?"
+REFUSED = "Delete all cancelled orders."
+ABSTAINED = "What was the gross revenue for Atlantis in 2023?"
 COMPARED = ("behaviour", "action", "score", "reasons", "sql", "result", "text", "reading")
 
 
-@pytest.fixture
-def in_processes(demo_paths: tuple[Path, Path], tmp_path: Path) -> Iterator[Service]:
+def _service(paths: tuple[Path, Path], folder: Path, readers: int) -> Iterator[Service]:
     settings = load_settings()
-    config = demo_config(*demo_paths, settings, f"sqlite:///{tmp_path / 'ledger.db'}")
-    service = Service(config, settings, answer_processes=1)
+    config = demo_config(*paths, settings, f"sqlite:///{folder / 'ledger.db'}")
+    service = Service(config, settings, answer_processes=1, reading_processes=readers)
     yield service
     service.close()
     service.ledger.close()
 
 
-def test_an_answer_process_answers_as_the_request_threads_do(
-    in_processes: Service, demo_paths: tuple[Path, Path], tmp_path: Path
+@pytest.fixture
+def in_processes(demo_paths: tuple[Path, Path], tmp_path: Path) -> Iterator[Service]:
+    """Read here, answered in an answer process."""
+    yield from _service(demo_paths, tmp_path, 0)
+
+
+@pytest.fixture
+def read_elsewhere(demo_paths: tuple[Path, Path], tmp_path: Path) -> Iterator[Service]:
+    """Read in a reading process, answered in an answer process (``assay serve``'s default)."""
+    yield from _service(demo_paths, tmp_path, 1)
+
+
+@pytest.mark.parametrize("kind", ["in_processes", "read_elsewhere"])
+def test_other_processes_answer_as_the_request_threads_do(
+    kind: str, request: pytest.FixtureRequest, demo_paths: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    in_processes: Service = request.getfixturevalue(kind)
     threads = make_service(demo_paths, f"sqlite:///{tmp_path / 'threads.db'}")
     try:
         main = in_processes.database(None).connector
-        for question in (ANSWERED, BREAKDOWN, SETTLED):
+        questions = (ANSWERED, BREAKDOWN, SETTLED, REFUSED, ABSTAINED)
+        for question in questions:
             before = main.statement_count
             there = in_processes.ask(question)
             here = threads.ask(question)
-            assert main.statement_count == before, question  # nothing ran in this process
+            if in_processes.readers is not None:  # nothing ran in this process, not even a probe
+                assert main.statement_count == before, question
             for key in COMPARED:
                 assert there["verdict"].get(key) == here["verdict"].get(key), (question, key)
             assert there["badge"] == here["badge"] and there["reading"] == here["reading"]
             stored = in_processes.ledger.verdict(there["verdict"]["id"])
             assert stored is not None and stored["verdict"] == there["verdict"]
-        assert in_processes.ask(ANSWERED)["badge"] == "show"
+        assert [in_processes.ask(q)["badge"] for q in questions] == [
+            "show",
+            "show",
+            "ask back",
+            "refuse",
+            "abstain",
+        ]
     finally:
         threads.close()
 
@@ -82,3 +108,73 @@ def test_closing_the_service_ends_its_answer_processes(in_processes: Service) ->
     in_processes.close()
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+def test_a_dead_reading_process_fails_its_ask_closed_and_is_replaced(
+    read_elsewhere: Service,
+) -> None:
+    assert read_elsewhere.readers is not None
+    client = TestClient(create_app(read_elsewhere))
+    assert client.post("/api/ask", json={"question": SETTLED}).json()["badge"] == "ask back"
+    (first,) = read_elsewhere.readers.pids()
+    os.kill(first, signal.SIGKILL)
+    before = read_elsewhere.ledger.counts().verdicts
+    response = client.post("/api/ask", json={"question": SETTLED})
+    assert response.status_code == 503, response.text
+    body = response.json()
+    assert body["ok"] is False and body["error"]["code"] == "answer.failed"
+    assert "answer" not in body and "verdict" not in body  # nothing shown
+    assert read_elsewhere.ledger.counts().verdicts == before  # nothing recorded
+    assert client.post("/api/ask", json={"question": REFUSED}).json()["badge"] == "refuse"
+    again = client.post("/api/ask", json={"question": ANSWERED}).json()
+    assert again["badge"] == "show" and again["answer"]["result"]
+    assert read_elsewhere.readers.pids() != [first]
+
+
+def test_closing_the_service_ends_its_reading_processes(read_elsewhere: Service) -> None:
+    assert read_elsewhere.readers is not None and read_elsewhere.answerers is not None
+    read_elsewhere.ask(ANSWERED)
+    pids = read_elsewhere.readers.pids() + read_elsewhere.answerers.pids()
+    read_elsewhere.close()
+    for pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+
+
+def test_a_reading_awaited_on_the_event_loop_reads_as_the_threads_do(
+    read_elsewhere: Service,
+) -> None:
+    """``read_async`` (the API's path for an ask without a follow-up): the same record as
+    ``read``; a request that stops waiting leaves the process to finish and serve the next one,
+    and the pipe is read blocking again afterwards (an event loop that watched it may have made
+    it non-blocking)."""
+    readers = read_elsewhere.readers
+    assert readers is not None
+    (pid,) = readers.pids()
+
+    async def read(question: str, ident: str) -> dict[str, Any] | None:
+        return await readers.read_async("shop", question, ident)
+
+    settled = asyncio.run(read(SETTLED, "a1"))
+    assert settled is not None and settled["behaviour"] == "clarify" and settled["id"] == "a1"
+    assert asyncio.run(read(ANSWERED, "a2")) is None  # it runs SQL: not settled by reading
+    again = readers.read("shop", SETTLED, "a3")  # blocking, after the loop watched the pipe
+    assert again is not None and again["reasons"] == settled["reasons"]
+
+    async def impatient() -> None:
+        await asyncio.wait_for(read(REFUSED, "a4"), timeout=0.0001)
+
+    with pytest.raises(TimeoutError):
+        asyncio.run(impatient())
+    # It waits for the abandoned reading first (a process never handed back would block it:
+    # a daemon thread, so that such a failure fails here rather than hanging the run).
+    got: list[dict[str, Any] | None] = []
+    waiter = threading.Thread(
+        target=lambda: got.append(readers.read("shop", REFUSED, "a5")), daemon=True
+    )
+    waiter.start()
+    waiter.join(60)
+    assert got, "the process the abandoned reading held was never handed back"
+    (refused,) = got
+    assert refused is not None and refused["behaviour"] == "refuse" and refused["id"] == "a5"
+    assert readers.pids() == [pid]  # drained and handed back, never replaced

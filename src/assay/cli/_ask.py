@@ -84,8 +84,13 @@ def render_answer(verdict: Verdict) -> str:
         lines.append(f"I read this as: {verdict.provenance['reading']}")
     lines.append(head)
     candidate = verdict.candidate
+    # What may be put before a person: a withheld answer's text and rows never are (the
+    # service's page and API do the same); its SQL, reasons and findings are, for review.
+    withheld = verdict.behaviour == "answer" and verdict.action == "withhold"
     if verdict.behaviour != "answer":
         lines.append(f"  {verdict.provenance.get('message', '')}")
+    elif withheld:
+        lines.append("  The answer is withheld: it is not shown (the reasons are below).")
     elif candidate is not None and candidate.text:
         lines.append(f"  {candidate.text}")
     for reason in verdict.reasons:
@@ -104,7 +109,8 @@ def render_answer(verdict: Verdict) -> str:
         lines.append(f"  definition: {verdict.provenance['definition']}")
     if candidate is not None and candidate.final_sql:
         lines.append(f"  SQL: {candidate.final_sql}")
-    if candidate is not None and candidate.result is not None and verdict.behaviour == "answer":
+    shows_rows = verdict.behaviour == "answer" and not withheld
+    if candidate is not None and candidate.result is not None and shows_rows:
         lines.extend("  " + line for line in render_result(candidate.result, 5).splitlines())
     return "\n".join(lines)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +45,10 @@ def open_service(config_path: Path | None, ledger: str | None, **kwargs: Any) ->
     processes = config.limits.answer_processes
     if processes is None:
         processes = settings.n_workers + 1
-    return Service(config, settings, answer_processes=processes)
+    readers = config.limits.reading_processes
+    if readers is None:
+        readers = min(4, os.cpu_count() or 1)
+    return Service(config, settings, answer_processes=processes, reading_processes=readers)
 
 
 @click.command("serve")
@@ -67,6 +72,12 @@ def serve_command(
 
     from assay.service import create_app, mcp_http
 
+    if sys.stderr.isatty():
+        # Opening the databases and starting the reading and answer processes takes seconds
+        # (more on a busy machine): a person at a terminal is told, or sees a silent command
+        # and a port that refuses (outside tryout 9). Scripts and logs get the line below, and
+        # an error still begins the output with "Error: ".
+        click.echo("Assay: opening the databases and starting the processes...", err=True)
     service = open_service(config_path, ledger, **kwargs)
     try:
         routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)

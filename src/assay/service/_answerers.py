@@ -1,23 +1,29 @@
-"""Answer processes: where the served asks that run SQL are finished.
+"""Reading and answer processes: where the served asks are read and finished.
 
 An ask settled by its reading (asked back, abstained on, refused) takes 2-5 ms of Python; an ask
 that runs SQL takes 20-40 ms of Python around its query (the guard, the checks, the rows, the
 written answer). In one process they share one GIL with the event loop, so under load every
 short ask and every request and response waits behind the long asks' Python: at 32 clients the
 short asks took five times as long as ``Agent.ask`` in-process (benchmarks/bench_service.py).
-The server therefore reads every question in its own process (``Agent.begin``) and hands the
-asks that run SQL to a few answer processes, each with its own agent over the same databases
-and its own engine worker, which answer them whole (``Agent.ask``: the reading is repeated
-there, a few ms, so that nothing but the question crosses) and send back the verdict's record.
+Reading every question in the server's own process still left the short asks taking turns at
+its GIL with each other, the event loop and the responses (2.7x at p50).
 
-Fail closed: an answer process that dies, or answers with an error, makes the request fail
-(503 ``answer.failed`` with the error shape; nothing is shown and nothing is written to the
-ledger), and a new
-process takes its place for the next ask.
+The server therefore keeps only HTTP, the ledger and the responses. Reading processes read every
+question (``Agent.begin``, at normal priority) and return the verdict of an ask settled by its
+reading, or ``None`` for one that runs SQL; a few answer processes (at the lowest CPU priority,
+so a reading never waits for an answer's Python) answer those whole (``Agent.ask``: the reading
+is repeated there, a few ms, so that nothing but the question crosses) and send back the
+verdict's record. Each process has its own agent over the same databases and its own engine
+worker.
+
+Fail closed: a process that dies, or answers with an error, makes the request fail (503
+``answer.failed`` with the error shape; nothing is shown and nothing is written to the ledger),
+and a new process takes its place for the next ask.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import multiprocessing as mp
 import queue
@@ -29,22 +35,24 @@ from assay.errors import ConfigError
 from assay.service._errors import ApiError
 from assay.settings import Settings
 
-__all__ = ["AnswerProcesses"]
+__all__ = ["AnswerProcesses", "ReadingProcesses"]
 
 _LOG = logging.getLogger("assay.service")
 _START_TIMEOUT_S = 120.0
 
 
-def _serve(config: Any, settings: Settings, conn: Connection) -> None:
-    """An answer process: open every configured database, then answer asks until told to stop
-    (``None``) or until the server's end of the pipe closes."""
+def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> None:
+    """A reading or answer process: open every configured database, then read or answer asks
+    until told to stop (``None``) or until the server's end of the pipe closes."""
+    import gc
     import os
 
     from assay.service._service import open_database
+    from assay.types import Verdict
 
-    # The server's own process reads every question and answers the short ones: it goes first
-    # whenever it wants a CPU (the asks settled by reading then wait for no answer's Python).
-    if hasattr(os, "nice"):
+    # The server and the reading processes go first whenever they want a CPU (the asks settled
+    # by reading then wait for no answer's Python).
+    if not reading and hasattr(os, "nice"):
         os.nice(19)
     databases: dict[str, Any] = {}
     try:
@@ -54,6 +62,10 @@ def _serve(config: Any, settings: Settings, conn: Connection) -> None:
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
             return
+        # What was opened lives as long as the process: out of the garbage collector's reach, a
+        # full collection walks only what asks left behind (see cli/_serve.py).
+        gc.collect()
+        gc.freeze()
         conn.send(("ready", None))
         while True:
             try:
@@ -63,8 +75,14 @@ def _serve(config: Any, settings: Settings, conn: Connection) -> None:
             if message is None:
                 return
             key, question, ident = message
+            reply: tuple[str, Any]
             try:
-                reply: tuple[str, Any] = ("ok", databases[key].agent.ask(question, ident).to_dict())
+                agent = databases[key].agent
+                if reading:
+                    verdict = agent.begin(question, ident=ident)
+                    reply = ("ok", verdict.to_dict() if isinstance(verdict, Verdict) else None)
+                else:
+                    reply = ("ok", agent.ask(question, ident).to_dict())
             except Exception as exc:
                 reply = ("error", f"{type(exc).__name__}: {exc}")
             try:
@@ -77,10 +95,12 @@ def _serve(config: Any, settings: Settings, conn: Connection) -> None:
 
 
 class _Process:
-    def __init__(self, context: Any, config: Any, settings: Settings) -> None:
+    def __init__(self, context: Any, config: Any, settings: Settings, reading: bool) -> None:
         self.conn, child = context.Pipe()
         self.process = context.Process(
-            target=_serve, args=(config, settings, child), name="assay-answer"
+            target=_serve,
+            args=(config, settings, child, reading),
+            name="assay-read" if reading else "assay-answer",
         )
         self.process.start()
         child.close()
@@ -91,7 +111,7 @@ class _Process:
             self._expect("ready", timeout=timeout)
             self.ready = True
 
-    def call(self, message: tuple[str, str, str]) -> dict[str, Any]:
+    def call(self, message: tuple[str, str, str]) -> dict[str, Any] | None:
         try:
             self.wait_ready()
         except _Failed as exc:
@@ -138,6 +158,9 @@ class AnswerProcesses:
     (so at most ``n`` asks past their reading are worked on at once) and returns the verdict's
     record."""
 
+    _reading = False
+    _kind = "answer"
+
     def __init__(self, config: Any, settings: Settings, n: int) -> None:
         # Each process has one engine worker of its own: n processes, n engines.
         self._settings = settings.with_values(n_workers=1)
@@ -163,27 +186,35 @@ class AnswerProcesses:
             try:
                 process.wait_ready(timeout)
             except (_Died, _Failed) as exc:
+                article = "A" if self._reading else "An"
                 raise ConfigError(
-                    f"An answer process could not start: {exc}.",
-                    hint="Check the configured databases, or set limits.answer_processes: 0.",
+                    f"{article} {self._kind} process could not start: {exc}.",
+                    hint=f"Check the configured databases, or set "
+                    f"limits.{self._kind}_processes: 0.",
                 ) from exc
 
     def _start(self) -> _Process:
-        process = _Process(self._context, self._config, self._settings)
+        process = _Process(self._context, self._config, self._settings, self._reading)
         with self._lock:
             self._all.append(process)
         return process
 
     def ask(self, key: str, question: str, ident: str) -> dict[str, Any]:
+        record = self._call(key, question, ident)
+        if record is None:
+            raise _failed()
+        return record
+
+    def _call(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
         process = self._idle.get()
         try:
             record = process.call((key, question, ident))
         except _Failed as exc:
             self._idle.put(process)
-            _LOG.warning("answer failed: %s", exc)
+            _LOG.warning("%s failed: %s", self._kind, exc)
             raise _failed() from exc
         except _Died as exc:
-            _LOG.warning("answer not finished: %s", exc)
+            _LOG.warning("%s not finished: %s", self._kind, exc)
             self._replace(process)
             raise _failed() from exc
         except BaseException:
@@ -198,7 +229,7 @@ class AnswerProcesses:
             return [p.process.pid for p in self._all]
 
     def _replace(self, process: _Process) -> None:
-        _LOG.warning("answer process %s replaced", process.process.pid)
+        _LOG.warning("%s process %s replaced", self._kind, process.process.pid)
         with self._lock:
             if process in self._all:
                 self._all.remove(process)
@@ -214,6 +245,90 @@ class AnswerProcesses:
             self._all.clear()
         for process in processes:
             process.stop()
+
+
+class ReadingProcesses(AnswerProcesses):
+    """``n`` reading processes over the configured databases; ``read`` blocks until one is free
+    and returns the record of a verdict settled by the reading, or ``None`` for an ask that runs
+    SQL (answer it with ``AnswerProcesses.ask``, or in this process)."""
+
+    _reading = True
+    _kind = "reading"
+
+    def read(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
+        return self._call(key, question, ident)
+
+    async def read_async(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
+        """As ``read``, waiting on the event loop for the reply rather than in a thread (a
+        request settled by its reading then never leaves the loop: no hop to a thread and back,
+        no turn at the GIL behind the request threads). With no process idle and ready, it
+        reads through ``read`` in a thread, which waits for one."""
+        try:
+            process = self._idle.get_nowait()
+        except queue.Empty:
+            process = None
+        if process is None or not process.ready:
+            if process is not None:
+                self._idle.put(process)
+            return await asyncio.to_thread(self.read, key, question, ident)
+        loop = asyncio.get_running_loop()
+        fd = process.conn.fileno()
+        replied: asyncio.Future[None] = loop.create_future()
+
+        def ready() -> None:
+            if not replied.done():
+                replied.set_result(None)
+
+        try:
+            process.conn.send((key, question, ident))
+            loop.add_reader(fd, ready)
+        except (OSError, ValueError) as exc:
+            _LOG.warning("%s not finished: %s", self._kind, exc)
+            _in_thread(self._replace, process)
+            raise _failed() from exc
+        try:
+            await replied
+        except BaseException:
+            # The request stopped waiting (its time limit, a disconnect): the reply is still
+            # to come; a thread takes it and hands the process back (or replaces it).
+            _unwatch(loop, fd)
+            _in_thread(self._drain, process)
+            raise
+        _unwatch(loop, fd)
+        try:
+            got, value = process.conn.recv()
+        except (EOFError, OSError) as exc:
+            _LOG.warning("%s not finished: the process ended (%s)", self._kind, type(exc).__name__)
+            _in_thread(self._replace, process)
+            raise _failed() from exc
+        self._idle.put(process)
+        if got != "ok":
+            _LOG.warning("%s failed: %s", self._kind, value)
+            raise _failed()
+        return value  # type: ignore[no-any-return]
+
+    def _drain(self, process: _Process) -> None:
+        try:
+            process._expect("ok")
+        except _Failed:
+            pass
+        except _Died:
+            self._replace(process)
+            return
+        self._idle.put(process)
+
+
+def _unwatch(loop: asyncio.AbstractEventLoop, fd: int) -> None:
+    """Stop watching ``fd``, and make it blocking again (an event loop that watched it may have
+    made it non-blocking; the process's pipe is read blocking everywhere else)."""
+    import os
+
+    loop.remove_reader(fd)
+    os.set_blocking(fd, True)
+
+
+def _in_thread(target: Any, *args: Any) -> None:
+    threading.Thread(target=target, args=args, daemon=True).start()
 
 
 def _failed() -> ApiError:

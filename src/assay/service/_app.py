@@ -63,7 +63,9 @@ _PAGE_HEADERS = {
 
 # A handler checks what it can on the event loop and returns the work to run in a thread.
 Work = Callable[[], dict[str, Any]]
-Handler = Callable[[Request, Any, str], Awaitable[Work]]
+# A handler returns the work to run in a thread, or (an ask settled without leaving the event
+# loop, ``Service.ask_soon``) the response itself.
+Handler = Callable[[Request, Any, str], Awaitable[Work | dict[str, Any]]]
 
 
 class _RateLimiter:
@@ -213,7 +215,11 @@ def create_app(
                     body = _validated(model, await read_json(request)) if model else None
                 async with asyncio.timeout(limits.request_time_limit_s):
                     work = await handler(request, body, client)
-                    encoded = await in_thread(work, request_id)
+                    if isinstance(work, dict):
+                        work["request_id"] = request_id
+                        encoded = _encode(work)
+                    else:
+                        encoded = await in_thread(work, request_id)
                 return Response(
                     encoded, media_type="application/json", headers={"X-Request-Id": request_id}
                 )
@@ -274,7 +280,9 @@ def create_app(
         threads.submit(run)
         return await done
 
-    async def ask(request: Request, body: AskBody, client: str) -> Work:
+    async def ask(request: Request, body: AskBody, client: str) -> Work | dict[str, Any]:
+        if body.follow_up_of is None:
+            return await service.ask_soon(body.question, body.database, client)
         return lambda: service.ask(body.question, body.database, body.follow_up_of, client)
 
     async def sql(request: Request, body: SqlBody, client: str) -> Work:

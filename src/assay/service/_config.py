@@ -65,6 +65,9 @@ class LimitsConfig(BaseModel):
     # Processes that finish the asks that run SQL under `assay serve` (service/_answerers.py);
     # unset: n_workers + 1; 0: finished in the request threads of the server process.
     answer_processes: int | None = Field(None, ge=0, le=64)
+    # Processes that read every question under `assay serve` (service/_answerers.py); unset:
+    # the number of CPUs, at most 4; 0: read in the request threads of the server process.
+    reading_processes: int | None = Field(None, ge=0, le=64)
 
 
 class CalibrationConfig(BaseModel):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from assay.ledger import Ledger
 from assay.pipeline import GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, load_semantic
-from assay.service._answerers import AnswerProcesses
+from assay.service._answerers import AnswerProcesses, ReadingProcesses
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
 from assay.service._reading import choices_for, compose_follow_up, restatement
@@ -57,28 +58,36 @@ class Service:
         ledger: Ledger | None = None,
         *,
         answer_processes: int = 0,
+        reading_processes: int = 0,
     ) -> None:
-        """``answer_processes``: how many processes finish the asks that run SQL
-        (service/_answerers.py); 0 finishes them in the request threads."""
+        """``answer_processes``: how many processes finish the asks that run SQL, and
+        ``reading_processes`` how many read the questions (service/_answerers.py); 0 does it
+        in the request threads."""
         self.config = config
         self.settings = settings
         self.ledger = ledger or Ledger(config.ledger, synchronous=config.ledger_sync)
         self.databases: dict[str, _Database] = {}
         self.answerers: AnswerProcesses | None = None
+        self.readers: ReadingProcesses | None = None
         try:
-            if answer_processes > 0:  # they start while this process opens its own
+            # They start while this process opens its own databases.
+            if answer_processes > 0:
                 self.answerers = AnswerProcesses(config, settings, answer_processes)
+            if reading_processes > 0:
+                self.readers = ReadingProcesses(config, settings, reading_processes)
             for key, spec in sorted(config.databases.items()):
                 self.databases[key] = open_database(key, spec.url, spec.semantic, config, settings)
-            if self.answerers is not None:
-                self.answerers.wait_ready()
+            for processes in (self.answerers, self.readers):
+                if processes is not None:
+                    processes.wait_ready()
         except BaseException:
             self.close()
             raise
 
     def close(self) -> None:
-        if self.answerers is not None:
-            self.answerers.close()
+        for processes in (self.readers, self.answerers):
+            if processes is not None:
+                processes.close()
         for database in self.databases.values():
             for scorer in database.scorers.values():
                 scorer.close()
@@ -137,19 +146,7 @@ class Service:
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
         ident = _new_id()
-        verdict = db.agent.begin(asked, ident=ident)
-        if isinstance(verdict, Verdict):
-            record = verdict.to_dict()
-        elif self.answerers is not None:
-            # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
-            record = self.answerers.ask(db.key, asked, ident)
-        else:
-            # The rest runs SQL. Its engine takes n_workers queries at once, so more asks than
-            # that past their reading only take turns at the GIL with the event loop and the
-            # asks settled by reading (asked back, abstained on, refused: a few ms each), which
-            # then wait behind them; n_workers + 1 keep the engine busy while one is in Python.
-            with db.engine_slots:
-                record = verdict.finish().to_dict()
+        record = self._answer(db, asked, ident)
         self.ledger.record(
             record,
             database=db.key,
@@ -159,6 +156,57 @@ class Service:
             client=client,
         )
         return self._response(db, record, follow_up)
+
+    async def ask_soon(
+        self, question: str, database: str | None = None, client: str = ""
+    ) -> dict[str, Any] | Callable[[], dict[str, Any]]:
+        """``ask`` (without a follow-up) for the event loop: the response when the reading
+        settled the ask (read in a reading process, recorded in a SQLite ledger, both without
+        leaving the loop), else the work that finishes it, to run in a thread."""
+        db = self.database(database)
+        if self.readers is None:
+            return lambda: self.ask(question, database, client=client)
+        ident = _new_id()
+        settled = await self.readers.read_async(db.key, question, ident)
+
+        def finish(record: dict[str, Any] | None) -> dict[str, Any]:
+            if record is None:
+                if self.answerers is not None:
+                    record = self.answerers.ask(db.key, question, ident)
+                else:
+                    record = self._answer(db, question, ident, read=False)
+            self.ledger.record(record, database=db.key, question=question, client=client)
+            return self._response(db, record)
+
+        if settled is not None and self.ledger.local:
+            return finish(settled)  # a local file: a commit of a fraction of a millisecond
+        return lambda: finish(settled)
+
+    def _answer(
+        self, db: _Database, asked: str, ident: str, *, read: bool = True
+    ) -> dict[str, Any]:
+        """The verdict's record for one ask: read (in a reading process, or here), then, unless
+        the reading settled it, answered (in an answer process, or here)."""
+        if self.readers is not None and read:
+            settled = self.readers.read(db.key, asked, ident)
+            if settled is not None:
+                return settled
+            if self.answerers is not None:
+                return self.answerers.ask(db.key, asked, ident)
+        verdict = db.agent.begin(asked, ident=ident)
+        if isinstance(verdict, Verdict):
+            # Settled by the reading; a reading process that found otherwise read it with the
+            # same layer, so this is the reading it would have made (fail closed either way).
+            return verdict.to_dict()
+        if self.answerers is not None:
+            # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
+            return self.answerers.ask(db.key, asked, ident)
+        # The rest runs SQL. Its engine takes n_workers queries at once, so more asks than that
+        # past their reading only take turns at the GIL with the event loop and the asks settled
+        # by reading (asked back, abstained on, refused: a few ms each), which then wait behind
+        # them; n_workers + 1 keep the engine busy while one is in Python.
+        with db.engine_slots:
+            return verdict.finish().to_dict()
 
     def _response(
         self, db: _Database, record: dict[str, Any], follow_up: dict[str, Any] | None = None
