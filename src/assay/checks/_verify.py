@@ -19,7 +19,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._fit import fit_check, ranked_shape
-from assay.errors import ExecutionError
+from assay.checks._stand_in_aggregate import stand_in_in_aggregate
 from assay.semantic import Metric, Period
 from assay.types import Finding
 
@@ -188,37 +188,6 @@ def _impossible(
     return found[:5]
 
 
-def stand_in_in_aggregate(ctx: CheckContext) -> CheckOutcome:
-    """The metric aggregates no column whose profile holds stand-in codes its required filters
-    leave in."""
-    metric = ctx.metric
-    if metric is None or ctx.profiles is None or ctx.candidate.result is None:
-        return CheckOutcome()
-    tree = sqlglot.parse_one(metric.expression, read="duckdb")
-    guarded = " ".join(f.lower() for f in metric.required_filters)
-    found: list[Finding] = []
-    for column in tree.find_all(exp.Column):
-        try:
-            profile = ctx.profiles.profile(column.table, column.name)
-        except ExecutionError:
-            continue
-        if profile is None or not profile.stand_ins:
-            continue
-        if column.name.lower() in guarded:
-            continue  # the metric's required filters already exclude it
-        codes = ", ".join(str(s.value) for s in profile.stand_ins)
-        found.append(
-            Finding(
-                "cap.stand_in_in_aggregate",
-                "cap",
-                f"{column.table}.{column.name} holds stand-in codes ({codes}) that "
-                f"{metric.label} aggregates as values.",
-                {"column": f"{column.table}.{column.name}", "codes": codes},
-            )
-        )
-    return CheckOutcome(tuple(found))
-
-
 def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
     """A metric whose own definition aggregates (``SUM``, ``COUNT``, ``AVG``, not ``DISTINCT``)
     a column of another table, joined many to one from the metric's table, counts each row of
@@ -297,5 +266,6 @@ VERIFICATION_CODES = frozenset(
         "signal.empty_result",
         "veto.impossible_value",
         "cap.stand_in_in_aggregate",
+        "veto.stand_in_in_aggregate",
     }
 )
