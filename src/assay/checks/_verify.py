@@ -20,7 +20,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._fit import fit_check, ranked_shape
 from assay.checks._stand_in_aggregate import stand_in_in_aggregate
-from assay.semantic import Metric, Period
+from assay.semantic import JoinPath, Metric, Period
 from assay.types import Finding
 
 __all__ = ["LAYER_CHECKS", "PLAN_CHECKS", "VERIFICATION_CODES", "reading_fit"]
@@ -188,6 +188,59 @@ def _impossible(
     return found[:5]
 
 
+def _in_condition(column: exp.Column, agg: exp.Expr) -> bool:
+    """The column only decides which rows the aggregate takes (a ``CASE WHEN`` test, a
+    ``FILTER (WHERE ...)``): its value is never aggregated itself."""
+    node: exp.Expr | None = column
+    while node is not None and node is not agg:
+        parent = node.parent
+        if isinstance(parent, exp.If) and parent.this is node:
+            return True
+        if isinstance(parent, exp.Case) and parent.this is node:
+            return True  # CASE x WHEN ...: x is only compared
+        if isinstance(node, exp.Where) and isinstance(parent, exp.Filter):
+            return True
+        node = parent
+    return False
+
+
+def _unique(ctx: CheckContext, join: JoinPath, table: str) -> bool:
+    """The join's key on ``table`` is unique: proven by the data when the engine is reachable
+    (non-null values all distinct), else as the join declares it."""
+    key = join.right if join.tables[1].lower() == table.lower() else join.left
+    if ctx.profiles is not None:
+        profile = ctx.profiles.profile(*key.split(".", 1))
+        if profile is not None:
+            return profile.n_distinct == profile.n_rows - profile.n_null
+    on_right = join.tables[1].lower() == table.lower()
+    declared = {"one_to_one", "many_to_one" if on_right else "one_to_many"}
+    return join.relationship in declared
+
+
+def _looked_up(ctx: CheckContext, many: str, one: str) -> bool:
+    """Every row of ``many`` meets at most one row of ``one``: a path of the layer's joins from
+    ``many`` to ``one`` whose every hop lands on a unique key. No path, or a hop onto a key
+    that repeats (one to many), is a fan-out."""
+    layer = ctx.layer
+    if layer is None:
+        return False
+    frontier, seen = [many.lower()], {many.lower()}
+    while frontier:
+        table = frontier.pop()
+        if table == one.lower():
+            return True
+        for join in layer.joins:
+            ends = [t.lower() for t in join.tables]
+            if table not in ends:
+                continue
+            other = ends[1] if ends[0] == table else ends[0]
+            if other in seen or not _unique(ctx, join, other):
+                continue
+            seen.add(other)
+            frontier.append(other)
+    return False
+
+
 def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
     """A metric whose own definition aggregates (``SUM``, ``COUNT``, ``AVG``, not ``DISTINCT``)
     a column of another table, joined many to one from the metric's table, counts each row of
@@ -214,6 +267,9 @@ def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
                 if column.table.lower() == m.table.lower():
                     continue
                 one, many = column.table, m.table
+                test = _in_condition(column, agg)
+                if test and _looked_up(ctx, many, one):
+                    continue  # read once per row of the metric's table: a lookup, no fan-out
                 if (m.name, f"{one}.{column.name}") in said:
                     continue
                 said.add((m.name, f"{one}.{column.name}"))
@@ -232,14 +288,20 @@ def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
                     if lost
                     else ""
                 )
+                what = (
+                    f"{many} rows joined to {one}, whose key is not proven unique (one to "
+                    f"many): each {many} row is taken once per matching {one} row, so "
+                    f"{agg.sql(dialect='duckdb')} counts it more than once."
+                    if test
+                    else f"{many} rows joined to {one} (many to one): {column.name} is counted "
+                    f"once per {many} row, not once per {one} row."
+                )
                 found.append(
                     Finding(
                         "cap.fan_out_in_metric",
                         "cap",
-                        f"{m.label} is defined as {m.expression}, over {many} rows joined to "
-                        f"{one} (many to one): {column.name} is counted once per {many} row, "
-                        f"not once per {one} row. The answer is the definition's, fan-out "
-                        f"included.{unmatched}",
+                        f"{m.label} is defined as {m.expression}, over {what} The answer is "
+                        f"the definition's, fan-out included.{unmatched}",
                         {"metric": m.name, "column": f"{one}.{column.name}", "table": many},
                     )
                 )
