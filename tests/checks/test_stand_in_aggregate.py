@@ -67,7 +67,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     con.execute(
         "CREATE TABLE orders AS SELECT i AS order_id, DATE '2022-01-01' + i AS order_date, "
         "CASE WHEN i >= 365 AND i % 20 = 0 THEN DATE '9999-12-31' "
-        "ELSE DATE '2022-01-01' + i + 1 + i % 5 END AS shipped_date FROM (SELECT CAST(range AS INTEGER) AS i FROM range(0, 730))"
+        "ELSE DATE '2022-01-01' + i + 1 + i % 5 END AS shipped_date "
+        "FROM (SELECT CAST(range AS INTEGER) AS i FROM range(0, 730))"
     )
     con.close()
     with connect(str(path)) as connector:
