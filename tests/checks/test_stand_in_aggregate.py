@@ -48,9 +48,17 @@ SHIPPED = Metric(
     "COUNT(orders.shipped_date)",
     "orders.order_date",
 )
+LATE = Metric(
+    "late",
+    "late shipments",
+    ("late shipments",),
+    "orders",
+    "SUM(CASE WHEN orders.shipped_date > orders.order_date + 3 THEN 1 ELSE 0 END)",
+    "orders.order_date",
+)
 LAYER = SemanticLayer(
     name="orders",
-    metrics=(DELIVERY, LATEST, SHIPPED),
+    metrics=(DELIVERY, LATEST, SHIPPED, LATE),
     coverage=(dt.date(2022, 1, 1), dt.date(2023, 12, 31)),
     clock=dt.date(2023, 12, 31),
     tables=("orders",),
@@ -122,6 +130,14 @@ def test_a_count_over_stand_ins_is_only_warned(shop: PooledConnector) -> None:
     assert verdict.reasons == ("cap.stand_in_in_aggregate",)
 
 
+def test_a_stand_in_that_only_picks_rows_is_only_warned(shop: PooledConnector) -> None:
+    """``CASE WHEN shipped_date > ...``: the never-shipped orders count as late (the code is
+    compared, not summed), so the number is a count of rows, warned."""
+    verdict = Agent(shop, LAYER).ask("late shipments in 2023")
+    assert verdict.action == "warn"
+    assert verdict.reasons == ("cap.stand_in_in_aggregate",)
+
+
 def test_the_layers_exclusion_answers_without_them(shop: PooledConnector) -> None:
     expected = _one(
         shop,
@@ -129,7 +145,7 @@ def test_the_layers_exclusion_answers_without_them(shop: PooledConnector) -> Non
         " AND order_date < DATE '2024-01-01' AND shipped_date <> DATE '9999-12-31'",
     )
     clean = replace(DELIVERY, required_filters=(CLEAN,))
-    layer = replace(LAYER, metrics=(clean, LATEST, SHIPPED))
+    layer = replace(LAYER, metrics=(clean, LATEST, SHIPPED, LATE))
     verdict = Agent(shop, layer).ask("delivery days in 2023")
     assert verdict.candidate is not None and verdict.candidate.result is not None
     assert verdict.candidate.result.rows[0][-1] == pytest.approx(expected)

@@ -13,7 +13,8 @@ metric's required filters), counting the rows whose column holds a code.
   required filter in the layer that excludes the code). The stand-ins are never dropped
   silently: excluding them is the layer's decision, not the checker's.
 - A ``COUNT`` over such rows still counts real rows (the rows whose value is unknown among
-  them): ``cap.stand_in_in_aggregate`` warns.
+  them), and a column that only tests which rows are taken (``CASE WHEN col ...``) is not
+  aggregated as a value: ``cap.stand_in_in_aggregate`` warns.
 - No such row in the answer's rows (a period or a required filter keeps none): no finding.
 - A probe that cannot be built (no query block aggregating the column) fails closed: the veto
   (or, for a count, the cap) with the reason; one that fails in the engine raises, and the
@@ -29,6 +30,7 @@ from sqlglot import exp
 
 from assay.catalog import ColumnProfile
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._sql import in_condition
 from assay.errors import ExecutionError
 from assay.types import Finding
 
@@ -39,7 +41,7 @@ TIME_LIMIT_MS = 5_000
 
 def _literal(value: Any, profile: ColumnProfile) -> exp.Expr:
     if isinstance(value, str):
-        kind = "DATE" if profile.type.upper().startswith("DATE") else None
+        kind = next((k for k in ("DATE", "TIMESTAMP") if profile.type.upper().startswith(k)), None)
         literal = exp.Literal.string(value)
         return exp.cast(literal, kind) if kind else literal
     return exp.convert(value)
@@ -117,7 +119,8 @@ def stand_in_in_aggregate(ctx: CheckContext) -> CheckOutcome:
         if profile is None or not profile.stand_ins:
             continue
         agg = column.find_ancestor(exp.AggFunc)
-        counted = isinstance(agg, exp.Count)
+        # counted, or only testing which rows are taken (CASE WHEN col ...): not a value
+        counted = isinstance(agg, exp.Count) or (agg is not None and in_condition(column, agg))
         rows = _stand_in_rows(ctx, column.table, column.name, profile)
         if rows == 0:
             continue  # the answer's own rows hold none (a period or a filter keeps them out)

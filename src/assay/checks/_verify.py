@@ -19,6 +19,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._fit import fit_check, ranked_shape
+from assay.checks._sql import in_condition
 from assay.checks._stand_in_aggregate import stand_in_in_aggregate
 from assay.semantic import JoinPath, Metric, Period
 from assay.types import Finding
@@ -188,22 +189,6 @@ def _impossible(
     return found[:5]
 
 
-def _in_condition(column: exp.Column, agg: exp.Expr) -> bool:
-    """The column only decides which rows the aggregate takes (a ``CASE WHEN`` test, a
-    ``FILTER (WHERE ...)``): its value is never aggregated itself."""
-    node: exp.Expr | None = column
-    while node is not None and node is not agg:
-        parent = node.parent
-        if isinstance(parent, exp.If) and parent.this is node:
-            return True
-        if isinstance(parent, exp.Case) and parent.this is node:
-            return True  # CASE x WHEN ...: x is only compared
-        if isinstance(node, exp.Where) and isinstance(parent, exp.Filter):
-            return True
-        node = parent
-    return False
-
-
 def _unique(ctx: CheckContext, join: JoinPath, table: str) -> bool:
     """The join's key on ``table`` is unique: proven by the data when the engine is reachable
     (non-null values all distinct), else as the join declares it."""
@@ -267,7 +252,7 @@ def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
                 if column.table.lower() == m.table.lower():
                     continue
                 one, many = column.table, m.table
-                test = _in_condition(column, agg)
+                test = in_condition(column, agg)
                 if test and _looked_up(ctx, many, one):
                     continue  # read once per row of the metric's table: a lookup, no fan-out
                 if (m.name, f"{one}.{column.name}") in said:
