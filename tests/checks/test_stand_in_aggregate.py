@@ -78,6 +78,12 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
         "ELSE DATE '2022-01-01' + i + 1 + i % 5 END AS shipped_date "
         "FROM (SELECT CAST(range AS INTEGER) AS i FROM range(0, 730))"
     )
+    con.execute(
+        "CREATE TABLE tickets AS SELECT i AS ticket_id, TIMESTAMP '2023-01-01 08:00' + "
+        "TO_DAYS(i) AS opened_at, CASE WHEN i % 25 = 0 THEN TIMESTAMP '9999-12-31 23:59:59' "
+        "ELSE TIMESTAMP '2023-01-01 17:30' + TO_DAYS(i) END AS closed_at "
+        "FROM (SELECT CAST(range AS INTEGER) AS i FROM range(0, 300))"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -168,3 +174,27 @@ def test_the_demo_average_delivery_per_channel_is_withheld() -> None:
     assert verdict.action == "withhold"
     [finding] = [f for f in verdict.findings if f.code == "veto.stand_in_in_aggregate"]
     assert finding.evidence["rows"] == stand_ins
+
+
+def test_a_timestamp_stand_in_late_in_the_day_is_found(shop: PooledConnector) -> None:
+    """The profile matches a date code on the value's first ten characters; so does the
+    probe (``9999-12-31 23:59:59`` is not ``CAST('9999-12-31' AS TIMESTAMP)``)."""
+    last = Metric(
+        "last_close",
+        "last close",
+        ("last close",),
+        "tickets",
+        "MAX(tickets.closed_at)",
+        "tickets.opened_at",
+    )
+    layer = SemanticLayer(
+        name="tickets",
+        metrics=(last,),
+        coverage=(dt.date(2023, 1, 1), dt.date(2023, 12, 31)),
+        clock=dt.date(2023, 12, 31),
+        tables=("tickets",),
+    )
+    verdict = Agent(shop, layer).ask("last close in 2023")
+    assert verdict.action == "withhold"
+    [finding] = [f for f in verdict.findings if f.code == "veto.stand_in_in_aggregate"]
+    assert finding.evidence["rows"] == 12  # i % 25 == 0 for i in 0..299

@@ -47,6 +47,21 @@ def _literal(value: Any, profile: ColumnProfile) -> exp.Expr:
     return exp.convert(value)
 
 
+def _holds_code(column: exp.Column, profile: ColumnProfile) -> exp.Expr:
+    """The column holds one of its codes, matched as the profile found them (a date code on
+    the first ten characters of the value as text, so a timestamp at any time of that day)."""
+    texts = [exp.Literal.string(s.value) for s in profile.stand_ins if isinstance(s.value, str)]
+    numbers = [exp.convert(s.value) for s in profile.stand_ins if not isinstance(s.value, str)]
+    tests: list[exp.Expr] = []
+    if texts:
+        text = exp.cast(column.copy(), "VARCHAR")
+        day = exp.Substring(this=text, start=exp.convert(1), length=exp.convert(10))
+        tests.append(exp.In(this=day, expressions=texts))
+    if numbers:
+        tests.append(exp.In(this=column.copy(), expressions=numbers))
+    return exp.or_(*tests) if len(tests) > 1 else tests[0]
+
+
 def _sources(select: exp.Select) -> dict[str, str]:
     """The tables read directly by one query block: alias (or name) -> table name, lower."""
     out: dict[str, str] = {}
@@ -88,8 +103,7 @@ def _stand_in_rows(
         for arg in ("group", "having", "order", "limit", "offset", "qualify", "distinct"):
             probe.set(arg, None)
         probe.set("expressions", [exp.Count(this=exp.Star())])
-        codes = [_literal(s.value, profile) for s in profile.stand_ins]
-        probe = probe.where(exp.In(this=refs[0].copy(), expressions=codes), copy=False)
+        probe = probe.where(_holds_code(refs[0], profile), copy=False)
         if with_ is not None and probe.args.get("with_") is None and select is not tree:
             probe.set("with_", with_.copy())
         sql = probe.sql(dialect=ctx.dialect)
