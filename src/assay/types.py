@@ -76,6 +76,7 @@ class FindingCode(StrEnum):
     VETO_MISSING_TABLE = "veto.missing_table"
     VETO_NO_RESULT = "veto.no_result"
     VETO_READING_MISMATCH = "veto.reading_mismatch"
+    VETO_STAND_IN_IN_AGGREGATE = "veto.stand_in_in_aggregate"
     VETO_STAND_IN_RETURNED = "veto.stand_in_returned"
 
 

@@ -139,7 +139,7 @@ CASES: dict[str, Case] = {
         _given("SELECT 3", Result(("n",), ((3,),), 1), metric=HEADCOUNT),
     ),
     "stand_in_in_aggregate": Case(
-        "cap.stand_in_in_aggregate",
+        "veto.stand_in_in_aggregate",
         _sql("SELECT AVG(age) FROM people", metric=MEAN_AGE),
         _sql("SELECT COUNT(*) FROM people WHERE people.status <> 'void'", metric=HEADCOUNT),
     ),

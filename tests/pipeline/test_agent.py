@@ -277,11 +277,13 @@ def test_ask_cli_and_demo(tmp_path: Path, wrb: Path) -> None:
     assert f"Demo warehouse: {where}/" in demo.stderr  # where it lives, to ask it again
     verdicts = [json.loads(line) for line in demo.stdout.splitlines()]
     assert {v["behaviour"] for v in verdicts} == {"answer", "clarify", "abstain", "refuse"}
-    assert {v["action"] for v in verdicts if v["behaviour"] == "answer"} == {
-        "show",
-        "warn",
-        "withhold",
-    }
+    # The demo's answers are shown or withheld. Its average delivery days averages the
+    # never-shipped orders' 9999-12-31 stand-ins in (about 56,000 days in 2023): a number that
+    # means nothing is withheld, not warned (tryout 10, item 119).
+    assert {v["action"] for v in verdicts if v["behaviour"] == "answer"} == {"show", "withhold"}
+    delivery = next(v for v in verdicts if "delivery" in v["provenance"]["question"])
+    assert delivery["action"] == "withhold"
+    assert delivery["reasons"] == ["veto.stand_in_in_aggregate"]
     mismatch = runner.invoke(
         main,
         ["ask", "q?", "--db", str(wrb / "clinic.duckdb"), "--semantic", str(wrb / "shop.yaml")],

@@ -16,7 +16,13 @@ from sqlglot.errors import ErrorLevel
 from assay.catalog import Catalog
 from assay.guard import DIALECTS, QueryAnalysis, analyse
 
-__all__ = ["equi_join_pairs", "output_sources", "parse_query", "referenced_tables"]
+__all__ = [
+    "equi_join_pairs",
+    "in_condition",
+    "output_sources",
+    "parse_query",
+    "referenced_tables",
+]
 
 ColumnKey = tuple[str, str]
 
@@ -127,3 +133,19 @@ def output_sources(tree: exp.Expr, catalog: Catalog) -> list[ColumnKey | None]:
         else:
             out.append(None)
     return out
+
+
+def in_condition(column: exp.Column, agg: exp.Expr) -> bool:
+    """The column only decides which rows the aggregate takes (a ``CASE WHEN`` test, a
+    ``FILTER (WHERE ...)``): its value is never aggregated itself."""
+    node: exp.Expr | None = column
+    while node is not None and node is not agg:
+        parent = node.parent
+        if isinstance(parent, exp.If) and parent.this is node:
+            return True
+        if isinstance(parent, exp.Case) and parent.this is node:
+            return True  # CASE x WHEN ...: x is only compared
+        if isinstance(node, exp.Where) and isinstance(parent, exp.Filter):
+            return True
+        node = parent
+    return False

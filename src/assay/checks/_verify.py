@@ -19,8 +19,9 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._fit import fit_check, ranked_shape
-from assay.errors import ExecutionError
-from assay.semantic import Metric, Period
+from assay.checks._sql import in_condition
+from assay.checks._stand_in_aggregate import stand_in_in_aggregate
+from assay.semantic import JoinPath, Metric, Period
 from assay.types import Finding
 
 __all__ = ["LAYER_CHECKS", "PLAN_CHECKS", "VERIFICATION_CODES", "reading_fit"]
@@ -188,35 +189,41 @@ def _impossible(
     return found[:5]
 
 
-def stand_in_in_aggregate(ctx: CheckContext) -> CheckOutcome:
-    """The metric aggregates no column whose profile holds stand-in codes its required filters
-    leave in."""
-    metric = ctx.metric
-    if metric is None or ctx.profiles is None or ctx.candidate.result is None:
-        return CheckOutcome()
-    tree = sqlglot.parse_one(metric.expression, read="duckdb")
-    guarded = " ".join(f.lower() for f in metric.required_filters)
-    found: list[Finding] = []
-    for column in tree.find_all(exp.Column):
-        try:
-            profile = ctx.profiles.profile(column.table, column.name)
-        except ExecutionError:
-            continue
-        if profile is None or not profile.stand_ins:
-            continue
-        if column.name.lower() in guarded:
-            continue  # the metric's required filters already exclude it
-        codes = ", ".join(str(s.value) for s in profile.stand_ins)
-        found.append(
-            Finding(
-                "cap.stand_in_in_aggregate",
-                "cap",
-                f"{column.table}.{column.name} holds stand-in codes ({codes}) that "
-                f"{metric.label} aggregates as values.",
-                {"column": f"{column.table}.{column.name}", "codes": codes},
-            )
-        )
-    return CheckOutcome(tuple(found))
+def _unique(ctx: CheckContext, join: JoinPath, table: str) -> bool:
+    """The join's key on ``table`` is unique: proven by the data when the engine is reachable
+    (non-null values all distinct), else as the join declares it."""
+    key = join.right if join.tables[1].lower() == table.lower() else join.left
+    if ctx.profiles is not None:
+        profile = ctx.profiles.profile(*key.split(".", 1))
+        if profile is not None:
+            return profile.n_distinct == profile.n_rows - profile.n_null
+    on_right = join.tables[1].lower() == table.lower()
+    declared = {"one_to_one", "many_to_one" if on_right else "one_to_many"}
+    return join.relationship in declared
+
+
+def _looked_up(ctx: CheckContext, many: str, one: str) -> bool:
+    """Every row of ``many`` meets at most one row of ``one``: a path of the layer's joins from
+    ``many`` to ``one`` whose every hop lands on a unique key. No path, or a hop onto a key
+    that repeats (one to many), is a fan-out."""
+    layer = ctx.layer
+    if layer is None:
+        return False
+    frontier, seen = [many.lower()], {many.lower()}
+    while frontier:
+        table = frontier.pop()
+        if table == one.lower():
+            return True
+        for join in layer.joins:
+            ends = [t.lower() for t in join.tables]
+            if table not in ends:
+                continue
+            other = ends[1] if ends[0] == table else ends[0]
+            if other in seen or not _unique(ctx, join, other):
+                continue
+            seen.add(other)
+            frontier.append(other)
+    return False
 
 
 def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
@@ -245,6 +252,9 @@ def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
                 if column.table.lower() == m.table.lower():
                     continue
                 one, many = column.table, m.table
+                test = in_condition(column, agg)
+                if test and _looked_up(ctx, many, one):
+                    continue  # read once per row of the metric's table: a lookup, no fan-out
                 if (m.name, f"{one}.{column.name}") in said:
                     continue
                 said.add((m.name, f"{one}.{column.name}"))
@@ -263,14 +273,20 @@ def fan_out_in_metric(ctx: CheckContext) -> CheckOutcome:
                     if lost
                     else ""
                 )
+                what = (
+                    f"{many} rows joined to {one}, whose key is not proven unique (one to "
+                    f"many): each {many} row is taken once per matching {one} row, so "
+                    f"{agg.sql(dialect='duckdb')} counts it more than once."
+                    if test
+                    else f"{many} rows joined to {one} (many to one): {column.name} is counted "
+                    f"once per {many} row, not once per {one} row."
+                )
                 found.append(
                     Finding(
                         "cap.fan_out_in_metric",
                         "cap",
-                        f"{m.label} is defined as {m.expression}, over {many} rows joined to "
-                        f"{one} (many to one): {column.name} is counted once per {many} row, "
-                        f"not once per {one} row. The answer is the definition's, fan-out "
-                        f"included.{unmatched}",
+                        f"{m.label} is defined as {m.expression}, over {what} The answer is "
+                        f"the definition's, fan-out included.{unmatched}",
                         {"metric": m.name, "column": f"{one}.{column.name}", "table": many},
                     )
                 )
@@ -297,5 +313,6 @@ VERIFICATION_CODES = frozenset(
         "signal.empty_result",
         "veto.impossible_value",
         "cap.stand_in_in_aggregate",
+        "veto.stand_in_in_aggregate",
     }
 )

@@ -198,7 +198,8 @@ def ask_command(
 @settings_options("cache_dir", "time_limit_ms")
 @handle_errors
 def demo_command(as_json: bool, **kwargs: Any) -> None:
-    """Build the demo warehouse and ask it questions that show every behaviour and action."""
+    """Build the demo warehouse and ask it questions that show every behaviour (answers shown
+    and withheld, ask back, abstain, refuse)."""
     settings = resolve_settings(kwargs)
     db, semantic_path = demo_warehouse(settings)
     # Where the warehouse lives, so that it can be asked directly afterwards (on stderr under
