@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 
 from assay.semantic import read
 from assay.service import Service
-from assay.service._reading import compose_follow_up
+from assay.service._follow_up import compose_follow_up
 
 # SELECT c.country, SUM(l.quantity*l.unit_price) ... 2023 GROUP BY 1
 GROSS_2023_BY_COUNTRY = {
@@ -152,7 +152,9 @@ def test_a_follow_up_naming_a_new_metric_keeps_period_and_grouping(
 # --- variants: periods, groupings, filters, ranking, grain ----------------------------------
 
 
-@pytest.mark.parametrize("fragment", ["in 2023?", "and in 2023?", "same for 2023", "what about 2023"])
+@pytest.mark.parametrize(
+    "fragment", ["in 2023?", "and in 2023?", "same for 2023", "what about 2023"]
+)
 def test_a_new_period_keeps_metric_and_grouping(client: TestClient, fragment: str) -> None:
     ident = _first(client, "net revenue by channel in Q2 2024", "show")
     body = _ask(client, fragment, ident)
@@ -270,18 +272,59 @@ def shop(service: Service) -> Any:
     [
         ("revenue in 2023 by country", "gross revenue", ("gross_revenue",), "2023", ("country",)),
         ("revenue in 2023 by country", "net", ("net_revenue",), "2023", ("country",)),
-        ("sales by channel last month", "net sales", ("net_revenue",), "October 2024", ("channel",)),
+        (
+            "sales by channel last month",
+            "net sales",
+            ("net_revenue",),
+            "October 2024",
+            ("channel",),
+        ),
         ("sales by channel last month", "gross", ("gross_revenue",), "October 2024", ("channel",)),
-        ("net revenue by channel in Q2 2024", "and units sold?", ("units_sold",), "Q2 2024", ("channel",)),
+        (
+            "net revenue by channel in Q2 2024",
+            "and units sold?",
+            ("units_sold",),
+            "Q2 2024",
+            ("channel",),
+        ),
         ("net revenue by channel in Q2 2024", "in 2023?", ("net_revenue",), "2023", ("channel",)),
-        ("net revenue by channel in Q2 2024", "now by category", ("net_revenue",), "Q2 2024", ("category",)),
-        ("What was the number of orders in 2023?", "and by country", ("order_count",), "2023", ("country",)),
-        ("units sold by category in 2024", "net sales last month", ("net_revenue",), "October 2024", ("category",)),
-        ("registered customers by country in 2023", "what about buyers", ("purchasing_customers",), "2023", ("country",)),
+        (
+            "net revenue by channel in Q2 2024",
+            "now by category",
+            ("net_revenue",),
+            "Q2 2024",
+            ("category",),
+        ),
+        (
+            "What was the number of orders in 2023?",
+            "and by country",
+            ("order_count",),
+            "2023",
+            ("country",),
+        ),
+        (
+            "units sold by category in 2024",
+            "net sales last month",
+            ("net_revenue",),
+            "October 2024",
+            ("category",),
+        ),
+        (
+            "registered customers by country in 2023",
+            "what about buyers",
+            ("purchasing_customers",),
+            "2023",
+            ("country",),
+        ),
     ],
 )
 def test_compose_reads_as_the_previous_question_with_the_change(
-    shop: Any, previous: str, fragment: str, metrics: tuple[str, ...], period: str, groups: tuple[str, ...]
+    shop: Any,
+    previous: str,
+    fragment: str,
+    metrics: tuple[str, ...],
+    period: str,
+    groups: tuple[str, ...],
 ) -> None:
     composed = compose_follow_up(previous, fragment, shop.layer, shop.agent)
     assert composed["unclear"] is None, composed
@@ -316,7 +359,43 @@ def test_compose_fails_closed_when_the_metric_to_replace_is_not_one(shop: Any) -
 def test_compose_with_nothing_to_keep_says_so(shop: Any) -> None:
     """A previous question with no reading to keep (refused): the fragment is asked as it is
     and the follow-up says plainly that nothing of the previous question was kept."""
-    composed = compose_follow_up("Delete all cancelled orders.", "units sold", shop.layer, shop.agent)
+    composed = compose_follow_up(
+        "Delete all cancelled orders.", "units sold", shop.layer, shop.agent
+    )
     assert composed["question"] == "units sold?"
     assert composed["inherited"] == [] and composed["unclear"] is None
-    assert composed["not_kept"] == "the previous question had no metric, period, grouping or filter to keep"
+    assert (
+        composed["not_kept"]
+        == "the previous question had no metric, period, grouping or filter to keep"
+    )
+
+
+def test_the_ask_back_choices_put_the_choice_where_the_ambiguous_word_was(
+    client: TestClient,
+) -> None:
+    """The page's clarification buttons re-ask ``choices[i].question``; for "sales by channel
+    last month" they were "... (meaning net revenue)?", which was abstained on."""
+    body = _ask(client, "sales by channel last month")
+    questions = {c["label"]: c["question"] for c in body["choices"]}
+    assert questions == {
+        "gross revenue": "gross revenue by channel last month",
+        "net revenue": "net revenue by channel last month",
+    }
+    assert _by_group(_ask(client, questions["net revenue"])) == NET_OCT_2024_BY_CHANNEL
+    assert _by_group(_ask(client, questions["gross revenue"])) == GROSS_OCT_2024_BY_CHANNEL
+
+
+def test_a_metric_after_an_abstention_keeps_what_was_read(client: TestClient) -> None:
+    """ "number of students" names no metric (abstained); the reply "units sold" keeps the
+    period and grouping that were read. SELECT c.country, SUM(l.quantity) ... October 2024."""
+    ident = _first(client, "number of students by country last month", "abstain")
+    body = _ask(client, "units sold", ident)
+    assert _by_group(body) == {"BR": 239, "DE": 1061, "FR": 744, "GB": 590, "JP": 520, "US": 1308}
+    assert body["follow_up"]["inherited"] == ["period October 2024", "grouping country"]
+
+
+def test_a_refused_question_keeps_nothing_and_says_so(client: TestClient) -> None:
+    ident = _first(client, "Delete all cancelled orders.", "refuse")
+    body = _ask(client, "units sold", ident)
+    assert body["follow_up"]["inherited"] == []
+    assert "asked on its own: the previous question had no metric" in body["reading"]
