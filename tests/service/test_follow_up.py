@@ -399,3 +399,49 @@ def test_a_refused_question_keeps_nothing_and_says_so(client: TestClient) -> Non
     body = _ask(client, "units sold", ident)
     assert body["follow_up"]["inherited"] == []
     assert "asked on its own: the previous question had no metric" in body["reading"]
+
+
+def test_a_new_top_n_is_said_in_place_of_the_old(client: TestClient) -> None:
+    # SELECT c.country, SUM(quantity*unit_price - discount) ... 2023 ORDER BY 2 DESC LIMIT 5
+    ident = _first(client, "top 3 countries by net revenue in 2023", "show")
+    body = _ask(client, "top 5?", ident)
+    rows = [(str(r[0]), round(float(r[-1]), 2)) for r in body["answer"]["result"]["rows"]]
+    assert rows == [
+        ("US", 409019.72),
+        ("DE", 353556.25),
+        ("FR", 233508.63),
+        ("GB", 224224.54),
+        ("JP", 133404.58),
+    ]
+    assert body["follow_up"]["replaced"] == ["ranking top 3 -> top 5"]
+
+
+def test_a_top_n_is_added_to_a_grouping(client: TestClient) -> None:
+    # SELECT o.channel_code, SUM(l.quantity) ... 2023 GROUP BY 1 ORDER BY 2 DESC LIMIT 2
+    ident = _first(client, "units sold by channel in 2023", "show")
+    body = _ask(client, "and the top 2?", ident)
+    rows = [(str(r[0]), int(r[-1])) for r in body["answer"]["result"]["rows"]]
+    assert rows == [("W", 25993), ("A", 13794)]
+
+
+def test_a_follow_up_of_an_unclear_follow_up_follows_the_question_before_it(
+    client: TestClient,
+) -> None:
+    """The ask-back for an unclear follow-up composed nothing; a further follow-up composes
+    with the question that one followed."""
+    ident = _first(client, "gross revenue and net revenue by channel in 2023", "show")
+    unclear = _ask(client, "what about units sold", ident)
+    assert unclear["badge"] == "ask back"
+    body = _ask(client, "in Q2 2024?", unclear["verdict"]["id"])
+    assert body["follow_up"]["previous"] == "gross revenue and net revenue by channel in 2023"
+    assert body["follow_up"]["replaced"] == ["period 2023 -> Q2 2024"]
+    assert body["badge"] == "show"
+    rows = body["answer"]["result"]["rows"]
+    # SELECT o.channel_code, gross, net ... Q2 2024 GROUP BY 1 (the two metrics of the
+    # question followed, in its period changed)
+    got = {str(r[0]): tuple(round(float(v), 2) for v in r[1:]) for r in rows}
+    assert got == {
+        "A": (123065.43, 114160.13),
+        "S": (58282.45, 54864.51),
+        "W": (204418.80, 189889.98),
+    }

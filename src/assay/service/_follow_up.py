@@ -23,6 +23,7 @@ so plainly.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -43,7 +44,12 @@ _TRAIL = re.compile(
     r"[\s,]*\b(?:instead|too|as well|please|then|also|again|rather|thanks|thank you)\s*$",
     re.IGNORECASE,
 )
-_ONE = re.compile(r"^(?:the\s+)?(\w+)\s+one$", re.IGNORECASE)  # "the net one": net
+# "the net one": net ("the top one" is a ranking, left as it is)
+_ONE = re.compile(
+    r"^(?:the\s+)?(?!(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\b)"
+    r"(\w+)\s+one$",
+    re.IGNORECASE,
+)
 _GROUP_SAID = re.compile(
     r"\s*\b(?:broken down by|split by|for each|for every|by|per|each|across)\s+(?:the\s+)?"
     r"(\w+(?:\s+\w+)?)",
@@ -60,6 +66,14 @@ _RANK_SAID = re.compile(
     r"(?:\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten))?\b",
     re.IGNORECASE,
 )
+_RANK_ONLY = re.compile(
+    r"(?:the\s+)?(top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\s+"
+    r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
+    re.IGNORECASE,
+)
+_NUMBERS = {
+    w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
+}
 _MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
 
 
@@ -230,6 +244,14 @@ def compose_follow_up(
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
+    appended = cleaned  # what is added at the end when no metric is named
+    ranked = _RANK_ONLY.fullmatch(cleaned)
+    if ranked is not None and said.ranking is None:
+        # "top 5?" alone names no ranking until it is said of the previous question's rows
+        word, n = ranked.group(1).lower(), ranked.group(2).lower()
+        count = int(n) if n.isdigit() else _NUMBERS[n]
+        down = word in {"top", "highest", "best", "largest", "biggest"}
+        said = dataclasses.replace(said, ranking=Ranking(count, down))
     names = {m.name: m.label for m in layer.metrics}
 
     def labels(metrics: tuple[str, ...]) -> str:
@@ -323,7 +345,11 @@ def compose_follow_up(
         )
 
     if said.ranking and before.ranking:
-        text = _RANK_SAID.sub("", text, count=1)
+        if ranked is not None:  # "top 5" after "top 3 countries by ...": said in its place
+            text, done = _RANK_SAID.subn(f" {cleaned}", text, count=1)
+            appended = "" if done else appended
+        else:
+            text = _RANK_SAID.sub("", text, count=1)
         if said.ranking != before.ranking:
             replaced.append(
                 f"ranking {_ranking_label(before.ranking)} -> {_ranking_label(said.ranking)}"
@@ -336,7 +362,7 @@ def compose_follow_up(
     elif new_metrics:  # the previous question named no metric: its read parts follow it
         question = " ".join([new_text, *_said_again(before, said)])
     else:
-        question = f"{text} {cleaned}"
+        question = f"{text} {appended}"
     question = " ".join(question.split()).rstrip("?.! ") + "?"
 
     intended = _Parts(

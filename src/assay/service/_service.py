@@ -134,6 +134,16 @@ class Service:
                     f"not {db.key!r}.",
                     "Follow an answer up on the database it came from.",
                 )
+            # A follow-up of a follow-up that was asked back as unclear follows the question
+            # that one followed (the ask-back composed nothing to follow).
+            for _ in range(50):
+                if previous["verdict"].get("reasons") != ["behaviour.follow_up_unclear"]:
+                    break
+                earlier = previous.get("follow_up_of")
+                found = self.ledger.verdict(earlier) if earlier else None
+                if found is None:
+                    break
+                previous = found
             follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
