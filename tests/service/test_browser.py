@@ -157,6 +157,28 @@ def test_follow_up_inherits_the_reading(browser: Any, server: LiveServer) -> Non
     _shot(browser, "05-follow-up")
 
 
+def test_a_reply_to_an_ask_back_in_the_follow_up_box_keeps_the_question(
+    browser: Any, server: LiveServer
+) -> None:
+    """Outside tryout 10 #129: "gross revenue" typed after the ask-back for "revenue in 2023
+    by country" was shown over all dates; it is the choice in the question asked back."""
+    _open(browser, server)
+    card = _ask(browser, "revenue in 2023 by country", _count(browser))
+    assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "ask back"
+    follow = card.find_element(By.CSS_SELECTOR, '[data-role="follow-input"]')
+    follow.send_keys("gross revenue")
+    shown = _count(browser)
+    follow.send_keys(Keys.ENTER)
+    later = _newest(browser, shown)
+    note = later.find_element(By.CSS_SELECTOR, '[data-role="follow"]').text
+    assert "Kept: period 2023; grouping country" in note
+    reading = later.find_element(By.CSS_SELECTOR, '[data-role="reading"]').text
+    assert "kept from the previous question: period 2023; grouping country" in reading
+    assert later.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "show"
+    # six countries, one row each (never the one all-dates total of 4,242,033.76)
+    assert len(later.find_elements(By.CSS_SELECTOR, "table tbody tr")) == 6
+
+
 def test_feedback_lands_in_the_ledger(browser: Any, server: LiveServer) -> None:
     _open(browser, server)
     card = _ask(browser, "What was the gross revenue in 2023?", 0)

@@ -41,6 +41,14 @@ async def _session(config: Path) -> dict[str, Any]:
         out["clarify"] = _payload(
             await session.call_tool("ask", {"question": "What was revenue in 2023?"})
         )
+        # an agent answering the ask-back with the choice: the question asked back, not a
+        # fresh question over all dates (outside tryout 10 #129)
+        out["chosen"] = _payload(
+            await session.call_tool(
+                "ask",
+                {"question": "gross revenue", "follow_up_of": out["clarify"]["verdict_id"]},
+            )
+        )
         out["sql"] = _payload(
             await session.call_tool("sql", {"query": "SELECT count(*) AS n FROM orders"})
         )
@@ -64,6 +72,10 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     assert out["ask"]["result"]["rows"]
     assert out["clarify"]["badge"] == "ask back"
     assert out["clarify"]["reasons"] == ["behaviour.ambiguous_metric"]
+    # SELECT SUM(quantity * unit_price) ... status <> 'cancelled' AND order_date in 2023
+    assert out["chosen"]["badge"] == "show"
+    assert [round(float(v), 2) for v in out["chosen"]["result"]["rows"][0]] == [1530888.69]
+    assert out["chosen"]["follow_up"]["inherited"] == ["period 2023"]
     assert out["sql"]["result"]["rows"][0][0] > 0
     assert out["refused"]["action"] == "withhold"
     assert out["refused"]["result"] is None and out["refused"]["text"] is None
@@ -77,6 +89,6 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     try:  # the agent's answers are in the same ledger as a person's
         assert out["ask"]["verdict_id"] in ledger.ids()
-        assert ledger.counts().verdicts == 5
+        assert ledger.counts().verdicts == 6
     finally:
         ledger.close()

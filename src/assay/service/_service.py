@@ -22,13 +22,14 @@ from assay.errors import AssayError, ConfigError
 from assay.gate import GatePolicy
 from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
-from assay.pipeline import GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
+from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, load_semantic
 from assay.service._answerers import AnswerProcesses, ReadingProcesses
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
-from assay.service._reading import choices_for, compose_follow_up, restatement
+from assay.service._follow_up import compose_follow_up, on_reading_line
+from assay.service._reading import choices_for, restatement
 from assay.settings import Settings
 from assay.types import Candidate, Finding, Verdict
 
@@ -142,11 +143,34 @@ class Service:
                     f"not {db.key!r}.",
                     "Follow an answer up on the database it came from.",
                 )
+            # A follow-up of a follow-up that was asked back as unclear follows the question
+            # that one followed (the ask-back composed nothing to follow).
+            for _ in range(50):
+                if previous["verdict"].get("reasons") != ["behaviour.follow_up_unclear"]:
+                    break
+                earlier = previous.get("follow_up_of")
+                found = self.ledger.verdict(earlier) if earlier else None
+                if found is None:
+                    break
+                previous = found
             follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
         ident = _new_id()
-        record = self._answer(db, asked, ident)
+        unclear = follow_up["unclear"] if follow_up is not None else None
+        if unclear:
+            # Fail closed: a follow-up that could not be put together with the previous
+            # question for certain is asked back, never answered as a fresh question.
+            record = build_verdict(
+                ident=ident,
+                behaviour="clarify",
+                rule=BEHAVIOUR_RULES,
+                policy=db.policy,
+                reasons=("behaviour.follow_up_unclear",),
+                provenance={"question": asked, "message": unclear},
+            ).to_dict()
+        else:
+            record = self._answer(db, asked, ident)
         self.ledger.record(
             record,
             database=db.key,
@@ -222,8 +246,8 @@ class Service:
             "answer": {"text": record.get("text"), "result": record.get("result")}
             if shown
             else None,
-            "reading": restatement(record),
-            "choices": choices_for(record, db.layer),
+            "reading": on_reading_line(restatement(record), follow_up),
+            "choices": choices_for(record, db.layer, db.agent.lexicon),
             "follow_up": follow_up,
             "policy": {
                 "name": record["policy"]["name"],
@@ -373,7 +397,7 @@ class Service:
             "verdict": record,
             "badge": badge(record),
             "reading": restatement(record),
-            "choices": choices_for(record, db.layer) if db else [],
+            "choices": choices_for(record, db.layer, db.agent.lexicon) if db else [],
             "question": stored["question"],
             "follow_up_of": stored["follow_up_of"],
             "feedback": stored["feedback"],

@@ -24,6 +24,7 @@
     "behaviour.value_not_in_domain": "a value asked about is not one the data records",
     "behaviour.retired_column": "the question needs a retired column",
     "behaviour.concept_missing": "the question asks for something the data does not define",
+    "behaviour.follow_up_unclear": "the follow-up could not be put together with the previous question for certain",
     "intent.write": "the question asks to change data, and Assay only reads",
     "intent.injection": "the question carries instructions, and Assay does not follow them",
   };
@@ -130,7 +131,9 @@
       let text = "Follow-up of “" + f.previous + "”. ";
       if (f.inherited.length) text += "Kept: " + f.inherited.join("; ") + ". ";
       if (f.replaced.length) text += "Changed: " + f.replaced.join("; ") + ". ";
-      text += "Asked as: “" + f.question + "”.";
+      if (f.not_kept) text += "Nothing of it was kept: " + f.not_kept + ". ";
+      if (f.unclear) text += "Not put together with it (asked back below). ";
+      else text += "Asked as: “" + f.question + "”.";
       note.textContent = text;
     }
     if (data.reading) q("reading").textContent = data.reading;

@@ -1,0 +1,404 @@
+"""``compose_follow_up``: a follow-up ("and units sold?", "in 2023?", "now by country", or a
+reply to an ask-back such as "gross" or "net sales") as one whole question.
+
+The rule: the follow-up inherits every part of the previous reading it does not restate (the
+metric, the period, the grouping, the time grain, the filters, the ranking), and what it says
+replaces the part of the same kind. A reply to an ask-back that names one of the offered
+metrics, in full ("gross revenue"), in part ("gross", "the net one please") or by a synonym
+("net sales"), is that choice put into the question that was asked back.
+
+A follow-up that restates the metric and the period but not the grouping ("gross sales in
+2023" after "units sold by category in 2024") still keeps the grouping: the box it is typed in
+is for follow-ups, and the reply lists what was kept (``inherited``) and the reading line says
+it; a whole new question is asked without ``follow_up_of``.
+
+Fail closed: the composed question is read again and must read as intended (the metrics,
+periods, grain, groupings, filters and ranking worked out from the two readings). When it does
+not, or when the follow-up names a metric and the previous question had several (which would it
+replace?), ``unclear`` says why and the service asks back; the follow-up is never answered as
+an unrelated fresh question. A previous question with nothing to keep (refused, or read as no
+metric, period, grouping or filter) leaves the follow-up asked as it is, and ``not_kept`` says
+so plainly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from assay.pipeline import Agent
+from assay.semantic import Filter, Match, Ranking, Reading, SemanticLayer, canonical, read, tokenize
+
+__all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
+
+_LEAD = re.compile(
+    r"^\s*(?:and|also|so|ok|okay|then|now|instead|but|"
+    r"what about|how about|what of|and what about|"
+    r"(?:and\s+)?(?:do\s+)?(?:the\s+)?same\s+(?:for|with|but(?:\s+for)?|again\s+for)|"
+    r"(?:can you\s+)?(?:show|give)\s+me)\b[\s,]*",
+    re.IGNORECASE,
+)
+_TRAIL = re.compile(
+    r"[\s,]*\b(?:instead|too|as well|please|then|also|again|rather|thanks|thank you)\s*$",
+    re.IGNORECASE,
+)
+# "the net one": net ("the top one" is a ranking, left as it is)
+_ONE = re.compile(
+    r"^(?:the\s+)?(?!(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\b)"
+    r"(\w+)\s+one$",
+    re.IGNORECASE,
+)
+_GROUP_SAID = re.compile(
+    r"\s*\b(?:broken down by|split by|for each|for every|by|per|each|across)\s+(?:the\s+)?"
+    r"(\w+(?:\s+\w+)?)",
+    re.IGNORECASE,
+)
+_GRAIN_SAID = re.compile(
+    r"\s*\b(?:(?:broken down by|by|per|each|every)\s+(?:day|week|month|quarter|year)"
+    r"|(?:day|week|month|quarter|year) (?:by|over) (?:day|week|month|quarter|year)"
+    r"|daily|weekly|monthly|quarterly|yearly|annually|annual)\b",
+    re.IGNORECASE,
+)
+_RANK_SAID = re.compile(
+    r"\s*\b(?:the\s+)?(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)"
+    r"(?:\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten))?\b",
+    re.IGNORECASE,
+)
+_RANK_ONLY = re.compile(
+    r"(?:the\s+)?(top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\s+"
+    r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
+    re.IGNORECASE,
+)
+_NUMBERS = {
+    w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
+}
+_MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
+
+
+@dataclass(frozen=True)
+class _Parts:
+    """What a reading asks for, kind by kind, in comparable form."""
+
+    metrics: tuple[str, ...]
+    periods: tuple[str, ...]
+    grain: str | None
+    groups: tuple[str, ...]
+    filters: frozenset[tuple[str, tuple[str, ...], bool]]
+    ranking: Ranking | None
+
+
+def _parts(reading: Reading) -> _Parts:
+    return _Parts(
+        metrics=tuple(sorted(reading.metrics)),
+        periods=tuple(p.label for p in reading.periods),
+        grain=reading.grain,
+        groups=reading.groups,
+        filters=frozenset(
+            (f.dimension, tuple(sorted(f.values)), f.negated) for f in reading.filters
+        ),
+        ranking=reading.ranking,
+    )
+
+
+def _filter_label(f: Filter) -> str:
+    return f"{f.dimension} {'is not' if f.negated else '='} {' or '.join(f.values)}"
+
+
+def _ranking_label(r: Ranking) -> str:
+    if r.n is None:
+        return f"sorted {'highest' if r.descending else 'lowest'} first"
+    return f"{'top' if r.descending else 'bottom'} {r.n}"
+
+
+def _clean(fragment: str) -> str:
+    """The follow-up without its conversational frame: "and units sold?" -> "units sold",
+    "same for Germany" -> "Germany", "the net one please" -> "net"."""
+    text = fragment.strip().rstrip("?.! ").strip()
+    while True:
+        before = text
+        text = _LEAD.sub("", text).strip()
+        text = _TRAIL.sub("", text).rstrip("?.!, ").strip()
+        one = _ONE.match(text)
+        if one is not None:
+            text = one.group(1)
+        if text == before:
+            return text
+
+
+def _metric_matches(reading: Reading) -> list[Match]:
+    return [m for m in reading.matches if m.kind == "metric"]
+
+
+def _reads_as_one_metric(phrase: str, layer: SemanticLayer, agent: Agent) -> str | None:
+    reading = read(phrase, layer, agent.lexicon)
+    if len(reading.metrics) == 1 and not reading.ambiguous and not reading.unread:
+        return reading.metrics[0]
+    return None
+
+
+def _choice(match: Match, word: str, layer: SemanticLayer, agent: Agent) -> tuple[str, str] | None:
+    """The one metric ``word`` makes of the previous question's metric phrase, as (the new
+    phrase, the metric): put before it ("gross" + "sales": gross sales) or in place of one of its
+    words ("net" in "gross revenue": net revenue). After an ask-back the metric must be one of
+    the phrase's readings; after an answer it must be another metric. ``None`` unless exactly
+    one metric is made."""
+    if not word or len(word.split()) != 1:
+        return None
+    words = match.phrase.split()
+    tried = [" ".join([*words[:k], word, *words[k + 1 :]]) for k in range(len(words))]
+    tried.append(f"{word} {match.phrase}")
+    asked_back = len(match.targets) > 1
+    found: dict[str, str] = {}
+    for phrase in tried:
+        metric = _reads_as_one_metric(phrase, layer, agent)
+        if metric is None:
+            continue
+        if (metric in match.targets) == asked_back:
+            found.setdefault(metric, phrase)
+    if len(found) != 1:
+        return None
+    metric, phrase = next(iter(found.items()))
+    return phrase, metric
+
+
+def phrase_span(question: str, match: Match) -> tuple[int, int] | None:
+    """Where ``match`` stands in ``question`` (characters), or ``None`` when its tokens do not
+    spell its phrase there (the reading re-read a rewritten question)."""
+    tokens = tokenize(question)
+    if not 0 <= match.start < match.end <= len(tokens):
+        return None
+    start, end = tokens[match.start].start, tokens[match.end - 1].end
+    folded = " ".join(canonical(t.text) for t in tokenize(question[start:end]))
+    if folded != " ".join(canonical(t.text) for t in tokenize(match.phrase)):
+        found = re.search(rf"\b{re.escape(match.phrase)}\b", question, re.IGNORECASE)
+        return (found.start(), found.end()) if found else None
+    return start, end
+
+
+def _drop(text: str, pattern: str) -> str:
+    return re.sub(pattern, "", text, count=1, flags=re.IGNORECASE)
+
+
+def _without_groups(text: str, groups: tuple[str, ...], layer: SemanticLayer, agent: Agent) -> str:
+    """``text`` without the phrases that say its grouping ("by channel", "per country")."""
+    for found in list(_GROUP_SAID.finditer(text))[::-1]:
+        for said in (found.group(0), " ".join(found.group(0).split()[:-1])):
+            reading = read(said.strip(), layer, agent.lexicon)
+            if reading.groups and set(reading.groups) <= set(groups) and not reading.unread:
+                end = found.start() + len(said)
+                text = text[: found.start()] + text[end:]
+                break
+    return text
+
+
+def _said_again(before: Reading, said: Reading) -> list[str]:
+    """The parts of ``before`` the follow-up does not restate, said again in words (for a
+    previous question whose own words named no metric, and so cannot be edited)."""
+    out: list[str] = []
+    if before.periods and not said.periods:
+        out += [
+            p.text
+            if re.match(
+                r"(?:in|for|during|since|after|before|from|last|this|past)\b", p.text, re.IGNORECASE
+            )
+            else f"in {p.text}"
+            for p in before.periods
+        ]
+    restated = {f.dimension for f in said.filters}
+    for f in before.filters:
+        if f.dimension not in restated:
+            out.append(f"{'excluding' if f.negated else 'for'} {f.words}")
+    if before.groups and not said.groups:
+        out.append("by " + " and ".join(before.groups))
+    if before.grain and not said.grain:
+        out.append(f"by {before.grain}")
+    return out
+
+
+def _unclear(previous: str, fragment: str, why: str) -> dict[str, Any]:
+    return {
+        "question": fragment,
+        "inherited": [],
+        "replaced": [],
+        "previous": previous,
+        "not_kept": None,
+        "unclear": (
+            f"I could not put '{fragment.strip()}' together with the previous question "
+            f"'{previous.strip()}' for certain: {why}. Nothing is answered; ask the whole "
+            "question (for example the previous one with your change made)."
+        ),
+    }
+
+
+def compose_follow_up(
+    previous: str, fragment: str, layer: SemanticLayer, agent: Agent
+) -> dict[str, Any]:
+    """A follow-up as a whole question inheriting every part of ``previous`` it does not
+    restate: ``question`` (to ask), ``inherited`` and ``replaced`` (what was kept and what
+    changed, in words), ``previous``, ``not_kept`` (said when nothing could be kept) and
+    ``unclear`` (why it could not be composed for certain; ask back, answer nothing)."""
+    lexicon = agent.lexicon
+    cleaned = _clean(fragment)
+    said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
+    before = read(previous, layer, lexicon)
+    text = previous.strip().rstrip("?.! ")
+    appended = cleaned  # what is added at the end when no metric is named
+    ranked = _RANK_ONLY.fullmatch(cleaned)
+    if ranked is not None and said.ranking is None:
+        # "top 5?" alone names no ranking until it is said of the previous question's rows
+        word, n = ranked.group(1).lower(), ranked.group(2).lower()
+        count = int(n) if n.isdigit() else _NUMBERS[n]
+        down = word in {"top", "highest", "best", "largest", "biggest"}
+        said = dataclasses.replace(said, ranking=Ranking(count, down))
+    names = {m.name: m.label for m in layer.metrics}
+
+    def labels(metrics: tuple[str, ...]) -> str:
+        return " and ".join(names.get(m, m) for m in metrics)
+
+    phrases = _metric_matches(before)
+    asked_back = len(phrases) == 1 and len(phrases[0].targets) > 1
+    new_metrics: tuple[str, ...] = ()
+    new_text = ""  # what stands for the metric in the composed question
+    if said.metrics:
+        new_metrics, new_text = said.metrics, cleaned
+    elif len(phrases) == 1 and (choice := _choice(phrases[0], cleaned, layer, agent)):
+        new_text, metric = choice
+        new_metrics = (metric,)
+        said = Reading(question=cleaned)  # the word is all the follow-up says
+    if new_metrics and len(phrases) > 1:
+        return _unclear(
+            previous,
+            fragment,
+            f"it names {labels(new_metrics)} and the previous question asked for "
+            f"{labels(before.metrics)}, so which one it replaces is not said",
+        )
+    kept_any = bool(
+        before.metrics or before.periods or before.groups or before.filters or before.grain
+    )
+    if new_metrics and not kept_any:
+        return {
+            "question": f"{new_text}?",
+            "inherited": [],
+            "replaced": [],
+            "previous": previous,
+            "not_kept": "the previous question had no metric, period, grouping or filter to keep",
+            "unclear": None,
+        }
+
+    inherited: list[str] = []
+    replaced: list[str] = []
+    if new_metrics and phrases:
+        span = phrase_span(text, phrases[0])
+        if span is None:
+            return _unclear(previous, fragment, "I could not find its metric's words to replace")
+        text = text[: span[0]] + _MARK + text[span[1] :]
+        if asked_back:
+            replaced.append(f"metric {phrases[0].phrase} (asked back) -> {labels(new_metrics)}")
+        elif tuple(sorted(new_metrics)) != tuple(sorted(before.metrics)):
+            replaced.append(f"metric {labels(before.metrics)} -> {labels(new_metrics)}")
+    elif before.metrics and asked_back:
+        inherited.append(f"metric {phrases[0].phrase} (asked back: {labels(before.metrics)})")
+    elif before.metrics:
+        inherited.append(f"metric {labels(before.metrics)}")
+
+    if said.periods and before.periods:
+        for period in before.periods:
+            text = _drop(text, rf"\s*\b(?:in|for|during|of|over)?\s*{re.escape(period.text)}\b")
+        old = " and ".join(p.label for p in before.periods)
+        new = " and ".join(p.label for p in said.periods)
+        if old != new:
+            replaced.append(f"period {old} -> {new}")
+    elif before.periods:
+        inherited.append("period " + " and ".join(p.label for p in before.periods))
+
+    if said.groups and before.groups:
+        text = _without_groups(text, before.groups, layer, agent)
+        if said.groups != before.groups:
+            replaced.append(f"grouping {', '.join(before.groups)} -> {', '.join(said.groups)}")
+    elif before.groups:
+        inherited.append(f"grouping {', '.join(before.groups)}")
+
+    if said.grain and before.grain:
+        text = _GRAIN_SAID.sub("", text, count=1)
+        if said.grain != before.grain:
+            replaced.append(f"grain {before.grain} -> {said.grain}")
+    elif before.grain:
+        inherited.append(f"grain {before.grain}")
+
+    restated = {f.dimension for f in said.filters}
+    kept_filters = [f for f in before.filters if f.dimension not in restated]
+    for old_filter in before.filters:
+        if old_filter.dimension not in restated:
+            inherited.append(f"filter {_filter_label(old_filter)}")
+            continue
+        text = _drop(
+            text,
+            r"\s*\b(?:excluding|except(?: for)?|other than|apart from|not in|without|but not|"
+            rf"in|for|from|at|of)?\s*{re.escape(old_filter.words)}\b",
+        )
+        new_filters = [f for f in said.filters if f.dimension == old_filter.dimension]
+        replaced.append(
+            f"filter {_filter_label(old_filter)} -> "
+            + "; ".join(_filter_label(f) for f in new_filters)
+        )
+
+    if said.ranking and before.ranking:
+        if ranked is not None:  # "top 5" after "top 3 countries by ...": said in its place
+            text, done = _RANK_SAID.subn(f" {cleaned}", text, count=1)
+            appended = "" if done else appended
+        else:
+            text = _RANK_SAID.sub("", text, count=1)
+        if said.ranking != before.ranking:
+            replaced.append(
+                f"ranking {_ranking_label(before.ranking)} -> {_ranking_label(said.ranking)}"
+            )
+    elif before.ranking:
+        inherited.append(f"ranking {_ranking_label(before.ranking)}")
+
+    if new_metrics and phrases:
+        question = text.replace(_MARK, new_text)
+    elif new_metrics:  # the previous question named no metric: its read parts follow it
+        question = " ".join([new_text, *_said_again(before, said)])
+    else:
+        question = f"{text} {appended}"
+    question = " ".join(question.split()).rstrip("?.! ") + "?"
+
+    intended = _Parts(
+        metrics=tuple(sorted(new_metrics or before.metrics)),
+        periods=tuple(p.label for p in (said.periods or before.periods)),
+        grain=said.grain or before.grain,
+        groups=said.groups or before.groups,
+        filters=_parts(Reading(question="", filters=(*kept_filters, *said.filters))).filters,
+        ranking=said.ranking or before.ranking,
+    )
+    composed = read(question, layer, lexicon)
+    if _parts(composed) != intended:
+        return _unclear(
+            previous,
+            fragment,
+            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            "the previous question with your change made",
+        )
+    return {
+        "question": question,
+        "inherited": inherited,
+        "replaced": replaced,
+        "previous": previous,
+        "not_kept": None,
+        "unclear": None,
+    }
+
+
+def on_reading_line(reading: str, follow_up: dict[str, Any] | None) -> str:
+    """The reading line of a follow-up's answer, with what it kept of the previous question
+    said (or that nothing was kept)."""
+    if not follow_up:
+        return reading
+    if follow_up.get("inherited"):
+        kept = "; ".join(follow_up["inherited"])
+        return f"{reading} (kept from the previous question: {kept})".strip()
+    if follow_up.get("not_kept"):
+        return f"{reading} (asked on its own: {follow_up['not_kept']})".strip()
+    return reading
