@@ -427,6 +427,16 @@ def test_timeout_and_internal_errors_hide_the_exception(
             monkeypatch.setattr(svc, "ask", db_down)
             body = _error(c.post("/api/ask", json={"question": SHOW_Q}), 503, "server.unavailable")
             assert "/srv" not in json.dumps(body)
+
+            from assay.errors import ExecutionTimeout
+
+            def too_slow(*args: object, **kwargs: object) -> dict[str, Any]:
+                raise ExecutionTimeout("query ran past 10000 ms on /srv/x.duckdb", hint="")
+
+            monkeypatch.setattr(svc, "sql", too_slow)
+            body = _error(c.post("/api/sql", json={"sql": "SELECT 1"}), 504, "request.timeout")
+            assert "time limit" in body["error"]["message"] and "/srv" not in json.dumps(body)
+            assert "retrying runs the same query" in body["error"]["hint"]
     finally:
         svc.close()
 

@@ -37,7 +37,11 @@ ERROR_CODES: dict[str, tuple[int, str]] = {
     "database.required": (422, "several databases are configured and the request names none"),
     "verdict.not_found": (404, "no verdict with this id in the ledger"),
     "input.invalid": (422, "the question or query cannot be taken (empty, too long)"),
-    "request.timeout": (504, "the answer took longer than limits.request_time_limit_s"),
+    "request.timeout": (
+        504,
+        "the answer took longer than limits.request_time_limit_s, or its query longer than the "
+        "engine's time limit",
+    ),
     "ledger.unavailable": (503, "the ledger could not be written; nothing was acknowledged"),
     "answer.failed": (503, "the process answering the question failed or ended; nothing shown"),
     "server.unavailable": (503, "a configured database could not be opened"),
@@ -87,6 +91,15 @@ def from_assay_error(exc: AssayError) -> ApiError:
     anything else a named 503 without the library's text (it may hold paths)."""
     if exc.code == "input.invalid":
         return ApiError("input.invalid", exc.message, exc.hint)
+    if exc.code == "execution.timeout":
+        # The caller's query is too slow: retrying repeats it (outside tryout 10 got a 503
+        # "retry later" for a three-way self-join on /api/sql).
+        return ApiError(
+            "request.timeout",
+            "The query did not finish within the engine's time limit; nothing was shown.",
+            "Narrow it (a filter, fewer joins, an aggregate); retrying runs the same query. "
+            "The operator sets the limit (time_limit_ms).",
+        )
     if exc.code.startswith("ledger"):
         return ApiError(
             "ledger.unavailable",
