@@ -10,12 +10,13 @@ import signal
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 
 from assay.service import Service, create_app, demo_config
+from assay.service._answerers import Settled
+from assay.service._reading import choices_for
 from assay.settings import load_settings
 from tests.service.conftest import make_service
 
@@ -145,21 +146,31 @@ def test_a_reading_awaited_on_the_event_loop_reads_as_the_threads_do(
     read_elsewhere: Service,
 ) -> None:
     """``read_async`` (the API's path for an ask without a follow-up): the same record as
-    ``read``; a request that stops waiting leaves the process to finish and serve the next one,
+    ``read``, with the ask-back's choices the server would make itself; a request that stops
+    waiting leaves the process to finish and serve the next one,
     and the pipe is read blocking again afterwards (an event loop that watched it may have made
     it non-blocking)."""
     readers = read_elsewhere.readers
     assert readers is not None
     (pid,) = readers.pids()
 
-    async def read(question: str, ident: str) -> dict[str, Any] | None:
+    async def read(question: str, ident: str) -> Settled | None:
         return await readers.read_async("shop", question, ident)
 
     settled = asyncio.run(read(SETTLED, "a1"))
-    assert settled is not None and settled["behaviour"] == "clarify" and settled["id"] == "a1"
+    assert settled is not None
+    record, choices = settled
+    assert record["behaviour"] == "clarify" and record["id"] == "a1"
+    db = read_elsewhere.database(None)
+    assert choices == choices_for(record, db.layer, db.agent.lexicon)  # as made in the server
+    assert [c["question"] for c in choices] == [
+        "What was gross revenue in 2023?",
+        "What was net revenue in 2023?",
+    ]
     assert asyncio.run(read(ANSWERED, "a2")) is None  # it runs SQL: not settled by reading
     again = readers.read("shop", SETTLED, "a3")  # blocking, after the loop watched the pipe
-    assert again is not None and again["reasons"] == settled["reasons"]
+    assert again is not None and again[0]["reasons"] == record["reasons"]
+    assert again[1] == choices
 
     async def impatient() -> None:
         await asyncio.wait_for(read(REFUSED, "a4"), timeout=0.0001)
@@ -168,7 +179,7 @@ def test_a_reading_awaited_on_the_event_loop_reads_as_the_threads_do(
         asyncio.run(impatient())
     # It waits for the abandoned reading first (a process never handed back would block it:
     # a daemon thread, so that such a failure fails here rather than hanging the run).
-    got: list[dict[str, Any] | None] = []
+    got: list[Settled | None] = []
     waiter = threading.Thread(
         target=lambda: got.append(readers.read("shop", REFUSED, "a5")), daemon=True
     )
@@ -176,5 +187,6 @@ def test_a_reading_awaited_on_the_event_loop_reads_as_the_threads_do(
     waiter.join(60)
     assert got, "the process the abandoned reading held was never handed back"
     (refused,) = got
-    assert refused is not None and refused["behaviour"] == "refuse" and refused["id"] == "a5"
+    assert refused is not None and refused[0]["behaviour"] == "refuse"
+    assert refused[0]["id"] == "a5" and refused[1] == []
     assert readers.pids() == [pid]  # drained and handed back, never replaced

@@ -35,10 +35,13 @@ from assay.errors import ConfigError
 from assay.service._errors import ApiError
 from assay.settings import Settings
 
-__all__ = ["AnswerProcesses", "ReadingProcesses"]
+__all__ = ["AnswerProcesses", "ReadingProcesses", "Settled"]
 
 _LOG = logging.getLogger("assay.service")
+# A verdict settled by its reading: its record, and the ask-back's choices.
+Settled = tuple[dict[str, Any], list[dict[str, str]]]
 _START_TIMEOUT_S = 120.0
+_CHOICES_KEPT = 4096
 
 
 def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> None:
@@ -47,6 +50,7 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
     import gc
     import os
 
+    from assay.service._reading import choices_for
     from assay.service._service import open_database
     from assay.types import Verdict
 
@@ -55,6 +59,23 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
     if not reading and hasattr(os, "nice"):
         os.nice(19)
     databases: dict[str, Any] = {}
+    # An ask-back's choices (each re-read to prove it reads as its metric: a few ms) depend on
+    # the question's words and the layer alone, which does not change while the server runs.
+    known: dict[tuple[str, str, tuple[str, ...]], list[dict[str, str]]] = {}
+
+    def choices(database: Any, record: dict[str, Any]) -> list[dict[str, str]]:
+        provenance = record.get("provenance") or {}
+        readings = provenance.get("readings") or []
+        if not readings:
+            return []
+        names = tuple(str(r.get("metric", "")) for r in readings)
+        cached = (database.key, str(provenance.get("question", "")), names)
+        if cached not in known:
+            if len(known) >= _CHOICES_KEPT:
+                known.clear()
+            known[cached] = choices_for(record, database.layer, database.agent.lexicon)
+        return known[cached]
+
     try:
         try:
             for key, spec in sorted(config.databases.items()):
@@ -80,7 +101,11 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
                 agent = databases[key].agent
                 if reading:
                     verdict = agent.begin(question, ident=ident)
-                    reply = ("ok", verdict.to_dict() if isinstance(verdict, Verdict) else None)
+                    if isinstance(verdict, Verdict):
+                        record = verdict.to_dict()
+                        reply = ("ok", (record, choices(databases[key], record)))
+                    else:
+                        reply = ("ok", None)
                 else:
                     reply = ("ok", agent.ask(question, ident).to_dict())
             except Exception as exc:
@@ -249,16 +274,17 @@ class AnswerProcesses:
 
 class ReadingProcesses(AnswerProcesses):
     """``n`` reading processes over the configured databases; ``read`` blocks until one is free
-    and returns the record of a verdict settled by the reading, or ``None`` for an ask that runs
-    SQL (answer it with ``AnswerProcesses.ask``, or in this process)."""
+    and returns the record of a verdict settled by the reading with its ask-back choices
+    (``choices_for``), or ``None`` for an ask that runs SQL (answer it with
+    ``AnswerProcesses.ask``, or in this process)."""
 
     _reading = True
     _kind = "reading"
 
-    def read(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
-        return self._call(key, question, ident)
+    def read(self, key: str, question: str, ident: str) -> Settled | None:
+        return self._call(key, question, ident)  # type: ignore[return-value]
 
-    async def read_async(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
+    async def read_async(self, key: str, question: str, ident: str) -> Settled | None:
         """As ``read``, waiting on the event loop for the reply rather than in a thread (a
         request settled by its reading then never leaves the loop: no hop to a thread and back,
         no turn at the GIL behind the request threads). With no process idle and ready, it

@@ -54,33 +54,42 @@ def choices_for(
     provenance = record.get("provenance") or {}
     question = str(provenance.get("question", ""))
     out = []
+    phrases: list[Any] | None = None  # the question's metric phrases, read once for all choices
     for reading in provenance.get("readings") or []:
         name = str(reading.get("metric", ""))
         try:
             label = layer.metric(name).label
         except Exception:  # a reading that names no metric of the layer is not offered
             continue
-        chosen = _in_place(question, name, label, layer, lexicon)
-        out.append({"metric": name, "label": label, "question": chosen})
+        chosen = None
+        if lexicon is not None:
+            if phrases is None:
+                phrases = [m for m in read(question, layer, lexicon).matches if m.kind == "metric"]
+            chosen = _in_place(question, name, label, layer, lexicon, phrases)
+        out.append(
+            {"metric": name, "label": label, "question": chosen or _with_label(question, label)}
+        )
     return out
 
 
 def _in_place(
-    question: str, name: str, label: str, layer: SemanticLayer, lexicon: Lexicon | None
-) -> str:
+    question: str,
+    name: str,
+    label: str,
+    layer: SemanticLayer,
+    lexicon: Lexicon,
+    phrases: list[Any],
+) -> str | None:
     """The question with the metric's label where its one ambiguous metric phrase stood
     ("sales by channel last month": "gross revenue by channel last month"), when that reads as
-    the metric; else the label put in by ``_with_label``."""
-    if lexicon is not None:
-        before = read(question, layer, lexicon)
-        phrases = [m for m in before.matches if m.kind == "metric"]
-        if len(phrases) == 1 and name in phrases[0].targets:
-            span = phrase_span(question, phrases[0])
-            if span is not None:
-                chosen = question[: span[0]] + label + question[span[1] :]
-                if read(chosen, layer, lexicon).metrics == (name,):
-                    return chosen
-    return _with_label(question, label)
+    the metric; else ``None`` (the label is then put in by ``_with_label``)."""
+    if len(phrases) == 1 and name in phrases[0].targets:
+        span = phrase_span(question, phrases[0])
+        if span is not None:
+            chosen = question[: span[0]] + label + question[span[1] :]
+            if read(chosen, layer, lexicon).metrics == (name,):
+                return chosen
+    return None
 
 
 def _with_label(question: str, label: str) -> str:

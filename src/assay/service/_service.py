@@ -158,6 +158,7 @@ class Service:
             asked = follow_up["question"]
         ident = _new_id()
         unclear = follow_up["unclear"] if follow_up is not None else None
+        choices: list[dict[str, str]] | None = None
         if unclear:
             # Fail closed: a follow-up that could not be put together with the previous
             # question for certain is asked back, never answered as a fresh question.
@@ -170,7 +171,7 @@ class Service:
                 provenance={"question": asked, "message": unclear},
             ).to_dict()
         else:
-            record = self._answer(db, asked, ident)
+            record, choices = self._answer(db, asked, ident)
         self.ledger.record(
             record,
             database=db.key,
@@ -179,7 +180,7 @@ class Service:
             follow_up_of=follow_up_of,
             client=client,
         )
-        return self._response(db, record, follow_up)
+        return self._response(db, record, follow_up, choices)
 
     async def ask_soon(
         self, question: str, database: str | None = None, client: str = ""
@@ -193,47 +194,54 @@ class Service:
         ident = _new_id()
         settled = await self.readers.read_async(db.key, question, ident)
 
-        def finish(record: dict[str, Any] | None) -> dict[str, Any]:
-            if record is None:
-                if self.answerers is not None:
-                    record = self.answerers.ask(db.key, question, ident)
-                else:
-                    record = self._answer(db, question, ident, read=False)
+        def finish() -> dict[str, Any]:
+            choices: list[dict[str, str]] | None
+            if settled is not None:
+                record, choices = settled
+            else:
+                record, choices = self._answer(db, question, ident, read=False)
             self.ledger.record(record, database=db.key, question=question, client=client)
-            return self._response(db, record)
+            return self._response(db, record, None, choices)
 
         if settled is not None and self.ledger.local:
-            return finish(settled)  # a local file: a commit of a fraction of a millisecond
-        return lambda: finish(settled)
+            return finish()  # a local file: a commit of a fraction of a millisecond
+        return finish
 
     def _answer(
         self, db: _Database, asked: str, ident: str, *, read: bool = True
-    ) -> dict[str, Any]:
-        """The verdict's record for one ask: read (in a reading process, or here), then, unless
+    ) -> tuple[dict[str, Any], list[dict[str, str]] | None]:
+        """The verdict's record for one ask, and its ask-back choices when a reading process
+        made them: read (in a reading process unless ``read`` is false, or here), then, unless
         the reading settled it, answered (in an answer process, or here)."""
         if self.readers is not None and read:
             settled = self.readers.read(db.key, asked, ident)
             if settled is not None:
                 return settled
-            if self.answerers is not None:
-                return self.answerers.ask(db.key, asked, ident)
-        verdict = db.agent.begin(asked, ident=ident)
-        if isinstance(verdict, Verdict):
-            # Settled by the reading; a reading process that found otherwise read it with the
-            # same layer, so this is the reading it would have made (fail closed either way).
-            return verdict.to_dict()
+        elif self.readers is None:
+            verdict = db.agent.begin(asked, ident=ident)
+            if isinstance(verdict, Verdict):
+                return verdict.to_dict(), None
+            if self.answerers is None:
+                # The rest runs SQL. Its engine takes n_workers queries at once, so more asks
+                # than that past their reading only take turns at the GIL with the event loop
+                # and the asks settled by reading (asked back, abstained on, refused: a few ms
+                # each), which then wait behind them; n_workers + 1 keep the engine busy while
+                # one is in Python.
+                with db.engine_slots:
+                    return verdict.finish().to_dict(), None
         if self.answerers is not None:
             # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
-            return self.answerers.ask(db.key, asked, ident)
-        # The rest runs SQL. Its engine takes n_workers queries at once, so more asks than that
-        # past their reading only take turns at the GIL with the event loop and the asks settled
-        # by reading (asked back, abstained on, refused: a few ms each), which then wait behind
-        # them; n_workers + 1 keep the engine busy while one is in Python.
+            return self.answerers.ask(db.key, asked, ident), None
+        # Read in a reading process, answered here: the reading is made again (a few ms).
         with db.engine_slots:
-            return verdict.finish().to_dict()
+            return db.agent.ask(asked, ident=ident).to_dict(), None
 
     def _response(
-        self, db: _Database, record: dict[str, Any], follow_up: dict[str, Any] | None = None
+        self,
+        db: _Database,
+        record: dict[str, Any],
+        follow_up: dict[str, Any] | None = None,
+        choices: list[dict[str, str]] | None = None,
     ) -> dict[str, Any]:
         shown = record.get("behaviour") == "answer" and record.get("action") in ("show", "warn")
         return {
@@ -247,7 +255,9 @@ class Service:
             if shown
             else None,
             "reading": on_reading_line(restatement(record), follow_up),
-            "choices": choices_for(record, db.layer, db.agent.lexicon),
+            "choices": choices_for(record, db.layer, db.agent.lexicon)
+            if choices is None
+            else choices,
             "follow_up": follow_up,
             "policy": {
                 "name": record["policy"]["name"],
