@@ -337,6 +337,15 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "behaviour.did_you_mean",
             f"I could not read {options} (nothing is assumed until you say).",
         )
+    if reading.explained:
+        said = {w for w, _ in reading.explained}
+        rest = [w for w in reading.unread if w not in said]
+        others = f" I also don't know what {_quote(rest)} means here." if rest else ""
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.unread_words",
+            " ".join(why for _, why in reading.explained) + others + _also_ambiguous(reading, layer),
+        )
     if reading.unread:
         return BehaviourDecision(
             "clarify",

@@ -39,7 +39,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._codes import CODE_WORDS
-from assay.semantic._compare import Comparison, comparisons_in
+from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
@@ -142,6 +142,9 @@ class Reading:
     # (name, words): a dimension or metric named by a word derived from its source name
     # ("category" for i_category), said with the name in the restatement
     said: tuple[tuple[str, str], ...] = ()
+    # (words, why): unread words the reader knows why it cannot apply ("between 10 and 20"
+    # said after a grouping), each asked back with its reason rather than as an unknown word
+    explained: tuple[tuple[str, str], ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -354,6 +357,7 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
     if condition is not None:  # its metric's words may be said again: the periods moved
         spans = [p.span for p in find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)]
+    rest, grouped_bounds = grouped_bounds_in(rest, lexicon, spans, layer)
     rest, comparisons = comparisons_in(rest, lexicon, spans, layer)
     rest = whole_rows(rest, layer, lexicon)
     rest, grouped = grouping_notes(rest, layer)
@@ -364,7 +368,37 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     reading = dataclasses.replace(
         reading, question=question, comparisons=comparisons, groups=groups
     )
+    for words, dim, grouped in grouped_bounds:
+        why = (
+            _per_group(reading, layer, words, dim)
+            if grouped
+            else f"'{words}' is said of {dim}, whose values are words "
+            f"({', '.join(layer.dimension(dim).values[:3])}, ...), not numbers, so no bound "
+            "applies to it. Name the numeric column the bound is on."
+        )
+        reading = _explained(reading, words, why)
     return _placed(_on_rows(reading, layer), condition, layer)
+
+
+def _explained(reading: Reading, words: str, why: str) -> Reading:
+    """The reading with ``words`` asked back for the reason ``why``."""
+    return dataclasses.replace(
+        reading,
+        unread=(*reading.unread, words),
+        explained=(*reading.explained, (words, why)),
+    )
+
+
+def _per_group(reading: Reading, layer: SemanticLayer, words: str, dim: str) -> str:
+    """Why a bound said right after a grouping is not applied: it bounds the metric per group."""
+    names = {m.name: m.label for m in layer.metrics}
+    measured = " and ".join(names.get(m, m) for m in reading.metrics) or "the measure"
+    return (
+        f"'{words}' follows the breakdown by {dim}, so it would bound {measured} per {dim}; "
+        "a bound on a metric per group is read only as a condition said of the groups "
+        f"('{dim} values with {measured} above N'), and I cannot apply this one. Ask for "
+        f"{measured} per {dim} without it, or name the column the bound is on."
+    )
 
 
 def _unplaced(reading: Reading, words: str) -> Reading:
@@ -403,6 +437,14 @@ def _placed(reading: Reading, condition: GroupCondition | None, layer: SemanticL
     bound on a metric's column, several metrics); else its words asked back."""
     if condition is None:
         return reading
+    if condition.offered:
+        return _explained(
+            reading,
+            condition.words,
+            f"The question asks for the {condition.group} themselves ('{condition.words}' "
+            "said of them), and no column names them one by one, so they cannot be listed. "
+            f"I can count them: ask '{condition.offered}'.",
+        )
     metric = layer.metric(condition.metric)
     fits = (
         reading.metrics == (condition.metric,)
