@@ -323,7 +323,8 @@ def _named_before(canon: list[str], taken: list[bool], i: int, key: tuple[str, .
         return False
     before = canon[i - 1]
     return (
-        before.isalpha()
+        len(before) > 2  # never the "th" of "90th percentile"
+        and before.isalpha()
         and before not in FUNCTION_WORDS
         and (before,) not in KEYWORDS
         and before not in NUMBER_WORDS

@@ -161,6 +161,9 @@ def _candidates(layer: SemanticLayer) -> list[_Candidate]:
 # amount" is the sales)
 _TOTAL_WORDS = frozenset({"total", "sum", "overall"})
 _AMOUNT_WORDS = frozenset({"amount", "amounts", "value", "values"})
+_AGGREGATE_WORDS = frozenset(
+    "total sum avg average mean median min max minimum maximum count number".split()
+)
 
 
 def _metric_heads(layer: SemanticLayer) -> list[_Candidate]:
@@ -176,8 +179,8 @@ def _metric_heads(layer: SemanticLayer) -> list[_Candidate]:
         names = by_table[metric.table]
         prefix = split_name(_shared_prefix(names).rstrip("_")) if len(names) > 1 else ()
         words = split_name(metric.label)
-        if not prefix or words[: len(prefix)] != prefix:
-            continue
+        if not prefix or words[: len(prefix)] != prefix or set(prefix) & _AGGREGATE_WORDS:
+            continue  # "total_sales", "total_profit" share an aggregate, not a name
         rest = words[len(prefix) :]
         variants = [rest]
         if rest and rest[0] in _TOTAL_WORDS:
