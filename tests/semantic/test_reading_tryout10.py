@@ -152,7 +152,7 @@ def test_an_aggregate_word_after_a_word_is_part_of_its_name(shop: SemanticLayer)
 
 
 def test_customers_with_more_than_3_orders_offers_the_count(shop: SemanticLayer) -> None:
-    reading, decision = read_and_decide("customers with more than 3 orders in 2023", shop)
+    _, decision = read_and_decide("customers with more than 3 orders in 2023", shop)
     assert decision.behaviour == "clarify"
     assert "number of customers with more than 3 orders in 2023" in decision.message
     assert "'more'" not in decision.message
@@ -231,9 +231,7 @@ def test_youngest_is_asked_back_where_two_age_columns_could_be_meant(
 def test_cortex_revenue_and_cogs_name_the_daily_metrics(cortex: SemanticLayer) -> None:
     reading, decision = read_and_decide("revenue for Toys and Books each month in 2024", cortex)
     assert decision.behaviour == "answer" and reading.metrics == ("daily_revenue",)
-    reading, decision = read_and_decide(
-        "which product line had the lowest cogs in Q4 2023", cortex
-    )
+    reading, decision = read_and_decide("which product line had the lowest cogs in Q4 2023", cortex)
     assert decision.behaviour == "answer" and reading.metrics == ("daily_cogs",)
     assert reading.groups == ("product_line",)
 

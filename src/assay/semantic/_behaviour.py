@@ -363,7 +363,9 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         return BehaviourDecision(
             "clarify",
             "behaviour.unread_words",
-            " ".join(why for _, why in reading.explained) + others + _also_ambiguous(reading, layer),
+            " ".join(why for _, why in reading.explained)
+            + others
+            + _also_ambiguous(reading, layer),
         )
     if reading.unread:
         return BehaviourDecision(

@@ -202,11 +202,11 @@ def group_condition_in(
         counted = start >= 2 and tuple(canon[start - 2 : start]) in _COUNTS
         offered = ""
         if not counted and entity:  # the entities listed: no column names them, asked back
-            named = question[tokens[start].start : tokens[lead_end - lead - 1].end]
+            listed = question[tokens[start].start : tokens[lead_end - lead - 1].end]
             rest = question[tokens[lead_end].start :].strip().rstrip("?")
             said = question[tokens[lead_end - lead].start : tokens[lead_end - 1].end]
             link = said if canon[lead_end - lead] in {"with", "having", "whose"} else "with"
-            offered = f"number of {named} {link} {rest}"
+            offered = f"number of {listed} {link} {rest}"
         blank_from = start - 1 if not counted and start and canon[start - 1] in _ASKING else start
         spans.append((blank_from, lead_end))
         condition = GroupCondition(

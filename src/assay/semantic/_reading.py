@@ -412,10 +412,10 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     reading = dataclasses.replace(
         reading, question=question, comparisons=comparisons, groups=groups
     )
-    for words, dim, grouped in grouped_bounds:
+    for words, dim, on_group in grouped_bounds:
         why = (
             _per_group(reading, layer, words, dim)
-            if grouped
+            if on_group
             else f"'{words}' is said of {dim}, whose values are words "
             f"({', '.join(layer.dimension(dim).values[:3])}, ...), not numbers, so no bound "
             "applies to it. Name the numeric column the bound is on."
@@ -710,10 +710,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     for tag in loose_dims:
         match = tag.payload
         dim = match.targets[0]
-        said = _AGGREGATED.search(question[: tag.token.start])
-        if said is not None and said.group(1).lower() in _RANKING and _ranked_by(parts, tag):
-            said = None  # "the highest country by net revenue": the countries, ranked
-        if dim not in filtered and said is not None:
+        aggregated = _AGGREGATED.search(question[: tag.token.start])
+        if aggregated and aggregated.group(1).lower() in _RANKING and _ranked_by(parts, tag):
+            aggregated = None  # "the highest country by net revenue": the countries, ranked
+        if dim not in filtered and aggregated is not None:
             # A dimension said right after an aggregate word ("total quantity of line items",
             # "maximum quantity", "sum of discount") asks for a measure of that column, never a
             # breakdown by it or a ranking of its counts (outside tryout 9 saw the count per
@@ -906,9 +906,7 @@ _ORDINAL = re.compile(
 _DOWN = frozenset("lowest smallest worst least fewest bottom".split())
 
 
-def _ordinal(
-    question: str, unread: list[str]
-) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+def _ordinal(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
     """ "the second highest": the N-th alone is not kept (a ranking keeps the first N), so
     asked back offering the top (or bottom) N, rather than as an unknown word 'second'."""
     found = _ORDINAL.search(question)
