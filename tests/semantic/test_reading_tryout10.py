@@ -253,3 +253,26 @@ def test_cube_sales_and_clients(cube: SemanticLayer) -> None:
     # the closest metrics offered include the obvious one
     assert "line items total sales amount" in closest_metrics("revenue", cube)
     assert "customers count" in closest_metrics("number of clients", cube)
+
+
+def test_an_engine_error_on_a_bound_names_the_bound(tmp_path: Path) -> None:
+    """A bound read on a column the layer lists no values for, that the engine types as text:
+    withheld, and the message says which bound failed, not the engine's words alone."""
+    import duckdb
+
+    from assay.semantic import Dimension, Metric
+
+    db = tmp_path / "t.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute("CREATE TABLE t AS SELECT i::VARCHAR AS code FROM range(5) r(i)")
+    layer = SemanticLayer(
+        name="t",
+        metrics=(Metric("rows", "row count", ("number of rows",), "t", "count(*)"),),
+        dimensions=(Dimension("code", "t.code", ()),),
+        tables=("t",),
+    )
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, layer).ask("row count where code is above 3")
+    assert verdict.action == "withhold"
+    message = str(verdict.provenance.get("message"))
+    assert "could not apply the bound" in message and "code is above 3" in message, message
