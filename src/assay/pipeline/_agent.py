@@ -278,6 +278,13 @@ class Agent:
         except AssayError as exc:  # the guard or the engine: fail closed, say why
             finding = Finding(exc.code, "veto", exc.message)
             base["message"] = exc.message
+            bounds = bound_words(reading, self.layer)
+            if exc.code == "execution.error" and bounds:
+                # the engine's words alone do not say which part of the question failed
+                base["message"] = (
+                    f"The database could not apply the bound read from the question ({bounds}); "
+                    f"is that column a number? The engine said: {exc.message}"
+                )
             return self._verdict(ident, "answer", (exc.code,), base, findings=(finding,))
 
     def _looked_up(

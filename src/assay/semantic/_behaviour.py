@@ -51,13 +51,32 @@ def _distinguishing(
     return out
 
 
-def closest_metrics(words: str, layer: SemanticLayer, n: int = 3) -> list[str]:
-    """The layer's metric labels most like ``words`` (rapidfuzz), best first."""
-    from rapidfuzz import fuzz, process
+# Words people use for one another's measures, used only to rank the metrics offered as
+# closest (never to read a question): "revenue" offers "total sales amount".
+_KIN = (
+    frozenset({"revenue", "sales", "income", "turnover"}),
+    frozenset({"cost", "costs", "cogs", "expense", "expenses", "expenditure", "expenditures"}),
+    frozenset({"customer", "customers", "client", "clients"}),
+)
+_GENERIC = frozenset({"number", "count", "total", "of", "the", "by", "in", "for", "per"})
 
+
+def closest_metrics(words: str, layer: SemanticLayer, n: int = 3) -> list[str]:
+    """The layer's metric labels most like ``words`` (rapidfuzz), best first; a label that
+    shares a word with them (or a word's kin: "sales" for "revenue", "customers" for
+    "clients") comes before one that shares none."""
+    from rapidfuzz import fuzz
+
+    said = {w for w in re.findall(r"[a-z]+", words.lower()) if w not in _GENERIC}
+    kin = said | {k for group in _KIN if said & group for k in group}
+    query = " ".join(sorted(kin)) if kin else words.lower()
     labels = sorted({m.label for m in layer.metrics})
-    found = process.extract(words.lower(), labels, scorer=fuzz.token_set_ratio, limit=n)
-    return [label for label, _, _ in found]
+
+    def key(label: str) -> tuple[bool, float, str]:
+        shared = bool(set(re.findall(r"[a-z]+", label.lower())) & kin)
+        return (not shared, -fuzz.token_set_ratio(query, label.lower()), label)
+
+    return sorted(labels, key=key)[:n]
 
 
 def _quote(words: tuple[str, ...] | list[str]) -> str:
@@ -336,6 +355,17 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "clarify",
             "behaviour.did_you_mean",
             f"I could not read {options} (nothing is assumed until you say).",
+        )
+    if reading.explained:
+        said = {w for w, _ in reading.explained}
+        rest = [w for w in reading.unread if w not in said]
+        others = f" I also don't know what {_quote(rest)} means here." if rest else ""
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.unread_words",
+            " ".join(why for _, why in reading.explained)
+            + others
+            + _also_ambiguous(reading, layer),
         )
     if reading.unread:
         return BehaviourDecision(

@@ -23,7 +23,14 @@ from dataclasses import dataclass
 from assay.semantic._model import SemanticLayer
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 
-__all__ = ["NUMERIC_TYPE", "Comparison", "comparisons_in", "metric_columns", "said"]
+__all__ = [
+    "NUMERIC_TYPE",
+    "Comparison",
+    "comparisons_in",
+    "grouped_bounds_in",
+    "metric_columns",
+    "said",
+]
 
 # The engine types of a column that compares as a number (DuckDB, SQLite, PostgreSQL names).
 NUMERIC_TYPE = re.compile(
@@ -191,6 +198,80 @@ def _column_matches(
     return out
 
 
+# Words that make the dimension after them a grouping ("for each ship mode", "per country")
+_GROUPING = frozenset({"by", "per", "each", "every", "across"})
+
+
+def _worded(layer: SemanticLayer, name: str) -> bool:
+    """Whether a dimension's listed values are words, not numbers (a closed domain of text)."""
+    values = next((d.values for d in layer.dimensions if d.name == name), ())
+    return bool(values) and not all(_NUMBER.fullmatch(v.strip().lstrip("-")) for v in values)
+
+
+def _bound(tokens: list[Token], canon: list[str], i: int) -> int | None:
+    """The end of a bound starting at token ``i`` ("between 10 and 20", "above 3"), or None."""
+    if i < len(tokens) and canon[i] == "between":
+        low = _number(tokens, i + 1)
+        if low is None or low[1] >= len(tokens) or canon[low[1]] not in {"and", "to"}:
+            return None
+        high = _number(tokens, low[1] + 1)
+        return None if high is None else high[1]
+    op = _op(canon, i)
+    number = None if op is None else _number(tokens, op[1])
+    return None if number is None else number[1]
+
+
+def grouped_bounds_in(
+    question: str,
+    lexicon: Lexicon,
+    periods: Sequence[tuple[int, int]] = (),
+    layer: SemanticLayer | None = None,
+) -> tuple[str, tuple[tuple[str, str, bool], ...]]:
+    """The question with each bound said right after a grouping blanked ("for each ship mode
+    between 10 and 20"), and those bounds as (words, the dimension, grouped). Such a bound
+    is the metric's per group, never the grouped dimension's: the reader keeps the grouping
+    and asks the bound back, naming what it would bound. With ``layer``, a bound said of a
+    dimension whose values are words ("ship mode is between 10 and 20") is found too (not
+    grouped): asked back, saying so.
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric, SemanticLayer
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("qty", "quantity", (), "t", "SUM(t.q)"),),
+        ...     dimensions=(Dimension("mode", "t.mode", (), ("AIR", "MAIL")),),
+        ... )
+        >>> rest, found = grouped_bounds_in("quantity per mode between 10 and 20", Lexicon(layer))
+        >>> " ".join(rest.split()), found
+        ('quantity per mode', (('between 10 and 20', 'mode', True),))
+    """
+    tokens = tokenize(question)
+    canon = [canonical(t.text) for t in tokens]
+    if not any(_op(canon, i) or canon[i] == "between" for i in range(len(canon))):
+        return question, ()
+    found: list[tuple[int, int, str, bool]] = []
+    for m in lexicon.match_tokens(tokens, [False] * len(tokens)):
+        if m.kind != "dimension" or len(m.targets) != 1:
+            continue
+        grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
+        start = m.end
+        if not grouped:
+            if layer is None or not _worded(layer, m.targets[0]):
+                continue
+            while start < len(tokens) and canon[start] in _COPULA:
+                start += 1
+        end = _bound(tokens, canon, start)
+        if end is None or _dated(tokens[end - 1], periods):
+            continue
+        found.append((start, end, m.targets[0], grouped))
+    chars = list(question)
+    out = []
+    for start, end, dim, grouped in found:
+        out.append((question[tokens[start].start : tokens[end - 1].end], dim, grouped))
+        for k in range(tokens[start].start, tokens[end - 1].end):
+            chars[k] = " "
+    return "".join(chars), tuple(out)
+
+
 def comparisons_in(
     question: str,
     lexicon: Lexicon,
@@ -223,6 +304,10 @@ def comparisons_in(
         if m.kind not in {"dimension", "column"} or len(m.targets) != 1:
             continue
         dim, column = m.targets[0], ""
+        if m.start > 0 and canon[m.start - 1] in _GROUPING:
+            continue  # "for each ship mode between 10 and 20": the metric's, per group
+        if m.kind == "dimension" and layer is not None and _worded(layer, dim):
+            continue  # "ship mode between 10 and 20": its values are words, never numbers
         if m.kind == "column":
             column = dim
             dim = dim.replace(".", " ")

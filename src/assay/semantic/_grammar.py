@@ -152,6 +152,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             key = tuple(canon[i : i + size])
             if key in KEYWORDS and not any(taken[i : i + size]):
                 kind, payload = KEYWORDS[key]
+                if kind == "AGG" and _named_before(canon, taken, i, key):
+                    continue  # "ship mode", "price median": a name nothing reads, not an agg
                 for k in range(i, i + size):
                     taken[k] = True
                 tags[i] = _Tag(kind, tokens[i], i, (payload, " ".join(key)))
@@ -304,6 +306,28 @@ def _one_number(tokens: list[Token], i: int) -> bool:
         len(words) >= 2
         and words[0] in {"number", "figure", "total", "value", "row", "line"}
         and words[1] in {"per", "by", "for", "each", "a"}
+    )
+
+
+# Aggregate words that are nouns: said right after another word they end its name ("ship
+# mode"), never the statistic ("the mode of revenue" says it before).
+_NOUN_AGGREGATES = frozenset(
+    "median mean average mode percentile stddev variance percentage proportion ratio".split()
+)
+
+
+def _named_before(canon: list[str], taken: list[bool], i: int, key: tuple[str, ...]) -> bool:
+    """Whether the aggregate word at ``i`` ends a name: right after a content word nothing
+    has read (not a grammar, function or number word)."""
+    if len(key) != 1 or key[0] not in _NOUN_AGGREGATES or i == 0 or taken[i - 1]:
+        return False
+    before = canon[i - 1]
+    return (
+        len(before) > 2  # never the "th" of "90th percentile"
+        and before.isalpha()
+        and before not in FUNCTION_WORDS
+        and (before,) not in KEYWORDS
+        and before not in NUMBER_WORDS
     )
 
 

@@ -45,6 +45,9 @@ class GroupCondition:
     value: str  # the number as a plain decimal
     counted: bool  # the answer is how many groups, not the groups
     words: str = ""  # the comparison as written ("more than 3")
+    # entities listed ("customers with more than 3 orders"): no column names them, so the
+    # reader asks back offering this counted question instead
+    offered: str = ""
 
     @property
     def number(self) -> float:
@@ -197,12 +200,17 @@ def group_condition_in(
             continue
         start, name, key, entity = group
         counted = start >= 2 and tuple(canon[start - 2 : start]) in _COUNTS
-        if not counted and entity:
-            continue  # the entities listed: no column names them
+        offered = ""
+        if not counted and entity:  # the entities listed: no column names them, asked back
+            listed = question[tokens[start].start : tokens[lead_end - lead - 1].end]
+            rest = question[tokens[lead_end].start :].strip().rstrip("?")
+            said = question[tokens[lead_end - lead].start : tokens[lead_end - 1].end]
+            link = said if canon[lead_end - lead] in {"with", "having", "whose"} else "with"
+            offered = f"number of {listed} {link} {rest}"
         blank_from = start - 1 if not counted and start and canon[start - 1] in _ASKING else start
         spans.append((blank_from, lead_end))
         condition = GroupCondition(
-            name, key, entity, metric.targets[0], op[0], value, counted, words
+            name, key, entity, metric.targets[0], op[0], value, counted, words, offered
         )
         found.append((spans, condition, relabel))
     if len(found) != 1:

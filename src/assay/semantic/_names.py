@@ -152,6 +152,44 @@ def _candidates(layer: SemanticLayer) -> list[_Candidate]:
         unit = _UNIT.match(metric.label)
         if unit is not None:
             out.append(_Candidate(split_name(unit.group("head")), "metric", metric.name))
+    named = {c.words for c in out}
+    out += [c for c in _metric_heads(layer) if c.words not in named]
+    return out
+
+
+# Said before or after what a metric measures without naming another thing ("total sales
+# amount" is the sales)
+_TOTAL_WORDS = frozenset({"total", "sum", "overall"})
+_AMOUNT_WORDS = frozenset({"amount", "amounts", "value", "values"})
+_AGGREGATE_WORDS = frozenset(
+    "total sum avg average mean median min max minimum maximum count number".split()
+)
+
+
+def _metric_heads(layer: SemanticLayer) -> list[_Candidate]:
+    """The words of a metric's label left when the name prefix every metric of its table
+    shares is taken off (an imported cube's "line items", Cortex's "daily"), then a leading
+    total and a trailing amount: "sales" for "line items total sales amount", "revenue" for
+    "daily revenue". A table with one metric shares no prefix."""
+    by_table: dict[str, list[str]] = {}
+    for metric in layer.metrics:
+        by_table.setdefault(metric.table, []).append(metric.name)
+    out: list[_Candidate] = []
+    for metric in layer.metrics:
+        names = by_table[metric.table]
+        prefix = split_name(_shared_prefix(names).rstrip("_")) if len(names) > 1 else ()
+        words = split_name(metric.label)
+        if not prefix or words[: len(prefix)] != prefix or set(prefix) & _AGGREGATE_WORDS:
+            continue  # "total_sales", "total_profit" share an aggregate, not a name
+        rest = words[len(prefix) :]
+        variants = [rest]
+        if rest and rest[0] in _TOTAL_WORDS:
+            variants.append(rest := rest[1:])
+        if len(rest) > 1 and rest[-1] in _AMOUNT_WORDS:
+            variants.append(rest[:-1])
+        for variant in variants:
+            if variant and not (len(variant) == 1 and variant[0] in {"count", "number"}):
+                out.append(_Candidate(variant, "metric", metric.name))
     return out
 
 

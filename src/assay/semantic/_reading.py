@@ -39,7 +39,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._codes import CODE_WORDS
-from assay.semantic._compare import Comparison, comparisons_in
+from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
@@ -142,6 +142,9 @@ class Reading:
     # (name, words): a dimension or metric named by a word derived from its source name
     # ("category" for i_category), said with the name in the restatement
     said: tuple[tuple[str, str], ...] = ()
+    # (words, why): unread words the reader knows why it cannot apply ("between 10 and 20"
+    # said after a grouping), each asked back with its reason rather than as an unknown word
+    explained: tuple[tuple[str, str], ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -267,6 +270,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         # so at the end of a "how many X" question only; anywhere else it stays unread
         reading = read(exist.group(1) + exist.group(2), layer, lexicon)
         return dataclasses.replace(reading, question=question)
+    aged = _aged(question, layer)
+    if aged != question:
+        return dataclasses.replace(read(aged, layer, lexicon), question=question)
     listed = _listed_aggregates(question, lexicon)
     if listed != question:
         return dataclasses.replace(read(listed, layer, lexicon), question=question)
@@ -307,6 +313,47 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
             if again.metrics and gone & named and not any(said):
                 return again
     return reading
+
+
+_AGED = re.compile(
+    r"\b(youngest|oldest)\b(?:\s+([A-Za-z]+?)(?:['’]s)?\b)?(?:\s+(age)\b)?", re.IGNORECASE
+)
+_EXTREME = re.compile(r"^\s*(min|max)\s*\(\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\)\s*$", re.I)
+
+
+def _aged(question: str, layer: SemanticLayer) -> str:
+    """The question with "youngest"/"oldest" (and the rows and "age" said with it: "the
+    youngest singer's age") said as the layer's minimum/maximum of its one age column ("the
+    minimum Age"); unchanged where no such metric, or more than one, could be meant (two
+    tables with an age, and the rows said name neither)."""
+    found = _AGED.search(question)
+    if found is None:
+        return question
+    func = "min" if found.group(1).lower() == "youngest" else "max"
+    candidates = []
+    for metric in layer.metrics:
+        extreme = _EXTREME.match(metric.expression)
+        if extreme is None or extreme.group(1).lower() != func:
+            continue
+        table, column = extreme.group(2), extreme.group(3)
+        if table == metric.table and "age" in column.lower().replace("_", " ").split():
+            candidates.append(metric)
+    end = found.end(1)
+    rows = (found.group(2) or "").lower()
+    named = [m for m in candidates if rows and rows.rstrip("s") == m.table.lower().rstrip("s")]
+    if named:
+        candidates, end = named, found.end(2)
+        if found.group(3):
+            end = found.end(3)
+    elif found.group(2) and found.group(2).lower() == "age":
+        end = found.end(2)
+    if len(candidates) != 1:
+        return question
+    said = candidates[0].label
+    if re.search(r"\b(?:which|what)\b", question[: found.start()], re.IGNORECASE):
+        # "which country has the oldest singer": the country whose oldest is the oldest
+        said = f"{'lowest' if func == 'min' else 'highest'} {said}"
+    return f"{question[: found.start()]}{said}{question[end:]}"
 
 
 def _listed_aggregates(question: str, lexicon: Lexicon) -> str:
@@ -354,6 +401,7 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
     if condition is not None:  # its metric's words may be said again: the periods moved
         spans = [p.span for p in find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)]
+    rest, grouped_bounds = grouped_bounds_in(rest, lexicon, spans, layer)
     rest, comparisons = comparisons_in(rest, lexicon, spans, layer)
     rest = whole_rows(rest, layer, lexicon)
     rest, grouped = grouping_notes(rest, layer)
@@ -364,7 +412,37 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     reading = dataclasses.replace(
         reading, question=question, comparisons=comparisons, groups=groups
     )
+    for words, dim, on_group in grouped_bounds:
+        why = (
+            _per_group(reading, layer, words, dim)
+            if on_group
+            else f"'{words}' is said of {dim}, whose values are words "
+            f"({', '.join(layer.dimension(dim).values[:3])}, ...), not numbers, so no bound "
+            "applies to it. Name the numeric column the bound is on."
+        )
+        reading = _explained(reading, words, why)
     return _placed(_on_rows(reading, layer), condition, layer)
+
+
+def _explained(reading: Reading, words: str, why: str) -> Reading:
+    """The reading with ``words`` asked back for the reason ``why``."""
+    return dataclasses.replace(
+        reading,
+        unread=(*reading.unread, words),
+        explained=(*reading.explained, (words, why)),
+    )
+
+
+def _per_group(reading: Reading, layer: SemanticLayer, words: str, dim: str) -> str:
+    """Why a bound said right after a grouping is not applied: it bounds the metric per group."""
+    names = {m.name: m.label for m in layer.metrics}
+    measured = " and ".join(names.get(m, m) for m in reading.metrics) or "the measure"
+    return (
+        f"'{words}' follows the breakdown by {dim}, so it would bound {measured} per {dim}; "
+        "a bound on a metric per group is read only as a condition said of the groups "
+        f"('{dim} values with {measured} above N'), and I cannot apply this one. Ask for "
+        f"{measured} per {dim} without it, or name the column the bound is on."
+    )
 
 
 def _unplaced(reading: Reading, words: str) -> Reading:
@@ -403,6 +481,14 @@ def _placed(reading: Reading, condition: GroupCondition | None, layer: SemanticL
     bound on a metric's column, several metrics); else its words asked back."""
     if condition is None:
         return reading
+    if condition.offered:
+        return _explained(
+            reading,
+            condition.words,
+            f"The question asks for the {condition.group} themselves ('{condition.words}' "
+            "said of them), and no column names them one by one, so they cannot be listed. "
+            f"I can count them: ask '{condition.offered}'.",
+        )
     metric = layer.metric(condition.metric)
     fits = (
         reading.metrics == (condition.metric,)
@@ -624,7 +710,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     for tag in loose_dims:
         match = tag.payload
         dim = match.targets[0]
-        if dim not in filtered and _AGGREGATED.search(question[: tag.token.start]):
+        aggregated = _AGGREGATED.search(question[: tag.token.start])
+        if aggregated and aggregated.group(1).lower() in _RANKING and _ranked_by(parts, tag):
+            aggregated = None  # "the highest country by net revenue": the countries, ranked
+        if dim not in filtered and aggregated is not None:
             # A dimension said right after an aggregate word ("total quantity of line items",
             # "maximum quantity", "sum of discount") asks for a measure of that column, never a
             # breakdown by it or a ranking of its counts (outside tryout 9 saw the count per
@@ -768,6 +857,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     )
     unread_words = [attached.get(t.index, t.token.text) for t in unread]
     unread_words += [t.token.text for t in numbers]
+    unread_words, explained = _ordinal(question, unread_words)
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     value_like = _value_like(unread, dim_at)
     retired = tuple(
@@ -800,7 +890,37 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         notes=tuple(notes),
         ambiguous_names=tuple(ambiguous_names),
         said=tuple(dict.fromkeys(derived_words)),
+        explained=explained,
     )
+
+
+_ORDINALS = {
+    "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_ORDINAL = re.compile(
+    r"\b(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|(\d+)(?:st|nd|rd|th))"
+    r"[\s-]+(highest|largest|biggest|best|most|top|lowest|smallest|worst|least|fewest|bottom)\b",
+    re.IGNORECASE,
+)
+_DOWN = frozenset("lowest smallest worst least fewest bottom".split())
+
+
+def _ordinal(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+    """ "the second highest": the N-th alone is not kept (a ranking keeps the first N), so
+    asked back offering the top (or bottom) N, rather than as an unknown word 'second'."""
+    found = _ORDINAL.search(question)
+    if found is None or found.group(1) not in unread:
+        return unread, ()
+    n = int(found.group(2)) if found.group(2) else _ORDINALS[found.group(1).lower()]
+    end = "bottom" if found.group(3).lower() in _DOWN else "top"
+    words = found.group(0)
+    why = (
+        f"'{words}': I keep the {end} N of a ranking, not the N-th alone. Ask for the {end} "
+        f"{n} and read the last of them."
+    )
+    rest = [w for w in unread if w != found.group(1)]
+    return [*rest, words], ((words, why),)
 
 
 _CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by", "per"})
@@ -916,10 +1036,20 @@ def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer)
 
 # an aggregate word said just before a phrase: "total", "sum of", "maximum", "average of the"
 _AGGREGATED = re.compile(
-    r"\b(?:total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|"
+    r"\b(total|sum|maximum|minimum|max|min|highest|lowest|largest|smallest|biggest|"
     r"average|avg|mean|median)(?:\s+of)?(?:\s+the)?\s*$",
     re.IGNORECASE,
 )
+_RANKING = frozenset("highest lowest largest smallest biggest".split())
+
+
+def _ranked_by(parts: list[Any], tag: Tag) -> bool:
+    """Whether a metric is named after "by" later than ``tag`` ("the highest country by net
+    revenue"): the dimension before it is ranked by that metric."""
+    return any(
+        kind == "metrics" and payload[0].after == "by" and payload[0].index > tag.index
+        for kind, payload in parts
+    )
 
 
 def _foreign_entities(

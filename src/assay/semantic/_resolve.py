@@ -175,10 +175,24 @@ class Lexicon:
                 self._add(phrase, "retired", f"{retired.table}.{retired.column}")
         for concept in layer.undefined_concepts:
             self._add(concept, "undefined", concept)
+        self._clients()
         self.derived: set[tuple[str, ...]] = set()
         for name in layer.derived:
             self._add_derived(name.words, name.choices)
         self.longest = max((len(k) for k in (*self.entries, *self.case_sensitive)), default=1)
+
+    def _clients(self) -> None:
+        """ "number of clients" where the layer says "number of customers": every phrase of
+        two or more words with "customer(s)" read with "client(s)" too, where no phrase is
+        already that. "clients" alone stays a function word (the demo's "sales for clients
+        in France" are its sales in France)."""
+        swap = {"customer": "client", "customers": "clients"}
+        for key, entries in list(self.entries.items()):
+            if len(key) < 2 or not set(key) & swap.keys():
+                continue
+            variant = tuple(swap.get(w, w) for w in key)
+            if variant not in self.entries:
+                self.entries[variant] = list(entries)
 
     def _places(self, layer: SemanticLayer) -> None:
         """ "Mexico" where a column holds MX (``place_names``); a name with a word that names
