@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +16,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from assay.service import Service, create_app, demo_config
-from assay.service._answerers import Settled
+from assay.service._answerers import Settled, _descendants
+from assay.service._errors import ApiError
 from assay.service._reading import choices_for
 from assay.settings import load_settings
 from tests.service.conftest import make_service
@@ -28,6 +30,15 @@ SETTLED = "What was revenue in 2023?"
 REFUSED = "Delete all cancelled orders."
 ABSTAINED = "What was the gross revenue for Atlantis in 2023?"
 COMPARED = ("behaviour", "action", "score", "reasons", "sql", "result", "text", "reading")
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (a killed one not yet reaped is a zombie: not live)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def _service(paths: tuple[Path, Path], folder: Path, readers: int) -> Iterator[Service]:
@@ -190,3 +201,37 @@ def test_a_reading_awaited_on_the_event_loop_reads_as_the_threads_do(
     assert refused is not None and refused[0]["behaviour"] == "refuse"
     assert refused[0]["id"] == "a5" and refused[1] == []
     assert readers.pids() == [pid]  # drained and handed back, never replaced
+
+
+def test_an_answer_past_the_time_limit_is_stopped_not_left_running(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The request's time limit stops the work too: the answer process (and its engine worker)
+    is killed and replaced; nothing is recorded. (Before, the request gave up waiting while
+    the ask ran on to its engine's limit.)"""
+    settings = load_settings()
+    config = demo_config(*demo_paths, settings, f"sqlite:///{tmp_path / 'ledger.db'}")
+    config = config.model_copy(
+        update={"limits": config.limits.model_copy(update={"request_time_limit_s": 0.001})}
+    )
+    service = Service(config, settings, answer_processes=1)
+    try:
+        assert service.answerers is not None
+        (first,) = service.answerers.pids()
+        engines = _descendants(first)
+        assert engines, "the answer process has its engine worker"
+        before = service.ledger.counts().verdicts
+        with pytest.raises(ApiError) as raised:
+            service.ask(ANSWERED)
+        assert raised.value.code == "request.timeout" and raised.value.status == 504
+        assert "stopped" in raised.value.message
+        deadline = time.monotonic() + 10  # a killed process is gone once it is reaped
+        while [p for p in [first, *engines] if _running(p)] and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [p for p in [first, *engines] if _running(p)]
+        assert service.answerers.pids() != [first]  # replaced
+        assert service.ledger.counts().verdicts == before  # nothing recorded
+        assert service.ask(SETTLED)["badge"] == "ask back"  # a settled ask needs no answer
+    finally:
+        service.close()
+        service.ledger.close()

@@ -26,9 +26,12 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing as mp
+import os
 import queue
+import signal
 import threading
 from multiprocessing.connection import Connection
+from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
@@ -48,7 +51,6 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
     """A reading or answer process: open every configured database, then read or answer asks
     until told to stop (``None``) or until the server's end of the pipe closes."""
     import gc
-    import os
 
     from assay.service._reading import choices_for
     from assay.service._service import open_database
@@ -136,7 +138,9 @@ class _Process:
             self._expect("ready", timeout=timeout)
             self.ready = True
 
-    def call(self, message: tuple[str, str, str]) -> dict[str, Any] | None:
+    def call(
+        self, message: tuple[str, str, str], limit_s: float | None = None
+    ) -> dict[str, Any] | None:
         try:
             self.wait_ready()
         except _Failed as exc:
@@ -145,6 +149,8 @@ class _Process:
             self.conn.send(message)
         except OSError as exc:
             raise _Died(f"the answer process ended ({type(exc).__name__})") from exc
+        if limit_s is not None and not self.conn.poll(limit_s):
+            raise _TimedOut(limit_s)
         return self._expect("ok")  # type: ignore[no-any-return]
 
     def _expect(self, kind: str, timeout: float | None = None) -> Any:
@@ -158,13 +164,20 @@ class _Process:
             raise _Failed(str(value))
         return value
 
-    def stop(self) -> None:
+    def stop(self, now: bool = False) -> None:
+        """End the process: asked to stop, or (``now``, one still working) killed."""
         try:
             self.conn.send(None)
         except (OSError, ValueError):
             pass
-        self.process.join(5)
+        self.process.join(0 if now else 5)
         if self.process.is_alive():
+            # Its engine workers first: one running a query would run on without its parent.
+            for child in _descendants(self.process.pid):
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except OSError:
+                    pass
             self.process.kill()
             self.process.join(5)
         self.conn.close()
@@ -175,6 +188,10 @@ class _Died(Exception):
 
 
 class _Failed(Exception):
+    pass
+
+
+class _TimedOut(Exception):
     pass
 
 
@@ -224,16 +241,31 @@ class AnswerProcesses:
             self._all.append(process)
         return process
 
-    def ask(self, key: str, question: str, ident: str) -> dict[str, Any]:
-        record = self._call(key, question, ident)
+    def ask(
+        self, key: str, question: str, ident: str, limit_s: float | None = None
+    ) -> dict[str, Any]:
+        """The verdict's record; past ``limit_s`` seconds of answering (the request's time
+        limit), the process is killed, so that its work stops, and replaced (504
+        ``request.timeout``)."""
+        record = self._call(key, question, ident, limit_s)
         if record is None:
             raise _failed()
         return record
 
-    def _call(self, key: str, question: str, ident: str) -> dict[str, Any] | None:
+    def _call(
+        self, key: str, question: str, ident: str, limit_s: float | None = None
+    ) -> dict[str, Any] | None:
         process = self._idle.get()
         try:
-            record = process.call((key, question, ident))
+            record = process.call((key, question, ident), limit_s)
+        except _TimedOut as exc:
+            _LOG.warning("%s stopped after %g s: %r", self._kind, limit_s, question[:80])
+            self._replace(process, now=True)
+            raise ApiError(
+                "request.timeout",
+                f"No answer within {limit_s:g} s; its work was stopped.",
+                "Ask a narrower question; the operator sets limits.request_time_limit_s.",
+            ) from exc
         except _Failed as exc:
             self._idle.put(process)
             _LOG.warning("%s failed: %s", self._kind, exc)
@@ -253,13 +285,13 @@ class AnswerProcesses:
         with self._lock:
             return [p.process.pid for p in self._all]
 
-    def _replace(self, process: _Process) -> None:
+    def _replace(self, process: _Process, now: bool = False) -> None:
         _LOG.warning("%s process %s replaced", self._kind, process.process.pid)
         with self._lock:
             if process in self._all:
                 self._all.remove(process)
             closed = self._closed
-        process.stop()
+        process.stop(now)
         if not closed:
             self._idle.put(self._start())
 
@@ -344,11 +376,19 @@ class ReadingProcesses(AnswerProcesses):
         self._idle.put(process)
 
 
+def _descendants(pid: int | None) -> list[int]:
+    """The processes ``pid`` started, and theirs (the engine workers are started by a fork
+    server the process started): Linux; none known elsewhere."""
+    try:
+        children = [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except (OSError, ValueError):
+        return []
+    return children + [d for c in children for d in _descendants(c)]
+
+
 def _unwatch(loop: asyncio.AbstractEventLoop, fd: int) -> None:
     """Stop watching ``fd``, and make it blocking again (an event loop that watched it may have
     made it non-blocking; the process's pipe is read blocking everywhere else)."""
-    import os
-
     loop.remove_reader(fd)
     os.set_blocking(fd, True)
 

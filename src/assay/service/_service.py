@@ -231,7 +231,9 @@ class Service:
                     return verdict.finish().to_dict(), None
         if self.answerers is not None:
             # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
-            return self.answerers.ask(db.key, asked, ident), None
+            return self.answerers.ask(
+                db.key, asked, ident, self.config.limits.request_time_limit_s
+            ), None
         # Read in a reading process, answered here: the reading is made again (a few ms).
         with db.engine_slots:
             return db.agent.ask(asked, ident=ident).to_dict(), None
