@@ -13,6 +13,7 @@ The tree::
     ├── SemanticError               semantic.invalid
     ├── GenerationError             generation.error
     │   ├── FanOut                  plan.fan_out
+    │   ├── NoJoinPath              plan.no_join_path
     │   └── LLMUnavailable          llm.unavailable
     ├── ScoringError                scoring.error
     ├── LedgerError                 ledger.error
@@ -45,6 +46,7 @@ __all__ = [
     "InputError",
     "LLMUnavailable",
     "LedgerError",
+    "NoJoinPath",
     "ResourceLimit",
     "ScoringError",
     "SemanticError",
@@ -127,6 +129,13 @@ class FanOut(GenerationError):
     code = "plan.fan_out"
 
 
+class NoJoinPath(GenerationError):
+    """The layer declares no join from the metric's table to a table the question needs (a
+    grouping or a filter on a dimension of that table)."""
+
+    code = "plan.no_join_path"
+
+
 class LLMUnavailable(GenerationError):
     """The model endpoint is down, timed out or answered garbage."""
 
@@ -163,6 +172,7 @@ _ALL_ERRORS: tuple[type[AssayError], ...] = (
     SemanticError,
     GenerationError,
     FanOut,
+    NoJoinPath,
     LLMUnavailable,
     ScoringError,
     LedgerError,

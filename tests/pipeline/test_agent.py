@@ -336,6 +336,22 @@ def test_fan_out_is_an_abstention_not_an_error(wrb: Path) -> None:
     assert verdict.provenance["reading"].startswith("number of orders")
 
 
+def test_no_join_path_is_an_abstention_with_its_own_reason(wrb: Path) -> None:
+    # A grouping on a table the layer cannot join to the metric's table (an imported layer
+    # that leaves out a join that would duplicate rows): abstained on, saying which join is
+    # missing, never labelled generation.error (outside tryout 10, Cortex's region_dim).
+    layer = load_semantic(wrb / "shop.yaml")
+    layer = dataclasses.replace(
+        layer, joins=tuple(j for j in layer.joins if "products" not in j.tables)
+    )
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        verdict = Agent(connector, layer).ask("gross revenue by category in 2023")
+    assert verdict.behaviour == "abstain" and verdict.action == "withhold"
+    assert verdict.reasons == ("plan.no_join_path",)
+    assert "declares no join path from" in verdict.provenance["message"]
+    assert "to products" in verdict.provenance["message"]
+
+
 def test_engine_failure_is_withheld_not_raised(wrb: Path) -> None:
     layer = _with_metric(
         load_semantic(wrb / "shop.yaml"), "gross_revenue", "SUM(CAST(orders.status AS INTEGER))"

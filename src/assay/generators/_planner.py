@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
-from assay.errors import FanOut, GenerationError
+from assay.errors import FanOut, GenerationError, NoJoinPath
 from assay.semantic import (
     Comparison,
     Dimension,
@@ -61,9 +61,11 @@ def _path(layer: SemanticLayer, start: str, goal: str) -> list[tuple[JoinPath, b
                 if here == table and there not in seen:
                     seen.add(there)
                     queue.append((there, [*steps, (join, forward)]))
-    raise GenerationError(
-        f"No join path from {start} to {goal} in the semantic layer.",
-        hint="Add the join to the layer's joins.",
+    raise NoJoinPath(
+        f"The semantic layer declares no join path from {start} (the metric's table) to "
+        f"{goal}, so {goal}'s columns cannot group or filter this metric.",
+        hint=f"Ask by a dimension of {start}, or add a join from {start} to {goal} to the "
+        "layer's joins (only if each row of the metric then still counts once).",
     )
 
 
