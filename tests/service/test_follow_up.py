@@ -445,3 +445,65 @@ def test_a_follow_up_of_an_unclear_follow_up_follows_the_question_before_it(
         "S": (58282.45, 54864.51),
         "W": (204418.80, 189889.98),
     }
+
+
+# --- outside tryout 11: comparisons and periods without a year ------------------------------
+
+NET_2023, NET_2022 = 1423902.87, 1189677.99  # our SQL: gross - SUM(discount), by year
+# SELECT c.country, SUM(l.quantity*l.unit_price) ... Q1 2023 / March 2023, top 3
+GROSS_Q1_2023_TOP3 = {"US": 89454.57, "DE": 68809.24, "FR": 55661.44}
+GROSS_MARCH_2023_TOP3 = {"US": 36242.96, "DE": 22500.28, "FR": 21490.10}
+
+
+def _numbers(body: dict[str, Any]) -> set[float]:
+    assert body["badge"] == "show", (body["badge"], body["verdict"]["reasons"], body["reading"])
+    return {
+        round(float(cell), 2)
+        for row in body["answer"]["result"]["rows"]
+        for cell in row
+        if isinstance(cell, int | float)
+    }
+
+
+@pytest.mark.parametrize(
+    "fragment",
+    ["compare with 2022", "vs 2022", "how does that compare to 2022?", "versus last year"],
+)
+def test_a_comparison_follow_up_compares_never_replaces_the_period(
+    client: TestClient, fragment: str
+) -> None:
+    # The tester was shown 2022 alone ("Net revenue in 2022 was 1,189,677.99") at 1.00.
+    ident = _first(client, "net revenue in 2023", "show")
+    body = _ask(client, fragment, ident)
+    assert {NET_2023, NET_2022} <= _numbers(body), body["follow_up"]
+    assert body["follow_up"]["replaced"] == ["compared with 2022"]
+    assert "period 2023" in body["follow_up"]["inherited"]
+
+
+def test_a_comparison_that_also_changes_the_question_is_asked_back(client: TestClient) -> None:
+    ident = _first(client, "net revenue in 2023", "show")
+    body = _ask(client, "compare units sold with 2022", ident)
+    assert body["badge"] == "ask back" and body["answer"] is None
+    assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
+
+
+@pytest.mark.parametrize(
+    ("fragment", "expected"),
+    [("in Q1", GROSS_Q1_2023_TOP3), ("what about March", GROSS_MARCH_2023_TOP3)],
+)
+def test_a_period_without_a_year_takes_the_year_of_the_conversation(
+    client: TestClient, fragment: str, expected: dict[str, float]
+) -> None:
+    # The tester was shown Q1 2024's and March 2024's rankings (the clock's year) at 1.00.
+    ident = _first(client, "top 3 countries by gross revenue in 2023", "show")
+    body = _ask(client, fragment, ident)
+    assert _by_group(body) == expected
+    assert body["follow_up"]["replaced"][0].startswith("period 2023 -> ")
+    assert body["follow_up"]["replaced"][0].endswith(" 2023")
+
+
+def test_a_period_without_a_year_after_two_years_is_asked_back(client: TestClient) -> None:
+    ident = _first(client, "net revenue in 2023 compared with 2022", "show")
+    body = _ask(client, "in Q1", ident)
+    assert body["badge"] == "ask back" and body["answer"] is None
+    assert "without a year" in body["verdict"]["provenance"]["message"]

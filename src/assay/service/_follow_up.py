@@ -74,6 +74,15 @@ _RANK_ONLY = re.compile(
 _NUMBERS = {
     w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
 }
+_COMPARE = re.compile(
+    r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
+)
+_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_RELATIVE = re.compile(
+    r"\b(?:last|this|next|past|previous|prior|ago|today|yesterday|ytd|to date|current|"
+    r"rolling|trailing)\b",
+    re.IGNORECASE,
+)
 _MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
 
 
@@ -243,6 +252,33 @@ def compose_follow_up(
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
+    if said.periods and before.periods and _COMPARE.search(cleaned):
+        return _compared(previous, fragment, cleaned, said, before, layer, agent)
+    yearless = [
+        p for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
+    ]
+    if yearless and before.periods:
+        # "in Q1" after a question about 2023 is Q1 2023, not Q1 of the clock's year (outside
+        # tryout 11 was shown Q1 2024's ranking at 1.00): the year of the conversation.
+        years = {y for p in before.periods for y in _YEAR.findall(p.label)}
+        if len(years) != 1:
+            return _unclear(
+                previous,
+                fragment,
+                f"it names {' and '.join(p.text for p in yearless)} without a year and the "
+                "previous question spans "
+                + (" and ".join(sorted(years)) if years else "no one year"),
+            )
+        (year,) = years
+        for period in yearless:
+            cleaned = re.sub(
+                rf"\b{re.escape(period.text)}\b",
+                lambda found: f"{found.group(0)} {year}",
+                cleaned,
+                count=1,
+                flags=re.IGNORECASE,
+            )
+        said = read(cleaned, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
     ranked = _RANK_ONLY.fullmatch(cleaned)
@@ -385,6 +421,57 @@ def compose_follow_up(
         "question": question,
         "inherited": inherited,
         "replaced": replaced,
+        "previous": previous,
+        "not_kept": None,
+        "unclear": None,
+    }
+
+
+def _compared(
+    previous: str,
+    fragment: str,
+    cleaned: str,
+    said: Reading,
+    before: Reading,
+    layer: SemanticLayer,
+    agent: Agent,
+) -> dict[str, Any]:
+    """A follow-up that compares ("compare with 2022", "vs last year", "how does that compare
+    to 2022?"): the previous question compared with the period it names, never the previous
+    question moved to that period (outside tryout 11 was shown 2022 alone at 1.00). Anything
+    else said with it, or a composition that does not read as the previous question with one
+    more period, is asked back."""
+    if said.metrics or said.groups or said.filters or said.ranking or said.grain:
+        return _unclear(previous, fragment, "it compares and changes the question at once")
+    periods = " and ".join(p.text for p in said.periods)
+    question = f"{previous.strip().rstrip('?.! ')} compared with {periods}?"
+    composed = read(question, layer, agent.lexicon)
+    old = tuple(p.label for p in before.periods)
+    labels = tuple(p.label for p in composed.periods)
+    rest = dataclasses.replace(_parts(composed), periods=old)
+    if (
+        labels[: len(old)] != old
+        or len(labels) != len(old) + len(said.periods)
+        or len(set(labels)) != len(labels)
+        or rest != _parts(before)
+        or composed.unread
+    ):
+        return _unclear(
+            previous,
+            fragment,
+            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            "the previous question compared with another period",
+        )
+    kept = [f"period {' and '.join(old)}"]
+    names = {m.name: m.label for m in layer.metrics}
+    if before.metrics:
+        kept.insert(0, "metric " + " and ".join(names.get(m, m) for m in before.metrics))
+    if before.groups:
+        kept.append(f"grouping {', '.join(before.groups)}")
+    return {
+        "question": question,
+        "inherited": kept,
+        "replaced": [f"compared with {' and '.join(labels[len(old) :])}"],
         "previous": previous,
         "not_kept": None,
         "unclear": None,
