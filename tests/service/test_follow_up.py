@@ -507,3 +507,23 @@ def test_a_period_without_a_year_after_two_years_is_asked_back(client: TestClien
     body = _ask(client, "in Q1", ident)
     assert body["badge"] == "ask back" and body["answer"] is None
     assert "without a year" in body["verdict"]["provenance"]["message"]
+
+
+# SELECT c.country, SUM(l.quantity) ... 2023 GROUP BY 1
+UNITS_2023_BY_COUNTRY = {"BR": 2380, "DE": 11704, "FR": 7485, "GB": 7238, "JP": 4323, "US": 13608}
+
+
+def test_a_chain_keeps_a_period_said_alone(client: TestClient) -> None:
+    # "what about 2023" composed "units sold by channel 2023": the next link lost the period.
+    ident = _first(client, "units sold by channel in Q2 2024", "show")
+    middle = _ask(client, "what about 2023", ident)
+    assert middle["badge"] == "show" and " in 2023" in middle["follow_up"]["question"]
+    body = _ask(client, "now by country", middle["verdict"]["id"])
+    assert _by_group(body) == UNITS_2023_BY_COUNTRY
+    assert "period 2023" in body["follow_up"]["inherited"]
+
+
+def test_only_is_said_of_the_ranking(client: TestClient) -> None:
+    ident = _first(client, "top 3 countries by gross revenue in 2023", "show")
+    body = _ask(client, "top 2 only", ident)
+    assert _by_group(body) == {c: GROSS_2023_BY_COUNTRY[c] for c in ("US", "DE")}

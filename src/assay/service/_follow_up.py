@@ -41,7 +41,7 @@ _LEAD = re.compile(
     re.IGNORECASE,
 )
 _TRAIL = re.compile(
-    r"[\s,]*\b(?:instead|too|as well|please|then|also|again|rather|thanks|thank you)\s*$",
+    r"[\s,]*\b(?:instead|too|as well|please|then|also|again|rather|thanks|thank you|only)\s*$",
     re.IGNORECASE,
 )
 # "the net one": net ("the top one" is a ranking, left as it is)
@@ -82,6 +82,9 @@ _RELATIVE = re.compile(
     r"\b(?:last|this|next|past|previous|prior|ago|today|yesterday|ytd|to date|current|"
     r"rolling|trailing)\b",
     re.IGNORECASE,
+)
+_PERIOD_LEAD = (
+    r"(?:in|for|during|since|after|before|from|over|last|this|past|previous|between|until)\b"
 )
 _MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
 
@@ -281,6 +284,14 @@ def compose_follow_up(
         said = read(cleaned, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
+    if (
+        said.periods
+        and not (said.metrics or said.groups or said.filters or said.ranking or said.grain)
+        and not re.match(_PERIOD_LEAD, cleaned, re.IGNORECASE)
+    ):
+        # "what about 2023": "... in 2023", so that the next follow-up finds the period to
+        # replace (outside tryout 11: "units sold by channel 2023" lost it a link later)
+        appended = f"in {cleaned}"
     ranked = _RANK_ONLY.fullmatch(cleaned)
     if ranked is not None and said.ranking is None:
         # "top 5?" alone names no ranking until it is said of the previous question's rows
