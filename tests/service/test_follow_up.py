@@ -18,9 +18,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from assay.semantic import read
+from assay.semantic import compose_follow_up, read
 from assay.service import Service
-from assay.service._follow_up import compose_follow_up
 
 # SELECT c.country, SUM(l.quantity*l.unit_price) ... 2023 GROUP BY 1
 GROSS_2023_BY_COUNTRY = {
@@ -326,7 +325,7 @@ def test_compose_reads_as_the_previous_question_with_the_change(
     period: str,
     groups: tuple[str, ...],
 ) -> None:
-    composed = compose_follow_up(previous, fragment, shop.layer, shop.agent)
+    composed = compose_follow_up(previous, fragment, shop.layer, shop.agent.lexicon)
     assert composed["unclear"] is None, composed
     reading = read(composed["question"], shop.layer, shop.agent.lexicon)
     assert reading.metrics == metrics, composed["question"]
@@ -337,7 +336,10 @@ def test_compose_reads_as_the_previous_question_with_the_change(
 
 def test_compose_lists_what_it_kept_and_changed(shop: Any) -> None:
     composed = compose_follow_up(
-        "net revenue in 2023 by country excluding DE", "and units sold?", shop.layer, shop.agent
+        "net revenue in 2023 by country excluding DE",
+        "and units sold?",
+        shop.layer,
+        shop.agent.lexicon,
     )
     assert composed["inherited"] == ["period 2023", "grouping country", "filter country is not DE"]
     assert composed["replaced"] == ["metric net revenue -> units sold"]
@@ -350,7 +352,10 @@ def test_compose_lists_what_it_kept_and_changed(shop: Any) -> None:
 
 def test_compose_fails_closed_when_the_metric_to_replace_is_not_one(shop: Any) -> None:
     composed = compose_follow_up(
-        "gross revenue and net revenue by channel in 2023", "units sold", shop.layer, shop.agent
+        "gross revenue and net revenue by channel in 2023",
+        "units sold",
+        shop.layer,
+        shop.agent.lexicon,
     )
     assert composed["unclear"]
     assert composed["inherited"] == [] and composed["replaced"] == []
@@ -360,7 +365,7 @@ def test_compose_with_nothing_to_keep_says_so(shop: Any) -> None:
     """A previous question with no reading to keep (refused): the fragment is asked as it is
     and the follow-up says plainly that nothing of the previous question was kept."""
     composed = compose_follow_up(
-        "Delete all cancelled orders.", "units sold", shop.layer, shop.agent
+        "Delete all cancelled orders.", "units sold", shop.layer, shop.agent.lexicon
     )
     assert composed["question"] == "units sold?"
     assert composed["inherited"] == [] and composed["unclear"] is None

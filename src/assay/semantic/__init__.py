@@ -4,6 +4,7 @@ from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._compare import said as said_bounds
 from assay.semantic._distinct import distinct_count
+from assay.semantic._follow_up import compose_follow_up, on_reading_line, phrase_span
 from assay.semantic._having import GroupCondition
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
@@ -51,14 +52,17 @@ __all__ = [
     "canonical",
     "check_against",
     "closest_metrics",
+    "compose_follow_up",
     "decide",
     "distinct_count",
     "entity_columns",
     "find_periods",
     "load_semantic",
     "metric_filter",
+    "on_reading_line",
     "parse_period",
     "parse_semantic",
+    "phrase_span",
     "read",
     "resolve",
     "said_bounds",

@@ -3,7 +3,7 @@
 ``restatement`` shows whatever restatement the verdict carries (the reader's own, when the
 verdict's provenance has one), else one composed from the provenance's metric definition,
 period and grouping. ``choices_for`` turns an ask-back into one question per reading.
-Follow-ups are composed in ``_follow_up``.
+Follow-ups are composed in ``semantic/_follow_up.py``.
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assay.semantic import Lexicon, SemanticLayer, read
-from assay.service._follow_up import phrase_span
+from assay.semantic import Lexicon, SemanticLayer, phrase_span, read
 
 __all__ = ["choices_for", "restatement"]
 

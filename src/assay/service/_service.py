@@ -24,11 +24,10 @@ from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
 from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
-from assay.semantic import SemanticLayer, load_semantic
+from assay.semantic import SemanticLayer, compose_follow_up, load_semantic, on_reading_line
 from assay.service._answerers import AnswerProcesses, ReadingProcesses
 from assay.service._config import ServiceConfig
 from assay.service._errors import ApiError
-from assay.service._follow_up import compose_follow_up, on_reading_line
 from assay.service._reading import choices_for, restatement
 from assay.settings import Settings
 from assay.types import Candidate, Finding, Verdict
@@ -153,7 +152,9 @@ class Service:
                 if found is None:
                     break
                 previous = found
-            follow_up = compose_follow_up(previous["question"], question, db.layer, db.agent)
+            follow_up = compose_follow_up(
+                previous["question"], question, db.layer, db.agent.lexicon
+            )
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
         ident = _new_id()

@@ -28,8 +28,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from assay.pipeline import Agent
-from assay.semantic import Filter, Match, Ranking, Reading, SemanticLayer, canonical, read, tokenize
+from assay.semantic._model import SemanticLayer
+from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 
 __all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
 
@@ -143,14 +144,16 @@ def _metric_matches(reading: Reading) -> list[Match]:
     return [m for m in reading.matches if m.kind == "metric"]
 
 
-def _reads_as_one_metric(phrase: str, layer: SemanticLayer, agent: Agent) -> str | None:
-    reading = read(phrase, layer, agent.lexicon)
+def _reads_as_one_metric(phrase: str, layer: SemanticLayer, lexicon: Lexicon) -> str | None:
+    reading = read(phrase, layer, lexicon)
     if len(reading.metrics) == 1 and not reading.ambiguous and not reading.unread:
         return reading.metrics[0]
     return None
 
 
-def _choice(match: Match, word: str, layer: SemanticLayer, agent: Agent) -> tuple[str, str] | None:
+def _choice(
+    match: Match, word: str, layer: SemanticLayer, lexicon: Lexicon
+) -> tuple[str, str] | None:
     """The one metric ``word`` makes of the previous question's metric phrase, as (the new
     phrase, the metric): put before it ("gross" + "sales": gross sales) or in place of one of its
     words ("net" in "gross revenue": net revenue). After an ask-back the metric must be one of
@@ -164,7 +167,7 @@ def _choice(match: Match, word: str, layer: SemanticLayer, agent: Agent) -> tupl
     asked_back = len(match.targets) > 1
     found: dict[str, str] = {}
     for phrase in tried:
-        metric = _reads_as_one_metric(phrase, layer, agent)
+        metric = _reads_as_one_metric(phrase, layer, lexicon)
         if metric is None:
             continue
         if (metric in match.targets) == asked_back:
@@ -193,11 +196,13 @@ def _drop(text: str, pattern: str) -> str:
     return re.sub(pattern, "", text, count=1, flags=re.IGNORECASE)
 
 
-def _without_groups(text: str, groups: tuple[str, ...], layer: SemanticLayer, agent: Agent) -> str:
+def _without_groups(
+    text: str, groups: tuple[str, ...], layer: SemanticLayer, lexicon: Lexicon
+) -> str:
     """``text`` without the phrases that say its grouping ("by channel", "per country")."""
     for found in list(_GROUP_SAID.finditer(text))[::-1]:
         for said in (found.group(0), " ".join(found.group(0).split()[:-1])):
-            reading = read(said.strip(), layer, agent.lexicon)
+            reading = read(said.strip(), layer, lexicon)
             if reading.groups and set(reading.groups) <= set(groups) and not reading.unread:
                 end = found.start() + len(said)
                 text = text[: found.start()] + text[end:]
@@ -245,18 +250,17 @@ def _unclear(previous: str, fragment: str, why: str) -> dict[str, Any]:
 
 
 def compose_follow_up(
-    previous: str, fragment: str, layer: SemanticLayer, agent: Agent
+    previous: str, fragment: str, layer: SemanticLayer, lexicon: Lexicon
 ) -> dict[str, Any]:
     """A follow-up as a whole question inheriting every part of ``previous`` it does not
     restate: ``question`` (to ask), ``inherited`` and ``replaced`` (what was kept and what
     changed, in words), ``previous``, ``not_kept`` (said when nothing could be kept) and
     ``unclear`` (why it could not be composed for certain; ask back, answer nothing)."""
-    lexicon = agent.lexicon
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
     if said.periods and before.periods and _COMPARE.search(cleaned):
-        return _compared(previous, fragment, cleaned, said, before, layer, agent)
+        return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
     yearless = [
         p for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
     ]
@@ -310,7 +314,7 @@ def compose_follow_up(
     new_text = ""  # what stands for the metric in the composed question
     if said.metrics:
         new_metrics, new_text = said.metrics, cleaned
-    elif len(phrases) == 1 and (choice := _choice(phrases[0], cleaned, layer, agent)):
+    elif len(phrases) == 1 and (choice := _choice(phrases[0], cleaned, layer, lexicon)):
         new_text, metric = choice
         new_metrics = (metric,)
         said = Reading(question=cleaned)  # the word is all the follow-up says
@@ -361,7 +365,7 @@ def compose_follow_up(
         inherited.append("period " + " and ".join(p.label for p in before.periods))
 
     if said.groups and before.groups:
-        text = _without_groups(text, before.groups, layer, agent)
+        text = _without_groups(text, before.groups, layer, lexicon)
         if said.groups != before.groups:
             replaced.append(f"grouping {', '.join(before.groups)} -> {', '.join(said.groups)}")
     elif before.groups:
@@ -445,7 +449,7 @@ def _compared(
     said: Reading,
     before: Reading,
     layer: SemanticLayer,
-    agent: Agent,
+    lexicon: Lexicon,
 ) -> dict[str, Any]:
     """A follow-up that compares ("compare with 2022", "vs last year", "how does that compare
     to 2022?"): the previous question compared with the period it names, never the previous
@@ -456,7 +460,7 @@ def _compared(
         return _unclear(previous, fragment, "it compares and changes the question at once")
     periods = " and ".join(p.text for p in said.periods)
     question = f"{previous.strip().rstrip('?.! ')} compared with {periods}?"
-    composed = read(question, layer, agent.lexicon)
+    composed = read(question, layer, lexicon)
     old = tuple(p.label for p in before.periods)
     labels = tuple(p.label for p in composed.periods)
     rest = dataclasses.replace(_parts(composed), periods=old)
