@@ -259,8 +259,6 @@ def compose_follow_up(
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
-    if said.periods and before.periods and _COMPARE.search(cleaned):
-        return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
     yearless = [
         p for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
     ]
@@ -286,6 +284,8 @@ def compose_follow_up(
                 flags=re.IGNORECASE,
             )
         said = read(cleaned, layer, lexicon)
+    if said.periods and before.periods and _COMPARE.search(cleaned):
+        return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
     if (
@@ -442,6 +442,12 @@ def compose_follow_up(
     }
 
 
+def _as_typed(words: str, text: str) -> str:
+    """``words`` (a reading's canonical, lower-case text) as ``text`` spells them."""
+    found = re.search(rf"\b{re.escape(words)}\b", text, re.IGNORECASE)
+    return found.group(0) if found else words
+
+
 def _compared(
     previous: str,
     fragment: str,
@@ -458,7 +464,7 @@ def _compared(
     more period, is asked back."""
     if said.metrics or said.groups or said.filters or said.ranking or said.grain:
         return _unclear(previous, fragment, "it compares and changes the question at once")
-    periods = " and ".join(p.text for p in said.periods)
+    periods = " and ".join(_as_typed(p.text, cleaned) for p in said.periods)
     question = f"{previous.strip().rstrip('?.! ')} compared with {periods}?"
     composed = read(question, layer, lexicon)
     old = tuple(p.label for p in before.periods)
