@@ -532,3 +532,18 @@ def test_only_is_said_of_the_ranking(client: TestClient) -> None:
     ident = _first(client, "top 3 countries by gross revenue in 2023", "show")
     body = _ask(client, "top 2 only", ident)
     assert _by_group(body) == {c: GROSS_2023_BY_COUNTRY[c] for c in ("US", "DE")}
+
+
+# SELECT o.channel_code, SUM(quantity*unit_price) - SUM(discount) ... Jul-Dec 2023 GROUP BY 1
+NET_H2_2023_BY_CHANNEL = {"A": 227959.53, "S": 119639.83, "W": 460492.71}
+
+
+@pytest.mark.parametrize("fragment", ["and in H2", "what about the second half"])
+def test_a_half_year_without_a_year_takes_the_year_of_the_conversation(
+    client: TestClient, fragment: str
+) -> None:
+    # outside tryout 12: "and in H2" was read as a value 'H' and abstained on
+    ident = _first(client, "net revenue by channel in 2023", "show")
+    body = _ask(client, fragment, ident)
+    assert _by_group(body) == NET_H2_2023_BY_CHANNEL
+    assert body["follow_up"]["replaced"] == ["period 2023 -> H2 2023"]

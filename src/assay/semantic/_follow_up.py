@@ -79,6 +79,7 @@ _COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
 )
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_HALF = re.compile(r"\b(?:h[12]|(?:the\s+)?(?:first|second)\s+half)\b", re.IGNORECASE)
 _RELATIVE = re.compile(
     r"\b(?:last|this|next|past|previous|prior|ago|today|yesterday|ytd|to date|current|"
     r"rolling|trailing)\b",
@@ -260,8 +261,10 @@ def compose_follow_up(
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
     yearless = [
-        p for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
+        p.text for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
     ]
+    if not _YEAR.search(cleaned):  # "H2", "the second half": read as periods only with a year
+        yearless += [found.group(0) for found in _HALF.finditer(cleaned)]
     if yearless and before.periods:
         # "in Q1" after a question about 2023 is Q1 2023, not Q1 of the clock's year (outside
         # tryout 11 was shown Q1 2024's ranking at 1.00): the year of the conversation.
@@ -270,14 +273,14 @@ def compose_follow_up(
             return _unclear(
                 previous,
                 fragment,
-                f"it names {' and '.join(p.text for p in yearless)} without a year and the "
+                f"it names {' and '.join(yearless)} without a year and the "
                 "previous question spans "
                 + (" and ".join(sorted(years)) if years else "no one year"),
             )
         (year,) = years
-        for period in yearless:
+        for words in yearless:
             cleaned = re.sub(
-                rf"\b{re.escape(period.text)}\b",
+                rf"\b{re.escape(words)}\b",
                 lambda found: f"{found.group(0)} {year}",
                 cleaned,
                 count=1,
