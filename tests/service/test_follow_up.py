@@ -547,3 +547,20 @@ def test_a_half_year_without_a_year_takes_the_year_of_the_conversation(
     body = _ask(client, fragment, ident)
     assert _by_group(body) == NET_H2_2023_BY_CHANNEL
     assert body["follow_up"]["replaced"] == ["period 2023 -> H2 2023"]
+
+
+@pytest.mark.parametrize("fragment", ["and for all countries?", "across all countries"])
+def test_a_follow_up_lifts_a_filter_and_keeps_the_rest(client: TestClient, fragment: str) -> None:
+    # outside tryout 12: "for all countries" after "only Mexico" was read as a value 'countries'
+    ident = _first(client, "net revenue in 2023 in Germany", "show")
+    body = _ask(client, fragment, ident)
+    assert _value(body) == NET_2023
+    assert body["follow_up"]["replaced"] == ["filter country = DE -> all"]
+    assert body["follow_up"]["inherited"] == ["metric net revenue", "period 2023"]
+
+
+def test_lifting_a_filter_the_question_did_not_have_is_asked_back(client: TestClient) -> None:
+    ident = _first(client, "net revenue in 2023 in Germany", "show")
+    body = _ask(client, "for all channels", ident)
+    assert body["badge"] == "ask back" and body["answer"] is None
+    assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]

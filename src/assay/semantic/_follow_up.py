@@ -78,6 +78,11 @@ _NUMBERS = {
 _COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
 )
+_ALL = re.compile(
+    r"^(?:(?:for|across|over|in|of|with)\s+)?(?:all|every|any)\s+(?:the\s+)?"
+    r"(?P<words>\w+(?:\s+\w+)?)$",
+    re.IGNORECASE,
+)
 _YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _HALF = re.compile(r"\b(?:h[12]|(?:the\s+)?(?:first|second)\s+half)\b", re.IGNORECASE)
 _RELATIVE = re.compile(
@@ -260,6 +265,9 @@ def compose_follow_up(
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
+    widened = _ALL.match(cleaned)
+    if widened is not None and before.filters:
+        return _widened(previous, fragment, widened.group("words"), before, layer, lexicon)
     yearless = [
         p.text for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
     ]
@@ -439,6 +447,65 @@ def compose_follow_up(
         "question": question,
         "inherited": inherited,
         "replaced": replaced,
+        "previous": previous,
+        "not_kept": None,
+        "unclear": None,
+    }
+
+
+def _widened(
+    previous: str,
+    fragment: str,
+    words: str,
+    before: Reading,
+    layer: SemanticLayer,
+    lexicon: Lexicon,
+) -> dict[str, Any]:
+    """A follow-up that lifts a filter ("for all countries" after "... in Mexico"): the
+    previous question without its filter on that dimension, everything else kept (outside
+    tryout 12: it was read as a value 'countries' and abstained on). A word that names no
+    dimension, or one the previous question did not filter, is asked back."""
+    dimensions = set(read(f"by {words}", layer, lexicon).groups)
+    if not dimensions:
+        return _unclear(previous, fragment, f"'{words}' names no dimension to lift a filter from")
+    lifted = [f for f in before.filters if f.dimension in dimensions]
+    if not lifted:
+        return _unclear(
+            previous, fragment, f"the previous question kept {words} to no value to lift"
+        )
+    text = previous.strip().rstrip("?.! ")
+    for old in lifted:
+        text = _drop(
+            text,
+            r"\s*\b(?:excluding|except(?: for)?|other than|apart from|not in|without|but not|"
+            rf"only|in|for|from|at|of)?\s*{re.escape(old.words)}\b",
+        )
+    question = " ".join(text.split()) + "?"
+    composed = read(question, layer, lexicon)
+    kept = tuple(f for f in before.filters if f not in lifted)
+    intended = dataclasses.replace(
+        _parts(before), filters=_parts(Reading(question="", filters=kept)).filters
+    )
+    if _parts(composed) != intended or composed.unread:
+        return _unclear(
+            previous,
+            fragment,
+            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            "the previous question without that filter",
+        )
+    names = {m.name: m.label for m in layer.metrics}
+    inherited = []
+    if before.metrics:
+        inherited.append("metric " + " and ".join(names.get(m, m) for m in before.metrics))
+    if before.periods:
+        inherited.append("period " + " and ".join(p.label for p in before.periods))
+    if before.groups:
+        inherited.append(f"grouping {', '.join(before.groups)}")
+    inherited += [f"filter {_filter_label(f)}" for f in kept]
+    return {
+        "question": question,
+        "inherited": inherited,
+        "replaced": [f"filter {_filter_label(f)} -> all" for f in lifted],
         "previous": previous,
         "not_kept": None,
         "unclear": None,
