@@ -266,7 +266,11 @@ def compose_follow_up(
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
     widened = _ALL.match(cleaned)
-    if widened is not None and before.filters:
+    if (
+        widened is not None
+        and before.filters
+        and read(f"by {widened.group('words')}", layer, lexicon).groups
+    ):  # "for all countries"; "all revenue" is read as any other follow-up
         return _widened(previous, fragment, widened.group("words"), before, layer, lexicon)
     yearless = [
         p.text for p in said.periods if not _YEAR.search(p.text) and not _RELATIVE.search(p.text)
@@ -463,11 +467,9 @@ def _widened(
 ) -> dict[str, Any]:
     """A follow-up that lifts a filter ("for all countries" after "... in Mexico"): the
     previous question without its filter on that dimension, everything else kept (outside
-    tryout 12: it was read as a value 'countries' and abstained on). A word that names no
-    dimension, or one the previous question did not filter, is asked back."""
+    tryout 12: it was read as a value 'countries' and abstained on). A dimension the previous
+    question did not filter is asked back."""
     dimensions = set(read(f"by {words}", layer, lexicon).groups)
-    if not dimensions:
-        return _unclear(previous, fragment, f"'{words}' names no dimension to lift a filter from")
     lifted = [f for f in before.filters if f.dimension in dimensions]
     if not lifted:
         return _unclear(
