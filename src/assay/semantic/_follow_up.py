@@ -93,6 +93,8 @@ _RELATIVE = re.compile(
 _PERIOD_LEAD = (
     r"(?:in|for|during|since|after|before|from|over|last|this|past|previous|between|until)\b"
 )
+_AS_CHANGED = "the previous question with your change made"
+_AS_LIFTED = "the previous question without that filter"
 _MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
 
 
@@ -441,20 +443,15 @@ def compose_follow_up(
     )
     composed = read(question, layer, lexicon)
     if _parts(composed) != intended:
-        return _unclear(
+        return _misread(
             previous,
             fragment,
-            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            question,
+            composed,
+            layer,
             "the previous question with your change made",
         )
-    return {
-        "question": question,
-        "inherited": inherited,
-        "replaced": replaced,
-        "previous": previous,
-        "not_kept": None,
-        "unclear": None,
-    }
+    return _composed(previous, question, inherited, replaced)
 
 
 def _widened(
@@ -489,25 +486,54 @@ def _widened(
         _parts(before), filters=_parts(Reading(question="", filters=kept)).filters
     )
     if _parts(composed) != intended or composed.unread:
-        return _unclear(
+        return _misread(
             previous,
             fragment,
-            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            question,
+            composed,
+            layer,
             "the previous question without that filter",
         )
+    return _composed(
+        previous,
+        question,
+        _kept(before, layer) + [f"filter {_filter_label(f)}" for f in kept],
+        [f"filter {_filter_label(f)} -> all" for f in lifted],
+    )
+
+
+def _kept(before: Reading, layer: SemanticLayer) -> list[str]:
+    """The previous reading's metric, period and grouping, as ``inherited`` lists them, for a
+    follow-up that changes none of them."""
     names = {m.name: m.label for m in layer.metrics}
-    inherited = []
+    kept = []
     if before.metrics:
-        inherited.append("metric " + " and ".join(names.get(m, m) for m in before.metrics))
+        kept.append("metric " + " and ".join(names.get(m, m) for m in before.metrics))
     if before.periods:
-        inherited.append("period " + " and ".join(p.label for p in before.periods))
+        kept.append("period " + " and ".join(p.label for p in before.periods))
     if before.groups:
-        inherited.append(f"grouping {', '.join(before.groups)}")
-    inherited += [f"filter {_filter_label(f)}" for f in kept]
+        kept.append(f"grouping {', '.join(before.groups)}")
+    return kept
+
+
+def _misread(
+    previous: str, fragment: str, question: str, composed: Reading, layer: SemanticLayer, what: str
+) -> dict[str, Any]:
+    """Asked back: the composition does not read as ``what`` (fail closed)."""
+    return _unclear(
+        previous,
+        fragment,
+        f"put together as '{question}' it reads as {composed.restate(layer)}, which is not {what}",
+    )
+
+
+def _composed(
+    previous: str, question: str, inherited: list[str], replaced: list[str]
+) -> dict[str, Any]:
     return {
         "question": question,
         "inherited": inherited,
-        "replaced": [f"filter {_filter_label(f)} -> all" for f in lifted],
+        "replaced": replaced,
         "previous": previous,
         "not_kept": None,
         "unclear": None,
@@ -549,26 +575,20 @@ def _compared(
         or rest != _parts(before)
         or composed.unread
     ):
-        return _unclear(
+        return _misread(
             previous,
             fragment,
-            f"put together as '{question}' it reads as {composed.restate(layer)}, which is not "
+            question,
+            composed,
+            layer,
             "the previous question compared with another period",
         )
-    kept = [f"period {' and '.join(old)}"]
-    names = {m.name: m.label for m in layer.metrics}
-    if before.metrics:
-        kept.insert(0, "metric " + " and ".join(names.get(m, m) for m in before.metrics))
-    if before.groups:
-        kept.append(f"grouping {', '.join(before.groups)}")
-    return {
-        "question": question,
-        "inherited": kept,
-        "replaced": [f"compared with {' and '.join(labels[len(old) :])}"],
-        "previous": previous,
-        "not_kept": None,
-        "unclear": None,
-    }
+    return _composed(
+        previous,
+        question,
+        _kept(before, layer),
+        [f"compared with {' and '.join(labels[len(old) :])}"],
+    )
 
 
 def on_reading_line(reading: str, follow_up: dict[str, Any] | None) -> str:
