@@ -249,6 +249,7 @@ def _plan(
     kinds = {p.kind for p in periods}
     compared = len(periods) > 1
     kind: str | None = None
+    per_period: list[exp.Expr] = []  # a ranking of compared periods is within each period
     if compared:
         kind = kinds.pop() if len(kinds) == 1 else None
         if kind == "year":
@@ -264,6 +265,7 @@ def _plan(
             )
         projections.append(exp.alias_(key, kind or "period"))
         keys.append(key)
+        per_period.append(key)
     compared_kind = kind if compared else None
     if reading.grain is not None and reading.grain != compared_kind:
         if reading.grain == "year":
@@ -317,7 +319,7 @@ def _plan(
         if reading.ranking.n is not None:
             ranked_on = sqlglot.parse_one(metric.expression, read="duckdb")
             names = [p.alias for p in projections]
-            query = _keep_ties(query, ranked_on, names, "value", reading.ranking)
+            query = _keep_ties(query, ranked_on, names, "value", reading.ranking, per_period)
     elif keys and (reading.grain is not None or len(periods) > 1):
         query = query.order_by(*[str(i + 1) for i in range(shown)])
     sql = query.sql(dialect=dialect)
@@ -365,14 +367,26 @@ def _plan_change(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
 
 
 def _keep_ties(
-    query: exp.Select, ranked_on: exp.Expr, names: list[str], order: str, ranking: Ranking
+    query: exp.Select,
+    ranked_on: exp.Expr,
+    names: list[str],
+    order: str,
+    ranking: Ranking,
+    within: list[exp.Expr] | None = None,
 ) -> exp.Select:
     """The first ``ranking.n`` rows by ``ranked_on``, and every row tied with the last of
     them: ``RANK() <= n`` over the query, never a ``LIMIT`` that cuts a tie silently (a tie
-    for 3rd in "top 3 days" keeps all the tied days; the written answer says so)."""
+    for 3rd in "top 3 days" keeps all the tied days; the written answer says so). ``within``:
+    ranked apart in each of these (the compared periods: "top 2 countries, 2023 vs 2022" is
+    the top 2 of each year, never the top 2 rows of both pooled; outside tryout 13 was shown
+    one period's rows alone)."""
     direction = "DESC" if ranking.descending else "ASC"
+    partition = ""
+    if within:
+        partition = "PARTITION BY " + ", ".join(w.sql(dialect="duckdb") for w in within) + " "
     window = sqlglot.parse_one(
-        f"RANK() OVER (ORDER BY {ranked_on.sql(dialect='duckdb')} {direction})", read="duckdb"
+        f"RANK() OVER ({partition}ORDER BY {ranked_on.sql(dialect='duckdb')} {direction})",
+        read="duckdb",
     )
     inner = query.copy()
     inner.set("order", None)
