@@ -36,6 +36,7 @@ from typing import Any
 
 from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._replies import AskBackChoice, ask_back_choices, chosen_reply
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 
 __all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
@@ -270,6 +271,9 @@ def compose_follow_up(
     restate: ``question`` (to ask), ``inherited`` and ``replaced`` (what was kept and what
     changed, in words), ``previous``, ``not_kept`` (said when nothing could be kept) and
     ``unclear`` (why it could not be composed for certain; ask back, answer nothing)."""
+    offered = ask_back_choices(previous, layer, lexicon)
+    if offered:  # a did-you-mean or a name of several things: the reply picks a choice
+        return _replied(previous, fragment, offered, layer, lexicon)
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
@@ -458,6 +462,34 @@ def compose_follow_up(
             "the previous question with your change made",
         )
     return _composed(previous, question, inherited, replaced)
+
+
+def _replied(
+    previous: str,
+    fragment: str,
+    offered: list[AskBackChoice],
+    layer: SemanticLayer,
+    lexicon: Lexicon,
+) -> dict[str, Any]:
+    """A reply to an ask-back that offered ``offered``: the question of the one choice it names
+    ("yes" to a did-you-mean, "Germany", "customer regions"), everything else of the question
+    kept; a reply that names no choice, or more than one, is asked back (never guessed)."""
+    chosen = chosen_reply(fragment, offered, layer, lexicon)
+    if chosen is None:
+        labels = " or ".join(f"'{c.label}'" for c in offered)
+        return _unclear(
+            previous,
+            fragment,
+            f"it names none of the choices offered ({labels}) alone, so which one is meant is "
+            "not said; pick one of them",
+        )
+    question = " ".join(chosen.question.split()).rstrip("?.! ") + "?"
+    return _composed(
+        previous,
+        question,
+        _kept(read(question, layer, lexicon), layer),
+        [f"{chosen.asked} (asked back) -> {chosen.label}"],
+    )
 
 
 def _widened(

@@ -45,6 +45,7 @@ ABBREVIATIONS = {
     "num": "number",
     "nr": "number",
     "cust": "customer",
+    "mkt": "market",
     "custs": "customers",
     "prod": "product",
     "prods": "products",
