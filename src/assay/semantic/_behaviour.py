@@ -4,9 +4,9 @@
    intent check before any model or query runs, and passed in here), or a sentence opening
    with an unread word followed by what it acts on ("Lapse every travel policy ...");
 2. abstain: a request for advice ("Suggest the best care for ..."), which acts on nothing and
-   no figure answers; a period, a time grain or a comparison over time asked of a metric without time (a
-   layer for data without dates, or a metric with no time column: named why); a period outside
-   coverage; a retired column nothing replaces; a derived measure or
+   no figure answers; a period, a time grain or a comparison over time asked of a metric
+   without time (a layer for data without dates, or a metric with no time column: named why);
+   a period outside coverage; a retired column nothing replaces; a derived measure or
    an aggregate the layer does not define (named); a grouping by something that is no
    dimension (named); an adjective said of a metric's rows that nothing defines ("new
    patients", named); a word standing where a value would that no dimension holds and that
