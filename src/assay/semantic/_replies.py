@@ -6,7 +6,7 @@ Two ask-backs name what they offer and had no choices (outside tryouts 11 and 12
 "customer regions" to "'region' can mean customers_region or ..." likewise):
 
 - a did-you-mean: one choice, the question with every suggestion put in place of the word it
-  was made for ("gross revenue in Germny in 2023" -> "gross revenue in germany in 2023"), kept
+  was made for ("gross revenue in Germny in 2023" -> "gross revenue in Germany in 2023"), kept
   only when the corrected question has no suggestion left for those words;
 - a name that means several dimensions (or metrics): one choice per defined meaning, the
   question with a phrase that reads as that meaning alone put in place of the ambiguous words,
@@ -123,14 +123,12 @@ def ask_back_choices(question: str, layer: SemanticLayer, lexicon: Lexicon) -> l
     ``question``; empty for any other question (or when no choice reads as itself).
 
     Example:
-        >>> from assay.semantic._model import SemanticLayer
-        >>> layer = SemanticLayer.model_validate({"name": "shop", "metrics": [{"name": "orders",
-        ...     "label": "number of orders", "table": "orders", "expression": "COUNT(*)"}],
-        ...     "dimensions": [{"name": "country", "table": "orders", "column": "country",
-        ...     "values": ["Germany"]}]})
+        >>> from assay.semantic._model import Dimension, Metric
+        >>> layer = SemanticLayer(metrics=(Metric("orders", "number of orders", (), "t",
+        ...     "COUNT(*)"),), dimensions=(Dimension("country", "t.c", (), ("Germany",)),))
         >>> [c.question for c in ask_back_choices("number of orders in Germny", layer,
         ...     Lexicon(layer))]
-        ['number of orders in germany']
+        ['number of orders in Germany']
     """
     reading = read(question, layer, lexicon)
     if reading.suggestions:
