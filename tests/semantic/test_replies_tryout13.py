@@ -126,6 +126,18 @@ def test_a_reply_naming_an_offered_dimension_re_asks_with_it(
     assert _rows(cube.ask(composed["question"])) == expected
 
 
+def test_a_dimension_chosen_with_a_new_period(cube: Agent) -> None:
+    """The period said with the choice replaces the question's, never dropped."""
+    composed = compose_follow_up(
+        "number of orders by region in 1995", "customer regions in 1996", cube.layer, cube.lexicon
+    )
+    assert composed["question"] == "number of orders by customer regions in 1996?"
+    assert composed["replaced"] == [
+        "region (asked back) -> customer regions",
+        "period 1995 -> 1996",
+    ]
+
+
 @pytest.mark.parametrize("reply", ["yes", "supplier regions", "nations"])
 def test_a_reply_naming_no_offered_dimension_is_asked_back(cube: Agent, reply: str) -> None:
     """A yes says nothing of which; a meaning the layer leaves undefined is no choice."""
@@ -222,7 +234,9 @@ def test_large_is_a_filter_on_is_large(metricflow: tuple[Agent, Path]) -> None:
 
 def test_an_adjective_naming_nothing_is_still_abstained_on(metricflow: tuple[Agent, Path]) -> None:
     agent, _ = metricflow
-    reading = read("how many small transactions between Mar 10 and Mar 20", agent.layer, agent.lexicon)
+    reading = read(
+        "how many small transactions between Mar 10 and Mar 20", agent.layer, agent.lexicon
+    )
     decision = decide(reading, agent.layer)
     assert decision.code == "behaviour.modifier_undefined"
     assert "'small'" in decision.message

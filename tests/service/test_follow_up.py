@@ -605,11 +605,36 @@ def test_a_yes_to_a_misspelt_metric_keeps_the_grouping_and_period(
     assert _by_group(_ask(client, reply, ident)) == GROSS_2023_BY_CHANNEL
 
 
-@pytest.mark.parametrize("reply", ["no", "France", "germany in 2024", "net revenue"])
+# SELECT SUM(l.quantity*l.unit_price) ... c.country = 'DE' AND 2024; and 2023 by channel
+GROSS_2024_GERMANY = 353608.01
+GROSS_2023_GERMANY_BY_CHANNEL = {"A": 113904.63, "S": 51117.48, "W": 215520.72}
+
+
+@pytest.mark.parametrize("reply", ["Germany in 2024", "yes, in 2024", "germany, 2024 please"])
+def test_a_choice_said_with_more_is_the_choice_then_a_follow_up(
+    client: TestClient, reply: str
+) -> None:
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    body = _ask(client, reply, ident)
+    assert _value(body) == GROSS_2024_GERMANY
+    assert body["follow_up"]["replaced"] == [
+        "Germny (asked back) -> Germany",
+        "period 2023 -> 2024",
+    ]
+
+
+def test_a_yes_with_a_new_grouping(client: TestClient) -> None:
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    assert _by_group(_ask(client, "yes, by channel", ident)) == GROSS_2023_GERMANY_BY_CHANNEL
+
+
+@pytest.mark.parametrize(
+    "reply", ["no", "France", "net revenue", "Germany and France", "Germany, or rather France"]
+)
 def test_a_reply_naming_no_choice_is_asked_back_again(client: TestClient, reply: str) -> None:
     """Fail closed: a reply that is not one of the choices, alone, is never guessed at."""
     ident = _first(client, "gross revenue in Germny in 2023", "ask back")
     body = _ask(client, reply, ident)
     assert body["badge"] == "ask back"
     assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
-    assert "it names none of the choices offered ('Germany')" in body["follow_up"]["unclear"]
+    assert "it names none of the choices offered ('Germany') alone" in body["follow_up"]["unclear"]

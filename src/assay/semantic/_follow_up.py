@@ -36,7 +36,12 @@ from typing import Any
 
 from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Filter, Ranking, Reading, read
-from assay.semantic._replies import AskBackChoice, ask_back_choices, chosen_reply
+from assay.semantic._replies import (
+    AskBackChoice,
+    ask_back_choices,
+    chosen_and_more,
+    chosen_reply,
+)
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 
 __all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
@@ -475,6 +480,21 @@ def _replied(
     ("yes" to a did-you-mean, "Germany", "customer regions"), everything else of the question
     kept; a reply that names no choice, or more than one, is asked back (never guessed)."""
     chosen = chosen_reply(fragment, offered, layer, lexicon)
+    more = None if chosen is not None else chosen_and_more(fragment, offered, layer)
+    if more is not None and not ask_back_choices(more[0].question, layer, lexicon):
+        # "Germany in 2024": the choice made, then the rest as a follow-up of it
+        picked, rest = more
+        then = compose_follow_up(picked.question, rest, layer, lexicon)
+        if then["unclear"] is not None:
+            return _unclear(previous, fragment, f"with {picked.label} chosen, {then['unclear']}")
+        if not re.search(rf"(?<!\w){re.escape(picked.label)}(?!\w)", then["question"], re.I):
+            # the rest undid the choice ("Germany, no, France"): fail closed
+            return _unclear(previous, fragment, f"the rest of it replaces {picked.label}")
+        return {
+            **then,
+            "previous": previous,
+            "replaced": [f"{picked.asked} (asked back) -> {picked.label}", *then["replaced"]],
+        }
     if chosen is None:
         labels = " or ".join(f"'{c.label}'" for c in offered)
         return _unclear(

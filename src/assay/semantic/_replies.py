@@ -27,7 +27,7 @@ from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Reading, read
 from assay.semantic._resolve import Lexicon, canonical, tokenize
 
-__all__ = ["AskBackChoice", "ask_back_choices", "chosen_reply"]
+__all__ = ["AskBackChoice", "ask_back_choices", "chosen_and_more", "chosen_reply"]
 
 
 @dataclass(frozen=True)
@@ -152,20 +152,33 @@ def _rest(said: list[str], phrase: list[str]) -> list[str] | None:
     return None
 
 
-def _names(choice: AskBackChoice, said: list[str], layer: SemanticLayer, lexicon: Lexicon) -> bool:
-    """Whether ``said`` names ``choice`` and nothing else (fillers such as "yes" aside)."""
+def _said_as(choice: AskBackChoice, layer: SemanticLayer) -> list[str]:
+    """How a reply may name ``choice``: its label, its name, the column the ask-back named."""
     said_as = {choice.label, choice.name, choice.name.replace("_", " ")}
     if choice.kind == "dimension":  # the column the ask-back named: "r_name"
         said_as.add(layer.dimension(choice.name).column.split(".")[-1])
-    for phrase in sorted(said_as - {""}):
+    return sorted(said_as - {""}, key=lambda p: (-len(p), p))
+
+
+def _names(choice: AskBackChoice, said: list[str], layer: SemanticLayer, lexicon: Lexicon) -> bool:
+    """Whether ``said`` names ``choice`` and nothing else (fillers such as "yes" aside)."""
+    for phrase in _said_as(choice, layer):
         rest = _rest(said, _folded(phrase))
         if rest is not None and not set(rest) - _YES:
             return True
     if choice.kind == "dimension":  # "customer regions" for customers_region
         words = [w for w in said if w not in _YES]
-        if words and _reads_as(read(f"by {' '.join(words)}", layer, lexicon), *_of(choice)):
+        alone = read(f"by {' '.join(words)}", layer, lexicon) if words else None
+        if alone is not None and _reads_as(alone, *_of(choice)) and _only_grouping(alone):
             return True
     return False
+
+
+def _only_grouping(reading: Reading) -> bool:
+    """Whether ``reading`` says nothing but its grouping ("by customer regions", never "by
+    customer regions in 1996": the period would be dropped)."""
+    said = (reading.metrics, reading.periods, reading.filters, reading.ranking, reading.grain)
+    return len(reading.groups) == 1 and not any(said)
 
 
 def _of(choice: AskBackChoice) -> tuple[str, str]:
@@ -185,3 +198,37 @@ def chosen_reply(
         return None
     named = [c for c in choices if _names(c, said, layer, lexicon)]
     return named[0] if len(named) == 1 else None
+
+
+_LEADING_YES = re.compile(
+    r"^\s*(?:yes|yep|yeah|yup|sure|ok|okay|correct|right|exactly)\b[\s,.!:;-]*", re.IGNORECASE
+)
+
+
+def chosen_and_more(
+    reply: str, choices: list[AskBackChoice], layer: SemanticLayer
+) -> tuple[AskBackChoice, str] | None:
+    """The one choice ``reply`` names in words, with more said after or around it ("Germany
+    in 2024", "yes, in 2024" to a did-you-mean): the choice and what is left of the reply (a
+    follow-up of the choice's question); ``None`` unless exactly one choice is named."""
+    if len(choices) == 1 and choices[0].kind == "correction":
+        yes = _LEADING_YES.match(reply)
+        if yes is not None and reply[yes.end() :].strip():
+            return choices[0], reply[yes.end() :].strip()
+    found: list[tuple[AskBackChoice, str]] = []
+    for choice in choices:
+        for phrase in _said_as(choice, layer):
+            rest = _replace(reply, phrase, " ")
+            if rest is not None:
+                found.append((choice, " ".join(_LEADING_YES.sub("", rest).split())))
+                break
+    if len(found) != 1 or not found[0][1].strip(" ,.!?"):
+        return None
+    if _LISTED.match(found[0][1]):  # "Germany and France": more than the choice is meant
+        return None
+    return found[0]
+
+
+_LISTED = re.compile(
+    r"^\W*(?:and|or|plus|as well as|versus|vs|but|not|rather|instead)\b|^\s*[&/+]", re.IGNORECASE
+)
