@@ -5,7 +5,9 @@ The rule: the follow-up inherits every part of the previous reading it does not 
 metric, the period, the grouping, the time grain, the filters, the ranking), and what it says
 replaces the part of the same kind. A reply to an ask-back that names one of the offered
 metrics, in full ("gross revenue"), in part ("gross", "the net one please") or by a synonym
-("net sales"), is that choice put into the question that was asked back.
+("net sales"), is that choice put into the question that was asked back. A reply to a
+did-you-mean or to a name of several dimensions resolves only to one of the choices that
+ask-back offered (``semantic._replies``); anything else is asked back again.
 
 A follow-up that restates the metric and the period but not the grouping ("gross sales in
 2023" after "units sold by category in 2024") still keeps the grouping: the box it is typed in
@@ -20,7 +22,7 @@ an unrelated fresh question. A previous question with nothing to keep (refused, 
 metric, period, grouping or filter) leaves the follow-up asked as it is, and ``not_kept`` says
 so plainly.
 
-Why one module of about 600 lines, over the house aim of 400: ``compose_follow_up`` is one
+Why one module of about 660 lines, over the house aim of 400: ``compose_follow_up`` is one
 ordered pass over the kinds of part (metric, period, grouping, grain, filters, ranking), and the
 two other shapes of follow-up (``_compared``, ``_widened``) share its text edits (``_drop``,
 ``_clean``), its comparison of readings (``_parts``) and its replies; split, each would import

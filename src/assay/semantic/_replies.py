@@ -1,5 +1,5 @@
-"""``ask_back_choices`` and ``chosen_reply``: the choices an ask-back offers, each a whole
-question to re-ask, and the one a reply names.
+"""``ask_back_choices``, ``chosen_reply`` and ``chosen_and_more``: the choices an ask-back
+offers, each a whole question to re-ask, and the one a reply names.
 
 Two ask-backs name what they offer and had no choices (outside tryouts 11 and 12: a reply
 "yes" or "Germany" to "did you mean 'germany'?" was appended to the typo and asked back again;
@@ -12,10 +12,13 @@ Two ask-backs name what they offer and had no choices (outside tryouts 11 and 12
   question with a phrase that reads as that meaning alone put in place of the ambiguous words,
   kept only when it reads with nothing ambiguous, unread or misspelt left.
 
-A reply resolves to a choice when it is a yes and one choice was offered, or when it names
-exactly one choice (its label, its name, or a phrase that reads as that dimension) with nothing
-else said. Anything else resolves to nothing, and the caller asks back again (fail closed):
-never a guess between choices, never a choice with other words dropped.
+A reply resolves to a choice (``chosen_reply``) when it is a yes to a did-you-mean, or when it
+names exactly one choice (its label, its name, the column the ask-back named, or a phrase that
+reads as that dimension and nothing more) with nothing else said. A reply that names one choice
+and says more ("Germany in 2024", "yes, by channel") is that choice and the rest
+(``chosen_and_more``), the rest composed as a follow-up of the choice's question; a list
+("Germany and France") is not. Anything else resolves to nothing, and the caller asks back
+again (fail closed): never a guess between choices, never a choice with other words dropped.
 """
 
 from __future__ import annotations
