@@ -188,6 +188,26 @@ def test_market_segment_is_read_whole(cube: Agent, tpch_duckdb: Path) -> None:
     assert set(_rows(verdict).values()) == set(expected.values())
 
 
+def test_the_tryout_follow_up_by_market_segment(cube: Agent, tpch_duckdb: Path) -> None:
+    """tryout 13 #68's follow-up: the filter kept, grouped by the segment."""
+    composed = compose_follow_up(
+        "sales amount in 1996 excluding the AUTOMOBILE market segment",
+        "by market segment",
+        cube.layer,
+        cube.lexicon,
+    )
+    assert composed["unclear"] is None
+    expected = _sql(
+        tpch_duckdb,
+        "SELECT c.c_mktsegment, sum(l.l_extendedprice * (1 - l.l_discount)) FROM lineitem l "
+        "JOIN orders o ON l.l_orderkey = o.o_orderkey JOIN customer c ON o.o_custkey = c.c_custkey "
+        "WHERE l.l_shipdate >= DATE '1996-01-01' AND l.l_shipdate < DATE '1997-01-01' "
+        "AND c.c_mktsegment <> 'AUTOMOBILE' GROUP BY 1",
+    )
+    assert len(expected) == 4
+    assert _rows(cube.ask(composed["question"])) == expected
+
+
 def test_by_market_segment_as_a_follow_up(cube: Agent, tpch_duckdb: Path) -> None:
     """tryout 12 C10: "by market segment" after "orders from Germany in 1996"."""
     composed = compose_follow_up(
