@@ -40,6 +40,7 @@ class FindingCode(StrEnum):
 
     CAP_FAN_OUT_IN_METRIC = "cap.fan_out_in_metric"
     CAP_INCOMPLETE = "cap.incomplete"
+    CAP_LIMIT_CUTS_TIE = "cap.limit_cuts_tie"
     CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
     CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"
     CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
