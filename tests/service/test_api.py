@@ -262,7 +262,35 @@ BAD_BODIES = [
         "database.unknown",
     ),
     (b'{"question": "x", "follow_up_of": "v-nope"}', "application/json", 404, "verdict.not_found"),
+    # Outside tryout 14: 30,000 nested arrays (60 KB, under the size limit) were a 500.
+    (
+        b'{"question": ' + b"[" * 30_000 + b"]" * 30_000 + b"}",
+        "application/json",
+        400,
+        "request.malformed_json",
+    ),
+    (b"null", "application/json", 422, "request.invalid"),
 ]
+
+
+def test_a_body_not_an_object_is_named_in_json_words(client: TestClient) -> None:
+    for body, kind in ((b"null", "null"), (b"[1]", "an array"), (b'"x"', "a string")):
+        got = client.post(
+            "/api/ask", content=body, headers={"content-type": "application/json"}
+        ).json()
+        assert got["error"]["message"] == f"The body is JSON {kind}, not an object."
+
+
+def test_score_refuses_repeated_ids_before_scoring_any(
+    client: TestClient, service: Service
+) -> None:
+    # Outside tryout 14: two records with one id were both scored ('assay score' refuses it).
+    before = service.ledger.counts().verdicts
+    record = {"id": "q1", "question": "How many orders?", "samples": [{"final_sql": "SELECT 1"}]}
+    got = client.post("/api/score", json={"records": [record, record]})
+    assert got.status_code == 422
+    assert "repeats the id 'q1' of records[0]" in got.json()["error"]["message"]
+    assert service.ledger.counts().verdicts == before
 
 
 @pytest.mark.parametrize(

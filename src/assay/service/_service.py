@@ -329,8 +329,11 @@ class Service:
         """Score sampled answers (the samples format, without ``db``) against a database."""
         db = self.database(database)
         scorer = self._scorer(db, rule)
-        out: list[dict[str, Any]] = []
-        for raw in records:
+        # Every record is checked before any is scored: a bad one refuses the request with
+        # nothing written to the ledger.
+        parsed: list[SampleRecord] = []
+        seen: dict[str, int] = {}
+        for index, raw in enumerate(records):
             # The record's database is the configured one, set here; the request cannot name it.
             try:
                 record = SampleRecord.model_validate(
@@ -343,9 +346,20 @@ class Service:
                 )
                 raise ApiError(
                     "request.invalid",
-                    f"records[{len(out)}] is not a samples record: {problems}.",
+                    f"records[{index}] is not a samples record: {problems}.",
                     "Write records as in docs/samples.md, without 'db'.",
                 ) from exc
+            if record.id in seen:  # as 'assay score' (input.duplicate_id)
+                raise ApiError(
+                    "request.invalid",
+                    f"records[{index}] repeats the id {record.id!r} of records[{seen[record.id]}].",
+                    "Give every record its own id.",
+                    {"id": record.id},
+                )
+            seen[record.id] = index
+            parsed.append(record)
+        out: list[dict[str, Any]] = []
+        for record in parsed:
             with db.lock:
                 verdict = scorer.score(record)
             written = verdict.to_dict()
