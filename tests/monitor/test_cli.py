@@ -30,6 +30,10 @@ def _invoke(*args: str) -> dict[str, object]:
     return out
 
 
+def _no_constant(name: str) -> object:
+    raise AssertionError(f"report.json holds {name}, which is not JSON")
+
+
 def _turns(actions: list[str], observations: list[str], rewards: list[float]) -> dict[str, object]:
     return {"actions": actions, "observations": observations, "rewards": rewards}
 
@@ -155,7 +159,47 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
         "--out",
         str(out),
     )
-    report = json.loads((out / "report.json").read_text())
+    # Strict JSON: a measure that could not be computed is null, never a bare NaN.
+    report = json.loads((out / "report.json").read_text(), parse_constant=_no_constant)
+    # The held-out runs are on the training databases: said on the screen, not only in the file.
+    again = CliRunner().invoke(
+        main,
+        [
+            "monitor",
+            "eval",
+            "--monitor",
+            str(monitor),
+            "--runs",
+            str(held),
+            "--schema",
+            str(schema),
+            "--out",
+            str(tmp_path / "again"),
+        ],
+    )
+    assert again.exit_code == 0, again.output
+    assert "Warning: the monitor was trained on runs of ['db0', 'db1']" in again.output
+    # A database no run is on is an error naming the ones there are (it printed NaNs).
+    unknown = CliRunner().invoke(
+        main,
+        [
+            "monitor",
+            "eval",
+            "--monitor",
+            str(monitor),
+            "--runs",
+            str(held),
+            "--schema",
+            str(schema),
+            "--database",
+            "nosuchdb",
+            "--out",
+            str(tmp_path / "none"),
+        ],
+    )
+    assert unknown.exit_code == 1
+    assert "No run in the runs files is on database(s) ['nosuchdb']" in unknown.output
+    assert "'db0'" in unknown.output and not (tmp_path / "none").exists()
     for key in (
         "correctness",
         "answerability",
