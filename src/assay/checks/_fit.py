@@ -310,9 +310,11 @@ def fit_check(
     want_dims = set(reading.groups)
     grains = {_grain(k) for k in keys if id(k) not in as_expression} - {None}
     want_grains: set[str | None] = set()
+    compared: str | None = None
     if len(reading.periods) > 1:
         kinds = {p.kind for p in reading.periods}
-        want_grains.add(kinds.pop() or "period" if len(kinds) == 1 else "period")
+        compared = kinds.pop() or "period" if len(kinds) == 1 else "period"
+        want_grains.add(compared)
     if reading.grain:
         want_grains.add(reading.grain)
     if dims != want_dims or grains != want_grains:
@@ -327,6 +329,10 @@ def fit_check(
         if n is not None or not ranked.consistent:
             bad.append("the ranked rows are cut twice, or shown in another order than ranked")
         n, first = ranked.n, ranked.order
+        checked.append("ranked within")
+        apart = _ranked_apart(ranked, keys, compared, metric.time_column, aliases)
+        if apart is not None:
+            bad.append(apart)
     if reading.ranking is None:
         if n is not None:
             bad.append(f"the query keeps {n} rows where the reading keeps all")
@@ -343,6 +349,37 @@ def fit_check(
                 f"{'highest' if reading.ranking.descending else 'lowest'}"
             )
     return FitReport(tuple(checked), tuple(bad))
+
+
+def _ranked_apart(
+    ranked: Ranked, keys: list[exp.Expr], compared: str | None, time: str, aliases: dict[str, str]
+) -> str | None:
+    """What is wrong with the window's PARTITION BY, or None. A ranking of compared periods
+    (``compared``: their grain, ``year`` or ``period``) is ranked apart in each period: the
+    partition is exactly the grouped period key over the metric's time column. Any other
+    ranking ranks all its rows together (no partition). A pooled ranking of two periods may
+    keep one period's rows only (outside tryout 13); a partition by anything else keeps n rows
+    of each of its values."""
+    within = ranked.within
+    if compared is None:
+        if not within:
+            return None
+        apart = ", ".join(w.sql(dialect="duckdb") for w in within)
+        return f"the rows are ranked apart in each {apart}, where the reading ranks them together"
+    grouped = {_plain_sql(k.sql(dialect="duckdb"), aliases) for k in keys}
+    on_period = [
+        w
+        for w in within
+        if _grain(w) == compared
+        and _plain_sql(w.sql(dialect="duckdb"), aliases) in grouped
+        and any(_key(c, aliases) == time for c in w.find_all(exp.Column))
+    ]
+    if len(within) == 1 and len(on_period) == 1:
+        return None
+    return (
+        "the ranking pools the compared periods (RANK() OVER without PARTITION BY the period "
+        "alone), where the reading keeps the top rows of each period"
+    )
 
 
 def _fit_condition(
@@ -397,6 +434,8 @@ def _fit_change(
     if ranked is not None:
         if n is not None or not ranked.consistent:
             bad.append("the ranked rows are cut twice, or shown in another order than ranked")
+        if ranked.within:  # one change per row: ranked together, never apart
+            bad.append("the changes are ranked apart in groups, where the reading ranks them all")
         n, first = ranked.n, ranked.order
     descending = bool(first is not None and first.args.get("desc"))
     on_change = first is not None and first.this.sql().lower() in {"change", "a.value - b.value"}
@@ -411,14 +450,16 @@ def _fit_change(
 
 @dataclass(frozen=True)
 class Ranked:
-    """A ranking that keeps ties: ``SELECT ... FROM (SELECT ..., RANK() OVER (ORDER BY x) AS
-    r ...) WHERE r <= n ORDER BY ...``. ``order`` is the window's ordering (what is ranked and
-    which way); ``consistent`` whether the rows are shown in that same direction."""
+    """A ranking that keeps ties: ``SELECT ... FROM (SELECT ..., RANK() OVER ([PARTITION BY p]
+    ORDER BY x) AS r ...) WHERE r <= n ORDER BY ...``. ``order`` is the window's ordering (what
+    is ranked and which way); ``consistent`` whether the rows are shown in that same direction;
+    ``within`` the window's PARTITION BY (ranked apart in each; empty: one ranking of all)."""
 
     inner: exp.Select
     n: int | None
     order: exp.Ordered | None
     consistent: bool
+    within: tuple[exp.Expr, ...] = ()
 
 
 def ranked_shape(select: exp.Select) -> Ranked | None:
@@ -441,8 +482,8 @@ def ranked_shape(select: exp.Select) -> Ranked | None:
     window = windows.get(cut.this.name)
     if window is None or not isinstance(cut.expression, exp.Literal):
         return None
-    if not isinstance(window.this, exp.Rank) or window.args.get("partition_by"):
-        return None  # ROW_NUMBER cuts ties; a partitioned rank is another question
+    if not isinstance(window.this, exp.Rank):
+        return None  # ROW_NUMBER cuts ties
     try:
         n = int(cut.expression.this) - (1 if isinstance(cut, exp.LT) else 0)
     except ValueError:
@@ -456,7 +497,8 @@ def ranked_shape(select: exp.Select) -> Ranked | None:
         and bool(shown.args.get("desc")) == bool(ranked_by.args.get("desc"))
         and len(windows) == 1
     )
-    return Ranked(inner, n, ranked_by, consistent)
+    within = tuple(window.args.get("partition_by") or ())
+    return Ranked(inner, n, ranked_by, consistent, within)
 
 
 def _limit(select: exp.Select) -> int | None:
