@@ -63,11 +63,10 @@ ID_WORDS = frozenset(
 )
 # Name words that say a column is a measured quantity even when its few values look like codes
 # (Student.Age: 9 values in 34 rows, read as categorical_enum; Pets.pet_age: 3 distinct in 3
-# rows, read as surrogate_key). Of those, a sum means nothing for ``NON_ADDITIVE`` (an age).
+# rows, read as surrogate_key).
 QUANTITY_WORDS = frozenset(
     {"age", "weight", "height", "capacity", "length", "width", "price", "cost", "salary"}
 )
-NON_ADDITIVE = frozenset({"age"})
 # Name words that say a text column labels its rows (a stadium's name): an open dimension.
 LABEL_WORDS = frozenset({"name", "title"})
 
@@ -212,9 +211,22 @@ class _Plain:
             for p in kept:
                 proposed.setdefault(p, set()).add(element)
 
+        # a table's noun ("pets") names its row count, unless a closed domain is named by it
+        # or by it and "name" (a lookup of labels: "continent", "country name"): "each
+        # continent" is a grouping, never a second count. An open label ("singer Name") does
+        # not take it: the noun blocks the table word derived from the label (``_names``), so
+        # "number of male singers" counts singers
+        labelled = {
+            w
+            for table, column in data.domains
+            for p in self._column(table, column, with_table=True)
+            for w in (p.lower(), p.lower().removesuffix(" name"))
+        }
         for profiled in data.profile.tables:
             tw = split_name(profiled.name)
             noun = table_noun(profiled.name)
+            if noun and {noun, _singular(noun)} & labelled:
+                noun = None
             add(
                 f"metric:{profiled.name}",
                 [f"number of {tw}", f"{tw} count", f"count of {tw}", *([noun] if noun else [])],
@@ -364,10 +376,9 @@ def _left_out(
 def _measure_columns(
     data: DraftInput, table: str, reports: tuple[ColumnReport, ...]
 ) -> list[tuple[ColumnReport, str, str]]:
-    """Each numeric column with its word and why: ``total`` (summed, with its statistics),
-    ``statistics`` (average, maximum and minimum only: a non-additive quantity such as an
-    age), ``average`` (a signed quantity), or ``""`` for a column left out (stand-in codes,
-    an identifier, a key, a year, ...), each said in a comment."""
+    """Each numeric column with its word and why: ``total`` (summed, with its average,
+    maximum and minimum), ``average`` (a signed quantity), or ``""`` for a column left out
+    (stand-in codes, an identifier, a key, a year, ...), each said in a comment."""
     keys = _key_columns(data)
     out: list[tuple[ColumnReport, str, str]] = []
     for report in reports:
@@ -384,7 +395,7 @@ def _measure_columns(
             continue
         words = set(split_name(fp.column).split())
         signed = fp.numeric.get("negative_share", 0.0) > 0
-        word = "average" if signed else "statistics" if words & NON_ADDITIVE else "total"
+        word = "average" if signed else "total"
         out.append((report, word, "a quantity by its name" if words & QUANTITY_WORDS else ""))
     return out
 
@@ -440,17 +451,15 @@ def _measures(
                 f"{said}{pattern}; tier INTERPRETER_ONLY ({cap_confidence(raw, tier):.2f}); "
                 "the aggregate is guessed: confirm before trusting"
             )
-        bare = plain.bare(table, fp.column) if word in ("total", "statistics") else []
-        if word != "statistics":
-            agg = "avg" if word == "average" else "sum"
-            note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
-            lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
-            lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
-        if word == "average":
+        bare = plain.bare(table, fp.column) if word == "total" else []
+        agg = "avg" if word == "average" else "sum"
+        note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
+        lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
+        lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
+        if word != "total":
             continue
-        of = "the summed column" if word == "total" else "the non-additive quantity (no sum)"
         for stat, (fn, _) in STATISTICS.items():
-            lines.append(f"  # {fn} of {of} {column} over its own rows; {why}")
+            lines.append(f"  # {fn} of the summed column {column} over its own rows; {why}")
             lines += _metric(data, plain, (table, fp.column, stat, fn), timed, tier, raw, bare)
     return lines
 
@@ -649,13 +658,7 @@ def draft_layer(data: DraftInput) -> str:
             for t in data.profile.tables
             for r, word, _ in _measure_columns(data, t.name, t.columns)
             if word
-            for each in (
-                [word, *STATISTICS]
-                if word == "total"
-                else list(STATISTICS)
-                if word == "statistics"
-                else [word]
-            )
+            for each in ([word, *STATISTICS] if word == "total" else [word])
         ],
         [*data.domains, *labels],
     )
