@@ -151,6 +151,7 @@ def test_a_ranking_apart_in_each_period_counts_ties_in_each() -> None:
     common: dict[str, Any] = {"label": "revenue", "period": "2023 and 2022", "group": "country"}
     apart = write_governed(result, definition="", top_n=2, ranked_apart=True, **common)
     assert "tie" not in apart.text
+    assert apart.text.startswith("Top 2 country by revenue in each of 2023 and 2022: ")
     pooled = write_governed(result, definition="", top_n=2, **common)
     assert "(4 rows: a tie for 4th)" in pooled.text  # read as one ranking: a (false) tie
     tied = Result(result.columns, (*rows[:2], (2023, "FR", 7.0), *rows[2:]), 5)

@@ -207,6 +207,8 @@ def write_governed(
         )
         if heading:  # a head that says it all ("The 1 city with the largest fall ...")
             head, when = heading, f" ({partial})" if partial else ""
+        elif ranked_apart and top_n and when.startswith(" in "):  # the top n of each period
+            when = " in each of " + when.removeprefix(" in ")
         text = (
             f"{head}{when}{_tie(result, top_n, last, ranked_apart)}: "
             + "; ".join(items)
