@@ -129,15 +129,38 @@ def test_drafted_words_are_read(
     assert [tuple(r) for r in verdict.candidate.result.rows] == [tuple(r) for r in expected]
 
 
-def test_how_many_of_a_value_names_that_tables_count_first(
-    tmp_path_factory: pytest.TempPathFactory,
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        ("how many dogs are there", "SELECT count(*) FROM Pets WHERE PetType = 'dog'"),
+        ("How many cats?", "SELECT count(*) FROM Pets WHERE PetType = 'cat'"),
+    ],
+    ids=["dogs", "cats"],
+)
+def test_how_many_of_a_value_counts_its_tables_rows(
+    tmp_path_factory: pytest.TempPathFactory, question: str, sql: str
 ) -> None:
-    """ "how many dogs are there": no metric is named (a dog is a pet type's value), so it is
-    abstained on; the closest metrics listed start with the count of the pets, never with
-    "average Advisor" (an identifier, no longer drafted)."""
+    """ "how many dogs are there": a dog is a pet type's value and names no metric; the rows
+    counted are the pets (the one table holding the value, its one row count), filtered by
+    it. It listed "average Advisor" among the closest metrics before."""
     db, path = drafted_spider("pets_1", tmp_path_factory)
     with connect(str(db)) as connector:
-        verdict = Agent(connector, load_semantic(path)).ask("how many dogs are there")
+        verdict = Agent(connector, load_semantic(path)).ask(question)
+    assert verdict.behaviour == "answer" and verdict.candidate is not None, verdict.reasons
+    assert verdict.candidate.result is not None
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+        expected = con.execute(sql).fetchall()
+    assert [tuple(r) for r in verdict.candidate.result.rows] == [tuple(r) for r in expected]
+
+
+def test_a_value_with_words_left_over_is_not_counted(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """ "number of dogs heavier than 10": 'heavier' is read as nothing, so the count is not
+    taken (fail closed); the closest metrics start with the count of the pets."""
+    db, path = drafted_spider("pets_1", tmp_path_factory)
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(path)).ask("number of dogs heavier than 10")
     assert verdict.candidate is None or verdict.action == "withhold"
     message = str(verdict.provenance.get("message", ""))
     assert "the closest metrics are Pets count" in message, message
