@@ -325,7 +325,8 @@ def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
     """ "how many dogs are there": no metric named, the rows counted named by a value of one
     table's dimension (a pet type): that table's row count, filtered by the value. Only when
     the question starts by counting, every filter sits on that one table, it has exactly one
-    row count, and nothing else was said that this reading would drop (fail closed)."""
+    row count, each value is said as listed (not a code's meaning: "number of men" counts
+    nothing), and nothing else was said that this reading would drop (fail closed)."""
     if not _COUNT_CUE.match(reading.question) or not reading.filters:
         return None
     left = (
@@ -343,8 +344,17 @@ def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
     )
     if any(left) or reading.ranking is not None or reading.condition is not None:
         return None
-    columns = {d.name: d.column for d in layer.dimensions}
-    tables = {columns.get(f.dimension, ".").split(".", 1)[0] for f in reading.filters}
+    dims = {d.name: d for d in layer.dimensions}
+    for f in reading.filters:  # the value as listed ("dogs": dog), never a code's meaning
+        d = dims.get(f.dimension)
+        listed = (
+            {v.lower() for v in d.values} | {w.lower() for w, _ in d.value_synonyms} if d else set()
+        )
+        if not f.said or any(
+            w.lower() not in listed and w.lower()[:-1] not in listed for w in f.said
+        ):
+            return None
+    tables = {dims[f.dimension].column.split(".", 1)[0] for f in reading.filters}
     if len(tables) != 1:
         return None
     (table,) = tables
