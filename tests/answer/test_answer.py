@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
@@ -142,3 +143,17 @@ def test_a_bucket_the_period_covers_in_part_says_which_days() -> None:
         window=(dt.date(2024, 8, 1), dt.date(2024, 12, 1)),
     ).text
     assert "(from" not in whole and "(to" not in whole
+
+
+def test_a_ranking_apart_in_each_period_counts_ties_in_each() -> None:
+    rows = ((2023, "US", 9.0), (2022, "US", 8.0), (2023, "DE", 7.0), (2022, "DE", 6.0))
+    result = Result(("year", "country", "value"), rows, 4)
+    common: dict[str, Any] = {"label": "revenue", "period": "2023 and 2022", "group": "country"}
+    apart = write_governed(result, definition="", top_n=2, ranked_apart=True, **common)
+    assert "tie" not in apart.text
+    assert apart.text.startswith("Top 2 country by revenue in each of 2023 and 2022: ")
+    pooled = write_governed(result, definition="", top_n=2, **common)
+    assert "(4 rows: a tie for 4th)" in pooled.text  # read as one ranking: a (false) tie
+    tied = Result(result.columns, (*rows[:2], (2023, "FR", 7.0), *rows[2:]), 5)
+    text = write_governed(tied, definition="", top_n=2, ranked_apart=True, **common).text
+    assert "(2023: 3 rows, a tie for 2nd)" in text

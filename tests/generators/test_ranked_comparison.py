@@ -35,3 +35,22 @@ def test_top_n_of_compared_years_is_the_top_n_of_each_year() -> None:
         (2022, "DE", Decimal("294683.90")),
     }
     assert "PARTITION BY" in (verdict.candidate.final_sql or "")
+    # the reading-fit check reads the bounds in the ranked subquery: shown, no tie claimed
+    assert verdict.action == "show", verdict.findings
+    assert "tie" not in (verdict.candidate.text or "")
+
+
+def test_top_1_of_compared_rolling_windows_is_shown_for_each_window() -> None:
+    settings = load_settings()
+    db, layer = demo_warehouse(settings)
+    with connect(str(db), settings) as connector:
+        verdict = Agent(connector, load_semantic(layer), settings).ask(
+            "top 1 category by gross revenue in the past 30 days vs the previous 30 days"
+        )
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    rows = {(r[0], r[1], Decimal(str(r[2]))) for r in verdict.candidate.result.rows}
+    assert rows == {
+        ("the past 30 days", "books", Decimal("48170.12")),
+        ("the previous 30 days", "books", Decimal("37696.72")),
+    }
+    assert verdict.action == "show", verdict.findings

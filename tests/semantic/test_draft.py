@@ -168,7 +168,9 @@ def test_everyday_words_and_unique_names_are_not_values(tmp_path: Path) -> None:
     con.close()
     text = _init(db, tmp_path / "layer.yaml")
     layer = load_semantic(tmp_path / "layer.yaml")
-    assert [d.column for d in layer.dimensions] == []
+    # the name labels its rows: an open dimension, its values never listed as a category
+    assert [(d.column, d.closed) for d in layer.dimensions] == [("singer.Name", False)]
+    assert "singer.Song left out: 4 distinct values, neither a closed domain nor a label" in text
     assert "singer.Mood left out: its values you are everyday words" in text
     with connect(str(db)) as connector:
         verdict = Agent(connector, layer).ask("How many singers do you have?")

@@ -8,6 +8,7 @@ Values are written as quantities (``1,281,859.81``); the keys they are listed un
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -129,6 +130,7 @@ def write_governed(
     partial: str = "",
     heading: str = "",
     window: tuple[dt.date, dt.date] | None = None,
+    ranked_apart: bool = False,
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
@@ -143,7 +145,8 @@ def write_governed(
     ``group`` names a grain, that grain is used. ``window`` is the period asked for
     (``[start, end)``): a date key whose bucket the window covers only in part says which
     days it holds (``2024-08 (from 2024-08-07)``, ``2024-11 (to 2024-11-07)``), never
-    written as the whole month.
+    written as the whole month. ``ranked_apart``: the ranking is of each value of the first
+    key column apart (each compared period's top n): a tie is counted within each.
 
     Example:
         >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
@@ -204,18 +207,41 @@ def write_governed(
         )
         if heading:  # a head that says it all ("The 1 city with the largest fall ...")
             head, when = heading, f" ({partial})" if partial else ""
-        text = f"{head}{when}{_tie(result, top_n, last)}: " + "; ".join(items) + more + "."
+        elif ranked_apart and top_n and when.startswith(" in "):  # the top n of each period
+            when = " in each of " + when.removeprefix(" in ")
+        text = (
+            f"{head}{when}{_tie(result, top_n, last, ranked_apart)}: "
+            + "; ".join(items)
+            + more
+            + "."
+        )
     return GovernedAnswer(text, tuple(citations), definition)
 
 
-def _tie(result: Result, top_n: int | None, column: int) -> str:
+def _tie(result: Result, top_n: int | None, column: int, apart: bool = False) -> str:
     """ " (4 rows: a tie for 3rd)" when a ranking kept more rows than asked because the last
-    places are tied (rows in ranked order); empty otherwise."""
-    if not top_n or len(result.rows) <= top_n:
+    places are tied (rows in ranked order); empty otherwise. ``apart``: ranked within each
+    value of the first column, each counted alone (" (2023: 3 rows, a tie for 2nd)")."""
+    if not top_n:
         return ""
-    last = result.rows[-1][column]
-    place = next(i for i, row in enumerate(result.rows) if row[column] == last) + 1
-    return f" ({len(result.rows)} rows: a tie for {_ordinal(place)})"
+    if not apart:
+        tie = _tie_in(result.rows, top_n, column)
+        return f" ({tie.replace(',', ':', 1)})" if tie else ""
+    parts: dict[Any, list[tuple[Any, ...]]] = {}
+    for row in result.rows:
+        parts.setdefault(row[0], []).append(row)
+    ties = [f"{format_label(key)}: {_tie_in(rows, top_n, column)}" for key, rows in parts.items()]
+    said = [t for t in ties if not t.endswith(": ")]
+    return f" ({'; '.join(said)})" if said else ""
+
+
+def _tie_in(rows: Sequence[tuple[Any, ...]], top_n: int, column: int) -> str:
+    """ "4 rows, a tie for 3rd" when ``rows`` (in ranked order) are more than ``top_n``."""
+    if len(rows) <= top_n:
+        return ""
+    last = rows[-1][column]
+    place = next(i for i, row in enumerate(rows) if row[column] == last) + 1
+    return f"{len(rows)} rows, a tie for {_ordinal(place)}"
 
 
 def _ordinal(n: int) -> str:

@@ -18,7 +18,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import Cues, attribute_order, read_cues, requested_attributes, words
-from assay.checks._fit import ranked_shape
+from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query
 from assay.types import Finding
 

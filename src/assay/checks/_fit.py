@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._fit_having import grouped_part
+from assay.checks._ranked import Ranked, first_order, limit_of, ranked_shape
 from assay.semantic import NUMERIC_TYPE, Dimension, Reading, SemanticLayer, metric_filter
 from assay.types import Finding
 
@@ -324,9 +325,11 @@ def fit_check(
     want_dims = set(reading.groups)
     grains = {_grain(k) for k in keys if id(k) not in as_expression} - {None}
     want_grains: set[str | None] = set()
+    compared: str | None = None
     if len(reading.periods) > 1:
         kinds = {p.kind for p in reading.periods}
-        want_grains.add(kinds.pop() or "period" if len(kinds) == 1 else "period")
+        compared = kinds.pop() or "period" if len(kinds) == 1 else "period"
+        want_grains.add(compared)
     if reading.grain:
         want_grains.add(reading.grain)
     if dims != want_dims or grains != want_grains:
@@ -336,11 +339,15 @@ def fit_check(
         )
 
     checked.append("order and limit")
-    n, first = _limit(select), _first_order(select)
+    n, first = limit_of(select), first_order(select)
     if ranked is not None:
         if n is not None or not ranked.consistent:
             bad.append("the ranked rows are cut twice, or shown in another order than ranked")
         n, first = ranked.n, ranked.order
+        checked.append("ranked within")
+        apart = _ranked_apart(ranked, keys, compared, metric.time_column, aliases)
+        if apart is not None:
+            bad.append(apart)
     if reading.ranking is None:
         if n is not None:
             bad.append(f"the query keeps {n} rows where the reading keeps all")
@@ -418,6 +425,37 @@ def _fit_apart(
     return FitReport(tuple(checked), tuple(bad))
 
 
+def _ranked_apart(
+    ranked: Ranked, keys: list[exp.Expr], compared: str | None, time: str, aliases: dict[str, str]
+) -> str | None:
+    """What is wrong with the window's PARTITION BY, or None. A ranking of compared periods
+    (``compared``: their grain, ``year`` or ``period``) is ranked apart in each period: the
+    partition is exactly the grouped period key over the metric's time column. Any other
+    ranking ranks all its rows together (no partition). A pooled ranking of two periods may
+    keep one period's rows only (outside tryout 13); a partition by anything else keeps n rows
+    of each of its values."""
+    within = ranked.within
+    if compared is None:
+        if not within:
+            return None
+        apart = ", ".join(w.sql(dialect="duckdb") for w in within)
+        return f"the rows are ranked apart in each {apart}, where the reading ranks them together"
+    grouped = {_plain_sql(k.sql(dialect="duckdb"), aliases) for k in keys}
+    on_period = [
+        w
+        for w in within
+        if _grain(w) == compared
+        and _plain_sql(w.sql(dialect="duckdb"), aliases) in grouped
+        and any(_key(c, aliases) == time for c in w.find_all(exp.Column))
+    ]
+    if len(within) == 1 and len(on_period) == 1:
+        return None
+    return (
+        "the ranking pools the compared periods (RANK() OVER without PARTITION BY the period "
+        "alone), where the reading keeps the top rows of each period"
+    )
+
+
 def _fit_condition(
     select: exp.Select,
     reading: Reading,
@@ -466,10 +504,12 @@ def _fit_change(
             bad.extend(f"{period.label}: {m}" for m in report.mismatches)
     checked.append("order and limit")
     assert reading.ranking is not None
-    n, first = _limit(select), _first_order(select)
+    n, first = limit_of(select), first_order(select)
     if ranked is not None:
         if n is not None or not ranked.consistent:
             bad.append("the ranked rows are cut twice, or shown in another order than ranked")
+        if ranked.within:  # one change per row: ranked together, never apart
+            bad.append("the changes are ranked apart in groups, where the reading ranks them all")
         n, first = ranked.n, ranked.order
     descending = bool(first is not None and first.args.get("desc"))
     on_change = first is not None and first.this.sql().lower() in {"change", "a.value - b.value"}
@@ -480,68 +520,6 @@ def _fit_change(
             f"{reading.ranking.n}"
         )
     return FitReport(tuple(checked), tuple(bad))
-
-
-@dataclass(frozen=True)
-class Ranked:
-    """A ranking that keeps ties: ``SELECT ... FROM (SELECT ..., RANK() OVER (ORDER BY x) AS
-    r ...) WHERE r <= n ORDER BY ...``. ``order`` is the window's ordering (what is ranked and
-    which way); ``consistent`` whether the rows are shown in that same direction."""
-
-    inner: exp.Select
-    n: int | None
-    order: exp.Ordered | None
-    consistent: bool
-
-
-def ranked_shape(select: exp.Select) -> Ranked | None:
-    """The tie-keeping shape of a ranking, or None when ``select`` is not one."""
-    source = select.args.get("from_")
-    where = select.args.get("where")
-    if source is None or not isinstance(source.this, exp.Subquery) or where is None:
-        return None
-    inner = source.this.this
-    if not isinstance(inner, exp.Select):
-        return None
-    windows = {
-        p.alias: p.this
-        for p in inner.expressions
-        if isinstance(p, exp.Alias) and isinstance(p.this, exp.Window)
-    }
-    cut = where.this
-    if not isinstance(cut, (exp.LTE, exp.LT)) or not isinstance(cut.this, exp.Column):
-        return None
-    window = windows.get(cut.this.name)
-    if window is None or not isinstance(cut.expression, exp.Literal):
-        return None
-    if not isinstance(window.this, exp.Rank) or window.args.get("partition_by"):
-        return None  # ROW_NUMBER cuts ties; a partitioned rank is another question
-    try:
-        n = int(cut.expression.this) - (1 if isinstance(cut, exp.LT) else 0)
-    except ValueError:
-        return None
-    order = window.args.get("order")
-    ranked_by = order.expressions[0] if order is not None and order.expressions else None
-    shown = _first_order(select)
-    consistent = (
-        ranked_by is not None
-        and shown is not None
-        and bool(shown.args.get("desc")) == bool(ranked_by.args.get("desc"))
-        and len(windows) == 1
-    )
-    return Ranked(inner, n, ranked_by, consistent)
-
-
-def _limit(select: exp.Select) -> int | None:
-    limit = select.args.get("limit")
-    if limit is None or limit.expression is None:
-        return None
-    return int(limit.expression.this)
-
-
-def _first_order(select: exp.Select) -> exp.Ordered | None:
-    order = select.args.get("order")
-    return order.expressions[0] if order is not None and order.expressions else None
 
 
 def _says(spec: tuple[bool, frozenset[str]] | None) -> str:

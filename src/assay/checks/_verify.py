@@ -18,7 +18,8 @@ import sqlglot
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._fit import fit_check, ranked_shape
+from assay.checks._fit import fit_check
+from assay.checks._ranked import ranked_shape
 from assay.checks._sql import in_condition
 from assay.checks._stand_in_aggregate import stand_in_in_aggregate
 from assay.semantic import JoinPath, Metric, Period

@@ -475,6 +475,10 @@ class Agent:
                 if len(reading.periods) == 1 and planned.grain
                 else None
             ),
+            # the planner ranks compared periods apart (RANK() OVER PARTITION BY the period)
+            ranked_apart=(
+                bool(reading.top_n) and len(reading.periods) > 1 and not _ranks_a_change(reading)
+            ),
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         # One registry over the executed answer: the fit to the reading (COMPLETE, measured

@@ -62,22 +62,39 @@ _KIN = (
 _GENERIC = frozenset({"number", "count", "total", "of", "the", "by", "in", "for", "per"})
 
 
-def closest_metrics(words: str, layer: SemanticLayer, n: int = 3) -> list[str]:
+def closest_metrics(
+    words: str, layer: SemanticLayer, n: int = 3, tables: frozenset[str] = frozenset()
+) -> list[str]:
     """The layer's metric labels most like ``words`` (rapidfuzz), best first; a label that
     shares a word with them (or a word's kin: "sales" for "revenue", "customers" for
-    "clients") comes before one that shares none."""
+    "clients") comes before one that shares none. ``tables``: the tables of the values the
+    question named ("dogs", a pet type): their row counts come first, then their metrics
+    ("how many dogs": Pets count, never "average Advisor")."""
     from rapidfuzz import fuzz
 
     said = {w for w in re.findall(r"[a-z]+", words.lower()) if w not in _GENERIC}
     kin = said | {k for group in _KIN if said & group for k in group}
     query = " ".join(sorted(kin)) if kin else words.lower()
     labels = sorted({m.label for m in layer.metrics})
+    counted = {m.label for m in layer.metrics if m.table in tables and _counts_rows(m.expression)}
+    of_tables = {m.label for m in layer.metrics if m.table in tables}
 
-    def key(label: str) -> tuple[bool, float, str]:
+    def key(label: str) -> tuple[bool, bool, bool, float, str]:
         shared = bool(set(re.findall(r"[a-z]+", label.lower())) & kin)
-        return (not shared, -fuzz.token_set_ratio(query, label.lower()), label)
+        near = -fuzz.token_set_ratio(query, label.lower())
+        return (label not in counted, label not in of_tables, not shared, near, label)
 
     return sorted(labels, key=key)[:n]
+
+
+def _counts_rows(expression: str) -> bool:
+    return re.fullmatch(r"\s*count\(\s*\*\s*\)\s*", expression, re.IGNORECASE) is not None
+
+
+def _filtered_tables(reading: Reading, layer: SemanticLayer) -> frozenset[str]:
+    """The tables of the dimensions the question filters on (a value it named)."""
+    names = {f.dimension for f in reading.filters}
+    return frozenset(d.column.split(".", 1)[0] for d in layer.dimensions if d.name in names)
 
 
 def _quote(words: tuple[str, ...] | list[str]) -> str:
@@ -503,7 +520,7 @@ def decide(
             "behaviour.concept_missing",
             f"The question asks for something the warehouse has no metric for{named}, so it "
             f"cannot be answered from this data; the closest metrics are "
-            f"{', '.join(closest_metrics(words, layer))}.",
+            f"{', '.join(closest_metrics(words, layer, tables=_filtered_tables(reading, layer)))}.",
         )
     clarify = _clarify(reading, layer)
     if clarify is not None:

@@ -56,6 +56,20 @@ NOT_MEASURES = frozenset(
     {"surrogate_key", "year", "boolean_flag", "categorical_enum", "alpha2_code", "alpha3_code"}
 )
 
+# Name words that say a column holds identifiers, never quantities: summed or averaged they are
+# meaningless ("average Advisor" over pets_1's advisor ids).
+ID_WORDS = frozenset(
+    {"id", "ids", "key", "code", "pk", "fk", "uuid", "guid", "advisor", "advisors"}
+)
+# Name words that say a column is a measured quantity even when its few values look like codes
+# (Student.Age: 9 values in 34 rows, read as categorical_enum; Pets.pet_age: 3 distinct in 3
+# rows, read as surrogate_key).
+QUANTITY_WORDS = frozenset(
+    {"age", "weight", "height", "capacity", "length", "width", "price", "cost", "salary"}
+)
+# Name words that say a text column labels its rows (a stadium's name): an open dimension.
+LABEL_WORDS = frozenset({"name", "title"})
+
 # A summed measure also gets its average, maximum and minimum over its own table, each named
 # with the words a question uses for it ("mean age", "highest weight", "min capacity").
 STATISTICS = {
@@ -140,6 +154,41 @@ def _singular(word: str) -> str:
     return word
 
 
+# Words of a table's name that say how it is stored, not what its rows are ("cars_data").
+_STORAGE_WORDS = frozenset({"data", "info", "list", "table", "records", "details"})
+# Words that make a table's name a relation between others ("singer_in_concert", "Has_Pet").
+_RELATION_WORDS = frozenset({"in", "of", "has", "to", "for", "and", "by", "per"})
+
+
+def table_noun(name: str) -> str | None:
+    """What a table's rows are, in the plural a question counts them with ("how many cars"),
+    or None for a table that relates others (its rows are links, not things).
+
+    Example:
+        >>> table_noun("Pets"), table_noun("cars_data"), table_noun("Student")
+        ('pets', 'cars', 'students')
+        >>> table_noun("singer_in_concert"), table_noun("countries")
+        (None, 'countries')
+    """
+    words = split_name(name).split()
+    if not words or set(words) & _RELATION_WORDS:
+        return None
+    while len(words) > 1 and words[-1] in _STORAGE_WORDS:
+        words.pop()
+    last = words[-1]
+    if last in _STORAGE_WORDS or not last.isalpha():
+        return None
+    if last.endswith("s"):
+        plural = last
+    elif last.endswith("y") and last[-2:-1] not in set("aeiou"):
+        plural = last[:-1] + "ies"
+    elif last.endswith(("x", "ch", "sh")):
+        plural = last + "es"
+    else:
+        plural = last + "s"
+    return " ".join([*words[:-1], plural])
+
+
 class _Plain:
     """Plain-English names of each element, only from the names the data carries: table and
     column names split into words, the table's word left off a column that starts with it
@@ -147,7 +196,12 @@ class _Plain:
     "city"). No meaning is added that the names do not say. A phrase that two elements would
     share is given to neither (the reader would have to guess between them)."""
 
-    def __init__(self, data: DraftInput, measures: list[tuple[str, str, str]]) -> None:
+    def __init__(
+        self,
+        data: DraftInput,
+        measures: list[tuple[str, str, str]],
+        dimensions: list[tuple[str, str]],
+    ) -> None:
         proposed: dict[str, set[str]] = {}
         self.by_element: dict[str, list[str]] = {}
 
@@ -157,9 +211,26 @@ class _Plain:
             for p in kept:
                 proposed.setdefault(p, set()).add(element)
 
+        # a table's noun ("pets") names its row count, unless a closed domain is named by it
+        # or by it and "name" (a lookup of labels: "continent", "country name"): "each
+        # continent" is a grouping, never a second count. An open label ("singer Name") does
+        # not take it: the noun blocks the table word derived from the label (``_names``), so
+        # "number of male singers" counts singers
+        labelled = {
+            w
+            for table, column in data.domains
+            for p in self._column(table, column, with_table=True)
+            for w in (p.lower(), p.lower().removesuffix(" name"))
+        }
         for profiled in data.profile.tables:
             tw = split_name(profiled.name)
-            add(f"metric:{profiled.name}", [f"number of {tw}", f"{tw} count", f"count of {tw}"])
+            noun = table_noun(profiled.name)
+            if noun and {noun, _singular(noun)} & labelled:
+                noun = None
+            add(
+                f"metric:{profiled.name}",
+                [f"number of {tw}", f"{tw} count", f"count of {tw}", *([noun] if noun else [])],
+            )
         for table, column, word in measures:
             add(
                 f"metric:{table}.{column}:{word}",
@@ -169,7 +240,7 @@ class _Plain:
                     for p in self._column(table, column, with_table=True)
                 ],
             )
-        for table, column in data.domains:
+        for table, column in dimensions:
             add(f"dimension:{table}.{column}", self._column(table, column, with_table=True))
         self.shared = {p for p, owners in proposed.items() if len(owners) > 1}
         self.proposed = proposed
@@ -269,30 +340,63 @@ def _join_lines(data: DraftInput) -> list[str]:
     return lines + (["forbidden_joins:", *forbidden] if forbidden else [])
 
 
-def _measure_columns(
-    data: DraftInput, table: str, reports: tuple[ColumnReport, ...]
-) -> list[tuple[ColumnReport, str]]:
-    """Each column proposed as a measure, with its word ("total", "average"), or ``""`` for
-    a column left out for holding stand-in codes (said in a comment)."""
-    key_columns = {(k.table, k.column) for k in data.keys} | {
+def _key_columns(data: DraftInput) -> set[tuple[str, str]]:
+    """Both sides of every inferred and declared key: identifiers, never quantities."""
+    out = {(k.table, k.column) for k in data.keys} | {
         (k.ref_table, k.ref_column) for k in data.keys
     }
-    out: list[tuple[ColumnReport, str]] = []
+    for t, c, rt, rc in declared_keys(data.catalog.foreign_keys):
+        out |= {(t, c), (rt, rc)}
+    return out
+
+
+def _left_out(
+    data: DraftInput, table: str, report: ColumnReport, keys: set[tuple[str, str]]
+) -> str:
+    """Why a numeric column is no measure ("" when it is one)."""
+    fp = report.fingerprint
+    words = set(split_name(fp.column).split())
+    if (table, fp.column) in keys:
+        return "a key (joins through it), an identifier"
+    if words & ID_WORDS:
+        return f"its name ({', '.join(sorted(words & ID_WORDS))}) says an identifier"
+    if (table, fp.column) in data.pii:
+        return "personal data"
+    if fp.n_distinct < 2:
+        return "a single value"
+    if words & QUANTITY_WORDS:  # a quantity by name, whatever its few values look like
+        return ""
+    if fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
+        return "all distinct integers, an identifier"  # a handful of rows proves nothing
+    if report.best and report.best.name in NOT_MEASURES:
+        return f"pattern {report.best.name}, not a quantity"
+    return ""
+
+
+def _measure_columns(
+    data: DraftInput, table: str, reports: tuple[ColumnReport, ...]
+) -> list[tuple[ColumnReport, str, str]]:
+    """Each numeric column with its word and why: ``total`` (summed, with its average,
+    maximum and minimum), ``average`` (a signed quantity), or ``""`` for a column left out
+    (stand-in codes, an identifier, a key, a year, ...), each said in a comment."""
+    keys = _key_columns(data)
+    out: list[tuple[ColumnReport, str, str]] = []
     for report in reports:
         fp = report.fingerprint
-        if fp.family not in ("integer", "decimal") or fp.n_distinct < 2:
+        if fp.family not in ("integer", "decimal"):
             continue
-        if (table, fp.column) in key_columns or (table, fp.column) in data.pii:
-            continue
-        if fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
-            continue  # an identifier, not a quantity (a handful of rows proves nothing)
-        if report.best and report.best.name in NOT_MEASURES:
+        why = _left_out(data, table, report, keys)
+        if why:
+            out.append((report, "", why))
             continue
         if fp.stand_ins:
-            out.append((report, ""))
+            codes = ", ".join(v for v, _ in fp.stand_ins)
+            out.append((report, "", f"stand-in codes ({codes}) would be summed"))
             continue
+        words = set(split_name(fp.column).split())
         signed = fp.numeric.get("negative_share", 0.0) > 0
-        out.append((report, "average" if signed else "total"))
+        word = "average" if signed else "total"
+        out.append((report, word, "a quantity by its name" if words & QUANTITY_WORDS else ""))
     return out
 
 
@@ -330,19 +434,27 @@ def _measures(
         *timed,
         *count_authority,
     ]
-    for report, word in _measure_columns(data, table, reports):
+    for report, word, said in _measure_columns(data, table, reports):
         fp = report.fingerprint
         column = f"{table}.{fp.column}"
         if not word:
-            codes = ", ".join(v for v, _ in fp.stand_ins)
-            lines.append(f"  # {column} left out: stand-in codes ({codes}) would be summed")
+            lines.append(f"  # {column} left out: {said}")
             continue
-        agg = "avg" if word == "average" else "sum"
-        note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
         tier, raw, _ = _evidence(report)
         why = f"{_why(report)}; the aggregate is guessed: confirm before trusting"
-        lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
+        if said and (report.best is None or report.best.name in NOT_MEASURES | {"surrogate_key"}):
+            # admitted on its name alone (its pattern, if any, said a code): the name is the
+            # only evidence, the lowest tier (Rosetta 4.3: the evidence class caps confidence)
+            tier, raw = Tier.INTERPRETER_ONLY, 0.5
+            pattern = f" (pattern {report.best.name} overruled)" if report.best else ""
+            why = (
+                f"{said}{pattern}; tier INTERPRETER_ONLY ({cap_confidence(raw, tier):.2f}); "
+                "the aggregate is guessed: confirm before trusting"
+            )
         bare = plain.bare(table, fp.column) if word == "total" else []
+        agg = "avg" if word == "average" else "sum"
+        note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
+        lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
         lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
         if word != "total":
             continue
@@ -415,6 +527,82 @@ def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
     return words + plain.synonyms(f"dimension:{table}.{column}", f"{table}_{column}", *words)
 
 
+def _label_columns(data: DraftInput) -> list[tuple[str, str]]:
+    """Text columns that label their rows (a name or a title), open dimensions however many
+    distinct values they hold: not a closed domain, not personal data, not all one value."""
+    return [
+        (t.name, r.fingerprint.column)
+        for t in data.profile.tables
+        for r in t.columns
+        if r.fingerprint.family == "text"
+        and not r.fingerprint.error
+        and r.fingerprint.n_distinct > 1
+        and (t.name, r.fingerprint.column) not in data.domains
+        and (t.name, r.fingerprint.column) not in data.pii
+        and set(split_name(r.fingerprint.column).split()) & LABEL_WORDS
+        # "LName": a word of one letter says nothing a question would use
+        and all(len(w) > 1 for w in split_name(r.fingerprint.column).split())
+    ]
+
+
+def _dimension_lines(data: DraftInput, plain: _Plain, labels: list[tuple[str, str]]) -> list[str]:
+    """The closed domains with their values, the label columns (open), and a comment naming
+    every other text column left out and why."""
+    dims = ["dimensions:"]
+    for (t_name, c_name), values in sorted(data.domains.items()):
+        common = common_word_values(values)
+        if common:
+            dims.append(
+                f"  # {t_name}.{c_name} left out: its values {', '.join(common)} are everyday "
+                "words a question would use in passing"
+            )
+            continue
+        profiled = data.profile.table(t_name)
+        found = profiled.column(c_name) if profiled else None
+        dims += [
+            f"  # closed domain of {len(values)} values; {_why(found)}",
+            f"  - name: {_s(f'{t_name}_{c_name}')}",
+            f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
+            + "]",
+            "    values: [" + ", ".join(_s(v) for v in values) + "]",
+            *_plural_values(values),
+            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
+        ]
+    for t_name, c_name in labels:
+        profiled = data.profile.table(t_name)
+        found = profiled.column(c_name) if profiled else None
+        n = found.fingerprint.n_distinct if found else 0
+        dims += [
+            f"  # a label column by its name, {n} distinct values (open: none listed); "
+            f"{_why(found)}",
+            f"  - name: {_s(f'{t_name}_{c_name}')}",
+            f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
+            + "]",
+            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
+        ]
+    taken = {*data.domains, *labels}
+    for t in data.profile.tables:
+        for r in t.columns:
+            fp = r.fingerprint
+            if fp.family in ("integer", "decimal", "date") or (t.name, fp.column) in taken:
+                continue
+            if not fp.n_nonnull:
+                continue  # said below with the columns holding only NULLs
+            why = (
+                "personal data"
+                if (t.name, fp.column) in data.pii
+                else (f"{fp.n_distinct} distinct values, neither a closed domain nor a label")
+            )
+            dims.append(f"  # {t.name}.{fp.column} left out: {why}")
+    if any(line.startswith("  - name:") for line in dims):
+        return dims
+    return ["dimensions: []", *dims[1:]]
+
+
 def draft_layer(data: DraftInput) -> str:
     """The layer's YAML text (see the module docstring).
 
@@ -462,45 +650,22 @@ def draft_layer(data: DraftInput) -> str:
         *_join_lines(data),
         "metrics:",
     ]
+    labels = _label_columns(data)
     plain = _Plain(
         data,
         [
             (t.name, r.fingerprint.column, each)
             for t in data.profile.tables
-            for r, word in _measure_columns(data, t.name, t.columns)
+            for r, word, _ in _measure_columns(data, t.name, t.columns)
             if word
             for each in ([word, *STATISTICS] if word == "total" else [word])
         ],
+        [*data.domains, *labels],
     )
     span = (start, end) if dates else None
     for table in data.profile.tables:
         lines += _measures(data, table.name, table.columns, plain, span)
-    dims = ["dimensions:"]
-    for (t_name, c_name), values in sorted(data.domains.items()):
-        common = common_word_values(values)
-        if common:
-            dims.append(
-                f"  # {t_name}.{c_name} left out: its values {', '.join(common)} are everyday "
-                "words a question would use in passing"
-            )
-            continue
-        profiled = data.profile.table(t_name)
-        found = profiled.column(c_name) if profiled else None
-        dims += [
-            f"  # closed domain of {len(values)} values; {_why(found)}",
-            f"  - name: {_s(f'{t_name}_{c_name}')}",
-            f"    column: {_s(f'{t_name}.{c_name}')}",
-            "    synonyms: ["
-            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
-            + "]",
-            "    values: [" + ", ".join(_s(v) for v in values) + "]",
-            *_plural_values(values),
-            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
-        ]
-    if any(line.startswith("  - name:") for line in dims):
-        lines += dims
-    else:
-        lines += ["dimensions: []", *dims[1:]]
+    lines += _dimension_lines(data, plain, labels)
     empty = [
         f"{r.fingerprint.table}.{r.fingerprint.column}"
         for t in data.profile.tables

@@ -312,7 +312,60 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
             # reading said nothing of those rows (a modifier, an aggregate) the second could drop
             if again.metrics and gone & named and not any(said):
                 return again
+        by_value = _counted_by_value(reading, layer)
+        if by_value is not None:
+            return by_value
     return reading
+
+
+_COUNT_CUE = re.compile(r"^\s*(how many|what is the number of|the number of|number of)\b", re.I)
+
+
+def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
+    """ "how many dogs are there": no metric named, the rows counted named by a value of one
+    table's dimension (a pet type): that table's row count, filtered by the value. Only when
+    the question starts by counting, every filter sits on that one table, it has exactly one
+    row count, each value is said as listed (not a code's meaning: "number of men" counts
+    nothing), and nothing else was said that this reading would drop (fail closed)."""
+    if not _COUNT_CUE.match(reading.question) or not reading.filters:
+        return None
+    left = (
+        reading.unread,
+        reading.unknown_groups,
+        reading.aggregates,
+        reading.modifiers,
+        reading.derived,
+        reading.undefined,
+        reading.suggestions,
+        reading.dangling,
+        reading.groups,
+        reading.comparisons,
+        reading.ambiguous_names,
+    )
+    if any(left) or reading.ranking is not None or reading.condition is not None:
+        return None
+    dims = {d.name: d for d in layer.dimensions}
+    for f in reading.filters:  # the value as listed ("dogs": dog), never a code's meaning
+        d = dims.get(f.dimension)
+        listed = (
+            {v.lower() for v in d.values} | {w.lower() for w, _ in d.value_synonyms} if d else set()
+        )
+        if not f.said or any(
+            w.lower() not in listed and w.lower()[:-1] not in listed for w in f.said
+        ):
+            return None
+    tables = {dims[f.dimension].column.split(".", 1)[0] for f in reading.filters}
+    if len(tables) != 1:
+        return None
+    (table,) = tables
+    counts = [
+        m.name
+        for m in layer.metrics
+        if m.table == table and re.fullmatch(r"\s*count\(\s*\*\s*\)\s*", m.expression, re.I)
+    ]
+    if len(counts) != 1:
+        return None
+    return dataclasses.replace(reading, metrics=(counts[0],))
 
 
 _AGED = re.compile(
