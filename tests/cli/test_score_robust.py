@@ -77,6 +77,8 @@ def test_bad_input_gets_a_verdict_or_a_named_failure_per_line(
     by = {(r["id"], i): r for i, r in enumerate(records)}
     assert by[("duck", 0)]["action"] == "show" and by[("lite", 1)]["action"] == "show"
     assert by[("nodb", 2)]["failure"]["code"] == "execution.connection_failed"
+    assert 'this line\'s "db"' in by[("nodb", 2)]["failure"]["message"]
+    assert "--db" not in by[("nodb", 2)]["failure"]["message"]  # score has no --db
     assert by[("dup", 5)]["failure"]["code"] == "input.duplicate_id"
     assert by[("dup", 4)]["status"] == "ok"
     for ident, index in (("nul", 3), ("huge", 6), ("slow", 7)):
@@ -85,6 +87,10 @@ def test_bad_input_gets_a_verdict_or_a_named_failure_per_line(
         assert record["status"] == "ok" and record["action"] == "withhold", record
         assert record["findings"][0]["code"] == "veto.no_result"
         assert record["failures"][0]["sample"] == 0 and record["failures"][0]["code"]
+    # A refused sample says what the code means, not only the code.
+    nul = by[("nul", 3)]["failures"][0]
+    assert nul["code"] == "guard.rejected" and ": " in nul["message"]
+    assert len(nul["message"].split(": ", 1)[1]) > 10
     assert by[("slow", 7)]["failures"][0]["code"] == "execution.timeout"
     assert result.exit_code == 1  # two lines could not be scored (no database, duplicate id)
 

@@ -70,3 +70,13 @@ def test_a_function_of_another_dialect_is_named_as_written_with_the_right_one(
     assert code == 1 and "version()" in out and "current_version" not in out
     code, out = _run(["--db", str(shop_duckdb), "SELECT getdate()"])
     assert code == 1 and "SQL Server" in out and "current_date" in out
+
+
+def test_parse_errors_and_fences_are_named_in_plain_words(shop_duckdb: Path) -> None:
+    # Outside tryout 14: "Required keyword: 'expression' missing for <class '...Mul'>" and a
+    # fenced statement refused as "this statement is COLUMN".
+    code, out = _run(["--db", str(shop_duckdb), "SELEC * FROM orders"])
+    assert code != 0
+    assert "near 'FROM' (line 1, column 12)" in out and "<class" not in out
+    code, out = _run(["--db", str(shop_duckdb), "```sql\nSELECT 1\n```"])
+    assert code != 0 and "Markdown code fence" in out and "COLUMN" not in out

@@ -192,6 +192,16 @@ def _split_explain(sql: str, dialect: str) -> tuple[str, bool, Violation | None]
 
 
 def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
+    if ctx.sql.lstrip().startswith("```"):
+        # A model's answer in a Markdown fence: the fence would parse as a quoted name
+        # (outside tryout 14 was told "this statement is COLUMN").
+        return ctx, [
+            Violation(
+                "guard.parse_error",
+                "The SQL is wrapped in a Markdown code fence (```); send the statement alone, "
+                "without the fence.",
+            )
+        ]
     body, explain, problem = _split_explain(ctx.sql, ctx.dialect)
     if problem is not None:
         return ctx, [problem]
@@ -200,10 +210,16 @@ def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
     except ParseError as exc:
         first = exc.errors[0] if exc.errors else {}
         description = str(first.get("description") or exc).split("\n")[0]
+        if "<class" in description:  # the parser's own classes mean nothing to a reader
+            description = "a keyword or an expression is missing"
+        near = str(first.get("highlight") or "").strip()[:40]
+        where = f" near {near!r}" if near else ""
+        if first.get("line") is not None and first.get("col") is not None:
+            where += f" (line {first['line']}, column {first['col']})"
         return ctx, [
             Violation(
                 "guard.parse_error",
-                f"SQL does not parse as {ctx.dialect}: {description}. Fix the syntax.",
+                f"SQL does not parse as {ctx.dialect}{where}: {description}. Fix the syntax.",
                 first.get("line"),
                 first.get("col"),
             )

@@ -139,7 +139,15 @@ class Scorer:
         try:
             database = self._database(record.db)
         except ConnectionFailed as exc:
-            return self.failed(record.id, exc.code, str(exc), record.label)
+            # The database is the line's "db" (score has no --db; outside tryout 14 was told
+            # to check a --db it never gave).
+            return self.failed(
+                record.id,
+                exc.code,
+                f'{exc.message} Check this line\'s "db" (a relative path is looked for beside the '
+                "samples file, then in the current folder).",
+                record.label,
+            )
         failures: list[dict[str, Any]] = []
         if candidates is None:
             cache = QueryCache(database.connector)
@@ -280,7 +288,11 @@ class Scorer:
             return replace(candidate, error=f"{exc.code}: {exc.message}")
         if run.result is None:
             codes = ", ".join(dict.fromkeys(run.report.codes))
-            failures.append({"sample": index, "code": "guard.rejected", "message": codes})
+            # The code and what it means (outside tryout 14 saw only the codes).
+            said = " ".join(dict.fromkeys(v.message for v in run.report.violations[:3]))
+            failures.append(
+                {"sample": index, "code": "guard.rejected", "message": f"{codes}: {said}"}
+            )
             return replace(candidate, error=f"guard.rejected: {codes}")
         return replace(candidate, result=run.result)
 
