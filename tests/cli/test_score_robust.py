@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from assay.cli import main
 from assay.generators import SampleRecord
+from assay.ledger import read_verdicts
 from assay.pipeline import Scorer
 from assay.scoring import Rule, RuleScore, ScoreInputs
 
@@ -93,6 +94,10 @@ def test_bad_input_gets_a_verdict_or_a_named_failure_per_line(
     assert len(nul["message"].split(": ", 1)[1]) > 10
     assert by[("slow", 7)]["failures"][0]["code"] == "execution.timeout"
     assert result.exit_code == 1  # two lines could not be scored (no database, duplicate id)
+    # The file reads back for report and calibrate: the repeat's failed line is passed over and
+    # the first verdict kept (outside tryout 14: they refused the scorer's own file).
+    read = read_verdicts(out)
+    assert read["dup"]["status"] == "ok" and len(read) == 7
 
 
 def test_failed_samples_alone_exit_zero(tmp_path: Path, shop_duckdb: Path) -> None:

@@ -111,6 +111,16 @@ def drop_ids(path: Path, keep: set[str]) -> list[str]:
     return dropped
 
 
+def _repeat_refused(record: Any) -> bool:
+    """A line the scorer wrote for a repeated id (status failed, ``input.duplicate_id``)."""
+    failure = record.get("failure") if isinstance(record, dict) else None
+    return (
+        isinstance(failure, dict)
+        and record.get("status") == "failed"
+        and failure.get("code") == "input.duplicate_id"
+    )
+
+
 def read_verdicts(path: Path) -> VerdictSet:
     """Every verdict record of a file, by id, in file order.
 
@@ -134,6 +144,10 @@ def read_verdicts(path: Path) -> VerdictSet:
             raise LedgerError(
                 f"Line {n} of {str(path)!r} is not a verdict record.", hint=_HINT
             ) from exc
+        if _repeat_refused(record):
+            # 'assay score' writes a failed line for a repeated id and keeps the first verdict:
+            # its own file reads (outside tryout 14: report and calibrate refused it).
+            continue
         if ident in records:
             duplicates.append(ident)
         records[ident] = record
