@@ -50,9 +50,9 @@ async def _session(config: Path) -> dict[str, Any]:
             )
         )
         out["sql"] = _payload(
-            await session.call_tool("sql", {"query": "SELECT count(*) AS n FROM orders"})
+            await session.call_tool("sql", {"sql": "SELECT count(*) AS n FROM orders"})
         )
-        out["refused"] = _payload(await session.call_tool("sql", {"query": "DROP TABLE orders"}))
+        out["refused"] = _payload(await session.call_tool("sql", {"sql": "DROP TABLE orders"}))
         out["withheld"] = _payload(
             await session.call_tool("ask", {"question": "What was the latest ship date in 2023?"})
         )

@@ -91,8 +91,9 @@ def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
         description="Run one read-only SQL query through Assay's guard, then check and gate "
         "its result; returns the verdict with its reasons (a refused query names each rule).",
     )
-    async def sql(query: str, database: str | None = None, question: str = "") -> dict[str, Any]:
-        return await _call(lambda: _summary(service.sql(query, database, question, client)))
+    async def sql(sql: str, database: str | None = None, question: str = "") -> dict[str, Any]:
+        # ``sql``, as POST /api/sql names it (outside tryout 14 was refused for it as `query`).
+        return await _call(lambda: _summary(service.sql(sql, database, question, client)))
 
     @server.tool(
         name="catalog",
