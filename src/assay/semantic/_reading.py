@@ -41,10 +41,10 @@ from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
-from assay.semantic._numeric import counted_rows, everyday_bounds, untimed_year
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
+from assay.semantic._numeric import counted_rows, everyday_bounds, untimed_year
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
