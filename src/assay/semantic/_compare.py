@@ -335,12 +335,12 @@ def comparisons_in(
         before = None if grouped else _before(tokens, canon, m.start, periods)
         if before is not None:
             # "more than 6 cylinders": the bound said before the column's words
-            op_start, op, value = before
+            op_start, sign, value = before
             span_start = op_start - 1 if op_start > 0 and canon[op_start - 1] in _LEAD else op_start
             words = question[tokens[op_start].start : tokens[m.end - 1].end]
             if m.kind == "column":
                 column, dim = dim, dim.replace(".", " ")
-            found.append((span_start, m.end, [Comparison(dim, op, value, words, column)]))
+            found.append((span_start, m.end, [Comparison(dim, sign, value, words, column)]))
             continue
         if m.kind == "column":
             column = dim
