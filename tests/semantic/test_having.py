@@ -308,9 +308,15 @@ def test_pets_with_weight_more_than(tmp_path_factory: pytest.TempPathFactory) ->
         expected = _lite(PETS, "SELECT count(*) FROM Pets WHERE weight > 10")
         assert expected == [(2,)]
         assert _norm(verdict.candidate.result.rows) == _norm(expected)
-    # Student.Age is neither a dimension nor a summed column: asked back, naming it
-    verdict = _not_answered(PETS, layer, "number of students with age over 20")
-    assert "'age'" in verdict.provenance["message"]
+    # Student.Age is neither a dimension nor a summed column of the draft: the agent reads it
+    # from the catalog (an INTEGER column) as a row filter
+    verdict = _answered(PETS, layer, "number of students with age over 20")
+    expected = _lite(PETS, "SELECT count(*) FROM Student WHERE Age > 20")
+    assert expected == [(7,)]
+    assert _norm(verdict.candidate.result.rows) == _norm(expected)
+    # a column no table has is asked back, naming it
+    verdict = _not_answered(PETS, layer, "number of students with height over 20")
+    assert "'height'" in verdict.provenance["message"]
 
 
 def test_car_conditions(cars: SemanticLayer) -> None:
