@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from assay.semantic._compare import NUMERIC_TYPE, Comparison, metric_columns
@@ -55,9 +56,15 @@ def _said(column: str, table: str) -> tuple[str, ...]:
         words = words[1:]
     out: list[str] = []
     for w in words:
-        head = next((h for h in _HEADS if w.endswith(h) and len(w) - len(h) >= 3), None)
+        head = next((h for h in _HEADS if w.endswith(h) and len(w) - len(h) >= 4), None)
         out += [w[: -len(head)], head] if head else [w]
     return tuple(out)
+
+
+def _inside(key: tuple[str, ...], known: Iterable[tuple[str, ...]]) -> bool:
+    """Whether ``key`` is said inside a phrase the layer knows ("maker" in "car makers")."""
+    n = len(key)
+    return any(k[i : i + n] == key for k in known for i in range(len(k) - n + 1))
 
 
 def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLayer:
@@ -67,6 +74,9 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
     taken = {d.column.lower() for d in layer.dimensions}
     taken |= {c.lower() for c in metric_columns(layer).values()}
     taken |= {j.left.lower() for j in layer.joins} | {j.right.lower() for j in layer.joins}
+    for fk in catalog.foreign_keys:  # a reference is a key, never a quantity
+        taken |= {f"{fk.table}.{c}".lower() for c in fk.columns}
+        taken |= {f"{fk.ref_table}.{c}".lower() for c in fk.ref_columns}
     known = Lexicon(layer).entries
     names = {d.name for d in layer.dimensions} | {m.name for m in layer.metrics}
     timeless = _timeless(layer)
@@ -84,8 +94,8 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
             phrases = [own, f"{' '.join(split_name(table))} {own}"]
             keys = [tuple(canonical(t.text) for t in tokenize(p)) for p in phrases]
             name = f"{table}_{col.name}"
-            if not words or name in names or any(k in known for k in keys):
-                continue  # a word the layer already uses: never shadowed
+            if not words or name in names or any(_inside(k, known) for k in keys):
+                continue  # words the layer already uses: never shadowed
             if not timeless and set(words) & _TIME_WORDS:
                 continue  # "year" on a dated layer is a period's word, never a column's
             added.append(Dimension(name, ref, tuple(phrases)))
