@@ -135,6 +135,25 @@ def test_dogs_that_weigh_more_than_10(tmp_path_factory: pytest.TempPathFactory) 
     assert [f.values for f in reading.filters] == [("dog",)]
 
 
+def test_older_than_names_the_age_of_the_rows_said(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """pets_1 has two ages (Student.Age, Pets.pet_age, both left out by the draft, read from
+    the catalog): the rows said pick one; with neither said, "older than" is asked back."""
+    _, layer = _spider("pets_1", tmp_path_factory)
+    reading, decision = read_and_decide("how many pets are older than 1", layer)
+    assert decision.behaviour == "answer", decision.message
+    assert [(c.dimension, c.op, c.value) for c in reading.comparisons] == [
+        ("Pets_pet_age", ">", "1")
+    ]
+    reading, decision = read_and_decide("number of students younger than 20 by sex", layer)
+    assert decision.behaviour == "answer", decision.message
+    assert [(c.dimension, c.op) for c in reading.comparisons] == [("Student_Age", "<")]
+    reading, decision = read_and_decide("how many are older than 20", layer)
+    assert decision.behaviour != "answer" and reading.comparisons == ()
+    assert "older" in decision.message
+
+
 def test_cars_with_weight_over_3000_and_more_than_6_cylinders(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -239,6 +258,11 @@ def test_cube_answers_match_sql(tpch_duckdb: Path, cube: SemanticLayer) -> None:
             "pets_1",
             "how many dogs weigh more than 10",
             "SELECT count(*) FROM Pets WHERE PetType = 'dog' AND weight > 10",
+        ),
+        (
+            "pets_1",
+            "number of students younger than 20 by sex",
+            "SELECT Sex, count(*) FROM Student WHERE Age < 20 GROUP BY Sex",
         ),
         (
             "car_1",

@@ -126,25 +126,33 @@ _WEIGH = re.compile(
 )
 
 
-def _one(layer: SemanticLayer, word: str) -> str | None:
-    """The words of the one numeric column whose name has ``word`` ("age"), or None."""
+def _one(layer: SemanticLayer, word: str, question: str) -> str | None:
+    """The words of the one numeric column whose name has ``word`` ("age"), or None; of
+    several, the one whose table the question names ("pets" for Pets.pet_age)."""
     found = {
         ref: said
         for ref, said in _numeric_columns(layer).items()
         if word in split_name(ref.split(".", 1)[1])
     }
+    if len(found) > 1:
+        said = [t.text for t in tokenize(question)]
+        found = {
+            ref: words
+            for ref, words in found.items()
+            if any(_names_table(w, ref.split(".")[0]) for w in said)
+        }
     return next(iter(found.values())) if len(found) == 1 else None
 
 
 def everyday_bounds(question: str, layer: SemanticLayer) -> str:
     """The question with "older/younger than" and "weigh(s) more than" said as a bound on the
     one age or weight column ("age more than"); unchanged where none or several fit."""
-    if _AGE.search(question) and (age := _one(layer, "age")) is not None:
+    if _AGE.search(question) and (age := _one(layer, "age", question)) is not None:
         question = _AGE.sub(
             lambda m: f"with {age} {'more' if m.group(1).lower() == 'older' else 'less'} than",
             question,
         )
-    if _WEIGH.search(question) and (weight := _one(layer, "weight")) is not None:
+    if _WEIGH.search(question) and (weight := _one(layer, "weight", question)) is not None:
         question = _WEIGH.sub(lambda m: f"with {weight} {m.group(1)}", question)
     return question
 
