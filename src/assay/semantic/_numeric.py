@@ -46,7 +46,7 @@ __all__ = ["counted_rows", "everyday_bounds", "untimed_year", "with_numeric_colu
 # the column is said as people say it ("total price")
 _HEADS = ("price", "cost", "qty", "quantity", "amount", "number", "count", "size", "weight")
 _TIME_WORDS = frozenset({"year", "quarter", "month", "week", "day", "date", "hour"})
-_KEY = re.compile(r"(?:^|_)(?:id|key|sk|pk|fk)$|[a-z]Id$|ID$|^id$", re.IGNORECASE)
+_KEY = re.compile(r"key$|(?:^|_)(?:id|sk|pk|fk)$|[a-z]Id$|ID$", re.IGNORECASE)
 
 
 def _said(column: str, table: str) -> tuple[str, ...]:
