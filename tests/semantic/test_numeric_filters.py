@@ -210,6 +210,11 @@ def test_cube_bounds_on_numeric_columns(cube: SemanticLayer) -> None:
     assert decision.behaviour == "answer", decision.message
     assert reading.groups == ("parts_size",)
     assert _bounds(reading) == [(">=", "10"), ("<=", "20")]
+    # a text column with no values listed (parts_type): asked back, never run as a bound
+    reading, decision = read_and_decide("parts count for each type between 10 and 20", cube)
+    assert reading.comparisons == () and decision.behaviour == "clarify"
+    assert "parts_size" in cube.numeric
+    assert "parts_type" not in cube.numeric
     # a word column grouped keeps today's ask-back (tryout 10)
     reading, decision = read_and_decide(
         "line items total quantity for each ship mode between 10 and 20", cube

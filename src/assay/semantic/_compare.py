@@ -274,7 +274,7 @@ def grouped_bounds_in(
         if m.kind != "dimension" or len(m.targets) != 1:
             continue
         grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
-        if grouped and layer is not None and not _worded(layer, m.targets[0]):
+        if grouped and layer is not None and m.targets[0] in layer.numeric:
             continue  # "for each size between 10 and 20": the sizes' range (comparisons_in)
         start = m.end
         if not grouped:
@@ -330,7 +330,7 @@ def comparisons_in(
         if m.kind == "dimension" and layer is not None and _worded(layer, dim):
             continue  # "ship mode between 10 and 20": its values are words, never numbers
         grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
-        if grouped and (layer is None or m.kind != "dimension"):
+        if grouped and (layer is None or dim not in layer.numeric):
             continue  # "for each ship mode between 10 and 20": the metric's, per group
         before = None if grouped else _before(tokens, canon, m.start, periods)
         if before is not None:

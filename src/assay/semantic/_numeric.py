@@ -69,7 +69,8 @@ def _inside(key: tuple[str, ...], known: Iterable[tuple[str, ...]]) -> bool:
 
 def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLayer:
     """The layer with each unnamed numeric column of a metric's table added as a dimension
-    (``TABLE_COLUMN``, said by its words and by its table's words before them)."""
+    (``TABLE_COLUMN``, said by its words and by its table's words before them), and every
+    dimension the engine types as a number listed in ``numeric``."""
     tables = {m.table for m in layer.metrics}
     taken = {d.column.lower() for d in layer.dimensions}
     taken |= {c.lower() for c in metric_columns(layer).values()}
@@ -99,9 +100,17 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
             if not timeless and set(words) & _TIME_WORDS:
                 continue  # "year" on a dated layer is a period's word, never a column's
             added.append(Dimension(name, ref, tuple(phrases)))
-    if not added:
-        return layer
-    return dataclasses.replace(layer, dimensions=(*layer.dimensions, *added))
+    dimensions = (*layer.dimensions, *added)
+    numeric = tuple(d.name for d in dimensions if not d.expression and _typed(d.column, catalog))
+    return dataclasses.replace(layer, dimensions=dimensions, numeric=numeric)
+
+
+def _typed(column: str, catalog: Catalog) -> bool:
+    """Whether the engine types ``table.column`` as a number."""
+    table, _, name = column.partition(".")
+    info = catalog.table(table)
+    found = [c for c in info.columns if c.name.lower() == name.lower()] if info else []
+    return len(found) == 1 and NUMERIC_TYPE.match(found[0].type) is not None
 
 
 def _numeric_columns(layer: SemanticLayer) -> dict[str, str]:
