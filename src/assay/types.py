@@ -40,9 +40,11 @@ class FindingCode(StrEnum):
 
     CAP_FAN_OUT_IN_METRIC = "cap.fan_out_in_metric"
     CAP_INCOMPLETE = "cap.incomplete"
+    CAP_LIMIT_CUTS_TIE = "cap.limit_cuts_tie"
     CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
     CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"
     CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
+    CAP_SINGLE_SAMPLE = "cap.single_sample"
     CAP_STAND_IN_IN_AGGREGATE = "cap.stand_in_in_aggregate"
     CAP_THIN_EVIDENCE = "cap.thin_evidence"
     CAP_UNCONFIRMED_FACT = "cap.unconfirmed_fact"

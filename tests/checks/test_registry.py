@@ -211,6 +211,12 @@ CASES: dict[str, Case] = {
             metric=HEADCOUNT,
         ),
     ),
+    "limit_cuts_tie": Case(
+        "cap.limit_cuts_tie",
+        # seven teams of people: the first two teams by size tie
+        _sql("SELECT team FROM people GROUP BY team ORDER BY COUNT(*) DESC LIMIT 1"),
+        _sql("SELECT team FROM people GROUP BY team ORDER BY COUNT(*) DESC, team LIMIT 1"),
+    ),
     "aggregate_fit": Case(
         "signal.aggregate_mismatch",
         _given("SELECT avg(age) FROM people", ONE, "What is the total age of people?"),

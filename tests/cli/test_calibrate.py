@@ -118,3 +118,31 @@ def test_route_refuses_too_few_labels(
     result = _calibrate(_routed(tmp_path / "v.jsonl", rows), out, "--route", *extra)
     assert result.exit_code == 1 and words in " ".join(result.output.split())
     assert not out.exists()
+
+
+def test_a_calibrator_gates_only_the_rule_it_was_fitted_on(
+    tmp_path: Path, shop_duckdb: Path
+) -> None:
+    # Outside tryout 14: a calibrator fitted on 'assay' scores gated 'designed' scores.
+    rows = [("a", 0.9, 1, "assay"), ("b", 0.2, 0, "assay"), ("c", 0.7, 1, "assay")]
+    fitted = _calibrate(_verdicts(tmp_path / "v.jsonl", rows), tmp_path / "c.json")
+    assert fitted.exit_code == 0, fitted.output
+    samples = tmp_path / "s.jsonl"
+    samples.write_text(
+        json.dumps(
+            {
+                "id": "q",
+                "db": str(shop_duckdb),
+                "question": "How many orders?",
+                "samples": [{"final_sql": "SELECT count(*) FROM orders"}] * 3,
+            }
+        )
+        + "\n"
+    )
+    args = ["score", str(samples), "--cost", "4", "--calibrator", str(tmp_path / "c.json")]
+    other = CliRunner().invoke(main, [*args, "--rule", "designed", "--out", str(tmp_path / "o")])
+    assert other.exit_code == 1
+    assert "fitted on scores of the rule 'assay', not of 'designed'" in other.output
+    assert "--rule assay" in other.output and not (tmp_path / "o").exists()
+    same = CliRunner().invoke(main, [*args, "--rule", "assay", "--out", str(tmp_path / "v2")])
+    assert same.exit_code == 0, same.output

@@ -224,3 +224,17 @@ def test_an_answer_past_the_time_limit_is_stopped_not_left_running(
     finally:
         service.close()
         service.ledger.close()
+
+
+def test_a_reading_process_offers_a_did_you_mean_its_choice(read_elsewhere: Service) -> None:
+    """The reading process's choices (cached per question) are the server's own for a
+    did-you-mean too, which names no metric reading (it had none: outside tryout 12)."""
+    readers = read_elsewhere.readers
+    assert readers is not None
+    settled = readers.read("shop", "gross revenue in Germny in 2023", "d1")
+    assert settled is not None
+    record, choices = settled
+    assert record["reasons"] == ["behaviour.did_you_mean"]
+    db = read_elsewhere.database(None)
+    assert choices == choices_for(record, db.layer, db.agent.lexicon)
+    assert [c["question"] for c in choices] == ["gross revenue in Germany in 2023"]

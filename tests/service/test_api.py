@@ -111,6 +111,19 @@ def test_sql_guarded(client: TestClient) -> None:
     assert "result" not in refused["verdict"]
 
 
+def test_sql_as_the_answer_to_a_question_is_one_sample(client: TestClient) -> None:
+    # Outside tryout 14: a count of the wrong table for "How many students?" was shown at 1.00.
+    # One query is one sample: no agreement to measure, so a warning at most; run as given
+    # (no question) it answers nothing and is not capped.
+    sql = "SELECT count(*) AS n FROM orders"
+    asked = client.post("/api/sql", json={"sql": sql, "question": "How many orders?"}).json()
+    assert asked["badge"] == "warn"
+    assert "cap.single_sample" in asked["verdict"]["reasons"]
+    plain = client.post("/api/sql", json={"sql": sql}).json()
+    assert plain["badge"] == "show"
+    assert "cap.single_sample" not in [f["code"] for f in plain["verdict"]["findings"]]
+
+
 def test_score_samples(client: TestClient) -> None:
     records = [
         {

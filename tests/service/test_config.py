@@ -80,7 +80,11 @@ def test_serve_with_a_missing_database_exits_1(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     result = CliRunner().invoke(main, ["serve", "--config", str(path)])
-    assert result.exit_code == 1 and result.output.startswith("Error: ")
+    assert result.exit_code == 1
+    # The start is announced (a log is never silent), then the error on its own line.
+    lines = result.output.splitlines()
+    assert lines[0].startswith("Assay: opening the databases")
+    assert any(line.startswith("Error: ") for line in lines[1:])
 
 
 @pytest.mark.parametrize("command", ["serve", "mcp", "ledger", "calibrate"])

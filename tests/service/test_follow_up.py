@@ -564,3 +564,77 @@ def test_lifting_a_filter_the_question_did_not_have_is_asked_back(client: TestCl
     body = _ask(client, "for all channels", ident)
     assert body["badge"] == "ask back" and body["answer"] is None
     assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
+
+
+# --- outside tryouts 11 and 12: replies to a did-you-mean --------------------------------------
+
+# SELECT SUM(l.quantity*l.unit_price) ... WHERE c.country = 'DE' AND 2023: 380542.83
+GROSS_2023_GERMANY = 380542.83
+# SELECT o.channel_code, SUM(l.quantity*l.unit_price) ... 2023 GROUP BY 1
+GROSS_2023_BY_CHANNEL = {"A": 451758.08, "S": 224378.52, "W": 854752.09}
+
+
+def test_a_did_you_mean_offers_the_corrected_question(client: TestClient) -> None:
+    """tryout 12 D27: the ask-back had ``choices`` [], so the page showed no button."""
+    body = _ask(client, "gross revenue in Germny in 2023")
+    assert body["badge"] == "ask back"
+    assert [(c["label"], c["question"]) for c in body["choices"]] == [
+        ("Germany", "gross revenue in Germany in 2023")
+    ]
+    assert _value(_ask(client, body["choices"][0]["question"])) == GROSS_2023_GERMANY
+
+
+@pytest.mark.parametrize("reply", ["yes", "Germany", "yes, Germany", "germany please"])
+def test_a_reply_to_a_did_you_mean_re_asks_it_corrected(client: TestClient, reply: str) -> None:
+    """tryout 12 D28/D29: "yes" and "Germany" were appended to the typo ("... in Germny in
+    2023 Germany?") and asked back again, the period lost from the reading."""
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    body = _ask(client, reply, ident)
+    assert _value(body) == GROSS_2023_GERMANY
+    assert body["follow_up"]["question"] == "gross revenue in Germany in 2023?"
+    assert body["follow_up"]["replaced"] == ["Germny (asked back) -> Germany"]
+    assert body["follow_up"]["inherited"] == ["metric gross revenue", "period 2023"]
+
+
+@pytest.mark.parametrize("reply", ["yes", "gross revenue", "yes please"])
+def test_a_yes_to_a_misspelt_metric_keeps_the_grouping_and_period(
+    client: TestClient, reply: str
+) -> None:
+    """tryout 11 F36: composed "gross revnue by channel in 2023 yes?" and asked back."""
+    ident = _first(client, "gross revnue by channel in 2023", "ask back")
+    assert _by_group(_ask(client, reply, ident)) == GROSS_2023_BY_CHANNEL
+
+
+# SELECT SUM(l.quantity*l.unit_price) ... c.country = 'DE' AND 2024; and 2023 by channel
+GROSS_2024_GERMANY = 353608.01
+GROSS_2023_GERMANY_BY_CHANNEL = {"A": 113904.63, "S": 51117.48, "W": 215520.72}
+
+
+@pytest.mark.parametrize("reply", ["Germany in 2024", "yes, in 2024", "germany, 2024 please"])
+def test_a_choice_said_with_more_is_the_choice_then_a_follow_up(
+    client: TestClient, reply: str
+) -> None:
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    body = _ask(client, reply, ident)
+    assert _value(body) == GROSS_2024_GERMANY
+    assert body["follow_up"]["replaced"] == [
+        "Germny (asked back) -> Germany",
+        "period 2023 -> 2024",
+    ]
+
+
+def test_a_yes_with_a_new_grouping(client: TestClient) -> None:
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    assert _by_group(_ask(client, "yes, by channel", ident)) == GROSS_2023_GERMANY_BY_CHANNEL
+
+
+@pytest.mark.parametrize(
+    "reply", ["no", "France", "net revenue", "Germany and France", "Germany, or rather France"]
+)
+def test_a_reply_naming_no_choice_is_asked_back_again(client: TestClient, reply: str) -> None:
+    """Fail closed: a reply that is not one of the choices, alone, is never guessed at."""
+    ident = _first(client, "gross revenue in Germny in 2023", "ask back")
+    body = _ask(client, reply, ident)
+    assert body["badge"] == "ask back"
+    assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
+    assert "it names none of the choices offered ('Germany') alone" in body["follow_up"]["unclear"]

@@ -7,6 +7,7 @@ sampled answer, which carries no reading). Codes are stable: ``veto.missing_tabl
 ``veto.bad_join``, ``veto.stand_in_returned``, ``cap.uncited_number``, ``cap.unsupported_claim``,
 ``cap.incomplete``, ``cap.thin_evidence``, ``signal.empty_result``,
 ``veto.groups_do_not_add_up`` (a breakdown whose groups miss or repeat rows of the total),
+``cap.limit_cuts_tie`` (the row after a LIMIT ties the last row kept),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
 ``veto.garbled_answer`` (a written answer showing None or a raw float), ``veto.check_failed``
 (a check that raised), ``veto.check_timed_out`` (a check's query ran past its time limit), the
@@ -28,6 +29,7 @@ from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
@@ -387,6 +389,7 @@ CHECKS: tuple[Check, ...] = (
     judge_findings,
     empty_result,
     groups_add_up,
+    limit_cuts_tie,
     *QUESTION_CHECKS,
     literal_in_data,
     thin_evidence,

@@ -82,17 +82,27 @@ def _bounds(where: exp.Expr | None, time: str, aliases: dict[str, str]) -> set[t
 
 
 def _filters(
-    where: exp.Expr | None, columns: dict[str, str], aliases: dict[str, str]
+    where: exp.Expr | None,
+    columns: dict[str, str],
+    aliases: dict[str, str],
+    expressions: dict[str, str] | None = None,
 ) -> dict[str, tuple[bool, frozenset[str]]]:
-    """Predicates on dimension columns: dimension -> (negated, values)."""
+    """Predicates on dimension columns, or on an expression dimension written as its
+    expression (``expressions``: its plain SQL -> its name): dimension -> (negated, values)."""
     out: dict[str, tuple[bool, frozenset[str]]] = {}
     if where is None:
         return out
     for node in where.find_all(exp.EQ, exp.NEQ, exp.In):
         column = node.this
-        if not isinstance(column, exp.Column) or _key(column, aliases) not in columns:
+        if isinstance(column, exp.Column) and _key(column, aliases) in columns:
+            dim = columns[_key(column, aliases)]
+        elif not isinstance(column, exp.Column) and expressions:
+            found = expressions.get(_plain_sql(column.sql(dialect="duckdb"), aliases))
+            if found is None:
+                continue
+            dim = found
+        else:
             continue
-        dim = columns[_key(column, aliases)]
         if isinstance(node, exp.In):
             values = frozenset(str(e.this) for e in node.expressions)
         else:
@@ -240,6 +250,9 @@ def fit_check(
         return _fit_change(select, reading, layer, ranked, catalog)
     if reading.condition is not None:
         return _fit_condition(select, reading, layer, dialect, catalog)
+    parts = _parts_apart(select)
+    if parts is not None:
+        return _fit_apart(select, parts, reading, layer, dialect, catalog)
     if any(s.args.get("having") for s in select.find_all(exp.Select)):
         checked.append("condition per group")
         bad.append("the query keeps groups by a condition (HAVING) the reading does not have")
@@ -264,7 +277,8 @@ def fit_check(
     for c in reading.comparisons:  # a bound on a metric's column of the counted rows
         if c.column:
             columns[c.column], column_of[c.dimension] = c.dimension, c.column
-    found = _filters(where_expr, columns, aliases)
+    written = {_plain_sql(d.expression): d.name for d in layer.dimensions if d.expression}
+    found = _filters(where_expr, columns, aliases, written)
     wanted = {f.dimension: (f.negated, frozenset(f.values)) for f in reading.filters}
     for dim in sorted(set(found) | set(wanted)):
         checked.append(f"filter {dim}")
@@ -342,6 +356,65 @@ def fit_check(
                 f"reading keeps {reading.ranking.n or 'all'} "
                 f"{'highest' if reading.ranking.descending else 'lowest'}"
             )
+    return FitReport(tuple(checked), tuple(bad))
+
+
+def _parts_apart(select: exp.Select) -> list[exp.Select] | None:
+    """The parts of a query of metrics side by side (``generators._side_by_side``): nothing but
+    subqueries, joined FULL OUTER or CROSS; else ``None``."""
+    source = select.args.get("from_")
+    joins = select.args.get("joins") or []
+    if source is None or not joins:
+        return None
+    parts = [source.this, *(j.this for j in joins)]
+    if not all(isinstance(p, exp.Subquery) and isinstance(p.this, exp.Select) for p in parts):
+        return None
+    return [p.this for p in parts]
+
+
+def _fit_apart(
+    select: exp.Select,
+    parts: list[exp.Select],
+    reading: Reading,
+    layer: SemanticLayer,
+    dialect: str,
+    catalog: Catalog | None,
+) -> FitReport:
+    """Metrics measured apart and put side by side: each part fits the reading with its own
+    metrics (one part per table, time column and required filters, in the order named), and
+    the parts are joined on every group column (FULL OUTER, NULL matching NULL) or, without a
+    grouping, CROSS joined one row to one row; no ranking, limit or condition around them."""
+    bands: dict[tuple[str, str | None, tuple[str, ...]], list[str]] = {}
+    for name in reading.metrics:
+        m = layer.metric(name)
+        bands.setdefault((m.table, m.time_column, tuple(m.required_filters)), []).append(name)
+    if len(bands) != len(parts) or len(bands) < 2:
+        return FitReport(("side by side",), ("the query joins parts the metrics do not need",))
+    checked: list[str] = []
+    bad: list[str] = []
+    for part, names in zip(parts, bands.values(), strict=True):
+        own = dataclasses.replace(reading, metrics=tuple(names))
+        report = fit_check(part.sql(dialect=dialect), own, layer, dialect, catalog)
+        label = " and ".join(layer.metric(n).label for n in names)
+        checked += [f"{label}: {c}" for c in report.checked]
+        bad += [f"{label}: {m}" for m in report.mismatches]
+    checked.append("side by side")
+    keys = [e.alias_or_name for e in parts[0].expressions if e.alias_or_name != "value"]
+    keys = [k for k in keys if not k.startswith("value_")]
+    for k, join in enumerate(select.args.get("joins") or [], 1):
+        on = join.args.get("on")
+        said = {
+            (c.expression.table, c.expression.name)
+            for c in (on.find_all(exp.NullSafeEQ) if on is not None else [])
+            if isinstance(c.expression, exp.Column)
+        }
+        full = join.side == "FULL" and join.kind == "OUTER"
+        if keys and (not full or said != {(f"m{k}", key) for key in keys}):
+            bad.append(f"part {k + 1} is not joined on every group column, keeping every row")
+        elif not keys and (join.kind != "CROSS" or on is not None):
+            bad.append(f"part {k + 1} is not put beside one row to one row")
+    if select.args.get("limit") is not None or select.args.get("where") is not None:
+        bad.append("the parts side by side are cut or filtered again")
     return FitReport(tuple(checked), tuple(bad))
 
 

@@ -29,14 +29,26 @@ from assay.scoring import (
 __all__ = ["calibrate_command", "score_command"]
 
 
-def _policy(cost: float | None, calibrator: Path | None) -> GatePolicy:
+def _policy(cost: float | None, calibrator: Path | None, rule: str) -> GatePolicy:
     if (cost is None) != (calibrator is None):
         raise InputError(
             "--cost and --calibrator go together (Chow's rule needs both).",
             hint="Give both, or neither for the 0.80 / 0.60 thresholds.",
         )
     if cost is not None and calibrator is not None:
-        return GatePolicy.chow(cost, IsotonicCalibrator.load(calibrator))
+        loaded = IsotonicCalibrator.load(calibrator)
+        # A calibrator maps one rule's scores to probabilities; another rule's scores mean
+        # something else (outside tryout 14: a calibrator fitted on 'assay' gate 'designed'
+        # scores and showed 22 wrong answers). One fitted before the rule was recorded is
+        # taken as it is.
+        if loaded.rule and loaded.rule != rule:
+            raise InputError(
+                f"Calibrator {str(calibrator)!r} was fitted on scores of the rule "
+                f"{loaded.rule!r}, not of {rule!r}.",
+                hint=f"Score with --rule {loaded.rule}, or fit a calibrator on verdicts scored "
+                f"with --rule {rule} ('assay calibrate').",
+            )
+        return GatePolicy.chow(cost, loaded)
     return GatePolicy()
 
 
@@ -107,7 +119,7 @@ def score_command(
             f"Unknown matching policy {matching!r}.",
             hint="Use --matching strict, permuted or relaxed (or ASSAY_MATCHING).",
         )
-    policy = _policy(cost, calibrator)
+    policy = _policy(cost, calibrator, rule)
     model_judge = ModelJudge(ChatClient(ChatEndpoint.from_settings(settings))) if judge else None
     if not samples.exists():
         raise InputError(

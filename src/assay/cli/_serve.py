@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -72,12 +71,11 @@ def serve_command(
 
     from assay.service import create_app, mcp_http
 
-    if sys.stderr.isatty():
-        # Opening the databases and starting the reading and answer processes takes seconds
-        # (more on a busy machine): a person at a terminal is told, or sees a silent command
-        # and a port that refuses (outside tryout 9). Scripts and logs get the line below, and
-        # an error still begins the output with "Error: ".
-        click.echo("Assay: opening the databases and starting the processes...", err=True)
+    # Opening the databases and starting the reading and answer processes takes seconds (a
+    # minute or more for a large layer on a busy machine): say so at once, at a terminal or in a
+    # log, or the operator sees a silent command and a port that refuses (outside tryouts 9 and
+    # 13). An error that follows is its own line beginning "Error: ".
+    click.echo("Assay: opening the databases and starting the processes...", err=True)
     service = open_service(config_path, ledger, **kwargs)
     try:
         routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)

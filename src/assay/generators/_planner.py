@@ -17,6 +17,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.errors import FanOut, GenerationError, NoJoinPath
+from assay.generators._side_by_side import bands, side_by_side
 from assay.semantic import (
     Comparison,
     Dimension,
@@ -191,17 +192,8 @@ def _plan(
         return _plan_change(reading, layer, dialect)
     metrics = [layer.metric(name) for name in reading.metrics]
     metric = metrics[0]
-    for other in metrics[1:]:
-        if (other.table, other.time_column, other.required_filters) != (
-            metric.table,
-            metric.time_column,
-            metric.required_filters,
-        ):
-            raise GenerationError(
-                f"{metric.label} and {other.label} are measured on different tables or "
-                "filters; one query cannot answer both.",
-                hint="Ask for one metric at a time.",
-            )
+    if len(bands(metrics)) > 1 and not entities:
+        return _plan_apart(reading, layer, dialect)
     time_col = metric.time_column
     if not time_col and (reading.periods or reading.grain is not None):
         raise GenerationError(
@@ -331,6 +323,22 @@ def _plan(
         groups[0].name if groups else None,
         reading.grain,
         tuple((d.name, v) for d, f in filters for v in f.values),
+    )
+
+
+def _plan_apart(reading: Reading, layer: SemanticLayer, dialect: str) -> Plan:
+    """Metrics on different tables or filters: each planned on its own rows, side by side
+    (``side_by_side``); the plan names the first metric, every table read and every join."""
+    plans: list[Plan] = []
+
+    def one(part: Reading) -> str:
+        plans.append(_plan(part, layer, dialect))
+        return plans[-1].sql
+
+    sql = side_by_side(reading, layer, dialect, one)
+    tables = tuple(dict.fromkeys(t for p in plans for t in p.tables))
+    return dataclasses.replace(
+        plans[0], sql=sql, tables=tables, join_count=sum(p.join_count for p in plans)
     )
 
 

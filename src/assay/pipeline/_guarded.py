@@ -3,10 +3,11 @@ read-only in a worker (second wall). A refused statement never reaches the engin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from assay.catalog import Catalog
 from assay.connectors import Connector, QueryCache
+from assay.errors import ExecutionError
 from assay.guard import GuardReport, validate
 from assay.semantic import SemanticLayer
 from assay.settings import Settings
@@ -55,4 +56,25 @@ def run_sql(
     result = connector.execute(
         report.sql, time_limit_ms=settings.time_limit_ms, max_rows=max_rows or settings.max_rows
     )
+    if result.truncated and result.row_count is None:
+        result = replace(result, row_count=_count_rows(report.sql, connector, settings))
     return GuardedRun(report, result)
+
+
+def _count_rows(sql: str, connector: Connector | QueryCache, settings: Settings) -> int | None:
+    """How many rows a truncated result has in all, counted by the engine (the statement passed
+    the guard, so it is one read-only SELECT; wrapped, it stays one). Two results cut at the same
+    row are the same answer only if their counts are equal too (the governed-score paper: a
+    pair is undetermined only "when either result is truncated and the row counts are equal").
+    ``None`` when the count could not be had (over the time limit, refused by the engine): the
+    pair then stays undetermined, as before."""
+    try:
+        counted = connector.execute(
+            f"SELECT count(*) FROM (\n{sql}\n) AS assay_row_count",
+            time_limit_ms=settings.time_limit_ms,
+            max_rows=1,
+        )
+    except ExecutionError:
+        return None
+    value = counted.rows[0][0] if counted.rows and counted.rows[0] else None
+    return int(value) if isinstance(value, int) and value >= 0 else None

@@ -130,10 +130,12 @@ class Scorer:
         *,
         stand_ins: dict[int, frozenset[Any]] | None = None,
         candidates: list[Candidate] | None = None,
+        answers_question: bool = True,
     ) -> Verdict:
         """The verdict for one record. ``candidates`` replaces the record's samples (those without
         a result are executed); ``stand_ins`` records stand-in codes for result columns. Both
-        serve planted errors."""
+        serve planted errors. ``answers_question`` false: the SQL is a query run as given, not
+        an answer to the record's question (a single sample is then not capped)."""
         try:
             database = self._database(record.db)
         except ConnectionFailed as exc:
@@ -174,6 +176,19 @@ class Scorer:
                         "detail": refused["message"] if refused else "",
                     },
                 ),
+            )
+        if len(candidates) == 1 and shown.result is not None and answers_question:
+            # Agreement is the score's evidence, and one sample agrees with itself: A = 1 by
+            # construction, measuring nothing (outside tryout 14: 22 wrong answers of single
+            # samples shown at 1.00). Shown with a warning at most.
+            findings.append(
+                Finding(
+                    "cap.single_sample",
+                    "cap",
+                    "Only one sample: whether other samples of the answer agree with it, the "
+                    "score's evidence, could not be measured.",
+                    {"k": 1},
+                )
             )
         weights = self._weights(record, len(candidates), findings)
         agreed = agreement([c.result for c in candidates], policy=self.matching, weights=weights)

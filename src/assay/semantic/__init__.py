@@ -23,6 +23,12 @@ from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._numeric import with_numeric_columns
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._replies import (
+    AskBackChoice,
+    ask_back_choices,
+    chosen_and_more,
+    chosen_reply,
+)
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 
 # The names the pipeline used before the whole-question reader; kept for callers.
@@ -31,6 +37,7 @@ resolve = read
 
 __all__ = [
     "NUMERIC_TYPE",
+    "AskBackChoice",
     "BehaviourDecision",
     "Comparison",
     "DerivedName",
@@ -50,8 +57,11 @@ __all__ = [
     "SemanticLayer",
     "TrustedExample",
     "ValueLookup",
+    "ask_back_choices",
     "canonical",
     "check_against",
+    "chosen_and_more",
+    "chosen_reply",
     "closest_metrics",
     "compose_follow_up",
     "decide",

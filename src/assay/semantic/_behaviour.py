@@ -3,9 +3,10 @@
 1. refuse: a write or prohibited action asked for, or an injection payload (found by the guard's
    intent check before any model or query runs, and passed in here), or a sentence opening
    with an unread word followed by what it acts on ("Lapse every travel policy ...");
-2. abstain: a period, a time grain or a comparison over time asked of a metric without time (a
-   layer for data without dates, or a metric with no time column: named why); a period outside
-   coverage; a retired column nothing replaces; a derived measure or
+2. abstain: a request for advice ("Suggest the best care for ..."), which acts on nothing and
+   no figure answers; a period, a time grain or a comparison over time asked of a metric
+   without time (a layer for data without dates, or a metric with no time column: named why);
+   a period outside coverage; a retired column nothing replaces; a derived measure or
    an aggregate the layer does not define (named); a grouping by something that is no
    dimension (named); an adjective said of a metric's rows that nothing defines ("new
    patients", named); a word standing where a value would that no dimension holds and that
@@ -413,10 +414,34 @@ def _unknown_imperative(reading: Reading) -> str | None:
     return None
 
 
+# Verbs that ask for advice or a judgement ("Suggest the best post-operative care for ..."):
+# nothing is acted on, so no refusal (outside tryout 13 was told it "reads as a request to act
+# on the data"); no figure the data holds answers them, so abstained on, said plainly.
+_ADVICE = frozenset("suggest recommend advise propose diagnose counsel".split())
+
+
+def _advice(reading: Reading) -> BehaviourDecision | None:
+    """An abstention when the question opens with an unread verb asking for advice."""
+    words = _POLITE_OPENING.sub("", reading.question.lower()).split()
+    unread = {w.lower() for u in reading.unread for w in u.split()}
+    if not words or words[0] not in _ADVICE or words[0] not in unread:
+        return None
+    return BehaviourDecision(
+        "abstain",
+        "behaviour.advice_out_of_scope",
+        f"'{words[0]}' asks for advice (a recommendation or a judgement), which no figure in "
+        "the data is: Assay answers questions the data can answer and gives no advice. Ask "
+        "for the figures to base it on (counts, totals or lists from the warehouse).",
+    )
+
+
 def decide(
     reading: Reading, layer: SemanticLayer, refusal: tuple[str, ...] = ()
 ) -> BehaviourDecision:
     """The behaviour for a reading, by the ordered rules above."""
+    advice = None if refusal else _advice(reading)
+    if advice is not None:
+        return advice
     act = None if refusal else _unknown_imperative(reading)
     if act is not None:
         return BehaviourDecision(

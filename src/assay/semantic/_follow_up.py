@@ -5,7 +5,9 @@ The rule: the follow-up inherits every part of the previous reading it does not 
 metric, the period, the grouping, the time grain, the filters, the ranking), and what it says
 replaces the part of the same kind. A reply to an ask-back that names one of the offered
 metrics, in full ("gross revenue"), in part ("gross", "the net one please") or by a synonym
-("net sales"), is that choice put into the question that was asked back.
+("net sales"), is that choice put into the question that was asked back. A reply to a
+did-you-mean or to a name of several dimensions resolves only to one of the choices that
+ask-back offered (``semantic._replies``); anything else is asked back again.
 
 A follow-up that restates the metric and the period but not the grouping ("gross sales in
 2023" after "units sold by category in 2024") still keeps the grouping: the box it is typed in
@@ -20,7 +22,7 @@ an unrelated fresh question. A previous question with nothing to keep (refused, 
 metric, period, grouping or filter) leaves the follow-up asked as it is, and ``not_kept`` says
 so plainly.
 
-Why one module of about 600 lines, over the house aim of 400: ``compose_follow_up`` is one
+Why one module of about 660 lines, over the house aim of 400: ``compose_follow_up`` is one
 ordered pass over the kinds of part (metric, period, grouping, grain, filters, ranking), and the
 two other shapes of follow-up (``_compared``, ``_widened``) share its text edits (``_drop``,
 ``_clean``), its comparison of readings (``_parts``) and its replies; split, each would import
@@ -36,6 +38,12 @@ from typing import Any
 
 from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._replies import (
+    AskBackChoice,
+    ask_back_choices,
+    chosen_and_more,
+    chosen_reply,
+)
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
 
 __all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
@@ -270,6 +278,9 @@ def compose_follow_up(
     restate: ``question`` (to ask), ``inherited`` and ``replaced`` (what was kept and what
     changed, in words), ``previous``, ``not_kept`` (said when nothing could be kept) and
     ``unclear`` (why it could not be composed for certain; ask back, answer nothing)."""
+    offered = ask_back_choices(previous, layer, lexicon)
+    if offered:  # a did-you-mean or a name of several things: the reply picks a choice
+        return _replied(previous, fragment, offered, layer, lexicon)
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
@@ -458,6 +469,49 @@ def compose_follow_up(
             "the previous question with your change made",
         )
     return _composed(previous, question, inherited, replaced)
+
+
+def _replied(
+    previous: str,
+    fragment: str,
+    offered: list[AskBackChoice],
+    layer: SemanticLayer,
+    lexicon: Lexicon,
+) -> dict[str, Any]:
+    """A reply to an ask-back that offered ``offered``: the question of the one choice it names
+    ("yes" to a did-you-mean, "Germany", "customer regions"), everything else of the question
+    kept; a reply that names no choice, or more than one, is asked back (never guessed)."""
+    chosen = chosen_reply(fragment, offered, layer, lexicon)
+    more = None if chosen is not None else chosen_and_more(fragment, offered, layer)
+    if more is not None and not ask_back_choices(more[0].question, layer, lexicon):
+        # "Germany in 2024": the choice made, then the rest as a follow-up of it
+        picked, rest = more
+        then = compose_follow_up(picked.question, rest, layer, lexicon)
+        if then["unclear"] is not None:
+            return _unclear(previous, fragment, f"with {picked.label} chosen, {then['unclear']}")
+        if not re.search(rf"(?<!\w){re.escape(picked.label)}(?!\w)", then["question"], re.I):
+            # the rest undid the choice ("Germany, no, France"): fail closed
+            return _unclear(previous, fragment, f"the rest of it replaces {picked.label}")
+        return {
+            **then,
+            "previous": previous,
+            "replaced": [f"{picked.asked} (asked back) -> {picked.label}", *then["replaced"]],
+        }
+    if chosen is None:
+        labels = " or ".join(f"'{c.label}'" for c in offered)
+        return _unclear(
+            previous,
+            fragment,
+            f"it names none of the choices offered ({labels}) alone, so which one is meant is "
+            "not said; pick one of them",
+        )
+    question = " ".join(chosen.question.split()).rstrip("?.! ") + "?"
+    return _composed(
+        previous,
+        question,
+        _kept(read(question, layer, lexicon), layer),
+        [f"{chosen.asked} (asked back) -> {chosen.label}"],
+    )
 
 
 def _widened(

@@ -551,7 +551,9 @@ def _read(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
     except UnexpectedInput:  # not reached with this grammar; fail closed if it ever is
         words = tuple(t.text for t in tokenize(question))
         return Reading(question, unread=words, notes=("unparsed",))
-    return _assemble(question, layer, lexicon, parts)
+    from assay.semantic._flags import flagged  # imports this module's Reading
+
+    return flagged(_assemble(question, layer, lexicon, parts), layer)
 
 
 def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list[Any]) -> Reading:

@@ -45,6 +45,7 @@ ABBREVIATIONS = {
     "num": "number",
     "nr": "number",
     "cust": "customer",
+    "mkt": "market",
     "custs": "customers",
     "prod": "product",
     "prods": "products",
@@ -367,6 +368,24 @@ class Lexicon:
                     return Match(phrase, hit.start, end, hit.kind, hit.targets)
         return hit
 
+    def _overrun(self, hit: Match, canon: list[str], taken: list[bool]) -> bool:
+        """Whether a concept the layer leaves undefined is only the start of a longer metric
+        phrase said over it: "total transaction amount" is the metric "transaction amount"
+        with a total said of it, not the undefined "total transactions" and a stray word
+        (outside tryout 13 was asked back "'total transactions' is not defined")."""
+        if hit.kind != "undefined":
+            return False
+        for start in range(hit.start + 1, hit.end):
+            for size in range(min(self.longest, len(canon) - start), hit.end - start, -1):
+                if any(taken[start : start + size]):
+                    continue
+                if any(
+                    k == "metric"
+                    for k, _ in self.entries.get(tuple(canon[start : start + size]), [])
+                ):
+                    return True
+        return False
+
     def match_tokens(self, tokens: list[Token], taken: list[bool]) -> list[Match]:
         canon = [canonical(t.text) for t in tokens]
         found: list[Match] = []
@@ -386,7 +405,7 @@ class Lexicon:
                 hit = self._joined(i, 3, tokens, canon, taken)
             if hit is None and i + 1 < len(tokens):
                 hit = self._joined(i, 2, tokens, canon, taken)
-            if hit is None:
+            if hit is None or self._overrun(hit, canon, taken):
                 i += 1
                 continue
             hit = self._extend(hit, tokens, canon, taken)

@@ -71,9 +71,12 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
     def choices(database: Any, record: dict[str, Any]) -> list[dict[str, str]]:
         provenance = record.get("provenance") or {}
         readings = provenance.get("readings") or []
-        if not readings:
+        reasons = tuple(str(r) for r in record.get("reasons") or ())
+        if not readings and not {"behaviour.did_you_mean", "behaviour.ambiguous_name"} & set(
+            reasons
+        ):
             return []
-        names = tuple(str(r.get("metric", "")) for r in readings)
+        names = tuple(str(r.get("metric", "")) for r in readings) + reasons
         cached = (database.key, str(provenance.get("question", "")), names)
         if cached not in known:
             if len(known) >= _CHOICES_KEPT:

@@ -11,9 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from assay.semantic import Lexicon, SemanticLayer, phrase_span, read
+from assay.semantic import Lexicon, SemanticLayer, ask_back_choices, phrase_span, read
 
 __all__ = ["choices_for", "restatement"]
+
+# The ask-backs whose choices are not metric readings (the reasons the agent records).
+_NAMED_CHOICES = frozenset({"behaviour.did_you_mean", "behaviour.ambiguous_name"})
 
 
 def restatement(record: dict[str, Any]) -> str:
@@ -49,9 +52,16 @@ def restatement(record: dict[str, Any]) -> str:
 def choices_for(
     record: dict[str, Any], layer: SemanticLayer, lexicon: Lexicon | None = None
 ) -> list[dict[str, str]]:
-    """For an ask-back: one whole question per reading, to re-ask with the choice made."""
+    """For an ask-back: one whole question per reading, to re-ask with the choice made (a
+    did-you-mean offers the question corrected; a name of several dimensions, one question per
+    dimension: ``semantic.ask_back_choices``)."""
     provenance = record.get("provenance") or {}
     question = str(provenance.get("question", ""))
+    if lexicon is not None and set(record.get("reasons") or ()) & _NAMED_CHOICES:
+        return [
+            {"kind": c.kind, "name": c.name, "label": c.label, "question": c.question}
+            for c in ask_back_choices(question, layer, lexicon)
+        ]
     out = []
     phrases: list[Any] | None = None  # the question's metric phrases, read once for all choices
     for reading in provenance.get("readings") or []:

@@ -301,6 +301,7 @@ class Service:
                 verdict = scorer.score(
                     record_in,
                     candidates=[Candidate(run.report.sql, (statement,), None, run.result)],
+                    answers_question=bool(question),
                 )
             verdict = dataclasses.replace(
                 verdict,
