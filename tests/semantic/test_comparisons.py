@@ -64,7 +64,7 @@ def test_comparison_words_read_as_operator_and_bound(
 
 def test_comparison_restated() -> None:
     assert read("bookings where capacity is above 3 by country", LAYER).restate(LAYER) == (
-        "bookings, where capacity is above 3, over all dates, by country"
+        "bookings, where capacity is above 3 (> 3), over all dates, by country"
     )
     assert "where capacity is between 2 and 5 (both included)" in read(
         "bookings where capacity between 2 and 5", LAYER

@@ -308,11 +308,15 @@ def test_pets_with_weight_more_than(tmp_path_factory: pytest.TempPathFactory) ->
         expected = _lite(PETS, "SELECT count(*) FROM Pets WHERE weight > 10")
         assert expected == [(2,)]
         assert _norm(verdict.candidate.result.rows) == _norm(expected)
-    # Student.Age is a quantity by its name (its 9 values in 34 rows looked like codes): a
-    # bound on it counts the students above it
+    # Student.Age is a quantity by its name (the drafter measures it) and an INTEGER column
+    # (the agent reads it from the catalog): a bound on it counts the students above it
     verdict = _answered(PETS, layer, "number of students with age over 20")
     expected = _lite(PETS, "SELECT count(*) FROM Student WHERE Age > 20")
+    assert expected == [(7,)]
     assert _norm(verdict.candidate.result.rows) == _norm(expected)
+    # a column no table has is asked back, naming it
+    verdict = _not_answered(PETS, layer, "number of students with height over 20")
+    assert "'height'" in verdict.provenance["message"]
 
 
 def test_car_conditions(cars: SemanticLayer) -> None:

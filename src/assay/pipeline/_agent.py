@@ -62,6 +62,7 @@ from assay.semantic import (
     value_lookups,
     with_derived_names,
     with_found,
+    with_numeric_columns,
 )
 from assay.semantic import decide as decide_behaviour
 from assay.settings import Settings, load_settings
@@ -125,6 +126,8 @@ class Agent:
                 "names it lists.",
                 details={"problems": problems},
             )
+        # the numeric columns the layer leaves unnamed ("cylinders"): a bound on them is read
+        self.layer = with_numeric_columns(self.layer, self.catalog)
         self.layer = with_derived_names(self.layer, self._unique(entity_columns(self.layer)))
         self.lexicon = Lexicon(self.layer)
         self.profiles = Profiles(self.connector, self.catalog)

@@ -20,6 +20,7 @@ from assay.semantic._model import (
     metric_filter,
 )
 from assay.semantic._names import entity_columns, with_derived_names
+from assay.semantic._numeric import with_numeric_columns
 from assay.semantic._periods import Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
@@ -81,4 +82,5 @@ __all__ = [
     "value_lookups",
     "with_derived_names",
     "with_found",
+    "with_numeric_columns",
 ]

@@ -70,10 +70,15 @@ def said(comparisons: Sequence[Comparison]) -> list[str]:
         c = comparisons[k]
         nxt = comparisons[k + 1] if k + 1 < len(comparisons) else None
         if nxt is not None and (c.op, nxt.op) == (">=", "<=") and c.words == nxt.words:
-            out.append(f"where {c.dimension} is between {c.value} and {nxt.value} (both included)")
+            if c.value == nxt.value:  # "in 1970" of a year column: that one value
+                out.append(f"where {c.dimension} is {c.value} (= {c.value})")
+            else:
+                out.append(
+                    f"where {c.dimension} is between {c.value} and {nxt.value} (both included)"
+                )
             k += 2
             continue
-        out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value}")
+        out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value} ({c.op} {c.value})")
         k += 1
     return out
 
@@ -198,6 +203,22 @@ def _column_matches(
     return out
 
 
+def _before(
+    tokens: list[Token], canon: list[str], end: int, periods: Sequence[tuple[int, int]]
+) -> tuple[int, str, str] | None:
+    """A comparison and number said right before token ``end`` ("more than 6" of "more than 6
+    cylinders"): (its first token, the operator, the number), or None."""
+    for size in range(_LONGEST, 0, -1):
+        for k in range(max(end - 1 - size, 0), end - 1):
+            op = _OPS.get(tuple(canon[k : k + size]))
+            number = None if op is None else _number(tokens, k + size)
+            if op is not None and number is not None and number[1] == end:
+                if _dated(tokens[end - 1], periods):
+                    return None
+                return k, op, number[0]
+    return None
+
+
 # Words that make the dimension after them a grouping ("for each ship mode", "per country")
 _GROUPING = frozenset({"by", "per", "each", "every", "across"})
 
@@ -253,6 +274,8 @@ def grouped_bounds_in(
         if m.kind != "dimension" or len(m.targets) != 1:
             continue
         grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
+        if grouped and layer is not None and m.targets[0] in layer.numeric:
+            continue  # "for each size between 10 and 20": the sizes' range (comparisons_in)
         start = m.end
         if not grouped:
             if layer is None or not _worded(layer, m.targets[0]):
@@ -304,10 +327,21 @@ def comparisons_in(
         if m.kind not in {"dimension", "column"} or len(m.targets) != 1:
             continue
         dim, column = m.targets[0], ""
-        if m.start > 0 and canon[m.start - 1] in _GROUPING:
-            continue  # "for each ship mode between 10 and 20": the metric's, per group
         if m.kind == "dimension" and layer is not None and _worded(layer, dim):
             continue  # "ship mode between 10 and 20": its values are words, never numbers
+        grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
+        if grouped and (layer is None or dim not in layer.numeric):
+            continue  # "for each ship mode between 10 and 20": the metric's, per group
+        before = None if grouped else _before(tokens, canon, m.start, periods)
+        if before is not None:
+            # "more than 6 cylinders": the bound said before the column's words
+            op_start, sign, value = before
+            span_start = op_start - 1 if op_start > 0 and canon[op_start - 1] in _LEAD else op_start
+            words = question[tokens[op_start].start : tokens[m.end - 1].end]
+            if m.kind == "column":
+                column, dim = dim, dim.replace(".", " ")
+            found.append((span_start, m.end, [Comparison(dim, sign, value, words, column)]))
+            continue
         if m.kind == "column":
             column = dim
             dim = dim.replace(".", " ")
@@ -315,6 +349,10 @@ def comparisons_in(
         while i < len(tokens) and canon[i] in _COPULA:
             i += 1
         span_start = m.start - 1 if m.start > 0 and canon[m.start - 1] in _LEAD else m.start
+        if grouped:  # "for each size between 10 and 20": the grouping stays, the range is read
+            if i != m.end:
+                continue
+            span_start = i
         if i < len(tokens) and canon[i] == "between":
             low = _number(tokens, i + 1)
             if low is None or low[1] >= len(tokens) or canon[low[1]] not in {"and", "to"}:
@@ -343,7 +381,13 @@ def comparisons_in(
             and tuple(canon[i : i + 2]) in _WEIGHED
         ):
             op = (_WEIGHED[(canon[i], canon[i + 1])], i + 2)
-        if op is None and m.start > 0 and i == m.end and canon[i : i + 1] == ["than"]:
+        if (
+            op is None
+            and not grouped
+            and m.start > 0
+            and i == m.end
+            and canon[i : i + 1] == ["than"]
+        ):
             # "a greater weight than 10": the comparative said before the column
             said = _OPS.get((canon[m.start - 1], "than"))
             op = None if said is None else (said, i + 1)

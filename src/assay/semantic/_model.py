@@ -162,6 +162,9 @@ class SemanticLayer:
     trusted_examples: tuple[TrustedExample, ...] = ()
     # Words derived from the names when the agent opens the layer, never written in its file
     derived: tuple[DerivedName, ...] = ()
+    # Dimensions the engine types as numbers, read from the catalog when the agent opens the
+    # layer (``with_numeric_columns``), never written in its file
+    numeric: tuple[str, ...] = ()
 
     def metric(self, name: str) -> Metric:
         return next(m for m in self.metrics if m.name == name)

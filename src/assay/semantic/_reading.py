@@ -44,6 +44,7 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
+from assay.semantic._numeric import counted_rows, everyday_bounds, untimed_year
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -253,6 +254,9 @@ def _plain(period: Period) -> str:
 def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) -> Reading:
     """The reading of a whole question against a semantic layer.
 
+    On a layer with no time, "by year" and "in 1970" are read on its year column, and a
+    bound with no metric named counts the rows of its table (``_numeric``).
+
     Example:
         >>> from assay.semantic._model import Dimension, Metric
         >>> layer = SemanticLayer(
@@ -265,6 +269,11 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
+    return counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+
+
+def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
+    """``read`` before the year of a layer with no time is placed."""
     if (exist := _EXIST.match(question)) is not None:
         # "how many countries exist": 'exist' adds nothing (as "are there" adds nothing), read
         # so at the end of a "how many X" question only; anywhere else it stays unread
@@ -273,6 +282,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     aged = _aged(question, layer)
     if aged != question:
         return dataclasses.replace(read(aged, layer, lexicon), question=question)
+    everyday = everyday_bounds(question, layer)
+    if everyday != question:  # "older than 30": the one age column's bound
+        return dataclasses.replace(read(everyday, layer, lexicon), question=question)
     listed = _listed_aggregates(question, lexicon)
     if listed != question:
         return dataclasses.replace(read(listed, layer, lexicon), question=question)
@@ -474,7 +486,7 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
             "applies to it. Name the numeric column the bound is on."
         )
         reading = _explained(reading, words, why)
-    return _placed(_on_rows(reading, layer), condition, layer)
+    return _placed(_on_rows(counted_rows(reading, layer), layer), condition, layer)
 
 
 def _explained(reading: Reading, words: str, why: str) -> Reading:
