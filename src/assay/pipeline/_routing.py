@@ -16,7 +16,14 @@ from typing import Any
 import sqlglot
 from sqlglot import exp
 
-from assay.catalog import AUTO_COMMIT_TIER, FORCING_PII, PASS_FRACTION, PATTERNS, Tier
+from assay.catalog import (
+    AUTO_COMMIT_TIER,
+    FORCING_PII,
+    PASS_FRACTION,
+    PATTERNS,
+    Tier,
+    cap_confidence,
+)
 from assay.gate import detect_mode, route
 from assay.generators import Plan
 from assay.semantic import Reading, SemanticLayer
@@ -81,7 +88,35 @@ def rested_on(planned: Plan, reading: Reading, layer: SemanticLayer) -> tuple[Re
     for name in names:
         d = layer.dimension(name)
         out.append(_rested("dimension", d.name, d.tier, d.confidence, d.fact))
+    for c in reading.comparisons:
+        if c.dimension in names:
+            continue
+        out.append(_compared_on(c.dimension, c.column, layer))
     return tuple(out)
+
+
+def _compared_on(dimension: str, column: str, layer: SemanticLayer) -> Rested:
+    """What a bound rests on: its dimension, or (a bound on a metric's column) the least sure
+    metric over that column. A column whose meaning only its name gives (one the layer does
+    not define, read from the catalog) is an unconfirmed fact at the name-only tier: the
+    answer is confirmed first, as an answer on a drafted metric is."""
+    if not column:
+        found = [d for d in layer.dimensions if d.name == dimension]
+        if found:
+            d = found[0]
+            return _rested("dimension", d.name, d.tier, d.confidence, d.fact)
+    ref = column.lower()
+    over = [m for m in layer.metrics if ref and ref in m.expression.lower()]
+    if over:
+        m = min(over, key=lambda m: _rested("", "", m.tier, m.confidence, "").confidence)
+        return _rested("column", column, m.tier, m.confidence, m.fact or f"{column} semantic_type")
+    return _rested(
+        "column",
+        column or dimension,
+        Tier.INTERPRETER_ONLY.name,
+        cap_confidence(1.0, Tier.INTERPRETER_ONLY),
+        f"{column or dimension} semantic_type",
+    )
 
 
 def _raw_columns(sql: str, dialect: str) -> set[str]:

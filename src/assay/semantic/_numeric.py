@@ -31,6 +31,7 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from assay.catalog import Tier, cap_confidence
 from assay.semantic._compare import NUMERIC_TYPE, Comparison, metric_columns
 from assay.semantic._model import Dimension, SemanticLayer
 from assay.semantic._names import split_name
@@ -99,7 +100,18 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
                 continue  # words the layer already uses: never shadowed
             if not timeless and set(words) & _TIME_WORDS:
                 continue  # "year" on a dated layer is a period's word, never a column's
-            added.append(Dimension(name, ref, tuple(phrases)))
+            # Its meaning rests on its name alone: the name-only tier, so that an answer
+            # bounded or grouped by it is confirmed first (Rosetta's authority caps).
+            added.append(
+                Dimension(
+                    name,
+                    ref,
+                    tuple(phrases),
+                    tier=Tier.INTERPRETER_ONLY.name,
+                    confidence=cap_confidence(1.0, Tier.INTERPRETER_ONLY),
+                    fact=f"{ref} semantic_type",
+                )
+            )
     dimensions = (*layer.dimensions, *added)
     numeric = tuple(d.name for d in dimensions if not d.expression and _typed(d.column, catalog))
     return dataclasses.replace(layer, dimensions=dimensions, numeric=numeric)
