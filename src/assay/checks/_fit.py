@@ -61,7 +61,8 @@ def _key(column: exp.Column, aliases: dict[str, str]) -> str:
 
 
 def _date(node: exp.Expr) -> dt.date | None:
-    text = node.this if isinstance(node, exp.Cast) else node
+    # CAST('2021-01-01' AS DATE), or SQLite's DATE('2021-01-01')
+    text = node.this if isinstance(node, (exp.Cast, exp.Date)) else node
     if isinstance(text, exp.Literal) and text.is_string:
         try:
             return dt.date.fromisoformat(text.this[:10])
@@ -529,7 +530,27 @@ def _says(spec: tuple[bool, frozenset[str]] | None) -> str:
     return f"{'not ' if negated else ''}{' or '.join(sorted(values))}"
 
 
+def _sqlite_grain(key: exp.Expr) -> str | None:
+    """The grain of SQLite's date-function keys (``generators._planner._SQLITE_GRAINS``)."""
+    if isinstance(key, exp.Cast) and isinstance(key.this, exp.TimeToStr):
+        fmt = key.this.args.get("format")
+        return "year" if isinstance(fmt, exp.Literal) and fmt.this == "%Y" else None
+    if isinstance(key, exp.Date) and isinstance(key.this, exp.Column):
+        return "day"
+    if isinstance(key, exp.Anonymous) and str(key.this).upper() == "DATE":
+        said = [str(a.this) for a in key.expressions[1:] if isinstance(a, exp.Literal)]
+        tail = [a for a in key.expressions[1:] if not isinstance(a, exp.Literal)]
+        if said == ["start of month"]:
+            return "quarter" if len(tail) == 1 and "months" in tail[0].sql() else "month"
+        if said == ["-6 days", "weekday 1"] and not tail:
+            return "week"
+    return None
+
+
 def _grain(key: exp.Expr) -> str | None:
+    sqlite = _sqlite_grain(key)
+    if sqlite is not None:
+        return sqlite
     if isinstance(key, exp.Year):
         return "year"
     if isinstance(key, exp.Case):

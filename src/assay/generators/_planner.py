@@ -244,10 +244,8 @@ def _plan(
     per_period: list[exp.Expr] = []  # a ranking of compared periods is within each period
     if compared:
         kind = kinds.pop() if len(kinds) == 1 else None
-        if kind == "year":
-            key: exp.Expr = exp.Year(this=time.copy())
-        elif kind is not None:
-            key = exp.func("date_trunc", exp.Literal.string(kind), time.copy())
+        if kind is not None:
+            key: exp.Expr = _grain_key(kind, time, dialect)
         else:
             key = exp.Case(
                 ifs=[
@@ -260,10 +258,7 @@ def _plan(
         per_period.append(key)
     compared_kind = kind if compared else None
     if reading.grain is not None and reading.grain != compared_kind:
-        if reading.grain == "year":
-            key = exp.Year(this=time.copy())
-        else:
-            key = exp.func("date_trunc", exp.Literal.string(reading.grain), time.copy())
+        key = _grain_key(reading.grain, time, dialect)
         projections.append(exp.alias_(key, reading.grain))
         keys.append(key)
     for group in groups:
@@ -405,6 +400,30 @@ def _keep_ties(
         .where(exp.column(f"{order}_rank") <= exp.Literal.number(ranking.n or 0))
         .order_by(f"{order} {direction}", "1")
     )
+
+
+# SQLite has no YEAR() or DATE_TRUNC(): its own date functions, on ISO text dates (the first
+# day of the grain, as DATE_TRUNC gives; a week starts on Monday, as DuckDB's and PostgreSQL's).
+_SQLITE_GRAINS = {
+    "year": "CAST(STRFTIME('%Y', {c}) AS INTEGER)",
+    "quarter": "DATE({c}, 'start of month', "
+    "PRINTF('-%d months', (CAST(STRFTIME('%m', {c}) AS INTEGER) - 1) % 3))",
+    "month": "DATE({c}, 'start of month')",
+    "week": "DATE({c}, '-6 days', 'weekday 1')",
+    "day": "DATE({c})",
+}
+
+
+def _grain_key(grain: str, time: exp.Expr, dialect: str) -> exp.Expr:
+    """The group key of a time grain (``year``, ``quarter``, ``month``, ``week``, ``day``) in
+    the dialect: YEAR() and DATE_TRUNC() where the engine has them, SQLite's date functions
+    where it has not (outside tryout 14: 'by month' failed on SQLite, no DATE_TRUNC)."""
+    if dialect == "sqlite" and grain in _SQLITE_GRAINS:
+        text = _SQLITE_GRAINS[grain].format(c=time.sql(dialect="sqlite"))
+        return sqlglot.parse_one(text, read="sqlite")
+    if grain == "year":
+        return exp.Year(this=time.copy())
+    return exp.func("date_trunc", exp.Literal.string(grain), time.copy())
 
 
 def _between(column: exp.Expr, start: object, end: object) -> exp.Expr:

@@ -97,7 +97,7 @@ _ALL = re.compile(
     r"(?P<words>\w+(?:\s+\w+)?)$",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_YEAR = re.compile(r"\b(?:19|20|21)\d\d\b")
 _HALF = re.compile(r"\b(?:h[12]|(?:the\s+)?(?:first|second)\s+half)\b", re.IGNORECASE)
 _RELATIVE = re.compile(
     r"\b(?:last|this|next|past|previous|prior|ago|today|yesterday|ytd|to date|current|"

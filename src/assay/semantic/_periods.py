@@ -72,13 +72,13 @@ _MONTH_RE = (
     r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
     r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
-_YEAR_RE = r"(?P<year>(?:19|20)\d{2}|'\d{2})"
+_YEAR_RE = r"(?P<year>(?:19|20|21)\d{2}|'\d{2})"
 # "the last 3 months of 2023", "the last week of March": counted back from another period than
 # the clock; no spelling reads that, so the words are left unread (asked back), never read as
 # the last months before the clock beside 2023.
 _WHOLE = r"(?:full |complete |whole |calendar )?"  # "the last full quarter": the last quarter
 _NOT_OF = (
-    r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
+    r"(?!,? (?:of|in|during|for) (?:the )?(?:year )?(?:(?:19|20|21)\d\d|'\d\d|q[1-4]\b|h[12]\b|"
     r"fy|fiscal|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec))(?! of\b)"
 )
 
@@ -216,7 +216,7 @@ class _Rules:
             ),
             (
                 r"\bq(?P<a>[1-4]) ?(?:-|–|to|through|thru) ?q(?P<b>[1-4]),? (?:of )?"
-                r"(?P<y>(?:19|20)\d{2}|'\d{2})\b",
+                r"(?P<y>(?:19|20|21)\d{2}|'\d{2})\b",
                 lambda m: self._quarters(int(m["a"]), int(m["b"]), _year(m["y"])),
             ),
             (
@@ -257,14 +257,14 @@ class _Rules:
                 ),
             ),
             (
-                r"\b(?P<y>(?:19|20)\d{2})-(?P<m>0[1-9]|1[0-2])\b(?!-)",
+                r"\b(?P<y>(?:19|20|21)\d{2})-(?P<m>0[1-9]|1[0-2])\b(?!-)",
                 lambda m: self._month(int(m["m"]), int(m["y"])),
             ),
             (
                 rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?"
-                rf"(?P<y>(?:19|20)\d{{2}})\b"
+                rf"(?P<y>(?:19|20|21)\d{{2}})\b"
                 rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? "
-                rf"(?P<y2>(?:19|20)\d{{2}})\b",
+                rf"(?P<y2>(?:19|20|21)\d{{2}})\b",
                 lambda m: self._date(
                     int(m["y"] or m["y2"]),
                     _month_number(m["mon"] or m["mon2"]),
@@ -272,9 +272,9 @@ class _Rules:
                 ),
             ),
             (
-                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b(?! ?(?:19|20)\d\d)"
+                rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE}\b(?! ?(?:19|20|21)\d\d)"
                 rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?\b"
-                rf"(?!,? ?(?:19|20)\d\d)",
+                rf"(?!,? ?(?:19|20|21)\d\d)",
                 lambda m: self._date_latest(
                     _month_number(m["mon"] or m["mon2"]), int(m["d"] or m["d2"])
                 ),
@@ -356,7 +356,7 @@ class _Rules:
                 lambda m: self._quarter(int(m["q"]), c.year),
             ),
             (
-                r"\bcy ?(?P<y>\d{4})\b|\b(?P<y2>(?:19|20)\d{2})\b(?![-/]\d)",
+                r"\bcy ?(?P<y>\d{4})\b|\b(?P<y2>(?:19|20|21)\d{2})\b(?![-/]\d)",
                 lambda m: (
                     dt.date(int(m["y"] or m["y2"]), 1, 1),
                     dt.date(int(m["y"] or m["y2"]) + 1, 1, 1),
@@ -364,7 +364,7 @@ class _Rules:
                 ),
             ),
             (
-                r"\b(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})\b",
+                r"\b(?P<y>(?:19|20|21)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})\b",
                 lambda m: self._day(m),
             ),
             (
@@ -737,7 +737,7 @@ def _other_half(found: list[Period], text: str, taken: list[tuple[int, int]]) ->
 def _yearless(period: Period) -> bool:
     """A month or quarter written without its year ("Feb", "Q1")."""
     return period.kind in {"month", "quarter"} and not re.search(
-        r"(?:19|20)\d\d|'\d\d|\bfy|fiscal", period.text
+        r"(?:19|20|21)\d\d|'\d\d|\bfy|fiscal", period.text
     )
 
 
