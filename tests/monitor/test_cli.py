@@ -147,56 +147,17 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
     assert saved["info"]["head_c_selection"]["groups"] == ["db0", "db1"]
     assert saved["correctness"]["C"] == trained["head_c"]
     out = tmp_path / "report"
-    _invoke(
-        "monitor",
-        "eval",
-        "--monitor",
-        str(monitor),
-        "--runs",
-        str(held),
-        "--schema",
-        str(schema),
-        "--out",
-        str(out),
-    )
+    evaluate = ["monitor", "eval", "--monitor", str(monitor), "--runs", str(held)]
+    evaluate += ["--schema", str(schema)]
+    first = CliRunner().invoke(main, [*evaluate, "--out", str(out)])
+    assert first.exit_code == 0, first.output
     # Strict JSON: a measure that could not be computed is null, never a bare NaN.
     report = json.loads((out / "report.json").read_text(), parse_constant=_no_constant)
     # The held-out runs are on the training databases: said on the screen, not only in the file.
-    again = CliRunner().invoke(
-        main,
-        [
-            "monitor",
-            "eval",
-            "--monitor",
-            str(monitor),
-            "--runs",
-            str(held),
-            "--schema",
-            str(schema),
-            "--out",
-            str(tmp_path / "again"),
-        ],
-    )
-    assert again.exit_code == 0, again.output
-    assert "Warning: the monitor was trained on runs of ['db0', 'db1']" in again.output
+    assert "Warning: the monitor was trained on runs of ['db0', 'db1']" in first.output
     # A database no run is on is an error naming the ones there are (it printed NaNs).
-    unknown = CliRunner().invoke(
-        main,
-        [
-            "monitor",
-            "eval",
-            "--monitor",
-            str(monitor),
-            "--runs",
-            str(held),
-            "--schema",
-            str(schema),
-            "--database",
-            "nosuchdb",
-            "--out",
-            str(tmp_path / "none"),
-        ],
-    )
+    none = tmp_path / "none"
+    unknown = CliRunner().invoke(main, [*evaluate, "--database", "nosuchdb", "--out", str(none)])
     assert unknown.exit_code == 1
     assert "No run in the runs files is on database(s) ['nosuchdb']" in unknown.output
     assert "'db0'" in unknown.output and not (tmp_path / "none").exists()
