@@ -295,3 +295,24 @@ def test_a_request_for_advice_is_abstained_on_not_refused(wrb: Path) -> None:
     assert "never changes" not in decision.message
     acted = decide(read("Lapse every travel policy for 2023.", layer, Lexicon(layer)), layer)
     assert acted.behaviour == "refuse"  # an unknown verb acting on rows is still refused
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how many transactions that are not large between Mar 10 and Mar 20",
+        "how many non large transactions between Mar 10 and Mar 20",
+    ],
+)
+def test_a_negated_flag_is_never_read_as_true(
+    metricflow: tuple[Agent, Path], question: str
+) -> None:
+    agent, _ = metricflow
+    reading = read(question, agent.layer, agent.lexicon)
+    assert ("is_large", ("true",), False) not in [
+        (f.dimension, f.values, f.negated) for f in reading.filters
+    ]
+    verdict = agent.ask(question)
+    if verdict.behaviour == "answer" and verdict.action in ("show", "warn"):
+        # answered: only as the large transactions left out
+        assert any(f.dimension == "is_large" and f.negated for f in reading.filters)

@@ -43,6 +43,14 @@ def _flag(word: str, layer: SemanticLayer) -> Dimension | None:
     return found[0] if len(found) == 1 else None
 
 
+def _negated(word: str, question: str) -> bool:
+    """Whether ``word`` is said negated ("non large", "non-large", "not large", "no large")."""
+    pattern = (
+        rf"\b(?:not|non|no|without|excluding|except|never)(?:\s+|-)(?:\w+\s+)?{re.escape(word)}\b"
+    )
+    return re.search(pattern, question, re.IGNORECASE) is not None
+
+
 def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
     """``reading`` with each modifier that names a true/false dimension read as a filter on it
     being true (taken off the modifiers and the unread words); unchanged otherwise.
@@ -65,6 +73,9 @@ def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
         dim = _flag(word, layer)
         if dim is None or any(f.dimension == dim.name for f in filters):
             continue
+        if _negated(word, reading.question):
+            continue  # "non large": never read as large; left unread, so not answered
+
         filters.append(Filter(dim.name, ("true",), False, word))
         taken.add(word)
     if not taken:
