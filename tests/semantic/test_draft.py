@@ -236,3 +236,37 @@ def test_a_join_leaving_rows_without_a_partner_is_forbidden(tmp_path: Path) -> N
     assert layer.joins == ()
     assert [(f.left, f.right) for f in layer.forbidden_joins] == [("sale", "store")]
     assert "1 rows of sale have no match in store.id" in text
+
+
+def test_a_period_beginning_before_a_metrics_rows_is_partly_covered(tmp_path: Path) -> None:
+    """Orders begin in February, shipments in January: "orders count from January to March"
+    begins before the orders' first day, so it is partly covered and said so (outside tryout
+    15 was told "2100 is outside it" of data from 2100-01-02)."""
+    import duckdb
+
+    from assay.pipeline import Agent
+
+    db = tmp_path / "c.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE orders AS SELECT range AS id, DATE '2024-02-01' + range::INTEGER AS day "
+        "FROM range(150)"
+    )
+    con.execute(
+        "CREATE TABLE shipments AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
+        "FROM range(180)"
+    )
+    con.close()
+    _init(db, tmp_path / "layer.yaml")
+    layer = load_semantic(tmp_path / "layer.yaml")
+    own = layer.metric("orders_count").coverage
+    if own is None:
+        pytest.skip("the draft gave the orders no coverage of their own")
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        early = agent.ask("orders count from January 2024 to March 2024")
+        january = agent.ask("orders count in January 2024")
+    assert early.behaviour == "abstain"
+    assert early.reasons == ("behaviour.period_partly_covered",)
+    assert "begins before it" in early.provenance["message"]
+    assert january.reasons == ("behaviour.period_outside_coverage",)

@@ -160,14 +160,25 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         if own is None:
             continue
         for period in reading.periods:
-            if period.start < own[0] or period.start > own[1]:
+            last = period.end - dt.timedelta(days=1)
+            if last < own[0] or period.start > own[1]:
                 return BehaviourDecision(
                     "abstain",
                     "behaviour.period_outside_coverage",
                     f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
                     f"{period.label} is outside it, so there is no data to answer from.",
                 )
-            last = period.end - dt.timedelta(days=1)
+            if period.start < own[0]:
+                # begins before the metric's rows do (outside tryout 15: "2100 is outside it"
+                # of data from 2100-01-02): partly covered, and said so
+                return BehaviourDecision(
+                    "abstain",
+                    "behaviour.period_partly_covered",
+                    f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
+                    f"{period.label} ({period.start} to {last}) begins before it, so a figure "
+                    f"for the whole of {period.label} cannot be given. Ask for the covered "
+                    f"part (from {own[0]}).",
+                )
             ends_early = layer.coverage is None or own[1] < layer.coverage[1]
             if ends_early and period.start <= own[1] < last:
                 # the metric's rows stop before the layer's do: the rest of the period is not
