@@ -307,3 +307,23 @@ def test_the_agent_answers_match_sql(
     assert len(got) == len(expected)
     for row, want in zip(got, expected, strict=True):
         assert row == pytest.approx(want), question
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["how many cars with weight over 2000", "cars with weight under 2000 made in 1971"],
+)
+def test_a_bound_that_looks_like_a_year_is_never_a_year(
+    question: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Outside tryout 15: "weight over 2000" on car_1 was read "Year is 2000" (0 cars, shown
+    confirm-first) with 'weight over' dropped. A year-like number after a bound's word is not
+    the year; unread, the question is not answered (the right count is 'weight > 2000')."""
+    db, path = drafted_spider("car_1", tmp_path_factory)
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(path)).ask(question)
+    assert "Year is 2000" not in str(verdict.provenance.get("reading", ""))
+    if verdict.behaviour == "answer" and verdict.action != "withhold":
+        assert verdict.candidate is not None and verdict.candidate.final_sql is not None
+        assert "Weight" in verdict.candidate.final_sql
+        assert "Year = 2000" not in verdict.candidate.final_sql

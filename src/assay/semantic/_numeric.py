@@ -248,6 +248,22 @@ def _year_dimension(layer: SemanticLayer) -> Dimension | None:
     return found[0] if len(found) == 1 else None
 
 
+_BOUND_WORDS = re.compile(
+    r"\b(?:over|under|above|below|than|exceeding|least|most|between|and|to|after|before|"
+    r"since|until|weigh(?:s|ed|ing)?|=|<|>)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _bounded_number(label: str, question: str) -> bool:
+    """Whether the year-like ``label`` is said after a word that makes it a bound or a range's
+    end ("over 2000", "more than 1975", "between 1975 and 1980", "after 1975"), not a year."""
+    for found in re.finditer(rf"\b{re.escape(label)}\b", question):
+        if _BOUND_WORDS.search(question[: found.start()]):
+            return True
+    return False
+
+
 def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     """On a layer with no time, "by year" grouped by the one year column and "in 1970" kept
     as that year's rows; unchanged otherwise (a period left is abstained on)."""
@@ -259,6 +275,11 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     periods, bounds = [], list(reading.comparisons)
     for p in reading.periods:
         whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
+        if whole and _bounded_number(p.label, reading.question):
+            # "weight over 2000": a bound's number, never the year 2000 (outside tryout 15 got
+            # "Year is 2000" and 'weight over' dropped); left a period, it is not answered
+            periods.append(p)
+            continue
         if whole and p.end == p.start.replace(year=p.start.year + 1) and not reading.compare:
             bounds += [
                 Comparison(year.name, ">=", p.label, p.text),
