@@ -17,6 +17,7 @@ cannot run) must not be answered.
 
 from __future__ import annotations
 
+import dataclasses
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -197,6 +198,33 @@ def test_a_place_name_is_looked_up_where_values_were_not_read(tmp_path: Path) ->
     assert "customer_nations_name is GERMANY" in verdict.provenance["reading"]
     assert missing.behaviour == "abstain"
     assert missing.reasons == ("behaviour.value_not_in_domain",)
+
+
+def test_a_place_of_two_words_is_looked_up_not_corrected(tmp_path: Path) -> None:
+    """Outside tryout 15: "customers in the United States" was asked "did you mean 'status'?"
+    (a layer with an orders status); the two words are a place, looked up in the data."""
+    db = _nations_db(tmp_path / "n.duckdb", extra=("UNITED STATES",))
+    with duckdb.connect(str(db)) as con:
+        con.execute("ALTER TABLE orders ADD COLUMN o_status VARCHAR DEFAULT 'F'")
+    layer = dataclasses.replace(
+        _OPEN_LAYER,
+        dimensions=(
+            *_OPEN_LAYER.dimensions,
+            Dimension("orders_status", "orders.o_status", (), values=("F", "O")),
+        ),
+    )
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, layer).ask(
+            "number of orders from customers in the United States"
+        )
+    (expected,) = duckdb.connect(str(db), read_only=True).execute(
+        "SELECT count(*) FROM orders o JOIN nation n ON o.o_nation = n.n_key "
+        "WHERE n.n_name = 'UNITED STATES'"
+    ).fetchone() or (None,)
+    assert verdict.behaviour == "answer" and verdict.action == "show", verdict.provenance
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    assert [tuple(r) for r in verdict.candidate.result.rows] == [(expected,)]
+    assert "customer_nations_name is UNITED STATES" in verdict.provenance["reading"]
 
 
 def test_a_looked_up_place_with_two_spellings_is_asked_back(tmp_path: Path) -> None:

@@ -46,6 +46,7 @@ from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, untimed_year
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
+from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -1427,6 +1428,15 @@ def _value_like(unread: list[Tag], dim_at: set[int]) -> list[str]:
     return out
 
 
+_PLACE_NAMES = frozenset(
+    name.casefold().removeprefix("the ")
+    for table in (COUNTRIES, STATES)
+    for names in table.values()
+    for name in names
+    if " " in name
+)
+
+
 def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
     """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
     adjacent unread words is tried whole first ("gross revnue"), then word by word."""
@@ -1442,6 +1452,10 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for run in runs:
         text = " ".join(t.token.text for t in run)
+        if len(run) > 1 and text.casefold().removeprefix("the ") in _PLACE_NAMES:
+            # "the United States": a place's name, looked up in the data, never a typo of
+            # 'status' (outside tryout 15)
+            continue
         if len(run) > 1:
             best = process.extractOne(text.lower(), phrases, scorer=fuzz.ratio, score_cutoff=85)
             if best is not None:
