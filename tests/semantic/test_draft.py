@@ -178,24 +178,31 @@ def test_everyday_words_and_unique_names_are_not_values(tmp_path: Path) -> None:
     assert verdict.candidate.result.rows == ((4,),)
 
 
-def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> None:
-    """Orders end in March, shipments in June: "orders count in May" is abstained on (the
-    orders hold no May), not answered 0 because the layer's coverage reaches June."""
+def _orders_and_shipments(db: Path, orders_from: str, order_days: int) -> Path:
+    """Orders of one a day from ``orders_from`` for ``order_days`` days; shipments one a day
+    through the first half of 2024."""
     import duckdb
 
-    from assay.pipeline import Agent
-
-    db = tmp_path / "c.duckdb"
     con = duckdb.connect(str(db))
     con.execute(
-        "CREATE TABLE orders AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
-        "FROM range(90)"
+        f"CREATE TABLE orders AS SELECT range AS id, DATE '{orders_from}' + range::INTEGER AS "
+        f"day FROM range({order_days})"
     )
     con.execute(
         "CREATE TABLE shipments AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
         "FROM range(180)"
     )
     con.close()
+    return db
+
+
+def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> None:
+    """Orders end in March, shipments in June: "orders count in May" is abstained on (the
+    orders hold no May), not answered 0 because the layer's coverage reaches June."""
+
+    from assay.pipeline import Agent
+
+    db = _orders_and_shipments(tmp_path / "c.duckdb", "2024-01-01", 90)
     _init(db, tmp_path / "layer.yaml")
     layer = load_semantic(tmp_path / "layer.yaml")
     assert layer.coverage is not None and str(layer.coverage[1]) == "2024-06-28"
@@ -242,21 +249,10 @@ def test_a_period_beginning_before_a_metrics_rows_is_partly_covered(tmp_path: Pa
     """Orders begin in February, shipments in January: "orders count from January to March"
     begins before the orders' first day, so it is partly covered and said so (outside tryout
     15 was told "2100 is outside it" of data from 2100-01-02)."""
-    import duckdb
 
     from assay.pipeline import Agent
 
-    db = tmp_path / "c.duckdb"
-    con = duckdb.connect(str(db))
-    con.execute(
-        "CREATE TABLE orders AS SELECT range AS id, DATE '2024-02-01' + range::INTEGER AS day "
-        "FROM range(150)"
-    )
-    con.execute(
-        "CREATE TABLE shipments AS SELECT range AS id, DATE '2024-01-01' + range::INTEGER AS day "
-        "FROM range(180)"
-    )
-    con.close()
+    db = _orders_and_shipments(tmp_path / "c.duckdb", "2024-02-01", 150)
     _init(db, tmp_path / "layer.yaml")
     layer = load_semantic(tmp_path / "layer.yaml")
     own = layer.metric("orders_count").coverage

@@ -59,12 +59,10 @@ _TRAIL = re.compile(
     r"[\s,]*\b(?:instead|too|as well|please|then|also|again|rather|thanks|thank you|only)\s*$",
     re.IGNORECASE,
 )
+_RANK_WORDS = "top|bottom|highest|lowest|best|worst|largest|smallest|biggest"
+_NUMBER_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten"
 # "the net one": net ("the top one" is a ranking, left as it is)
-_ONE = re.compile(
-    r"^(?:the\s+)?(?!(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\b)"
-    r"(\w+)\s+one$",
-    re.IGNORECASE,
-)
+_ONE = re.compile(rf"^(?:the\s+)?(?!(?:{_RANK_WORDS})\b)(\w+)\s+one$", re.IGNORECASE)
 _GROUP_SAID = re.compile(
     r"\s*\b(?:broken down by|split by|for each|for every|by|per|each|across)\s+(?:the\s+)?"
     r"(\w+(?:\s+\w+)?)",
@@ -77,18 +75,10 @@ _GRAIN_SAID = re.compile(
     re.IGNORECASE,
 )
 _RANK_SAID = re.compile(
-    r"\s*\b(?:the\s+)?(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)"
-    r"(?:\s+(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten))?\b",
-    re.IGNORECASE,
+    rf"\s*\b(?:the\s+)?(?:{_RANK_WORDS})(?:\s+(?:\d+|{_NUMBER_WORDS}))?\b", re.IGNORECASE
 )
-_RANK_ONLY = re.compile(
-    r"(?:the\s+)?(top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\s+"
-    r"(\d+|one|two|three|four|five|six|seven|eight|nine|ten)",
-    re.IGNORECASE,
-)
-_NUMBERS = {
-    w: i for i, w in enumerate("one two three four five six seven eight nine ten".split(), 1)
-}
+_RANK_ONLY = re.compile(rf"(?:the\s+)?({_RANK_WORDS})\s+(\d+|{_NUMBER_WORDS})", re.IGNORECASE)
+_NUMBERS = {w: i for i, w in enumerate(_NUMBER_WORDS.split("|"), 1)}
 _COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
 )
