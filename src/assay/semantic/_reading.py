@@ -475,8 +475,13 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
         return None
     reading = read(rest, layer, lexicon)
     groups = tuple(dict.fromkeys((*reading.groups, *grouped)))
+    # the rest's own bounds (a year on a layer with no time: "made in 1980") kept beside
+    # these (outside tryout 16: "from 1980 with more than 4 cylinders" lost 1980 silently)
     reading = dataclasses.replace(
-        reading, question=question, comparisons=comparisons, groups=groups
+        reading,
+        question=question,
+        comparisons=(*reading.comparisons, *comparisons),
+        groups=groups,
     )
     for words, dim, on_group in grouped_bounds:
         why = (
