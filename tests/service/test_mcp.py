@@ -61,6 +61,15 @@ async def _session(config: Path) -> dict[str, Any]:
         out["unknown"] = _payload(
             await session.call_tool("ask", {"question": "x", "database": "/etc/passwd"})
         )
+        # a misspelt argument is refused, not ignored (nothing asked, nothing recorded)
+        out["misspelt"] = _payload(
+            await session.call_tool(
+                "ask", {"question": "What was the gross revenue in 2023?", "databse": "shop"}
+            )
+        )
+        out["extra"] = _payload(
+            await session.call_tool("catalog", {"database": "shop", "table": "orders"})
+        )
     return out
 
 
@@ -86,6 +95,11 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     assert "gross_revenue" in json.dumps(out["semantic"])
     assert out["unknown"]["ok"] is False
     assert out["unknown"]["error"]["code"] == "database.unknown"
+    assert out["misspelt"]["ok"] is False
+    assert out["misspelt"]["error"]["code"] == "request.unknown_field"
+    assert "'databse'" in out["misspelt"]["error"]["message"]
+    assert "database" in out["misspelt"]["error"]["hint"]
+    assert out["extra"]["error"]["details"] == {"unknown": ["table"]}
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     try:  # the agent's answers are in the same ledger as a person's
         assert out["ask"]["verdict_id"] in ledger.ids()

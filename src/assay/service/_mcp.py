@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import anyio
@@ -26,6 +27,16 @@ from assay.service._service import Service
 __all__ = ["TOOLS", "build_mcp", "mcp_http"]
 
 TOOLS = ("ask", "catalog", "semantic", "sql")
+# Each tool's arguments. One the tool does not take is refused (the SDK's argument models ignore
+# it: an agent that sent ``databse`` would have been answered from the default database).
+_ARGUMENTS = {
+    "ask": ("question", "database", "follow_up_of"),
+    "sql": ("sql", "database", "question"),
+    "catalog": ("database",),
+    "semantic": ("database",),
+}
+# Set by ``_Server.call_tool`` for the call being run: the tool and the arguments it does not take.
+_UNKNOWN: ContextVar[tuple[str, list[str]] | None] = ContextVar("assay_mcp_unknown", default=None)
 
 
 def _summary(payload: dict[str, Any]) -> dict[str, Any]:
@@ -54,7 +65,34 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class _Server(MCPServer[Any]):
+    """The SDK's server, with every call's argument names checked against the tool's."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], *args: Any, **kwargs: Any
+    ) -> Any:
+        known = _ARGUMENTS.get(name)
+        extra = sorted(set(arguments) - set(known)) if known is not None else []
+        token = _UNKNOWN.set((name, extra) if extra else None)
+        try:
+            return await super().call_tool(name, arguments, *args, **kwargs)
+        finally:
+            _UNKNOWN.reset(token)
+
+
 async def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    unknown = _UNKNOWN.get()
+    if unknown is not None:
+        name, extra = unknown
+        return error_body(
+            ApiError(
+                "request.unknown_field",
+                f"The {name!r} tool takes no argument {', '.join(repr(e) for e in extra[:10])}.",
+                f"Its arguments are {list(_ARGUMENTS[name])}.",
+                {"unknown": extra[:10]},
+            ),
+            "mcp",
+        )
     try:
         return await anyio.to_thread.run_sync(func)
     except ApiError as exc:
@@ -65,7 +103,7 @@ async def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 
 def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
     """The MCP server over ``service``."""
-    server: MCPServer[Any] = MCPServer(
+    server: MCPServer[Any] = _Server(
         name="assay",
         instructions=(
             "Assay answers questions about the configured databases and gives every answer a "
