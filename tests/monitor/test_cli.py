@@ -184,6 +184,17 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
     assert sum(v["n"] for v in by_source.values()) == report["correctness"]["auroc"]["n"]
     assert [r["line"] for r in report["rejected"]] == [61]
     assert (out / "report.html").read_text().startswith("<!doctype html>")
+    # Each run: what the monitor did with it and when (outside tryout 17 saw only totals).
+    per_run = [json.loads(line) for line in (out / "runs.jsonl").read_text().splitlines()]
+    assert sorted(r["run_id"] for r in per_run) == sorted(f"h{i}" for i in range(60))
+    assert "per_run" not in report
+    for lam in ("1", "4", "9"):
+        actions = [r["monitored"][lam]["action"] for r in per_run]
+        assert set(actions) <= {"answer", "abstain", "exit_gate", "exit_early", "withhold"}
+        share = sum(a == "answer" for a in actions) / len(actions)
+        assert share == pytest.approx(report["coverage"][lam]["monitored"])
+    stopped = [r for r in per_run if r["monitored"]["1"]["action"] == "exit_early"]
+    assert all(r["monitored"]["1"]["at_step"] < r["steps"] for r in stopped)
 
 
 def test_head_c_must_be_auto_or_a_positive_number(tmp_path: Path) -> None:

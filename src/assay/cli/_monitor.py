@@ -248,7 +248,8 @@ def eval_command(
     seed: int,
     out: Path,
 ) -> None:
-    """Evaluate a saved monitor on held-out runs: OUT/report.json and OUT/report.html."""
+    """Evaluate a saved monitor on held-out runs: OUT/report.json, OUT/report.html, and
+    OUT/runs.jsonl (each run: what the monitor did with it, at which step)."""
     runs, rejects, catalogs = _load_runs(runs_paths, schema)
     monitor = load_monitor(monitor_path, catalogs)
     needed = set(monitor.info.get("schema_databases", [])) - set(catalogs)
@@ -282,11 +283,20 @@ def eval_command(
     report["monitor"] = {"path": str(monitor_path), "info": monitor.info}
     report["databases_seen_in_training"] = overlap
     report["rejected"] = [r.to_dict() for r in rejects]
+    # Outside tryout 17: only totals came out; which runs were stopped could not be seen.
+    per_run = report.pop("per_run")
     out.mkdir(parents=True, exist_ok=True)
     # Strict JSON: a measure that could not be computed (NaN, an infinity) is null.
     text = json.dumps(_finite(report), indent=2, sort_keys=True, allow_nan=False, default=str)
     page = render_html(report)
-    for name, content in (("report.json", text + "\n"), ("report.html", page)):
+    lines = "".join(
+        json.dumps(_finite(r), sort_keys=True, allow_nan=False, default=str) + "\n" for r in per_run
+    )
+    for name, content in (
+        ("report.json", text + "\n"),
+        ("report.html", page),
+        ("runs.jsonl", lines),
+    ):
         tmp = out / (name + ".partial")
         tmp.write_text(content, encoding="utf-8")
         tmp.replace(out / name)

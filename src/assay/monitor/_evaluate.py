@@ -171,7 +171,14 @@ def evaluate(
         report["answerability"]["wrong_exit_rate_t0"] = (
             float(np.mean([a < monitor.theta for a in answerable])) if answerable else math.nan
         )
+        # Outside tryout 17 could not tell how many unanswerable questions the gate refused.
+        unanswerable = [a for a, y in ans if y == 0]
+        report["answerability"]["refused_unanswerable_t0"] = {
+            "refused": sum(a < monitor.theta for a in unanswerable),
+            "of": len(unanswerable),
+        }
     report["correctness"] = _correctness(monitor, traces, extractor)
+    report["per_run"] = _per_run(monitor, traces, leaking)
     agent = [(tr.run, tr) for tr in traces if tr.run.final != "none"]
     if agent:
         report.update(
@@ -182,6 +189,48 @@ def evaluate(
         for key in ("rs", "coverage", "delivered_accuracy", "steps_saved"):
             report[key] = {"reason": reason}
     return report
+
+
+def _per_run(monitor: Monitor, traces: list[Trace], leaking: list[Run]) -> list[dict[str, Any]]:
+    """One record per run (``runs.jsonl``): its labels, the heads' readings and, at each lambda,
+    what the monitored system did with it and at which step, so that a reader can see which
+    runs were stopped, which questions were refused at the gate and which answers withheld."""
+    out: list[dict[str, Any]] = []
+    for tr in traces:
+        run = tr.run
+        record: dict[str, Any] = {
+            "run_id": run.run_id,
+            "database": run.database,
+            "agent": run.agent,
+            "source": run.source,
+            "question": run.question,
+            "answerable": run.answerable,
+            "final": run.final,
+            "correct": run.correct,
+            "steps": len(run.steps),
+            "p_answerable_t0": None if tr.p_ans is None else round(float(tr.p_ans[0]), 6),
+            "p_deliver": None if tr.p_deliver is None else round(float(tr.p_deliver), 6),
+        }
+        outcomes = {}
+        for lam in LAMBDAS:
+            stop = monitor.stops.get(str(lam))
+            tau = chow_tau(lam) if monitor.correctness is not None else None
+            o = simulate(tr, theta=monitor.theta, stop=stop, tau=tau)
+            outcomes[f"{lam:g}"] = {"action": o.action, "at_step": o.steps_used}
+        record["monitored"] = outcomes
+        out.append(record)
+    for run in leaking:
+        out.append(
+            {
+                "run_id": run.run_id,
+                "database": run.database,
+                "agent": run.agent,
+                "source": run.source,
+                "question": run.question,
+                "excluded": "step_count_leaks",
+            }
+        )
+    return out
 
 
 def _correctness(
