@@ -227,3 +227,35 @@ def test_report_package_imports_first_in_a_fresh_process() -> None:
         [sys.executable, "-c", "import assay.bench.report"], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
+
+
+def test_sets_must_hold_the_same_answers(small: Path, tmp_path: Path) -> None:
+    """Outside tryout 17: two files scored from different samples were paired silently."""
+    rows = [
+        {**_verdict("a", 1.0, 1), "sql": "SELECT 1"},
+        {**_verdict("b", 0.8, 1), "sql": "SELECT 2"},
+    ]
+    first = _write(tmp_path / "x.jsonl", rows)
+    same = _write(tmp_path / "y.jsonl", [{**r, "rule": {"name": "designed"}} for r in rows])
+    other_sql = _write(
+        tmp_path / "z.jsonl",
+        [
+            {**rows[0], "rule": {"name": "designed"}},
+            {**rows[1], "sql": "SELECT 3", "rule": {"name": "designed"}},
+        ],
+    )
+    other_label = _write(
+        tmp_path / "w.jsonl",
+        [
+            {**rows[0], "rule": {"name": "designed"}},
+            {**rows[1], "label": 0, "rule": {"name": "designed"}},
+        ],
+    )
+    ok = _report([str(first), str(same), "--out", str(tmp_path / "ok")])
+    assert ok.exit_code == 0, ok.output  # type: ignore[attr-defined]
+    for bad in (other_sql, other_label):
+        result = _report([str(first), str(bad), "--out", str(tmp_path / bad.stem)])
+        assert result.exit_code == 1  # type: ignore[attr-defined]
+        assert "different answers to 1 question (" in result.output  # type: ignore[attr-defined]
+        assert "['b']" in result.output  # type: ignore[attr-defined]
+        assert not (tmp_path / bad.stem).exists()

@@ -60,6 +60,17 @@ def _check_ids(sets: dict[str, VerdictSet], labels: dict[str, int]) -> list[str]
                 f"The verdict sets {names[0]} and {name} cover different questions, e.g. {gone}.",
                 hint="Compare rules on the same scored answers.",
             )
+        # The same questions are not enough: a paired comparison of rules needs the same
+        # answers (outside tryout 17 paired files scored from different samples, silently).
+        differ = sorted(i for i in ids if _answer(sets[names[0]][i]) != _answer(sets[name][i]))
+        if differ:
+            raise BenchError(
+                f"The verdict sets {names[0]} and {name} hold different answers to "
+                f"{len(differ)} question{'' if len(differ) == 1 else 's'} (their SQL or their "
+                f"label differs), e.g. {differ[:10]}.",
+                hint="Score one samples file with each rule (assay score --rule NAME) and "
+                "compare those files.",
+            )
     missing = sorted(i for i in ids if i not in labels)
     if missing:
         raise BenchError(
@@ -67,6 +78,13 @@ def _check_ids(sets: dict[str, VerdictSet], labels: dict[str, int]) -> list[str]
             hint="Give a label for every scored question (--labels, or 'label' in the samples).",
         )
     return sorted(ids)
+
+
+def _answer(record: dict[str, Any]) -> tuple[Any, Any]:
+    """What must be equal for two rules' verdicts to be on the same answer: its SQL and its
+    own label (a verdict with neither compares equal: nothing says they differ)."""
+    label = record.get("label")
+    return record.get("sql"), label if label in (0, 1) and not isinstance(label, bool) else None
 
 
 def _quietly(func: Callable[[], Any], reasons: list[str]) -> Any:
