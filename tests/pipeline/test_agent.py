@@ -385,6 +385,11 @@ def test_semantic_show_json(wrb: Path) -> None:
     assert data["fiscal_year_start_month"] == 4
     assert [d["name"] for d in data["dimensions"]] == ["region", "segment"]
     assert all(m["data"][0] is not None for m in data["metrics"])
+    # The layer as a bare argument, as a new user types it (outside tryout 17).
+    bare = ["semantic", "show", str(wrb / "saas.yaml"), "--db", str(wrb / "saas.duckdb"), "--json"]
+    assert json.loads(runner.invoke(main, bare).output) == data
+    two = runner.invoke(main, [*bare, "--semantic", str(wrb / "shop.yaml")])
+    assert two.exit_code == 1 and "Two layers given" in two.output
 
 
 def test_a_bug_is_a_failure_not_an_answer(agents: dict[str, Agent]) -> None:

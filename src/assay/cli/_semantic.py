@@ -65,6 +65,9 @@ def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str
 
 
 @semantic_group.command("show")
+@click.argument(
+    "layer", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="[LAYER]"
+)
 @click.option("--db", help="Warehouse (DuckDB/SQLite path or URL); default: the demo one.")
 @click.option(
     "--semantic",
@@ -75,11 +78,21 @@ def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON record.")
 @settings_options("time_limit_ms", "cache_dir")
 @handle_errors
-def show_command(db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any) -> None:
-    """List the metrics, dimensions and their values, and the periods the warehouse covers."""
+def show_command(
+    layer: Path | None, db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any
+) -> None:
+    """List the metrics, dimensions and their values, and the periods the warehouse covers.
+
+    LAYER is the semantic layer, as --semantic gives it (outside tryout 17 typed it bare)."""
     from assay.cli._ask import demo_warehouse
 
     settings = resolve_settings(kwargs)
+    if layer is not None and semantic_path is not None and layer != semantic_path:
+        raise InputError(
+            f"Two layers given: {str(layer)!r} and --semantic {str(semantic_path)!r}.",
+            hint="Give one.",
+        )
+    semantic_path = semantic_path or layer
     if (db is None) != (semantic_path is None):
         raise InputError(
             "--db and --semantic go together.", hint="Give both, or neither for the demo warehouse."
