@@ -66,7 +66,7 @@ def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str
 
 @semantic_group.command("show")
 @click.argument(
-    "layer", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="[LAYER]"
+    "layer_path", required=False, type=click.Path(dir_okay=False, path_type=Path), metavar="[LAYER]"
 )
 @click.option("--db", help="Warehouse (DuckDB/SQLite path or URL); default: the demo one.")
 @click.option(
@@ -79,7 +79,11 @@ def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str
 @settings_options("time_limit_ms", "cache_dir")
 @handle_errors
 def show_command(
-    layer: Path | None, db: str | None, semantic_path: Path | None, as_json: bool, **kwargs: Any
+    layer_path: Path | None,
+    db: str | None,
+    semantic_path: Path | None,
+    as_json: bool,
+    **kwargs: Any,
 ) -> None:
     """List the metrics, dimensions and their values, and the periods the warehouse covers.
 
@@ -87,12 +91,12 @@ def show_command(
     from assay.cli._ask import demo_warehouse
 
     settings = resolve_settings(kwargs)
-    if layer is not None and semantic_path is not None and layer != semantic_path:
+    if layer_path is not None and semantic_path is not None and layer_path != semantic_path:
         raise InputError(
-            f"Two layers given: {str(layer)!r} and --semantic {str(semantic_path)!r}.",
+            f"Two layers given: {str(layer_path)!r} and --semantic {str(semantic_path)!r}.",
             hint="Give one.",
         )
-    semantic_path = semantic_path or layer
+    semantic_path = semantic_path or layer_path
     if (db is None) != (semantic_path is None):
         raise InputError(
             "--db and --semantic go together.", hint="Give both, or neither for the demo warehouse."
