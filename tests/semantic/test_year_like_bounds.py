@@ -118,7 +118,7 @@ def test_a_year_like_bound_is_a_bound_on_its_column(
     assert decision.behaviour == "answer", decision.message
     assert reading.periods == ()
     assert _bounds(reading) == bounds
-    assert [layer.dimension(c.dimension).column for c in reading.comparisons] == [
+    assert [c.column or layer.dimension(c.dimension).column for c in reading.comparisons] == [
         f"cars_data.{column}"
     ] * len(bounds)
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from assay.catalog import Tier, cap_confidence
 from assay.semantic._compare import NUMERIC_TYPE, Comparison, metric_columns
 from assay.semantic._model import Dimension, SemanticLayer
+from assay.semantic._periods import Period
 from assay.semantic._names import split_name
 from assay.semantic._resolve import Lexicon, canonical, tokenize
 
@@ -41,7 +42,13 @@ if TYPE_CHECKING:
     from assay.catalog import Catalog
     from assay.semantic._reading import Reading
 
-__all__ = ["counted_rows", "everyday_bounds", "untimed_year", "with_numeric_columns"]
+__all__ = [
+    "counted_rows",
+    "everyday_bounds",
+    "unbounded_spans",
+    "untimed_year",
+    "with_numeric_columns",
+]
 
 # The head nouns a glued column name ends in ("totalprice", "supplycost"), split off so that
 # the column is said as people say it ("total price")
@@ -139,7 +146,7 @@ def _numeric_columns(layer: SemanticLayer) -> dict[str, str]:
 
 
 _NUM = re.compile(r"-?\d+(?:\.\d+)?")
-_AGE = re.compile(r"\b(older|younger)\s+than\b", re.IGNORECASE)
+_AGE = re.compile(r"\b(not\s+)?(older|younger)\s+than\b", re.IGNORECASE)
 _WEIGH = re.compile(
     r"\bweigh(?:s|ed|ing)?\s+(more\s+than|less\s+than|over|under|above|below|at\s+least"
     r"|at\s+most)\b",
@@ -169,8 +176,12 @@ def everyday_bounds(question: str, layer: SemanticLayer) -> str:
     """The question with "older/younger than" and "weigh(s) more than" said as a bound on the
     one age or weight column ("age more than"); unchanged where none or several fit."""
     if _AGE.search(question) and (age := _one(layer, "age", question)) is not None:
+        # "not older than 30": age not more than 30 (at most 30), never the "not" dropped
         question = _AGE.sub(
-            lambda m: f"with {age} {'more' if m.group(1).lower() == 'older' else 'less'} than",
+            lambda m: (
+                f"with {age} {'not ' if m.group(1) else ''}"
+                f"{'more' if m.group(2).lower() == 'older' else 'less'} than"
+            ),
             question,
         )
     if _WEIGH.search(question) and (weight := _one(layer, "weight", question)) is not None:
@@ -264,14 +275,129 @@ def _bounded_number(label: str, question: str) -> bool:
     return False
 
 
+# A comparison's word right before a number: the number is that comparison's bound
+_COMPARING = re.compile(
+    r"(?:\b(?:over|above|under|below|than|exceeding|exceeds|least|most)|[<>]=?)\s*$",
+    re.IGNORECASE,
+)
+
+
+def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int, int]]:
+    """The spans of ``periods`` less those of a bare year said as a comparison's bound
+    ("weight over 2000", "more than 1995 units", "quantity between 1995 and 1997"): such a
+    number may be read as the bound of the numeric column or metric said with it. One that no
+    column or metric takes stays in the question, read again as the period it looks like."""
+    out = []
+    for p in periods:
+        before = question[: p.span[0]]
+        if p.ranged:
+            ends = [e.text.strip() for e in p.ends]
+            bound = len(ends) == 2 and all(re.fullmatch(r"\d{4}", e) for e in ends)
+            bound = bound and re.search(r"\bbetween\s*$", before, re.IGNORECASE) is not None
+        else:
+            bound = re.fullmatch(r"\d{4}", p.text) is not None and bool(_COMPARING.search(before))
+        if not bound:
+            out.append(p.span)
+    return out
+
+
+# "not made in 1972", "not from 1972", "not in 1972": the year's rows kept out
+_NOT_IN = re.compile(r"\b(not|never)(?:\s+[a-z]+)?(?:\s+(?:in|from|during))?\s+$", re.IGNORECASE)
+_BEFORE = re.compile(r"^before\s+(\d{4})$", re.IGNORECASE)
+
+
+def _either(periods: list[Period], question: str) -> bool:
+    """Whether two or more whole years are said as alternatives ("1972 or 1973", "1970, 1971
+    or 1972"): each joined to the next by a comma or "or", the last by "or"."""
+    if len(periods) < 2 or not all(_whole(p) for p in periods):
+        return False
+    gaps = [question[a.span[1] : b.span[0]] for a, b in zip(periods, periods[1:], strict=False)]
+    joined = all(re.fullmatch(r"\s*(?:,|,?\s*or)\s*", g, re.IGNORECASE) for g in gaps)
+    return joined and re.search(r"\bor\b", gaps[-1], re.IGNORECASE) is not None
+
+
+def _whole(p: Period) -> bool:
+    return re.fullmatch(r"\d{4}", p.label) is not None and p.whole_year
+
+
+def _negation(reading: Reading, before: str) -> str | None:
+    """The dangling negation ("not", "not from") said right before a year, or None."""
+    found = _NOT_IN.search(before)
+    if found is None:
+        return None
+    said = found.group(0).lower().split()
+    for words in reading.dangling:
+        if words.lower().split()[:1] == [found.group(1).lower()] and all(
+            w in said for w in words.lower().split()
+        ):
+            return words
+    return None
+
+
+def _alternatives(reading: Reading, year: Dimension) -> Reading | None:
+    """ "made in 1972 or 1973", "not made in 1972": the year column kept to (or, negated,
+    from) the years said; None where the periods are not whole years so said."""
+    from assay.semantic._reading import Filter  # the reading imports this module
+
+    periods = list(reading.periods)
+    if not periods or not all(_whole(p) for p in periods):
+        return None
+    negation = _negation(reading, reading.question[: periods[0].span[0]].lower())
+    if len(periods) > 1 and not _either(periods, reading.question):
+        return None
+    if negation is None and len(periods) == 1:
+        return None  # one year said plainly: its equality (restated "Year is 1970")
+    years = tuple(p.label for p in periods)
+    dangling = list(reading.dangling)
+    if negation is not None:
+        dangling.remove(negation)
+    words = reading.question[periods[0].span[0] : periods[-1].span[1]]
+    kept = Filter(year.name, years, negation is not None, words, years)
+    return dataclasses.replace(
+        reading,
+        periods=(),
+        compare=False,
+        filters=(*reading.filters, kept),
+        dangling=tuple(dangling),
+    )
+
+
+def _open_ended(reading: Reading, year: Dimension) -> Reading:
+    """ "after 1975", "since 1975", "before 1975": a bound on the year column."""
+    bounds, periods, unread = list(reading.comparisons), [], list(reading.unread)
+    for p in reading.periods:
+        found = re.fullmatch(r"(after|since) (\d{4})", p.label)
+        if found and p.start.month == 1 and p.start.day == 1:
+            op = ">" if found.group(1) == "after" else ">="
+            bounds.append(Comparison(year.name, op, found.group(2), p.text))
+        else:
+            periods.append(p)
+    for words in reading.unread:
+        before = _BEFORE.fullmatch(words.strip())
+        if before is not None:
+            bounds.append(Comparison(year.name, "<", before.group(1), words))
+            unread.remove(words)
+    if len(bounds) == len(reading.comparisons):
+        return reading
+    return dataclasses.replace(
+        reading, comparisons=tuple(bounds), periods=tuple(periods), unread=tuple(unread)
+    )
+
+
 def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     """On a layer with no time, "by year" grouped by the one year column and "in 1970" kept
     as that year's rows; unchanged otherwise (a period left is abstained on)."""
-    if not _timeless(layer) or (reading.grain is None and not reading.periods):
+    if not _timeless(layer):
         return reading
     year = _year_dimension(layer)
     if year is None:
         return reading
+    reading = _open_ended(reading, year)
+    if reading.grain is None and not reading.periods:
+        return reading
+    either = _alternatives(reading, year)
+    if either is not None:
+        return either
     periods, bounds = [], list(reading.comparisons)
     for p in reading.periods:
         whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
