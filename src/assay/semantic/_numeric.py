@@ -27,6 +27,7 @@ unchanged and its words stay unread.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
@@ -34,8 +35,8 @@ from typing import TYPE_CHECKING
 from assay.catalog import Tier, cap_confidence
 from assay.semantic._compare import NUMERIC_TYPE, Comparison, metric_columns
 from assay.semantic._model import Dimension, SemanticLayer
-from assay.semantic._periods import Period
 from assay.semantic._names import split_name
+from assay.semantic._periods import Period
 from assay.semantic._resolve import Lexicon, canonical, tokenize
 
 if TYPE_CHECKING:
@@ -311,7 +312,7 @@ def _either(periods: list[Period], question: str) -> bool:
     or 1972"): each joined to the next by a comma or "or", the last by "or"."""
     if len(periods) < 2 or not all(_whole(p) for p in periods):
         return False
-    gaps = [question[a.span[1] : b.span[0]] for a, b in zip(periods, periods[1:], strict=False)]
+    gaps = [question[a.span[1] : b.span[0]] for a, b in itertools.pairwise(periods)]
     joined = all(re.fullmatch(r"\s*(?:,|,?\s*or)\s*", g, re.IGNORECASE) for g in gaps)
     return joined and re.search(r"\bor\b", gaps[-1], re.IGNORECASE) is not None
 
