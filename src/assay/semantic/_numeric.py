@@ -283,6 +283,15 @@ _COMPARING = re.compile(
 )
 
 
+# A grouping said right before the comparison's word ("by country over", "for each size
+# above"), no "with"/"where" between: the number after it is the period it looks like
+_GROUPED = re.compile(
+    r"\b(?:by|per|each|across)\s+(?:(?!(?:with|where|whose|having|that|which|and)\b)\w+\s+)"
+    r"{1,3}(?:\w+\s+)?(?:over|above|under|below|than|exceeding|exceeds|least|most|between)\s*$",
+    re.IGNORECASE,
+)
+
+
 def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int, int]]:
     """The spans of ``periods`` less those of a bare year said as a comparison's bound
     ("weight over 2000", "more than 1995 units", "quantity between 1995 and 1997"): such a
@@ -297,6 +306,8 @@ def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int,
             bound = bound and re.search(r"\bbetween\s*$", before, re.IGNORECASE) is not None
         else:
             bound = re.fullmatch(r"\d{4}", p.text) is not None and bool(_COMPARING.search(before))
+        if bound and _GROUPED.search(before):
+            bound = False  # "bookings by country over 2023": the period, as before
         if not bound:
             out.append(p.span)
     return out
