@@ -99,7 +99,7 @@ def _outcome(reading: Reading, layer: SemanticLayer) -> tuple[Filter, str, list[
 def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
     """``reading`` with each modifier that names a true/false dimension read as a filter on it
     being true (taken off the modifiers and the unread words); said right after a "not" or
-    "non" ("non large transactions", "transactions that are not large"), on it being false.
+    "non" ("non large transactions", "transactions that are not large"), kept from true.
     A dimension of two outcomes said after "not" ("not quick buy") keeps its rows from that
     outcome. Unchanged otherwise (a negation not placed stays dangling: asked back).
 
@@ -125,9 +125,10 @@ def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
             continue
         negation = _negation(word, reading)
         if negation is not None and negation in dangling:
-            # "non large", "not large": the flag false (outside tryout 16: not answered)
+            # "non large", "not large": the rows kept from the flag's true (outside tryout 16:
+            # not answered)
             dangling.remove(negation)
-            filters.append(Filter(dim.name, ("false",), False, f"{negation} {word}"))
+            filters.append(Filter(dim.name, ("true",), True, f"{negation} {word}"))
             taken.add(word)
             continue
         if _negated(word, reading.question) or word not in reading.modifiers:
