@@ -167,14 +167,19 @@ def test_not_older_than_is_at_most(tmp_path_factory: pytest.TempPathFactory) -> 
         "how many cars not made in March 1972",  # a month of a layer with no time
         "how many cars made in 1972 or March 1973",
         "how many cars with weight not over 2000 or 3000",
+        # a negated bound with no column: never "Year is not 2000" (406 cars, the year dropped)
+        "how many cars not over 2000",
+        "how many cars not after 1975",  # 'not' placed nowhere: asked back
+        "how many cars made in 1972 and 1973",  # each year, or both? not guessed
     ],
 )
 def test_what_cannot_be_placed_is_not_answered(
     question: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     _, layer = _spider("car_1", tmp_path_factory)
-    _, decision = read_and_decide(question, layer)
+    reading, decision = read_and_decide(question, layer)
     assert decision.behaviour != "answer", question
+    assert not [f for f in reading.filters if "2000" in f.values], question
 
 
 # --- end to end on the drafted Spider databases ------------------------------------------------
@@ -191,6 +196,15 @@ def test_what_cannot_be_placed_is_not_answered(
         ("car_1", "how many cars were made after 1975", "Year > 1975"),
         ("car_1", "how many cars were made before 1975", "Year < 1975"),
         ("pets_1", "how many students not older than 30", "Age <= 30"),
+        ("car_1", "how many cars not made in 1972 or 1973", "Year NOT IN (1972, 1973)"),
+        ("car_1", "number of cars made in 1970, 1971 or 1972", "Year IN (1970, 1971, 1972)"),
+        (
+            "car_1",
+            "how many cars that are not from 1980 with more than 4 cylinders",
+            "Year <> 1980 AND Cylinders > 4",
+        ),
+        ("car_1", "cars with weight not over 2000", "Weight <= 2000"),
+        ("car_1", "how many cars with weight not below 3000", "Weight >= 3000"),
     ],
 )
 def test_the_agent_answers_match_sql(

@@ -314,7 +314,11 @@ def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int,
 
 
 # "not made in 1972", "not from 1972", "not in 1972": the year's rows kept out
-_NOT_IN = re.compile(r"\b(not|never)(?:\s+[a-z]+)?(?:\s+(?:in|from|during))?\s+$", re.IGNORECASE)
+_NOT_IN = re.compile(
+    r"\b(not|never)(?:\s+(?!(?:over|above|under|below|than|more|less|after|before|since|until"
+    r"|between|at|least|most|exceeding)\b)[a-z]+)?(?:\s+(?:in|from|during))?\s+$",
+    re.IGNORECASE,
+)
 _BEFORE = re.compile(r"^before\s+(\d{4})$", re.IGNORECASE)
 
 
@@ -354,6 +358,8 @@ def _alternatives(reading: Reading, year: Dimension) -> Reading | None:
     periods = list(reading.periods)
     if not periods or not all(_whole(p) for p in periods):
         return None
+    if any(_bounded_number(p.label, reading.question) for p in periods):
+        return None  # "weight not over 2000": a bound's number, never the year (left unread)
     negation = _negation(reading, reading.question[: periods[0].span[0]].lower())
     if len(periods) > 1 and not _either(periods, reading.question):
         return None
