@@ -236,9 +236,10 @@ def test_demo_bound_on_a_metric_per_order_and_its_year() -> None:
     )
     assert _rows(db, layer, question) == expected
     # a year after "over" with nothing numeric before it stays the period it reads as
-    reading, _ = read_and_decide("orders over 2023", layer)
-    assert [p.label for p in reading.periods] == ["2023"] and reading.condition is None
-    assert reading.comparisons == ()
+    for question in ("orders over 2023", "number of customers with orders over 2023"):
+        reading, _ = read_and_decide(question, layer)
+        assert [p.label for p in reading.periods] == ["2023"], question
+        assert reading.condition is None and reading.comparisons == (), question
 
 
 @pytest.fixture(scope="module")

@@ -292,11 +292,15 @@ _GROUPED = re.compile(
 )
 
 
-def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int, int]]:
+def unbounded_spans(
+    question: str, periods: Iterable[Period], *, over: bool = True
+) -> list[tuple[int, int]]:
     """The spans of ``periods`` less those of a bare year said as a comparison's bound
     ("weight over 2000", "more than 1995 units", "quantity between 1995 and 1997"): such a
     number may be read as the bound of the numeric column or metric said with it. One that no
-    column or metric takes stays in the question, read again as the period it looks like."""
+    column or metric takes stays in the question, read again as the period it looks like.
+    With ``over`` false, a year after "over" is kept a period: said of a metric ("customers
+    with orders over 2023"), it may mean during that year."""
     out = []
     for p in periods:
         before = question[: p.span[0]]
@@ -305,7 +309,11 @@ def unbounded_spans(question: str, periods: Iterable[Period]) -> list[tuple[int,
             bound = len(ends) == 2 and all(re.fullmatch(r"\d{4}", e) for e in ends)
             bound = bound and re.search(r"\bbetween\s*$", before, re.IGNORECASE) is not None
         else:
-            bound = re.fullmatch(r"\d{4}", p.text) is not None and bool(_COMPARING.search(before))
+            comparing = _COMPARING.search(before)
+            bound = re.fullmatch(r"\d{4}", p.text) is not None and comparing is not None
+            if bound and not over and comparing is not None:
+                # "customers with orders over 2023": a metric's "over" a year may be during it
+                bound = comparing.group(0).strip().lower() != "over"
         if bound and _GROUPED.search(before):
             bound = False  # "bookings by country over 2023": the period, as before
         if not bound:

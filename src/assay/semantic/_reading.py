@@ -467,8 +467,9 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     # (outside tryout 16: read as the year 2000); one no column or metric takes is read again
     # as the period it looks like, with the rest
     periods = find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)
+    held = unbounded_spans(question, periods, over=False)
+    rest, condition = group_condition_in(question, layer, lexicon, tuple(held))
     spans = unbounded_spans(question, periods)
-    rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
     if condition is not None:  # its metric's words may be said again: the periods moved
         periods = find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)
         spans = unbounded_spans(rest, periods)
