@@ -171,6 +171,7 @@ def test_not_older_than_is_at_most(tmp_path_factory: pytest.TempPathFactory) -> 
         "how many cars not over 2000",
         "how many cars not after 1975",  # 'not' placed nowhere: asked back
         "how many cars made in 1972 and 1973",  # each year, or both? not guessed
+        "how many cars made before 1972 or after 1980",  # either end: never both applied
     ],
 )
 def test_what_cannot_be_placed_is_not_answered(

@@ -405,6 +405,8 @@ def _open_ended(reading: Reading, year: Dimension) -> Reading:
             unread.remove(words)
     if len(bounds) == len(reading.comparisons):
         return reading
+    if len(bounds) - len(reading.comparisons) > 1 and re.search(r"\bor\b", reading.question):
+        return reading  # "before 1972 or after 1980": either end, never both (not read here)
     return dataclasses.replace(
         reading, comparisons=tuple(bounds), periods=tuple(periods), unread=tuple(unread)
     )
