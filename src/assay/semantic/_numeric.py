@@ -18,7 +18,12 @@ This module adds, each in its own function:
   only words left name that table (or say "how many") and it has one row count;
 * ``untimed_year``: on a layer with no time (no clock and no dated metric), "by year" groups by
   the one dimension named year and "in 1970" keeps that year's rows (an equality, said so);
-  any other period is left as it is (abstained on: no time to apply it to).
+  "in 1972 or 1973" keeps either year's, "not made in 1972" keeps that year's out, "after /
+  since / before 1975" bound it; any other period is left as it is (abstained on: no time to
+  apply it to), and a "not" placed nowhere stays dangling (asked back, named);
+* ``unbounded_spans``: a bare year said after a comparison's word ("weight over 2000", "more
+  than 2000 units sold") freed to be read as that bound (outside tryout 16 got the year 2000);
+  one no numeric column or metric takes is read again as the period it looks like.
 
 Fail closed: each step applies only where exactly one column fits; otherwise the reading is
 unchanged and its words stay unread.
