@@ -44,10 +44,11 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._numeric import counted_rows, everyday_bounds, unbounded_spans, untimed_year
+from assay.semantic._numeric import counted_rows, everyday_bounds
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["Filter", "Ranking", "Reading", "read"]
