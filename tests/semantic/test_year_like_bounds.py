@@ -183,6 +183,22 @@ def test_what_cannot_be_placed_is_not_answered(
     assert not [f for f in reading.filters if "2000" in f.values], question
 
 
+def test_a_bound_no_column_takes_is_asked_back_by_its_words(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Outside tryout 16 was told "The question asks for '2000' ... no period can be applied"
+    of a bound's number: the bound's words are named instead."""
+    _, layer = _spider("car_1", tmp_path_factory)
+    for question, words in (
+        ("how many cars not over 2000", "'not over 2000'"),
+        ("how many cars over 2000", "'over 2000'"),
+    ):
+        reading, decision = read_and_decide(question, layer)
+        assert decision.behaviour == "clarify", question
+        assert words in decision.message and "period" not in decision.message, question
+        assert reading.periods == () and reading.filters == () and reading.comparisons == ()
+
+
 # --- end to end on the drafted Spider databases ------------------------------------------------
 
 

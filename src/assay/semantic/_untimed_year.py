@@ -208,13 +208,18 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     either = _alternatives(reading, year)
     if either is not None:
         return either
-    periods, bounds = [], list(reading.comparisons)
+    periods, bounds, unread = [], list(reading.comparisons), list(reading.unread)
     for p in reading.periods:
         whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
         if whole and _bounded_number(p.label, reading.question):
             # "weight over 2000": a bound's number, never the year 2000 (outside tryout 15 got
-            # "Year is 2000" and 'weight over' dropped); left a period, it is not answered
-            periods.append(p)
+            # "Year is 2000" and 'weight over' dropped); asked back naming the bound's words
+            # (outside tryout 16 was told of the period '2000'), else left a period
+            said = _bound_said(p.label, reading.question)
+            if said is None:
+                periods.append(p)
+            else:
+                unread.append(said)
             continue
         if whole and p.end == p.start.replace(year=p.start.year + 1) and not reading.compare:
             bounds += [
@@ -230,5 +235,22 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     if periods and len(periods) == len(reading.periods) and grain == reading.grain:
         return reading
     return dataclasses.replace(
-        reading, periods=tuple(periods), comparisons=tuple(bounds), groups=groups, grain=grain
+        reading,
+        periods=tuple(periods),
+        comparisons=tuple(bounds),
+        groups=groups,
+        grain=grain,
+        unread=tuple(unread),
     )
+
+
+_BOUND_SAID = (
+    r"(?:\b(?:not|no|more|less|greater|fewer|at)\s+)?"
+    r"\b(?:over|above|under|below|than|exceeding|exceeds|least|most)\s+"
+)
+
+
+def _bound_said(label: str, question: str) -> str | None:
+    """The words of the one bound said with ``label`` ("not over 2000"), or None."""
+    found = list(re.finditer(rf"{_BOUND_SAID}{re.escape(label)}\b", question, re.IGNORECASE))
+    return found[0].group(0) if len(found) == 1 else None
