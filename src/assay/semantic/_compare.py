@@ -8,7 +8,8 @@ the rest is read as before; the comparisons are restated in "I read this as" and
 the fit check (column, polarity and bound), which also withholds a comparison on a column the
 engine does not type as a number.
 
-Fail closed: a comparison word not right after the dimension ("capacity is not above 3"), a
+Fail closed: a comparison word not right after the dimension (a negation is read only as
+"not over/above/under/below/exceeding" or "no/not more/less than"), a
 comparison joined to another by "or", a number that does not parse, or a dimension phrase
 that names more than one dimension is not read here: its words stay for the reader, which
 asks back naming them.
@@ -108,6 +109,12 @@ _OPS: dict[tuple[str, ...], str] = {
     ("smaller", "than"): "<",
     ("<",): "<",
     ("at", "most"): "<=",
+    # "weight not over 2000": the bound negated, never the "not" dropped (outside tryout 16)
+    ("not", "over"): "<=",
+    ("not", "above"): "<=",
+    ("not", "exceeding"): "<=",
+    ("not", "under"): ">=",
+    ("not", "below"): ">=",
     ("no", "more", "than"): "<=",
     ("not", "more", "than"): "<=",
     ("<", "="): "<=",

@@ -51,9 +51,57 @@ def _negated(word: str, question: str) -> bool:
     return re.search(pattern, question, re.IGNORECASE) is not None
 
 
+def _negation(word: str, reading: Reading) -> str | None:
+    """The dangling negation said right before ``word`` ("non large", "non-large", "not
+    large"), or None: only that word is negated, so only then is the negation applied."""
+    found = re.search(rf"\b(not|non)(?:\s+|-){re.escape(word)}\b", reading.question, re.I)
+    if found is None:
+        return None
+    return next((d for d in reading.dangling if d.lower() == found.group(1).lower()), None)
+
+
+_OUTCOMES = re.compile(
+    r"^\s*CASE\s+WHEN\b.*?\bTHEN\s+'([^']+)'\s+ELSE\s+'([^']+)'\s+END\s*$", re.I | re.S
+)
+
+
+def _said(text: str) -> str:
+    return " ".join(re.split(r"[\s_-]+", text.lower())).strip()
+
+
+def _outcome(reading: Reading, layer: SemanticLayer) -> tuple[Filter, str, list[str]] | None:
+    """ "transactions that are not quick buy": a dimension whose expression has exactly two
+    outcomes ("CASE WHEN ... THEN 'Quick Buy' ELSE 'Not Quick Buy' END"), one said right after
+    a dangling "not": the rows kept from that value (the filter, the negation, the words)."""
+    found = []
+    for dim in layer.dimensions:
+        outcomes = _OUTCOMES.match(dim.expression or "")
+        if outcomes is None:
+            continue
+        for value in outcomes.groups():
+            words = _said(value)
+            spaced = r"[\s-]+".join(re.escape(w) for w in words.split())
+            pattern = rf"\b(not|non)(?:\s+|-){spaced}\b"
+            said = re.search(pattern, reading.question, re.I)
+            if said is None:
+                continue
+            negation = next(
+                (d for d in reading.dangling if d.lower() == said.group(1).lower()), None
+            )
+            if negation is not None:
+                found.append((Filter(dim.name, (value,), True, said.group(0)), negation, words))
+    if len(found) != 1:
+        return None
+    kept, negation, words = found[0]
+    return kept, negation, words.split()
+
+
 def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
     """``reading`` with each modifier that names a true/false dimension read as a filter on it
-    being true (taken off the modifiers and the unread words); unchanged otherwise.
+    being true (taken off the modifiers and the unread words); said right after a "not" or
+    "non" ("non large transactions", "transactions that are not large"), kept from true.
+    A dimension of two outcomes said after "not" ("not quick buy") keeps its rows from that
+    outcome. Unchanged otherwise (a negation not placed stays dangling: asked back).
 
     Example:
         >>> from assay.semantic._model import Metric
@@ -65,20 +113,38 @@ def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
         >>> [(f.dimension, f.values) for f in r.filters], r.unread, r.modifiers
         ([('is_large', ('true',))], (), ())
     """
-    if not reading.modifiers or not reading.metrics:
+    if not reading.metrics or not (reading.modifiers or reading.dangling):
         return reading
     filters = list(reading.filters)
     taken: set[str] = set()
-    for word in reading.modifiers:
+    dangling = list(reading.dangling)
+    negatable = [u for u in reading.unread if len(u.split()) == 1 and reading.dangling]
+    for word in dict.fromkeys((*reading.modifiers, *negatable)):
         dim = _flag(word, layer)
         if dim is None or any(f.dimension == dim.name for f in filters):
             continue
-        if _negated(word, reading.question):
-            continue  # "non large": never read as large; left unread, so not answered
+        negation = _negation(word, reading)
+        if negation is not None and negation in dangling:
+            # "non large", "not large": the rows kept from the flag's true (outside tryout 16:
+            # not answered)
+            dangling.remove(negation)
+            filters.append(Filter(dim.name, ("true",), True, f"{negation} {word}"))
+            taken.add(word)
+            continue
+        if _negated(word, reading.question) or word not in reading.modifiers:
+            continue  # "not very large": never read as large; left unread, so not answered
 
         filters.append(Filter(dim.name, ("true",), False, word))
         taken.add(word)
-    if not taken:
+    outcome = _outcome(reading, layer) if dangling else None
+    if outcome is not None and outcome[1] in dangling:
+        kept, negation, words = outcome
+        if kept.dimension not in {f.dimension for f in filters}:
+            dangling.remove(negation)
+            filters.append(kept)
+            taken |= {u for u in reading.unread if canonical(u.lower()) in map(canonical, words)}
+            taken |= {m for m in reading.modifiers if canonical(m.lower()) in map(canonical, words)}
+    if not taken and dangling == list(reading.dangling):
         return reading
     return dataclasses.replace(
         reading,
@@ -86,4 +152,5 @@ def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
         modifiers=tuple(m for m in reading.modifiers if m not in taken),
         unread=tuple(u for u in reading.unread if u not in taken),
         value_like=tuple(v for v in reading.value_like if v not in taken),
+        dangling=tuple(dangling),
     )

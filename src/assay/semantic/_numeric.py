@@ -16,9 +16,8 @@ This module adds, each in its own function:
 * ``counted_rows``: "singers with age more than 40", "how many cars have weight over 3000":
   with no metric named, the rows counted are those of the table every bound is on, when the
   only words left name that table (or say "how many") and it has one row count;
-* ``untimed_year``: on a layer with no time (no clock and no dated metric), "by year" groups by
-  the one dimension named year and "in 1970" keeps that year's rows (an equality, said so);
-  any other period is left as it is (abstained on: no time to apply it to).
+* ``untimed_year`` and ``unbounded_spans`` (``_untimed_year``): a year on a layer with no
+  time, and a year-like number said as a bound.
 
 Fail closed: each step applies only where exactly one column fits; otherwise the reading is
 unchanged and its words stay unread.
@@ -41,7 +40,7 @@ if TYPE_CHECKING:
     from assay.catalog import Catalog
     from assay.semantic._reading import Reading
 
-__all__ = ["counted_rows", "everyday_bounds", "untimed_year", "with_numeric_columns"]
+__all__ = ["counted_rows", "everyday_bounds", "timeless", "with_numeric_columns"]
 
 # The head nouns a glued column name ends in ("totalprice", "supplycost"), split off so that
 # the column is said as people say it ("total price")
@@ -81,7 +80,7 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
         taken |= {f"{fk.ref_table}.{c}".lower() for c in fk.ref_columns}
     known = Lexicon(layer).entries
     names = {d.name for d in layer.dimensions} | {m.name for m in layer.metrics}
-    timeless = _timeless(layer)
+    untimed = timeless(layer)
     added: list[Dimension] = []
     for table in sorted(tables):
         info = catalog.table(table)
@@ -98,7 +97,7 @@ def with_numeric_columns(layer: SemanticLayer, catalog: Catalog) -> SemanticLaye
             name = f"{table}_{col.name}"
             if not words or name in names or any(_inside(k, known) for k in keys):
                 continue  # words the layer already uses: never shadowed
-            if not timeless and set(words) & _TIME_WORDS:
+            if not untimed and set(words) & _TIME_WORDS:
                 continue  # "year" on a dated layer is a period's word, never a column's
             # Its meaning rests on its name alone: the name-only tier, so that an answer
             # bounded or grouped by it is confirmed first (Rosetta's authority caps).
@@ -139,7 +138,7 @@ def _numeric_columns(layer: SemanticLayer) -> dict[str, str]:
 
 
 _NUM = re.compile(r"-?\d+(?:\.\d+)?")
-_AGE = re.compile(r"\b(older|younger)\s+than\b", re.IGNORECASE)
+_AGE = re.compile(r"\b(not\s+)?(older|younger)\s+than\b", re.IGNORECASE)
 _WEIGH = re.compile(
     r"\bweigh(?:s|ed|ing)?\s+(more\s+than|less\s+than|over|under|above|below|at\s+least"
     r"|at\s+most)\b",
@@ -169,8 +168,12 @@ def everyday_bounds(question: str, layer: SemanticLayer) -> str:
     """The question with "older/younger than" and "weigh(s) more than" said as a bound on the
     one age or weight column ("age more than"); unchanged where none or several fit."""
     if _AGE.search(question) and (age := _one(layer, "age", question)) is not None:
+        # "not older than 30": age not more than 30 (at most 30), never the "not" dropped
         question = _AGE.sub(
-            lambda m: f"with {age} {'more' if m.group(1).lower() == 'older' else 'less'} than",
+            lambda m: (
+                f"with {age} {'not ' if m.group(1) else ''}"
+                f"{'more' if m.group(2).lower() == 'older' else 'less'} than"
+            ),
             question,
         )
     if _WEIGH.search(question) and (weight := _one(layer, "weight", question)) is not None:
@@ -235,64 +238,6 @@ def _is_count(expression: str) -> bool:
     return re.fullmatch(r"\s*count\s*\(\s*\*\s*\)\s*", expression, re.IGNORECASE) is not None
 
 
-def _timeless(layer: SemanticLayer) -> bool:
+def timeless(layer: SemanticLayer) -> bool:
+    """Whether the layer has no time: no clock, and no metric tied to a date."""
     return layer.clock is None and not any(m.time_column for m in layer.metrics)
-
-
-def _year_dimension(layer: SemanticLayer) -> Dimension | None:
-    found = [
-        d
-        for d in layer.dimensions
-        if not d.expression and split_name(d.column.split(".", 1)[-1])[-1:] == ("year",)
-    ]
-    return found[0] if len(found) == 1 else None
-
-
-_BOUND_WORDS = re.compile(
-    r"\b(?:over|under|above|below|than|exceeding|least|most|between|and|to|after|before|"
-    r"since|until|weigh(?:s|ed|ing)?|=|<|>)\s*$",
-    re.IGNORECASE,
-)
-
-
-def _bounded_number(label: str, question: str) -> bool:
-    """Whether the year-like ``label`` is said after a word that makes it a bound or a range's
-    end ("over 2000", "more than 1975", "between 1975 and 1980", "after 1975"), not a year."""
-    for found in re.finditer(rf"\b{re.escape(label)}\b", question):
-        if _BOUND_WORDS.search(question[: found.start()]):
-            return True
-    return False
-
-
-def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
-    """On a layer with no time, "by year" grouped by the one year column and "in 1970" kept
-    as that year's rows; unchanged otherwise (a period left is abstained on)."""
-    if not _timeless(layer) or (reading.grain is None and not reading.periods):
-        return reading
-    year = _year_dimension(layer)
-    if year is None:
-        return reading
-    periods, bounds = [], list(reading.comparisons)
-    for p in reading.periods:
-        whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
-        if whole and _bounded_number(p.label, reading.question):
-            # "weight over 2000": a bound's number, never the year 2000 (outside tryout 15 got
-            # "Year is 2000" and 'weight over' dropped); left a period, it is not answered
-            periods.append(p)
-            continue
-        if whole and p.end == p.start.replace(year=p.start.year + 1) and not reading.compare:
-            bounds += [
-                Comparison(year.name, ">=", p.label, p.text),
-                Comparison(year.name, "<=", p.label, p.text),
-            ]
-        else:
-            periods.append(p)
-    groups = reading.groups
-    grain = reading.grain
-    if grain == "year":
-        groups, grain = (*groups, year.name), None
-    if periods and len(periods) == len(reading.periods) and grain == reading.grain:
-        return reading
-    return dataclasses.replace(
-        reading, periods=tuple(periods), comparisons=tuple(bounds), groups=groups, grain=grain
-    )

@@ -44,10 +44,11 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._numeric import counted_rows, everyday_bounds, untimed_year
+from assay.semantic._numeric import counted_rows, everyday_bounds
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["Filter", "Ranking", "Reading", "read"]
@@ -463,10 +464,16 @@ def _compared(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading 
     parenthetical grouping by a dimension's column (``_across``): the rest of the question
     read as any other, the comparisons, condition and groupings added; ``None`` when it has
     none of these."""
-    spans = [p.span for p in find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)]
-    rest, condition = group_condition_in(question, layer, lexicon, tuple(spans))
+    # a bare year after a comparison's word ("weight over 2000") is free to be a bound here
+    # (outside tryout 16: read as the year 2000); one no column or metric takes is read again
+    # as the period it looks like, with the rest
+    periods = find_periods(question, NO_CLOCK, layer.fiscal_year_start_month)
+    held = unbounded_spans(question, periods, over=False)
+    rest, condition = group_condition_in(question, layer, lexicon, tuple(held))
+    spans = unbounded_spans(question, periods)
     if condition is not None:  # its metric's words may be said again: the periods moved
-        spans = [p.span for p in find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)]
+        periods = find_periods(rest, NO_CLOCK, layer.fiscal_year_start_month)
+        spans = unbounded_spans(rest, periods)
     rest, grouped_bounds = grouped_bounds_in(rest, lexicon, spans, layer)
     rest, comparisons = comparisons_in(rest, lexicon, spans, layer)
     rest = whole_rows(rest, layer, lexicon)
