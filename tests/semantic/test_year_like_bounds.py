@@ -338,6 +338,10 @@ def test_tutorial_negated_flags_match_sql(
     "question",
     [
         "transactions that are not huge",  # nothing defines 'huge'
+        # 'quick' is filler in "a quick count", but here a word of the layer's own 'quick buy'
+        # left over: 50 transactions were shown for it (bounds13's report)
+        "transactions that are quick",
+        "number of transactions that are quick",
         "transactions that are not large or quick buy",  # which one 'not' applies to: unsure
     ],
 )
