@@ -239,12 +239,16 @@ def _timeless(layer: SemanticLayer) -> bool:
     return layer.clock is None and not any(m.time_column for m in layer.metrics)
 
 
-def _year_dimension(layer: SemanticLayer) -> Dimension | None:
+def _year_dimension(layer: SemanticLayer, tables: set[str]) -> Dimension | None:
+    """The one dimension named year; of several, the one on the table of the rows the
+    metrics read (concert_singer: the concerts' Year, not the singers' song release year)."""
     found = [
         d
         for d in layer.dimensions
         if not d.expression and split_name(d.column.split(".", 1)[-1])[-1:] == ("year",)
     ]
+    if len(found) > 1:
+        found = [d for d in found if d.column.split(".", 1)[0] in tables]
     return found[0] if len(found) == 1 else None
 
 
@@ -269,10 +273,12 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     as that year's rows; unchanged otherwise (a period left is abstained on)."""
     if not _timeless(layer) or (reading.grain is None and not reading.periods):
         return reading
-    year = _year_dimension(layer)
+    year = _year_dimension(layer, {layer.metric(n).table for n in reading.metrics})
     if year is None:
         return reading
-    periods, bounds = [], list(reading.comparisons)
+    from assay.semantic._reading import Filter
+
+    periods, bounds, kept = [], list(reading.comparisons), list(reading.filters)
     for p in reading.periods:
         whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
         if whole and _bounded_number(p.label, reading.question):
@@ -281,6 +287,11 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
             periods.append(p)
             continue
         if whole and p.end == p.start.replace(year=p.start.year + 1) and not reading.compare:
+            if year.name not in layer.numeric:
+                # years held as text ('2014'): kept equal to the year's text, never bounded
+                # (a bound on text compares as text)
+                kept.append(Filter(year.name, (p.label,), words=p.text, said=(p.text,)))
+                continue
             bounds += [
                 Comparison(year.name, ">=", p.label, p.text),
                 Comparison(year.name, "<=", p.label, p.text),
@@ -294,5 +305,10 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     if periods and len(periods) == len(reading.periods) and grain == reading.grain:
         return reading
     return dataclasses.replace(
-        reading, periods=tuple(periods), comparisons=tuple(bounds), groups=groups, grain=grain
+        reading,
+        periods=tuple(periods),
+        comparisons=tuple(bounds),
+        filters=tuple(kept),
+        groups=groups,
+        grain=grain,
     )
