@@ -1503,8 +1503,11 @@ def _metric_named_by(word: str, lexicon: Lexicon) -> str | None:
     targets = {t for key in keys for k, t in lexicon.entries[key] if k == "metric"}
     if len(targets) != 1:
         return None
-    named = [key for key in keys if any(k == "metric" for k, _ in lexicon.entries[key])]
-    return " ".join(min(named, key=lambda k: (len(k), k)))
+    named: list[tuple[str, ...]] = [
+        key for key in keys if any(k == "metric" for k, _ in lexicon.entries[key])
+    ]
+    shortest = min(named, key=lambda k: (len(tuple(k)), " ".join(k)))
+    return " ".join(shortest)
 
 
 def _known_word(word: str) -> bool:
