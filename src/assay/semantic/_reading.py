@@ -948,7 +948,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         compare=compare,
         unread=tuple(unread_words),
         value_like=tuple(value_like),
-        suggestions=tuple(_suggest(unread, lexicon)),
+        suggestions=tuple(_suggest(unread, lexicon, offer_metric=not metrics)),
         aggregates=tuple(aggregates),
         unknown_groups=tuple(unknown_groups),
         dangling=tuple(dangling),
@@ -1442,7 +1442,9 @@ _PLACE_NAMES = frozenset(
 )
 
 
-def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
+def _suggest(
+    unread: list[Tag], lexicon: Lexicon, *, offer_metric: bool = True
+) -> list[tuple[str, str]]:
     """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
     adjacent unread words is tried whole first ("gross revnue"), then word by word."""
     from rapidfuzz import fuzz, process
@@ -1476,8 +1478,9 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
                 # a word of the layer's phrases is no typo: the one metric it names is
                 # offered, never a column whose name is close ("orders": 'orders count',
                 # not 'orders id'; outside tryout 16); else it is left unread, asked back
+                # with a metric read, it is said as not understood (``_behaviour``)
                 metric = _metric_named_by(canonical(word.lower()), lexicon)
-                if metric is not None:
+                if metric is not None and offer_metric:
                     out.append((word, metric))
                 continue
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
