@@ -10,8 +10,8 @@ on, not held out):
    ("California" offered channel 'A' and category 'garden'); a rank word ("first") or a
    metric's word ("orders") standing where a value would is said as what was not understood,
    never as a value the warehouse does not record;
-3. Cube: a word of the layer's phrases is no typo: "orders" is offered the metric 'orders
-   count', never the column 'orders id'; "account balance" (the customer's or the supplier's)
+3. Cube: a word of the layer's phrases is no typo: "orders" is never offered the column
+   'orders id' (the closest metrics, 'orders count' first, are named); "account balance" (the customer's or the supplier's)
    is the customer's when the question says "customers".
 
 Every answer is compared with SQL written here on the real data.
@@ -165,14 +165,14 @@ def test_a_rank_or_metric_word_is_no_missing_value(
 
 
 @pytest.mark.slow
-def test_orders_is_offered_the_metric_not_an_id(cube: SemanticLayer) -> None:
+def test_orders_is_never_offered_an_id_column(cube: SemanticLayer) -> None:
     question = (
         "average total price of orders from customers in the United States in the past 90 days"
     )
     _, decision = read_and_decide(question, cube)
-    assert decision.behaviour == "clarify"
-    assert "'orders id'" not in decision.message
-    assert "'orders count'" in decision.message
+    assert decision.behaviour in {"clarify", "abstain"}  # no average price is defined
+    assert "orders id" not in decision.message
+    assert "orders count" in decision.message  # offered among the closest metrics
 
 
 @pytest.mark.slow

@@ -948,7 +948,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         compare=compare,
         unread=tuple(unread_words),
         value_like=tuple(value_like),
-        suggestions=tuple(_suggest(unread, lexicon, offer_metric=not metrics)),
+        suggestions=tuple(_suggest(unread, lexicon)),
         aggregates=tuple(aggregates),
         unknown_groups=tuple(unknown_groups),
         dangling=tuple(dangling),
@@ -1442,9 +1442,7 @@ _PLACE_NAMES = frozenset(
 )
 
 
-def _suggest(
-    unread: list[Tag], lexicon: Lexicon, *, offer_metric: bool = True
-) -> list[tuple[str, str]]:
+def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
     """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
     adjacent unread words is tried whole first ("gross revnue"), then word by word."""
     from rapidfuzz import fuzz, process
@@ -1475,13 +1473,9 @@ def _suggest(
             if (canonical(word.lower()),) in lexicon.entries:
                 continue  # a word the layer defines, left unread where it stands, is no typo
             if _inside_a_phrase(canonical(word.lower()), lexicon):
-                # a word of the layer's phrases is no typo: the one metric it names is
-                # offered, never a column whose name is close ("orders": 'orders count',
-                # not 'orders id'; outside tryout 16); else it is left unread, asked back
-                # with a metric read, it is said as not understood (``_behaviour``)
-                metric = _metric_named_by(canonical(word.lower()), lexicon)
-                if metric is not None and offer_metric:
-                    out.append((word, metric))
+                # a word of the layer's phrases is no typo, never offered a phrase whose
+                # spelling is close ("orders": 'orders id', outside tryout 16); left unread,
+                # it is asked back or abstained on naming the closest metrics
                 continue
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon)
@@ -1497,20 +1491,6 @@ def _suggest(
 def _inside_a_phrase(word: str, lexicon: Lexicon) -> bool:
     """Whether ``word`` is a whole word of a phrase the lexicon knows."""
     return any(word in key for key in lexicon.entries)
-
-
-def _metric_named_by(word: str, lexicon: Lexicon) -> str | None:
-    """The shortest phrase of the one metric whose phrases hold the word ``word``; None when
-    no metric's do, or several metrics' do."""
-    keys = [key for key in lexicon.entries if word in key]
-    targets = {t for key in keys for k, t in lexicon.entries[key] if k == "metric"}
-    if len(targets) != 1:
-        return None
-    named: list[tuple[str, ...]] = [
-        key for key in keys if any(k == "metric" for k, _ in lexicon.entries[key])
-    ]
-    shortest = min(named, key=lambda k: (len(tuple(k)), " ".join(k)))
-    return " ".join(shortest)
 
 
 def _known_word(word: str) -> bool:
