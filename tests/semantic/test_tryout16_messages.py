@@ -100,6 +100,17 @@ def test_concerts_in_a_year_of_a_text_year_column(
     assert verdict.route == "confirm_first"
 
 
+def test_a_year_column_named_for_something_else_is_no_period(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Singers have only a song release year: "singers in 2014" is not read as it (a guess),
+    it stays a period the layer has no time for."""
+    db, layer = drafted_spider("concert_singer", tmp_path_factory)
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(layer)).ask("number of singers in 2014")
+    assert verdict.behaviour == "abstain" and verdict.reasons == ("behaviour.no_time",)
+
+
 def test_the_drafted_year_dimension_carries_its_fact(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
@@ -176,9 +187,7 @@ def test_orders_is_never_offered_an_id_column(cube: SemanticLayer) -> None:
 
 
 @pytest.mark.slow
-def test_the_entity_named_picks_the_account_balance(
-    cube: SemanticLayer, tpch_duckdb: Path
-) -> None:
+def test_the_entity_named_picks_the_account_balance(cube: SemanticLayer, tpch_duckdb: Path) -> None:
     question = "orders count for customers with account balance over 1000 in 1996"
     reading, decision = read_and_decide(question, cube)
     assert decision.behaviour == "answer", decision.message

@@ -240,15 +240,21 @@ def _timeless(layer: SemanticLayer) -> bool:
 
 
 def _year_dimension(layer: SemanticLayer, tables: set[str]) -> Dimension | None:
-    """The one dimension named year; of several, the one on the table of the rows the
-    metrics read (concert_singer: the concerts' Year, not the singers' song release year)."""
+    """The one dimension named year; of several, the one named only "year" on the table of
+    the rows the metrics read (concert_singer: "concerts in 2014" is the concerts' Year;
+    "singers in 2014" is none, the singers' song release year being something else)."""
     found = [
         d
         for d in layer.dimensions
         if not d.expression and split_name(d.column.split(".", 1)[-1])[-1:] == ("year",)
     ]
     if len(found) > 1:
-        found = [d for d in found if d.column.split(".", 1)[0] in tables]
+        found = [
+            d
+            for d in found
+            if d.column.split(".", 1)[0] in tables
+            and split_name(d.column.split(".", 1)[-1]) == ("year",)
+        ]
     return found[0] if len(found) == 1 else None
 
 
