@@ -11,8 +11,8 @@ on, not held out):
    metric's word ("orders") standing where a value would is said as what was not understood,
    never as a value the warehouse does not record;
 3. Cube: a word of the layer's phrases is no typo: "orders" is never offered the column
-   'orders id' (the closest metrics, 'orders count' first, are named); "account balance" (the customer's or the supplier's)
-   is the customer's when the question says "customers".
+   'orders id' (the closest metrics, 'orders count' first, are named); "account balance"
+   (the customer's or the supplier's) is the customer's when the question says "customers".
 
 Every answer is compared with SQL written here on the real data.
 """
