@@ -154,7 +154,7 @@ def test_a_close_value_is_still_offered() -> None:
 @pytest.mark.parametrize(
     ("question", "word", "why"),
     [
-        ("number of orders in the first year", "first", "it ranks"),
+        ("number of orders in the first year", "first", "it ranks, but nothing to rank"),
         (
             "gross revenue from customers with more than 3 orders in 2023",
             "orders",
@@ -170,6 +170,23 @@ def test_a_rank_or_metric_word_is_no_missing_value(
     assert decision.behaviour in {"clarify", "abstain"}  # never answered
     assert "is not a value the warehouse records" not in decision.message
     assert f"'{word}'" in decision.message and why in decision.message
+
+
+def test_from_the_oldest_to_the_youngest_is_an_order_never_an_extreme(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Once "singers" picked the singers' name, Spider dev 2 (a held-out question, looked at
+    because it became a shown answer) was read as the minimum age per singer and shown
+    unordered. Both words said: neither extreme is read; asked back naming both."""
+    db, layer = drafted_spider("concert_singer", tmp_path_factory)
+    question = (
+        "Show name, country, age for all singers ordered by age from the oldest to the youngest."
+    )
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(layer)).ask(question)
+    assert verdict.behaviour != "answer" or verdict.action == "withhold"
+    message = verdict.provenance.get("message", "")
+    assert "'oldest', 'youngest'" in message and "they rank" in message
 
 
 # --- 3. Cube: a layer's word, an entity named ---------------------------------------------------

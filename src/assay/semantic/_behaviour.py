@@ -260,7 +260,7 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         return BehaviourDecision(
             "clarify",
             "behaviour.unread_words",
-            " ".join(why for _, why in explained)
+            " ".join(_said_once(explained))
             + others
             + " Rephrase it with the warehouse's terms (`assay semantic show` lists them).",
         )
@@ -290,7 +290,7 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
 # Words that rank ("the first year", "the last order"): never a value of the data.
 _RANK_WORDS = frozenset(
     "first last top bottom highest lowest best worst latest earliest largest smallest "
-    "biggest most least".split()
+    "biggest most least oldest youngest newest".split()
 )
 
 
@@ -301,10 +301,7 @@ def _no_value(words: str, layer: SemanticLayer) -> str:
 
     said = [canonical(w.lower()) for w in words.split()]
     if said and all(w in _RANK_WORDS for w in said):
-        return (
-            f"I could not read '{words}' here: it ranks, but nothing it ranks (a breakdown "
-            "to rank, or how many to keep) was read."
-        )
+        return _RANKS
     labels = [
         m.label
         for m in layer.metrics
@@ -321,6 +318,27 @@ def _no_value(words: str, layer: SemanticLayer) -> str:
             "value to filter on, and what it says of the rows was not read."
         )
     return ""
+
+
+_RANKS = "rank"
+
+
+def _said_once(explained: list[tuple[str, str]]) -> list[str]:
+    """Each reason once, naming every word it is the reason for ("'oldest', 'youngest'")."""
+    by_why: dict[str, list[str]] = {}
+    for said, why in explained:
+        by_why.setdefault(why, []).append(said)
+    out = []
+    for why, named in by_why.items():
+        if why == _RANKS:
+            they = "it ranks" if len(named) == 1 else "they rank"
+            out.append(
+                f"I could not read {_quote(named)} here: {they}, but nothing to rank (a "
+                "breakdown, or how many to keep) was read."
+            )
+        else:
+            out.append(why)
+    return out
 
 
 def _close_values(words: str, values: list[str]) -> list[str]:

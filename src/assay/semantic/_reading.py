@@ -393,7 +393,9 @@ def _aged(question: str, layer: SemanticLayer) -> str:
     minimum Age"); unchanged where no such metric, or more than one, could be meant (two
     tables with an age, and the rows said name neither)."""
     found = _AGED.search(question)
-    if found is None:
+    if found is None or len({m.group(1).lower() for m in _AGED.finditer(question)}) > 1:
+        # "ordered from the oldest to the youngest": an order, neither extreme (read as the
+        # minimum age per singer, it was shown unordered)
         return question
     func = "min" if found.group(1).lower() == "youngest" else "max"
     candidates = []
