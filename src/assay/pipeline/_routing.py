@@ -53,10 +53,17 @@ class Rested:
     def how_to_confirm(self) -> str:
         fact_id = self.fact.split(":", 1)[0]
         if fact_id.isdigit():
-            return f"assay catalog accept {fact_id} --store STORE"
+            # the layer holds the tier it was drafted with: accepting alone changes nothing
+            # until the layer is drafted again (outside tryout 16 accepted and saw no change)
+            return (
+                f"assay catalog accept {fact_id} --store STORE, then draft the layer again "
+                "with the same store (assay semantic init --store STORE --force) so it holds "
+                "the accepted tier"
+            )
         return (
-            "assay semantic init --store STORE (records it), then assay catalog accept FACT "
-            f"--store STORE for '{self.fact}'"
+            "assay semantic init --store STORE (records it and names its fact), then assay "
+            f"catalog accept FACT --store STORE for '{self.fact}' and draft the layer again "
+            "with the same store"
         )
 
     def to_dict(self) -> dict[str, object]:
@@ -92,7 +99,9 @@ def rested_on(planned: Plan, reading: Reading, layer: SemanticLayer) -> tuple[Re
         if c.dimension in names:
             continue
         out.append(_compared_on(c.dimension, c.column, layer))
-    return tuple(out)
+    # "in 1970" is two bounds on one column: the fact it rests on is named once (outside
+    # tryouts 15 and 16 read the same cap.unconfirmed_fact line twice)
+    return tuple(dict.fromkeys(out))
 
 
 def _compared_on(dimension: str, column: str, layer: SemanticLayer) -> Rested:

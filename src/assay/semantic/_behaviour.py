@@ -247,22 +247,111 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "without it would answer another question.",
         )
     unknown = [v for v in reading.value_like if not set(v.split()) & suggested]
-    if unknown and reading.metrics:
-        values = [
-            f"{v} ({d.name})"
-            for d in layer.dimensions
-            for v in d.values
-            if len(v) <= _LONGEST_VALUE  # a comment or description is no value to offer
-        ]
-        known = _listed(_closest(" ".join(unknown), values), len(values))
+    if not (unknown and reading.metrics):
+        return None
+    explained = [(w, why) for w in unknown if (why := _no_value(w, layer))]
+    unknown = [w for w in unknown if w not in dict(explained)]
+    if not unknown:
+        # "the first year", "more than 3 orders": a rank word or a metric's word stands where
+        # a value would; said as what was not understood, never as a missing value
+        said = {w for w, _ in explained}
+        rest = [w for w in reading.unread if w not in said]
+        others = f" I also don't know what {_quote(rest)} means here." if rest else ""
         return BehaviourDecision(
-            "abstain",
-            "behaviour.value_not_in_domain",
-            f"{_quote(unknown)} is not a value the warehouse records (known values"
-            f"{' closest to it' if len(values) > _LISTED else ''}: {known}), so there is "
-            "nothing to filter on.",
+            "clarify",
+            "behaviour.unread_words",
+            " ".join(_said_once(explained))
+            + others
+            + " Rephrase it with the warehouse's terms (`assay semantic show` lists them).",
         )
-    return None
+    values = [
+        f"{v} ({d.name})"
+        for d in layer.dimensions
+        for v in d.values
+        if len(v) <= _LONGEST_VALUE  # a comment or description is no value to offer
+    ]
+    close = _close_values(" ".join(unknown), values)
+    known = (
+        f"the known values closest to it: {_listed(close, len(close))}"
+        if close
+        else f"none of the {len(values)} values it records is close to it "
+        "(`assay semantic show` lists them all)"
+        if values
+        else "it lists no values"
+    )
+    return BehaviourDecision(
+        "abstain",
+        "behaviour.value_not_in_domain",
+        f"{_quote(unknown)} is not a value the warehouse records: {known}. There is "
+        "nothing to filter on.",
+    )
+
+
+# Words that rank ("the first year", "the last order"): never a value of the data.
+_RANK_WORDS = frozenset(
+    "first last top bottom highest lowest best worst latest earliest largest smallest "
+    "biggest most least oldest youngest newest".split()
+)
+
+
+def _no_value(words: str, layer: SemanticLayer) -> str:
+    """Why ``words`` standing where a value would is no value ("" when it may be one): a
+    ranking word, or a word of a metric's name ("orders" of "number of orders")."""
+    from assay.semantic._resolve import canonical
+
+    said = [canonical(w.lower()) for w in words.split()]
+    if said and all(w in _RANK_WORDS for w in said):
+        return _RANKS
+    labels = [
+        m.label
+        for m in layer.metrics
+        if said
+        and all(
+            w in {canonical(x) for p in (m.label, *m.synonyms) for x in p.lower().split()}
+            for w in said
+        )
+    ]
+    if labels:
+        named = " or ".join(f"'{label}'" for label in sorted(labels)[:_LISTED])
+        return (
+            f"I could not read '{words}' here: it is a word of the metric {named}, not a "
+            "value to filter on, and what it says of the rows was not read."
+        )
+    return ""
+
+
+_RANKS = "rank"
+
+
+def _said_once(explained: list[tuple[str, str]]) -> list[str]:
+    """Each reason once, naming every word it is the reason for ("'oldest', 'youngest'")."""
+    by_why: dict[str, list[str]] = {}
+    for said, why in explained:
+        by_why.setdefault(why, []).append(said)
+    out = []
+    for why, named in by_why.items():
+        if why == _RANKS:
+            they = "it ranks" if len(named) == 1 else "they rank"
+            out.append(
+                f"I could not read {_quote(named)} here: {they}, but nothing to rank (a "
+                "breakdown, or how many to keep) was read."
+            )
+        else:
+            out.append(why)
+    return out
+
+
+def _close_values(words: str, values: list[str]) -> list[str]:
+    """The values whose own text is close to ``words`` (rapidfuzz ratio at least 70: "Germny"
+    to Germany, never "California" to channel "A"), closest first, at most ``_LISTED``."""
+    from rapidfuzz import fuzz
+
+    low = words.lower()
+    scored = [(-fuzz.ratio(low, v.rsplit(" (", 1)[0].lower()), i, v) for i, v in enumerate(values)]
+    return [v for score, _, v in sorted(scored) if -score >= _CLOSE][:_LISTED]
+
+
+_CLOSE = 70
 
 
 def _can_mean(words: str, choices: tuple[str, ...], layer: SemanticLayer) -> str:

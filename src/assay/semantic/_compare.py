@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
-from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, entity_named, tokenize
 
 __all__ = [
     "NUMERIC_TYPE",
@@ -331,6 +331,8 @@ def comparisons_in(
         matches += _column_matches(canon, tokens, matches, metric_columns(layer))
     found: list[tuple[int, int, list[Comparison]]] = []  # token span, comparisons
     for m in matches:
+        if m.kind == "ambiguous" and layer is not None:
+            m = entity_named(m, tokens, layer)  # "customers with account balance over 1000"
         if m.kind not in {"dimension", "column"} or len(m.targets) != 1:
             continue
         dim, column = m.targets[0], ""

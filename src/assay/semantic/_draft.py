@@ -12,6 +12,10 @@ confidence of its evidence:
   "highest weight"); the column's bare words ("age") name all four, so a question saying only
   them is asked back with the four named, never answered with one;
 - dimensions from closed low-cardinality text columns with their values; PII columns never;
+- a numeric column whose values are codes, not quantities (car_1's Cylinders: few values; a
+  column of years, numbers or text '2014'): a dimension carrying its pattern's fact, so a
+  bound or a year said of it rests on a fact ``assay catalog accept`` can lift; a column of
+  years only on data with no dates (there "in 2014" keeps that year's rows, untimed);
 - the clock and coverage from the dates the data holds, left out when it holds none (time is
   optional: such a layer answers questions without periods and abstains on periods);
 - PII columns proved from values listed under ``pii`` (none allowed raw: ``allow_pii: []``);
@@ -69,6 +73,8 @@ QUANTITY_WORDS = frozenset(
 )
 # Name words that say a text column labels its rows (a stadium's name): an open dimension.
 LABEL_WORDS = frozenset({"name", "title"})
+# The patterns of a numeric column that is no quantity but says which rows: a dimension.
+CODED = frozenset({"year", "categorical_enum"})
 
 # A summed measure also gets its average, maximum and minimum over its own table, each named
 # with the words a question uses for it ("mean age", "highest weight", "min capacity").
@@ -369,8 +375,48 @@ def _left_out(
     if fp.family == "integer" and fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30:
         return "all distinct integers, an identifier"  # a handful of rows proves nothing
     if report.best and report.best.name in NOT_MEASURES:
+        if (table, fp.column) in _coded_columns(data):
+            return f"pattern {report.best.name}, not a quantity (a dimension below)"
         return f"pattern {report.best.name}, not a quantity"
     return ""
+
+
+def _coded_columns(data: DraftInput) -> list[tuple[str, str]]:
+    """Numeric columns whose values are codes that say which rows, never quantities (pattern
+    ``year`` or ``categorical_enum``): car_1's Cylinders, concert_singer's Year (text
+    '2014'). Keys, identifiers, personal data and closed domains are not. A column of years
+    only where the data holds no dates: with a date, "in 2014" is a period of it.
+
+    Drafted as dimensions with their pattern's fact (the fact ``assay catalog accept``
+    lifts), so an answer bounded by one is confirmed first until the fact is accepted, and no
+    longer after (outside tryout 16: accepting the named facts lifted nothing while the
+    column was left out of the layer and read from the catalog at the name-only tier)."""
+    keys = _key_columns(data)
+    dated = any(
+        r.fingerprint.family == "date" and r.fingerprint.n_nonnull
+        for t in data.profile.tables
+        for r in t.columns
+    )
+    out = []
+    for t in data.profile.tables:
+        for r in t.columns:
+            fp = r.fingerprint
+            if fp.family != "integer" or r.best is None or r.best.name not in CODED:
+                continue
+            if r.best.name == "year" and dated:
+                continue
+            words = set(split_name(fp.column).split())
+            if (
+                (t.name, fp.column) in keys
+                or (t.name, fp.column) in data.pii
+                or (t.name, fp.column) in data.domains
+                or words & (ID_WORDS | QUANTITY_WORDS)
+                or fp.n_distinct < 2
+                or (fp.unique_ratio >= 0.95 and fp.n_nonnull >= 30)
+            ):
+                continue
+            out.append((t.name, fp.column))
+    return out
 
 
 def _measure_columns(
@@ -584,6 +630,19 @@ def _dimension_lines(data: DraftInput, plain: _Plain, labels: list[tuple[str, st
             + "]",
             *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
+    for t_name, c_name in _coded_columns(data):
+        profiled = data.profile.table(t_name)
+        found = profiled.column(c_name) if profiled else None
+        n = found.fingerprint.n_distinct if found else 0
+        dims += [
+            f"  # codes, not a quantity: {n} distinct values (open: none listed); {_why(found)}",
+            f"  - name: {_s(f'{t_name}_{c_name}')}",
+            f"    column: {_s(f'{t_name}.{c_name}')}",
+            "    synonyms: ["
+            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
+            + "]",
+            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
+        ]
     taken = {*data.domains, *labels}
     for t in data.profile.tables:
         for r in t.columns:
@@ -660,7 +719,7 @@ def draft_layer(data: DraftInput) -> str:
             if word
             for each in ([word, *STATISTICS] if word == "total" else [word])
         ],
-        [*data.domains, *labels],
+        [*data.domains, *labels, *_coded_columns(data)],
     )
     span = (start, end) if dates else None
     for table in data.profile.tables:

@@ -22,7 +22,7 @@ from lark.lexer import Lexer
 
 from assay.semantic._model import SemanticLayer
 from assay.semantic._periods import NO_CLOCK, find_periods
-from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._resolve import Lexicon, Match, Token, canonical, entity_named, tokenize
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["GRAMMAR", "Tag", "names_table", "parse"]
@@ -100,6 +100,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
     ambiguous: list[Match] = []
     for m in lexicon.match_tokens(tokens, taken):
+        if m.kind == "ambiguous":
+            m = entity_named(m, tokens, layer)
         if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
             ambiguous.append(m)
             continue

@@ -12,6 +12,7 @@ here decides a behaviour; it only says what phrases name.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import re
 from dataclasses import dataclass
@@ -21,7 +22,15 @@ from assay.semantic._model import SemanticLayer
 from assay.semantic._places import place_names
 from assay.semantic._words import FUNCTION_WORDS
 
-__all__ = ["ABBREVIATIONS", "Lexicon", "Match", "Token", "canonical", "tokenize"]
+__all__ = [
+    "ABBREVIATIONS",
+    "Lexicon",
+    "Match",
+    "Token",
+    "canonical",
+    "entity_named",
+    "tokenize",
+]
 
 _TOKEN = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)*|\d+(?:[.,:]\d+)*|[^\sA-Za-z\d]")
 _FOLDS = (
@@ -423,3 +432,30 @@ class Lexicon:
             found.append(hit)
             i = hit.end
         return found
+
+
+def _entity_words(name: str, column: str, phrase: set[str]) -> set[str]:
+    """The words a dimension's entity is said by: its name's words other than the phrase's
+    ("customers" of customers_account_balance) and its table's name, each in either number."""
+    said = {canonical(w) for w in name.lower().replace(".", "_").split("_") if w}
+    said = (said - phrase) | {canonical(column.split(".", 1)[0].lower())}
+    return {f for w in said if len(w) > 2 for f in (w, w.removesuffix("s"), f"{w}s")}
+
+
+def entity_named(m: Match, tokens: list[Token], layer: SemanticLayer) -> Match:
+    """An ambiguous name of dimensions ("account balance": the customer's or the supplier's)
+    read as the one whose entity the question names elsewhere ("customers with account
+    balance over 1000"; outside tryout 16 was asked back). Unchanged when it names none of
+    them, or more than one, or a choice is not a dimension."""
+    if not all(t.startswith("dimension:") for t in m.targets):
+        return m
+    phrase = {canonical(t.text.lower()) for t in tokens[m.start : m.end]}
+    said = {canonical(t.text.lower()) for i, t in enumerate(tokens) if not m.start <= i < m.end}
+    named = []
+    for target in m.targets:
+        dim = layer.dimension(target.split(":", 1)[1])
+        if _entity_words(dim.name, dim.column, phrase) & said:
+            named.append(target)
+    if len(named) != 1:
+        return m
+    return dataclasses.replace(m, kind="dimension", targets=(named[0].split(":", 1)[1],))

@@ -33,12 +33,22 @@ if TYPE_CHECKING:
 __all__ = ["unbounded_spans", "untimed_year"]
 
 
-def _year_dimension(layer: SemanticLayer) -> Dimension | None:
+def _year_dimension(layer: SemanticLayer, tables: set[str]) -> Dimension | None:
+    """The one dimension named year; of several, the one named only "year" on the table of
+    the rows the metrics read (concert_singer: "concerts in 2014" is the concerts' Year;
+    "singers in 2014" is none, the singers' song release year being something else)."""
     found = [
         d
         for d in layer.dimensions
         if not d.expression and split_name(d.column.split(".", 1)[-1])[-1:] == ("year",)
     ]
+    if len(found) > 1:
+        found = [
+            d
+            for d in found
+            if d.column.split(".", 1)[0] in tables
+            and split_name(d.column.split(".", 1)[-1]) == ("year",)
+        ]
     return found[0] if len(found) == 1 else None
 
 
@@ -199,7 +209,7 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     as that year's rows; unchanged otherwise (a period left is abstained on)."""
     if not timeless(layer):
         return reading
-    year = _year_dimension(layer)
+    year = _year_dimension(layer, {layer.metric(n).table for n in reading.metrics})
     if year is None:
         return reading
     reading = _open_ended(reading, year)
@@ -208,7 +218,10 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     either = _alternatives(reading, year)
     if either is not None:
         return either
+    from assay.semantic._reading import Filter
+
     periods, bounds, unread = [], list(reading.comparisons), list(reading.unread)
+    kept = list(reading.filters)
     for p in reading.periods:
         whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
         if whole and _bounded_number(p.label, reading.question):
@@ -222,6 +235,11 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
                 unread.append(said)
             continue
         if whole and p.end == p.start.replace(year=p.start.year + 1) and not reading.compare:
+            if year.name not in layer.numeric:
+                # years held as text ('2014'): kept equal to the year's text, never bounded
+                # (a bound on text compares as text)
+                kept.append(Filter(year.name, (p.label,), words=p.text, said=(p.text,)))
+                continue
             bounds += [
                 Comparison(year.name, ">=", p.label, p.text),
                 Comparison(year.name, "<=", p.label, p.text),
@@ -238,6 +256,7 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
         reading,
         periods=tuple(periods),
         comparisons=tuple(bounds),
+        filters=tuple(kept),
         groups=groups,
         grain=grain,
         unread=tuple(unread),
