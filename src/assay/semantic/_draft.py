@@ -68,9 +68,26 @@ ID_LAST_WORDS = frozenset({"number", "no", "num", "nbr"})
 # summed ("total net profit"), and a 0 in it is an amount (a free item), never a stand-in code.
 MONEY_WORDS = frozenset(
     {
-        "profit", "loss", "net", "amount", "amt", "paid", "price", "cost", "tax", "fee",
-        "charge", "revenue", "income", "discount", "balance", "sales", "credit", "cash",
-        "refunded", "wholesale",
+        "profit",
+        "loss",
+        "net",
+        "amount",
+        "amt",
+        "paid",
+        "price",
+        "cost",
+        "tax",
+        "fee",
+        "charge",
+        "revenue",
+        "income",
+        "discount",
+        "balance",
+        "sales",
+        "credit",
+        "cash",
+        "refunded",
+        "wholesale",
     }
 )
 # Name words that say a column is a measured quantity even when its few values look like codes
