@@ -250,9 +250,11 @@ class _Plain:
         # continent" is a grouping, never a second count. An open label ("singer Name") does
         # not take it: the noun blocks the table word derived from the label (``_names``), so
         # "number of male singers" counts singers
+        # (a domain left out for its everyday-word values is no dimension: it takes nothing)
         labelled = {
             w
-            for table, column in data.domains
+            for (table, column), values in data.domains.items()
+            if not common_word_values(values)
             for p in self._column(table, column, with_table=True)
             for w in (p.lower(), p.lower().removesuffix(" name"))
         }
