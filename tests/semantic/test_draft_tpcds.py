@@ -28,6 +28,7 @@ from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
+from assay.semantic._draft_calendar import fact_tables
 
 TABLES = {
     "store_sales": "",
@@ -153,3 +154,19 @@ def test_coverage_comes_from_the_facts_not_the_calendar(star: tuple[Path, str]) 
     assert (first, last) != (start, end)  # the calendar spans more than the sales
     assert (layer["coverage"]["start"], layer["coverage"]["end"]) == (start, end)
     assert layer["clock"] == end
+
+
+def test_fact_tables_are_the_events_pointing_at_the_calendar() -> None:
+    keys = [
+        ("store_sales", "ss_sold_date_sk", "date_dim", "d_date_sk"),
+        ("store_sales", "ss_item_sk", "item", "i_item_sk"),
+        ("store_sales", "ss_customer_sk", "customer", "c_customer_sk"),
+        ("customer", "c_first_sales_date_sk", "date_dim", "d_date_sk"),
+        ("customer", "c_current_addr_sk", "customer_address", "ca_address_sk"),
+        # a validity range pointing at nothing else: a dimension's attribute, not an event
+        ("catalog_page", "cp_start_date_sk", "date_dim", "d_date_sk"),
+        ("catalog_page", "cp_end_date_sk", "date_dim", "d_date_sk"),
+        ("date_dim", "d_first_dom", "date_dim", "d_date_sk"),
+    ]
+    assert fact_tables(keys, {"date_dim": "d_date"}) == {"store_sales"}
+    assert fact_tables(keys, {}) == set()

@@ -44,12 +44,19 @@ def calendar_tables(
 
 
 def fact_tables(keys: Iterable[tuple[str, str, str, str]], calendars: dict[str, str]) -> set[str]:
-    """The tables whose rows are events: they point at a calendar and no other table points at
-    them (store_sales; not customer, which store_sales points at, whose first-purchase dates
-    are attributes, nor the calendar itself)."""
+    """The tables whose rows are events: they point at a calendar and at another table, and no
+    table points at them (store_sales points at date_dim and item; not customer, which
+    store_sales points at, whose first-purchase dates are attributes; not catalog_page, whose
+    start and end dates, pointing at nothing else, are a validity range running into 2004;
+    nor the calendar itself)."""
     keys = list(keys)
     pointed = {rt for t, _, rt, _ in keys if t != rt}
-    return {t for t, _, rt, _ in keys if rt in calendars and t not in pointed | set(calendars)}
+    relating = {t for t, _, rt, _ in keys if t != rt and rt not in calendars}
+    return {
+        t
+        for t, _, rt, _ in keys
+        if rt in calendars and t in relating and t not in pointed | set(calendars)
+    }
 
 
 def calendar_spans(
