@@ -39,6 +39,8 @@ TABLES = {
     "date_dim": "WHERE d_date BETWEEN DATE '1990-01-01' AND DATE '2010-12-31'",
 }
 PREFIXES = {"store_sales": "ss", "item": "i", "customer": "c", "customer_address": "ca"}
+# building TPC-DS and drafting the star: about 12 s of CPU, a minute on a busy machine
+SLOW = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +76,7 @@ def _metrics(text: str) -> dict[str, dict[str, object]]:
     return {str(m["expression"]): m for m in yaml.safe_load(text)["metrics"]}
 
 
+@SLOW
 def test_labels_and_synonyms_drop_the_shared_column_prefix(star: tuple[Path, str]) -> None:
     _, text = star
     metrics = _metrics(text)
@@ -90,6 +93,7 @@ def test_labels_and_synonyms_drop_the_shared_column_prefix(star: tuple[Path, str
             assert prefix not in words, (element["name"], phrase)
 
 
+@SLOW
 def test_prefix_free_questions_are_answered(star: tuple[Path, str]) -> None:
     db, text = star
     profit = _sql(db, "SELECT sum(ss_net_profit) FROM store_sales")
@@ -98,6 +102,7 @@ def test_prefix_free_questions_are_answered(star: tuple[Path, str]) -> None:
     assert _ask(db, text, "What is the maximum item current price?") == price
 
 
+@SLOW
 def test_signed_money_is_summed_and_identifiers_never(star: tuple[Path, str]) -> None:
     db, text = star
     assert _sql(db, "SELECT count(*) FROM store_sales WHERE ss_net_profit < 0")[0][0] > 0
@@ -118,6 +123,7 @@ def test_signed_money_is_summed_and_identifiers_never(star: tuple[Path, str]) ->
         assert f"({ref})" in " ".join(metrics) or f"# {ref} left out:" in text, ref
 
 
+@SLOW
 def test_states_are_a_dimension_and_rates_are_not(star: tuple[Path, str]) -> None:
     db, text = star
     dims = {str(d["column"]): d for d in yaml.safe_load(text)["dimensions"]}
@@ -142,6 +148,7 @@ def test_states_are_a_dimension_and_rates_are_not(star: tuple[Path, str]) -> Non
     assert _ask(db, text, "How many customers are in GA?") == expected
 
 
+@SLOW
 def test_coverage_comes_from_the_facts_not_the_calendar(star: tuple[Path, str]) -> None:
     db, text = star
     layer = yaml.safe_load(text)
