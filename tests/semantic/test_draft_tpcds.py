@@ -24,6 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
+from assay.catalog import closed_domains, deep_profile
 from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
@@ -177,3 +178,23 @@ def test_fact_tables_are_the_events_pointing_at_the_calendar() -> None:
     ]
     assert fact_tables(keys, {"date_dim": "d_date"}) == {"store_sales"}
     assert fact_tables(keys, {}) == set()
+
+
+@pytest.mark.parametrize(("repeats", "closed"), [(6, True), (2, False)], ids=["states", "few"])
+def test_a_wide_domain_is_closed_only_when_its_values_repeat(
+    tmp_path: Path, repeats: int, closed: bool
+) -> None:
+    db = tmp_path / "wide.duckdb"
+    with duckdb.connect(str(db)) as con:
+        con.execute(
+            "CREATE TABLE address AS SELECT i AS id, 'S' || lpad(CAST(i % 40 AS VARCHAR), 2, '0')"
+            f" AS state FROM range({40 * repeats}) t(i)"
+        )
+    with connect(str(db)) as connector:
+        profile = deep_profile(connector, connector.catalog())
+        narrow = closed_domains(connector, profile)
+        wide = closed_domains(connector, profile, wide_values=60)
+    assert ("address", "state") not in narrow  # 40 values: more than the 20 of a plain domain
+    assert (("address", "state") in wide) is closed
+    if closed:
+        assert len(wide[("address", "state")]) == 40
