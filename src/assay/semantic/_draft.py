@@ -5,15 +5,24 @@ confidence of its evidence:
 
 - joins from proven keys (declared, or inferred by inclusion dependency, many-to-one);
 - per table: a row count, and a measure per numeric non-key column, summed when its values are
-  never negative, averaged (and flagged) when signed; a column holding stand-in codes
-  (-1, 9999, ...) is left out and flagged, never summed; the table's first date column is the
-  metric's time column, and a table without one gets metrics without time;
+  never negative or it holds money by its name (a net profit, signed, is summed), averaged (and
+  flagged) when otherwise signed; a column holding stand-in codes (-1, 9999, ...) is left out
+  and flagged, never summed (a 0 in a money column is an amount, not a stand-in); keys, ids
+  (``_sk``, ``_id``) and numbers ("ticket number") are never measured, each named in a comment;
+  the table's first date column is the metric's time column, and a table without one gets
+  metrics without time;
+- labels and synonyms use the words a question uses: where every column of a table shares a
+  prefix (TPC-DS ``ss_`` of store_sales), the table's words stand for it ("total store sales
+  net profit", never "total ss net profit");
 - per summed column, also its average, maximum and minimum over its own table ("mean age",
   "highest weight"); the column's bare words ("age") name all four, so a question saying only
   them is asked back with the four named, never answered with one;
-- dimensions from closed low-cardinality text columns with their values; PII columns never;
+- dimensions from closed low-cardinality text columns with their values (a customer's state,
+  49 values repeated over 500 addresses, is one); numeric columns and PII columns never;
 - the clock and coverage from the dates the data holds, left out when it holds none (time is
-  optional: such a layer answers questions without periods and abstains on periods);
+  optional: such a layer answers questions without periods and abstains on periods); where a
+  calendar dimension lists every day (TPC-DS date_dim, 1900 to 2100), from the dates the fact
+  tables' rows point at in it (``_draft_calendar``), never from the calendar's own span;
 - PII columns proved from values listed under ``pii`` (none allowed raw: ``allow_pii: []``);
 - columns holding only NULLs (retired-looking) are left out.
 
