@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from assay.catalog._deep import CatalogProfile, ColumnReport, TableProfile, profile_table, quote
+from assay.catalog._fingerprint import ColumnFingerprint
 from assay.catalog._keys import InferredKey
 from assay.catalog._patterns import FORCING_PII
 from assay.catalog._profile import SqlRunner
@@ -40,6 +41,8 @@ ROLLUP_MIN_AMPLIFICATION = 2.0
 MAX_ROLLUP_COLUMNS = 24
 MAX_LEVEL_DISTINCT = 10_000
 MAX_LEVEL_RATIO = 0.5
+# A wide closed domain's values fill at least this many rows each on average (closed_domains).
+WIDE_REPEATS = 5
 TIME_LIMIT_MS = 600_000
 Role = Literal["dimension", "fact", "bridge", "entity"]
 
@@ -225,8 +228,11 @@ def closed_domains(
     *,
     max_values: int = 20,
     parents: frozenset[str] = frozenset(),
+    wide_values: int = 0,
 ) -> dict[tuple[str, str], tuple[str, ...]]:
-    """The exact distinct values of every low-cardinality text column (at most ``max_values``).
+    """The exact distinct values of every low-cardinality text column (at most ``max_values``,
+    or at most ``wide_values`` when each value fills ``WIDE_REPEATS`` rows or more on average:
+    a customer's state, 49 values over 500 addresses, is a category a question groups by).
 
     A column's values must repeat (at most ``MAX_LEVEL_RATIO`` distinct per row). In a table
     that a key points at (``parents``), a small table, any repetition is enough, and a table's
@@ -243,7 +249,7 @@ def closed_domains(
             fp = report.fingerprint
             if (fp.table, fp.column) in pii or fp.family != "text" or fp.error:
                 continue
-            if not 1 < fp.n_distinct <= max_values:
+            if not 1 < fp.n_distinct <= max_values and not _wide(fp, max_values, wide_values):
                 continue
             label = fp.table in parents and (fp.n_distinct < fp.n_nonnull or texts == 1)
             if fp.unique_ratio > MAX_LEVEL_RATIO and not label:
@@ -254,13 +260,23 @@ def closed_domains(
                 f"WHERE {quote(fp.column, d)} IS NOT NULL"
             )
             try:
-                rows = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=max_values + 1)
+                limit = max(max_values, wide_values) + 1
+                rows = runner.execute(sql, time_limit_ms=TIME_LIMIT_MS, max_rows=limit)
             except Exception:  # an unreadable domain is simply not proposed
                 continue
             values = sorted(str(r[0]) for r in rows.rows)
-            if len(values) <= max_values and all(v.strip() for v in values):
+            allowed = max_values if fp.n_distinct <= max_values else wide_values
+            if len(values) <= allowed and all(v.strip() for v in values):
                 out[(fp.table, fp.column)] = tuple(values)
     return out
+
+
+def _wide(fp: ColumnFingerprint, max_values: int, wide_values: int) -> bool:
+    """Whether a text column of more than ``max_values`` values is still a closed domain: at
+    most ``wide_values`` values, each filling ``WIDE_REPEATS`` rows or more on average."""
+    return max_values < fp.n_distinct <= wide_values and (
+        fp.n_nonnull >= WIDE_REPEATS * fp.n_distinct
+    )
 
 
 def dimension_values(

@@ -42,6 +42,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     """
     from assay.catalog import closed_domains, declared_keys, proposals, reconstruct
     from assay.semantic._draft import DraftInput, draft_layer, write_layer
+    from assay.semantic._draft_calendar import calendar_spans
 
     if out.exists() and not force:
         raise InputError(f"{str(out)!r} already exists.", hint="Choose another --out or --force.")
@@ -51,7 +52,9 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
         referenced = {k.ref_table for k in found.keys.keys} | {
             fk.ref_table for fk in catalog.foreign_keys
         }
-        domains = closed_domains(connector, found.profile, parents=frozenset(referenced))
+        domains = closed_domains(
+            connector, found.profile, parents=frozenset(referenced), wide_values=60
+        )
         edges = [
             {"left": f"{k.table}.{k.column}", "right": f"{k.ref_table}.{k.ref_column}"}
             for k in found.keys.keys
@@ -62,6 +65,12 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
         orphans = {
             tuple(j["left"].split(".", 1)): lost for j, lost in _orphan_joins(connector, edges)
         }
+        calendars, spans = calendar_spans(
+            connector,
+            found.profile,
+            [(k.table, k.column, k.ref_table, k.ref_column) for k in found.keys.keys]
+            + list(declared_keys(catalog.foreign_keys)),
+        )
     facts = {}
     if store:
         from assay.ledger import FactStore
@@ -88,6 +97,8 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
             classes,
             facts,
             {(t, c): max(lost, 1) for (t, c), lost in orphans.items()},
+            calendars,
+            spans,
         )
     )
     write_layer(text, out)

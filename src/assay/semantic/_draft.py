@@ -5,19 +5,28 @@ confidence of its evidence:
 
 - joins from proven keys (declared, or inferred by inclusion dependency, many-to-one);
 - per table: a row count, and a measure per numeric non-key column, summed when its values are
-  never negative, averaged (and flagged) when signed; a column holding stand-in codes
-  (-1, 9999, ...) is left out and flagged, never summed; the table's first date column is the
-  metric's time column, and a table without one gets metrics without time;
+  never negative or it holds money by its name (a net profit, signed, is summed), averaged (and
+  flagged) when otherwise signed; a column holding stand-in codes (-1, 9999, ...) is left out
+  and flagged, never summed (a 0 in a money column is an amount, not a stand-in); keys, ids
+  (``_sk``, ``_id``) and numbers ("ticket number") are never measured, each named in a comment;
+  the table's first date column is the metric's time column, and a table without one gets
+  metrics without time;
+- labels and synonyms use the words a question uses: where every column of a table shares a
+  prefix (TPC-DS ``ss_`` of store_sales), the table's words stand for it ("total store sales
+  net profit", never "total ss net profit");
 - per summed column, also its average, maximum and minimum over its own table ("mean age",
   "highest weight"); the column's bare words ("age") name all four, so a question saying only
   them is asked back with the four named, never answered with one;
-- dimensions from closed low-cardinality text columns with their values; PII columns never;
-- a numeric column whose values are codes, not quantities (car_1's Cylinders: few values; a
-  column of years, numbers or text '2014'): a dimension carrying its pattern's fact, so a
-  bound or a year said of it rests on a fact ``assay catalog accept`` can lift; a column of
-  years only on data with no dates (there "in 2014" keeps that year's rows, untimed);
+- dimensions from closed low-cardinality text columns with their values (a customer's state,
+  49 values repeated over 500 addresses, is one); PII columns never; a numeric column only
+  when its values are codes, not quantities (car_1's Cylinders: few values; a column of years,
+  numbers or text '2014'): a dimension carrying its pattern's fact, so a bound or a year said
+  of it rests on a fact ``assay catalog accept`` can lift; a column of years only on data with
+  no dates (there "in 2014" keeps that year's rows, untimed);
 - the clock and coverage from the dates the data holds, left out when it holds none (time is
-  optional: such a layer answers questions without periods and abstains on periods);
+  optional: such a layer answers questions without periods and abstains on periods); where a
+  calendar dimension lists every day (TPC-DS date_dim, 1900 to 2100), from the dates the fact
+  tables' rows point at in it (``_draft_calendar``), never from the calendar's own span;
 - PII columns proved from values listed under ``pii`` (none allowed raw: ``allow_pii: []``);
 - columns holding only NULLs (retired-looking) are left out.
 
@@ -63,7 +72,36 @@ NOT_MEASURES = frozenset(
 # Name words that say a column holds identifiers, never quantities: summed or averaged they are
 # meaningless ("average Advisor" over pets_1's advisor ids).
 ID_WORDS = frozenset(
-    {"id", "ids", "key", "code", "pk", "fk", "uuid", "guid", "advisor", "advisors"}
+    {"id", "ids", "key", "code", "pk", "fk", "sk", "uuid", "guid", "advisor", "advisors"}
+)
+# Last words that make a column's name an identifier ("order number", "ticket number"); a
+# leading "number" counts things ("Number_of_hosts").
+ID_LAST_WORDS = frozenset({"number", "no", "num", "nbr"})
+# Name words that say a column holds money: signed (a net loss is a negative profit), it is still
+# summed ("total net profit"), and a 0 in it is an amount (a free item), never a stand-in code.
+MONEY_WORDS = frozenset(
+    {
+        "profit",
+        "loss",
+        "net",
+        "amount",
+        "amt",
+        "paid",
+        "price",
+        "cost",
+        "tax",
+        "fee",
+        "charge",
+        "revenue",
+        "income",
+        "discount",
+        "balance",
+        "sales",
+        "credit",
+        "cash",
+        "refunded",
+        "wholesale",
+    }
 )
 # Name words that say a column is a measured quantity even when its few values look like codes
 # (Student.Age: 9 values in 34 rows, read as categorical_enum; Pets.pet_age: 3 distinct in 3
@@ -101,6 +139,10 @@ class DraftInput:
     facts: dict[tuple[str, str], tuple[int, Tier, float]] = field(default_factory=dict)
     # (table, column) of a join's many side -> rows without a partner (NULL or missing key)
     orphans: dict[tuple[str, str], int] = field(default_factory=dict)
+    # calendar table -> its date column, and per key into one (table, column) -> the first and
+    # last dates its rows point at (``_draft_calendar``): the coverage is read from those
+    calendars: dict[str, str] = field(default_factory=dict)
+    calendar_spans: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
 
 
 def _s(value: object) -> str:
@@ -210,6 +252,7 @@ class _Plain:
     ) -> None:
         proposed: dict[str, set[str]] = {}
         self.by_element: dict[str, list[str]] = {}
+        self.prefixes = column_prefixes(data.profile)
 
         def add(element: str, phrases: list[str]) -> None:
             kept = [p for p in dict.fromkeys(phrases) if p.strip()]
@@ -222,9 +265,11 @@ class _Plain:
         # continent" is a grouping, never a second count. An open label ("singer Name") does
         # not take it: the noun blocks the table word derived from the label (``_names``), so
         # "number of male singers" counts singers
+        # (a domain left out for its everyday-word values is no dimension: it takes nothing)
         labelled = {
             w
-            for table, column in data.domains
+            for (table, column), values in data.domains.items()
+            if not common_word_values(values)
             for p in self._column(table, column, with_table=True)
             for w in (p.lower(), p.lower().removesuffix(" name"))
         }
@@ -266,8 +311,22 @@ class _Plain:
             and not any((w,) in KEYWORDS or w in FUNCTION_WORDS for w in p.lower().split())
         ]
 
-    @staticmethod
-    def _column(table: str, column: str, *, with_table: bool) -> list[str]:
+    def name(self, table: str, column: str) -> str:
+        """The column's name less the prefix all its table's columns share ("ss_net_profit"
+        of store_sales: "net_profit"), or its name as written."""
+        prefix = self.prefixes.get(table, "")
+        return column[len(prefix) :] if prefix and column.startswith(prefix) else column
+
+    def phrase(self, table: str, column: str) -> str:
+        """The words a label uses for a column: its name as written, or, where its table's
+        columns share a prefix, the table's words for it ("store sales net profit")."""
+        if table not in self.prefixes:
+            return column
+        return " ".join([*_table_words(table), *split_name(self.name(table, column)).split()])
+
+    def _column(self, table: str, column: str, *, with_table: bool) -> list[str]:
+        if table in self.prefixes:
+            return _prefixed_words(table, self.name(table, column), with_table=with_table)
         tw = split_name(table).split()
         cw = split_name(column).split()
         single = [*tw[:-1], _singular(tw[-1])] if tw else []
@@ -286,6 +345,53 @@ class _Plain:
         return [
             p for p in self.by_element.get(element, []) if p not in self.shared and p not in low
         ]
+
+
+# Trailing words of a table's name that say it is a dimension or fact table ("date_dim").
+_TABLE_KIND_WORDS = frozenset({"dim", "dimension", "fact"})
+
+
+def _table_words(table: str) -> list[str]:
+    """A table's words as a label uses them ("store_sales": store sales; "date_dim": date)."""
+    words = split_name(table).split()
+    while len(words) > 1 and words[-1] in _TABLE_KIND_WORDS:
+        words.pop()
+    return words
+
+
+def column_prefixes(profile: CatalogProfile) -> dict[str, str]:
+    """Per table, the prefix every one of its columns shares ("ss_" of TPC-DS store_sales,
+    "i_" of item), when it is a short abbreviation starting with the table's first letter and
+    not one of the table's own words (those are left off already). Questions never say it:
+    "total store sales net profit", never "total ss net profit"."""
+    out: dict[str, str] = {}
+    for table in profile.tables:
+        names = [r.fingerprint.column for r in table.columns]
+        heads = {n.split("_", 1)[0].lower() for n in names if "_" in n.strip("_")}
+        if len(names) < 2 or len(heads) != 1:
+            continue
+        head = heads.pop()
+        if not all("_" in n.strip("_") for n in names):
+            continue
+        tw = split_name(table.name).split()
+        if not (head.isalpha() and len(head) <= 4 and tw and head[0] == tw[0][0]):
+            continue
+        if head in tw or head == _singular(tw[-1]):
+            continue
+        out[table.name] = names[0][: len(head) + 1]
+    return out
+
+
+def _prefixed_words(table: str, rest: str, *, with_table: bool) -> list[str]:
+    """A prefixed column's phrases: its own words ("net profit"), the table's words before
+    them ("store sales net profit"), and each less a trailing "code" or "name"."""
+    cw = split_name(rest).split()
+    out = [" ".join(cw)]
+    if with_table:
+        out.append(" ".join([*_table_words(table), *cw]))
+    if len(cw) > 1 and cw[-1] in {"code", "name"}:
+        out.append(" ".join(cw[:-1]))
+    return out
 
 
 def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
@@ -320,7 +426,11 @@ def _join_lines(data: DraftInput) -> list[str]:
                 raw,
             )
     forbidden = []
+    joined = _joined_pairs(data, edges)
     for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
+        if data.orphans.get((t, c)) and frozenset((t, rt)) in joined:
+            lines.append(_orphan_beside_a_join(data, t, c, rt, rc))
+            continue
         if data.orphans.get((t, c)):
             # Joined inner, a breakdown through it would drop those rows without saying so.
             reason = (
@@ -346,6 +456,26 @@ def _join_lines(data: DraftInput) -> list[str]:
     return lines + (["forbidden_joins:", *forbidden] if forbidden else [])
 
 
+def _joined_pairs(
+    data: DraftInput, edges: dict[tuple[str, str], tuple[str, str, str, Tier, float]]
+) -> set[frozenset[str]]:
+    """The table pairs a proposed join (every row with a partner) already connects."""
+    return {
+        frozenset((t, rt)) for (t, c), (rt, *_) in edges.items() if not data.orphans.get((t, c))
+    }
+
+
+def _orphan_beside_a_join(data: DraftInput, t: str, c: str, rt: str, rc: str) -> str:
+    """The comment for a key with partnerless rows between two tables a proposed join already
+    connects: forbidding the pair would forbid that join too (TPC-DS customer_address's
+    street number read as a key into customer, beside customer's address key), so it is only
+    named, never proposed."""
+    return (
+        f"  # {t}.{c} -> {rt}.{rc} not proposed: {data.orphans[(t, c)]} rows of {t} have no "
+        f"partner, and the tables are joined through another key"
+    )
+
+
 def _key_columns(data: DraftInput) -> set[tuple[str, str]]:
     """Both sides of every inferred and declared key: identifiers, never quantities."""
     out = {(k.table, k.column) for k in data.keys} | {
@@ -366,6 +496,9 @@ def _left_out(
         return "a key (joins through it), an identifier"
     if words & ID_WORDS:
         return f"its name ({', '.join(sorted(words & ID_WORDS))}) says an identifier"
+    numbered = _numbered(fp.column)
+    if numbered:
+        return numbered
     if (table, fp.column) in data.pii:
         return "personal data"
     if fp.n_distinct < 2:
@@ -435,15 +568,40 @@ def _measure_columns(
         if why:
             out.append((report, "", why))
             continue
-        if fp.stand_ins:
+        money = _money(fp.column)
+        if fp.stand_ins and not (money and _zero_only(fp.stand_ins)):
             codes = ", ".join(v for v, _ in fp.stand_ins)
             out.append((report, "", f"stand-in codes ({codes}) would be summed"))
             continue
         words = set(split_name(fp.column).split())
         signed = fp.numeric.get("negative_share", 0.0) > 0
-        word = "average" if signed else "total"
+        word = "average" if signed and not money else "total"
         out.append((report, word, "a quantity by its name" if words & QUANTITY_WORDS else ""))
     return out
+
+
+def _numbered(column: str) -> str:
+    """Why a column named "... number" is an identifier ("" when it is not): an order's or a
+    ticket's number is summed or averaged meaninglessly ("total cs_order_number"). A leading
+    number counts things ("Number_of_hosts") and is left to the other rules."""
+    words = split_name(column).split()
+    if len(words) > 1 and words[-1] in ID_LAST_WORDS and words[0] not in ID_LAST_WORDS:
+        return f"its name ends in {words[-1]!r}, an identifier (never summed)"
+    return ""
+
+
+def _money(column: str) -> bool:
+    """Whether a column's name says it holds money ("ss_net_profit", "i_current_price")."""
+    return bool(set(split_name(column).split()) & MONEY_WORDS)
+
+
+def _zero_only(stand_ins: Iterable[tuple[str, float]]) -> bool:
+    """Whether the only stand-in code found is 0: in a money column 0 is an amount (a free item,
+    nothing paid), and a sum is the same with or without it."""
+    try:
+        return all(float(v) == 0 for v, _ in stand_ins)
+    except ValueError:
+        return False
 
 
 def _measures(
@@ -500,6 +658,8 @@ def _measures(
         bare = plain.bare(table, fp.column) if word == "total" else []
         agg = "avg" if word == "average" else "sum"
         note = " (signed quantity: averaged, not summed)" if agg == "avg" else ""
+        if agg == "sum" and fp.numeric.get("negative_share", 0.0) > 0:
+            note = " (signed money: summed, a loss counting negative)"
         lines += [f"  # {agg} of a numeric non-key column{note}; {why}"]
         lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
         if word != "total":
@@ -523,11 +683,11 @@ def _metric(
     ``bare`` the column's own words, shared by its metrics (asked back which one)."""
     table, name, word, agg = measure
     column = f"{table}.{name}"
-    label = f"{word} {name}"
+    label = f"{word} {plain.phrase(table, name)}"
     words = [
         w
         for prefix in PREFIXES.get(word, (word,))
-        for w in _words(f"{prefix} {table} {name}", label)
+        for w in _words(f"{prefix} {table} {plain.name(table, name)}", label)
     ]
     words += plain.synonyms(f"metric:{column}:{word}", label, *words)
     words += [w for w in bare if w.lower() not in {x.lower() for x in (label, *words)}]
@@ -569,7 +729,7 @@ def common_word_values(values: tuple[str, ...] | list[str]) -> list[str]:
 
 
 def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
-    words = _words(f"{table} {column}", f"{table}_{column}")
+    words = _words(f"{table} {plain.name(table, column)}", f"{table}_{column}")
     return words + plain.synonyms(f"dimension:{table}.{column}", f"{table}_{column}", *words)
 
 
@@ -673,12 +833,7 @@ def draft_layer(data: DraftInput) -> str:
             f"{data.name}: the database holds no table, so nothing can be drafted.",
             hint="Point --db at the database that holds the data.",
         )
-    dates = [
-        (r.fingerprint.min_value, r.fingerprint.max_value)
-        for t in data.profile.tables
-        for r in t.columns
-        if r.fingerprint.family == "date" and r.fingerprint.min_value is not None
-    ]
+    dates = _covered_dates(data)
     lines = [
         f"# Drafted by 'assay semantic init' from the data of {data.name}. Each element says",
         "# why it was proposed, with the authority tier and capped confidence of its evidence.",
@@ -691,6 +846,12 @@ def draft_layer(data: DraftInput) -> str:
     if dates:
         start = min(str(lo)[:10] for lo, _ in dates)
         end = max(str(hi)[:10] for _, hi in dates)
+        if data.calendars:
+            lines.append(
+                f"# calendar {', '.join(sorted(data.calendars))} left out of the coverage: it "
+                "lists dates whether anything happened on them; read from the fact tables' rows "
+                "pointing at it: " + ", ".join(f"{t}.{c}" for t, c in sorted(data.calendar_spans))
+            )
         lines += [
             f"clock: {end}  # the latest date in the data",
             "coverage:  # the first and last dates in the data",
@@ -743,6 +904,23 @@ def draft_layer(data: DraftInput) -> str:
             details={"problems": problems},
         )
     return text
+
+
+def _covered_dates(data: DraftInput) -> list[tuple[object, object]]:
+    """The first and last dates the fact tables' rows point at in a calendar (store sales:
+    1998 to 2003), or, where none do, of every date column less a calendar's (one row per
+    day whether anything happened or not: TPC-DS date_dim spans 1900 to 2100)."""
+    if data.calendar_spans:
+        return list(data.calendar_spans.values())
+    out: list[tuple[object, object]] = [
+        (r.fingerprint.min_value, r.fingerprint.max_value)
+        for t in data.profile.tables
+        for r in t.columns
+        if r.fingerprint.family == "date"
+        and r.fingerprint.min_value is not None
+        and t.name not in data.calendars
+    ]
+    return out
 
 
 def write_layer(text: str, out: Path) -> None:
