@@ -24,7 +24,7 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.catalog import closed_domains, deep_profile
+from assay.catalog import AUTO_COMMIT_TIER, CAPS, closed_domains, deep_profile
 from assay.cli import main
 from assay.connectors import connect
 from assay.pipeline import Agent
@@ -146,7 +146,8 @@ def test_states_are_a_dimension_and_rates_are_not(star: tuple[Path, str]) -> Non
     rates = {c for c in numeric if re.search(r"(gmt_offset|tax_perc|tax_prec|percentage)", c)}
     assert rates and not set(dims) & rates, set(dims) & rates
     for column in set(dims) & numeric:
-        assert dims[column]["confidence"] < 0.8 and "semantic_type" in dims[column]["fact"], column
+        below = dims[column]["confidence"] < CAPS[AUTO_COMMIT_TIER]
+        assert below and "semantic_type" in dims[column]["fact"], column
     expected = _sql(
         db,
         "SELECT count(*) FROM customer c JOIN customer_address a "
