@@ -4,8 +4,8 @@ the shared slice is absent.
 
 - dev-114: ``countries.countryname = "France"``: on SQLite a double-quoted name that is no
   column is the string 'France'; the data stores 'france' (5 of 6 systems agreed on 0).
-- dev-111/112: four of six systems agree on an empty result; dev-159/160: different wrong
-  queries agree on a count of 0 (gold 39).
+- dev-111/112: four of six systems agree on an empty result (dev-104 below: the same without a
+  literal to probe); dev-159/160: different wrong queries agree on a count of 0 (gold 39).
 - "How many students are there?" answered from ``pets``; "ordered by age from the oldest to the
   youngest" without ORDER BY; "the second oldest" as ``LIMIT 1 OFFSET 1`` cutting a tie.
 """
@@ -77,31 +77,20 @@ def test_stored_values_and_quoted_columns_are_not_flagged(tmp_path: Path, sql: s
     assert "signal.literal_not_in_data" not in _codes(verdict)
 
 
-SPORTABOUT = "What is the accelerate of the car make amc hornet sportabout (sw)?"
+MODELS = "What are the different models for the cards produced after 1980?"
 
 
-def test_an_agreed_empty_result_is_not_shown(tmp_path: Path) -> None:
-    # spider-dev-111 as tryout 17's file B ordered it: graphix_t5 first, four of six empty
-    sqls = (
-        "select cars_data.accelerate from car_names join cars_data on car_names.makeid = "
-        "cars_data.id where car_names.make = 'amc hornet' and car_names.make = 'sw'",
-        "SELECT Accelerate FROM cars_data WHERE Id IN (SELECT MakeId FROM car_names WHERE "
-        "Make = 'amc hornet sportabout (sw)')",
-        "SELECT T1.Accelerate FROM cars_data AS T1 JOIN car_names AS T2 ON T1.Id = T2.MakeId "
-        "WHERE T2.Model = 'amc hornet sportabout (sw)'",
-        "SELECT cars_data.accelerate FROM cars_data JOIN car_names ON cars_data.id = "
-        "car_names.makeid WHERE car_names.make = 'amc' AND car_names.model = 'hornet'",
-        "SELECT cars_data.accelerate FROM cars_data JOIN car_names ON cars_data.id = "
-        "car_names.makeid WHERE car_names.model = 'amc hornet sportabout (sw)'",
-        "SELECT Accelerate FROM cars_data JOIN car_names ON cars_data.Id = car_names.MakeId "
-        "JOIN model_list ON car_names.Model = model_list.Model JOIN car_makers ON "
-        "model_list.Maker = car_makers.Maker WHERE car_makers.FullName = "
-        "'amc hornet sportabout (sw)'",
+def test_an_agreed_empty_result_is_warned(tmp_path: Path) -> None:
+    # spider-dev-104: dailsql_gpt4 and graphix_t5 join model_list.ModelId to cars_data.Id and
+    # find nothing (gold: 61 models); no literal to probe, only the empty result tells
+    sql = (
+        "SELECT DISTINCT T1.Model FROM model_list AS T1 JOIN cars_data AS T2 "
+        "ON T1.ModelId = T2.Id WHERE T2.Year > 1980"
     )
-    verdict = _verdict(tmp_path, "car_1", SPORTABOUT, *sqls)
+    verdict = _verdict(tmp_path, "car_1", MODELS, *[sql] * 5)
     assert verdict["result"]["rows"] == []
-    assert "signal.empty_result" in _codes(verdict)
-    assert verdict["action"] != "show"
+    assert "signal.empty_result" in verdict["reasons"]
+    assert verdict["action"] == "warn"
 
 
 LARGER = "How many cars have a larger accelerate than the car with the largest horsepower?"
@@ -119,8 +108,8 @@ def test_an_agreed_count_of_zero_is_not_shown(tmp_path: Path) -> None:
     )
     verdict = _verdict(tmp_path, "car_1", LARGER, *sqls)
     assert verdict["result"]["rows"] == [[0]]
-    assert "signal.zero_count" in _codes(verdict)
-    assert verdict["action"] != "show"
+    assert "signal.zero_count" in verdict["reasons"]
+    assert verdict["action"] == "warn"
 
 
 def test_the_right_count_of_dev_159_is_still_shown(tmp_path: Path) -> None:
@@ -156,7 +145,7 @@ def test_a_count_read_from_a_table_the_question_does_not_name(tmp_path: Path) ->
     ("question", "sql"),
     [
         (STUDENTS, "SELECT count(*) FROM student"),
-        # the gold of spider-dev-? style: pets named, a join through has_pet
+        # pets named and not read: the count goes through has_pet
         (
             "How many pets are owned by students that are older than 20?",
             "SELECT count(*) FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid "
