@@ -145,6 +145,11 @@ def test_a_count_read_from_a_table_the_question_does_not_name(tmp_path: Path) ->
     ("question", "sql"),
     [
         (STUDENTS, "SELECT count(*) FROM student"),
+        # spider-dev-79, codes_7b's right answer: pets and student named, has_pet read
+        (
+            "Find the number of pets for each student who has any pet and student id.",
+            "SELECT count(*), stuid FROM has_pet GROUP BY stuid",
+        ),
         # pets named and not read: the count goes through has_pet
         (
             "How many pets are owned by students that are older than 20?",

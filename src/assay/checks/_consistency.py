@@ -22,6 +22,7 @@ from assay.checks._cues import (
     attribute_order,
     named_tables,
     read_cues,
+    table_words,
     requested_attributes,
     words,
 )
@@ -435,7 +436,8 @@ def order_fit(ctx: CheckContext) -> CheckOutcome:
 def table_fit(ctx: CheckContext) -> CheckOutcome:
     """The question names tables of the schema ("How many students ...": ``Student``) and the
     SQL reads none of them (``FROM pets``): it answers about other rows than asked. Silent when
-    the question names no table or the SQL reads one it names."""
+    the question names no table, or the SQL reads a table whose name shares a word with one it
+    names (``has_pet`` for "pets": a link table counts the pets of each student)."""
     if ctx.catalog is None:
         return CheckOutcome()
     sql = _read_sql(ctx)
@@ -443,7 +445,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     named = named_tables(ctx.question, ctx.catalog.table_names)
     read = {t.lower() for t in referenced_tables(sql.tree)}
-    if not named or not read or any(t.lower() in read for t in named):
+    if not named or not read:
+        return CheckOutcome()
+    said = frozenset().union(*(table_words(t) for t in named))
+    if any(table_words(t) & said for t in read):
         return CheckOutcome()
     return CheckOutcome(
         (

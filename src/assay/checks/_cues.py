@@ -15,6 +15,7 @@ __all__ = [
     "Cues",
     "attribute_order",
     "named_tables",
+    "table_words",
     "read_cues",
     "requested_attributes",
     "words",
@@ -225,6 +226,13 @@ def _forms(word: str) -> set[str]:
         if word.endswith(("s", "x", "ch", "sh")):
             forms.add(word + "es")
     return forms
+
+
+def table_words(table: str) -> frozenset[str]:
+    """The words of a table's name in their singular and plural ("has_pet": has, haves, pet,
+    pets)."""
+    parts = [p for p in re.split(r"[^a-z0-9]+", table.lower()) if p]
+    return frozenset(form for part in parts for form in _forms(part))
 
 
 def named_tables(question: str, tables: tuple[str, ...]) -> frozenset[str]:
