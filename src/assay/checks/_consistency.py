@@ -22,8 +22,8 @@ from assay.checks._cues import (
     attribute_order,
     named_tables,
     read_cues,
-    table_words,
     requested_attributes,
+    table_words,
     words,
 )
 from assay.checks._ranked import ranked_shape

@@ -15,9 +15,9 @@ __all__ = [
     "Cues",
     "attribute_order",
     "named_tables",
-    "table_words",
     "read_cues",
     "requested_attributes",
+    "table_words",
     "words",
 ]
 
