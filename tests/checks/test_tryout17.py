@@ -96,8 +96,8 @@ def test_an_agreed_empty_result_is_warned(tmp_path: Path) -> None:
 LARGER = "How many cars have a larger accelerate than the car with the largest horsepower?"
 
 
-def test_an_agreed_count_of_zero_is_not_shown(tmp_path: Path) -> None:
-    # spider-dev-159: wrong queries of four systems agree on 0 (gold: 39)
+def test_a_zero_count_another_sample_disputes_is_not_shown(tmp_path: Path) -> None:
+    # spider-dev-159: wrong queries of four systems agree on 0 (gold: 39, dailsql_gpt4's)
     sqls = (
         "select count(*) from cars_data where accelerate > (select max(accelerate) from cars_data)",
         "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT MAX(Horsepower) FROM cars_data)",
@@ -110,6 +110,19 @@ def test_an_agreed_count_of_zero_is_not_shown(tmp_path: Path) -> None:
     assert verdict["result"]["rows"] == [[0]]
     assert "signal.zero_count" in verdict["reasons"]
     assert verdict["action"] == "warn"
+
+
+def test_a_zero_count_every_sample_agrees_on_is_shown(tmp_path: Path) -> None:
+    # spider-dev-51: no student older than 20 has a pet; all six systems count 0, as the gold
+    sql = (
+        "SELECT count(*) FROM Has_Pet AS T1 JOIN Student AS T2 ON T1.StuID = T2.StuID "
+        "WHERE T2.Age > 20"
+    )
+    question = "Find number of pets owned by students who are older than 20."
+    verdict = _verdict(tmp_path, "pets_1", question, *[sql] * 5)
+    assert verdict["result"]["rows"] == [[0]]
+    assert "signal.zero_count" in _codes(verdict)
+    assert verdict["action"] == "show"
 
 
 def test_the_right_count_of_dev_159_is_still_shown(tmp_path: Path) -> None:

@@ -53,7 +53,8 @@ __all__ = [
 Check = Callable[[CheckContext], CheckOutcome]
 JOIN_MIN_OVERLAP = 0.85
 IGNORED_INTEGERS = frozenset({1.0, 2.0, 3.0, 4.0, 5.0})
-# Signals on the result built after the paper: assay-1.0 caps on them, v3 does not count them.
+# Signals on the result built after the paper: assay-1.0 caps on them when the samples split,
+# v3 does not count them.
 RESULT_SIGNALS = ("signal.zero_count",)
 
 
@@ -349,7 +350,8 @@ def zero_count(ctx: CheckContext) -> CheckOutcome:
     """``signal.zero_count``: the answer is one number, 0, counted or added up ("how many cars
     ... larger than ...?" answered 0 by different wrong queries that agree only on 0; outside
     tryout 17, Spider dev 159/160, gold 39). A true zero exists (4 of the slice's 179 gold
-    answers), so assay-1.0 caps it at a warning rather than withholding it."""
+    answers), so assay-1.0 caps it at a warning, and only when another sample counted
+    otherwise."""
     result = ctx.candidate.result
     sql = ctx.candidate.final_sql
     if result is None or result.truncated or len(result.rows) != 1 or len(result.rows[0]) != 1:

@@ -198,11 +198,13 @@ def assay_1_0(inputs: ScoreInputs) -> RuleScore:
     The question-SQL signals (``QUESTION_SIGNALS``) withhold: they see misreadings that every
     sample may share. Evidence that is thin by measurement caps as in 2.1; SQL-only samples are
     not thin by construction (the check leaves the text terms out of the denominator).
-    An empty result and a lone count of 0 cap at 0.79 (warn): samples that misread a value or
-    a condition agree on nothing found (outside tryout 17: Spider dev 111/112 shown empty,
-    dev 159/160 shown 0 for 39), yet on the slice such answers are right 24 of 76 times
-    (empty) and 23 of 58 (a zero count) over the six systems, so they are warned, not withheld
-    (tuned on the Spider slice).
+    An empty result caps at 0.79 (warn): samples that misread a value or a condition agree on
+    nothing found (outside tryout 17: Spider dev 111/112 shown empty), yet on the slice empty
+    answers are right 24 of 76 times over the six systems, so they are warned, not withheld.
+    A lone count of 0 caps at 0.79 only when some sample counted otherwise (A < 1; dev 159/160:
+    0 shown for 39, one sample right): zero counts are right 23 of 58 times over the six
+    systems, and every right one shown from the slice's two tryout files but one (dev 44) was
+    unanimous (tuned on the Spider slice).
     """
     support = math.sqrt(max(inputs.a, 0.0))
     signals = tuple(dict.fromkeys(c for c in inputs.has(*QUESTION_SIGNALS)))
@@ -216,8 +218,9 @@ def assay_1_0(inputs: ScoreInputs) -> RuleScore:
                     "cap.incomplete",
                     "cap.thin_evidence",
                     "signal.empty_result",
-                    *RESULT_SIGNALS,
                 ),
+                # a count of 0 another sample did not find: see the docstring
+                *(inputs.has(*RESULT_SIGNALS) if inputs.a < 1.0 else ()),
                 *inputs.of_kind("cap"),
             )
         )
