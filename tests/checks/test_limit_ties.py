@@ -96,6 +96,12 @@ def scores(tmp_path: Path) -> Path:
         ("SELECT name FROM scores ORDER BY points DESC, name LIMIT 2", False),  # name breaks it
         ("SELECT name FROM scores ORDER BY points DESC LIMIT 10", False),  # fewer rows
         ("SELECT name FROM scores ORDER BY points DESC", False),  # no limit
+        # OFFSET (outside tryout 17: "the second oldest" as LIMIT 1 OFFSET 1, two tied)
+        ("SELECT name FROM scores ORDER BY points DESC LIMIT 1 OFFSET 1", True),  # c cut after
+        ("SELECT name FROM scores ORDER BY points DESC LIMIT 1 OFFSET 2", True),  # b skipped
+        ("SELECT name FROM scores ORDER BY points DESC LIMIT 2 OFFSET 1", False),  # both kept
+        ("SELECT name FROM scores ORDER BY points DESC LIMIT 1 OFFSET 3", False),  # d alone
+        ("SELECT name FROM scores ORDER BY points DESC LIMIT 2, 1", True),  # SQLite's form
     ],
 )
 def test_ties_at_the_limit(tmp_path: Path, scores: Path, sql: str, tied: bool) -> None:

@@ -286,6 +286,29 @@ CASES: dict[str, Case] = {
         _sql("SELECT count(*) FROM people WHERE status = 'Void'"),
         _sql("SELECT count(*) FROM people WHERE status = 'void'"),
     ),
+    "zero_count": Case(
+        "signal.zero_count",
+        _sql("SELECT count(*) FROM people WHERE age > 100"),
+        _sql("SELECT count(*) FROM people WHERE age > 70"),
+    ),
+    "order_fit": Case(
+        "signal.order_missing",
+        _given(
+            "SELECT id, age FROM people",
+            Result(("id", "age"), ((1, 30), (2, 40)), 2),
+            "List people ordered by age from the oldest to the youngest.",
+        ),
+        _given(
+            "SELECT id, age FROM people ORDER BY age DESC",
+            Result(("id", "age"), ((2, 40), (1, 30)), 2),
+            "List people ordered by age from the oldest to the youngest.",
+        ),
+    ),
+    "table_fit": Case(
+        "signal.table_mismatch",
+        _sql("SELECT count(*) FROM teams", question="How many people are there?"),
+        _sql("SELECT count(*) FROM people", question="How many people are there?"),
+    ),
     "thin_evidence": Case(
         "cap.thin_evidence",
         _given("SELECT 7", ONE, candidate=Candidate("SELECT 7", (), "There are 7.", ONE)),

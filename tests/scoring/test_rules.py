@@ -162,6 +162,8 @@ def test_assay_is_sqrt_of_agreement(n_agree: int, action: str) -> None:
     [
         ("signal.literal_not_in_data", HARD_CAP),
         ("signal.aggregate_mismatch", HARD_CAP),
+        ("signal.order_missing", HARD_CAP),
+        ("signal.table_mismatch", HARD_CAP),
         ("veto.no_result", HARD_CAP),
         ("veto.missing_table", HARD_CAP),
         ("cap.thin_evidence", SOFT_CAP),
@@ -174,10 +176,29 @@ def test_assay_caps_and_names_them(code: str, cap: float) -> None:
     assert scored.raw == 1.0
 
 
-def test_assay_ignores_the_papers_signal_and_v3_ignores_question_signals() -> None:
-    assert get_rule("assay")(inputs(5, codes=("signal.empty_result",))).score == 1.0
-    assert get_rule("v3")(inputs(5, codes=("signal.literal_not_in_data",))).score == 1.0
+def test_assay_caps_an_empty_result_and_v3_ignores_question_and_result_signals() -> None:
+    # outside tryout 17: an empty result every sample but two agreed on was shown green
+    empty = get_rule("assay")(inputs(5, codes=("signal.empty_result",)))
+    assert empty.score == SOFT_CAP and empty.capped_by == ("signal.empty_result",)
+    for code in (
+        "signal.literal_not_in_data",
+        "signal.order_missing",
+        "signal.table_mismatch",
+        "signal.zero_count",
+    ):
+        assert get_rule("v3")(inputs(5, codes=(code,))).score == 1.0, code
     assert get_rule("agreement_first")(inputs(5, codes=("signal.duplicate_rows",))).score == 1.0
+    assert get_rule("agreement_first")(inputs(5, codes=("signal.zero_count",))).score == 1.0
+
+
+@pytest.mark.parametrize(("n_agree", "capped"), [(5, False), (4, True), (3, True)])
+def test_assay_caps_a_zero_count_only_when_a_sample_counted_otherwise(
+    n_agree: int, capped: bool
+) -> None:
+    scored = get_rule("assay")(inputs(n_agree, codes=("signal.zero_count",)))
+    assert ("signal.zero_count" in scored.capped_by) is capped
+    expected = min(SOFT_CAP, math.sqrt(n_agree / 5)) if capped else 1.0
+    assert scored.score == pytest.approx(expected, abs=1e-6)
 
 
 @given(st.lists(st.booleans(), min_size=1, max_size=8))

@@ -5,7 +5,8 @@ The semantic-layer checks of ``_verify`` run first (the plan's fit to the readin
 filters, period, impossible values, stand-ins in the aggregate; they measure nothing for a
 sampled answer, which carries no reading). Codes are stable: ``veto.missing_table``,
 ``veto.bad_join``, ``veto.stand_in_returned``, ``cap.uncited_number``, ``cap.unsupported_claim``,
-``cap.incomplete``, ``cap.thin_evidence``, ``signal.empty_result``,
+``cap.incomplete``, ``cap.thin_evidence``, ``signal.empty_result``, ``signal.zero_count`` (a
+lone count of 0),
 ``veto.groups_do_not_add_up`` (a breakdown whose groups miss or repeat rows of the total),
 ``cap.limit_cuts_tie`` (the row after a LIMIT ties the last row kept),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
@@ -25,8 +26,11 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from sqlglot import exp
+
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import read_cues
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._ties import limit_cuts_tie
@@ -36,11 +40,22 @@ from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
 from assay.errors import ExecutionError, ExecutionTimeout
 from assay.types import Finding
 
-__all__ = ["CHECKS", "JOIN_MIN_OVERLAP", "PLAN_CHECKS", "Check", "CheckReport", "run_checks"]
+__all__ = [
+    "CHECKS",
+    "JOIN_MIN_OVERLAP",
+    "PLAN_CHECKS",
+    "RESULT_SIGNALS",
+    "Check",
+    "CheckReport",
+    "run_checks",
+]
 
 Check = Callable[[CheckContext], CheckOutcome]
 JOIN_MIN_OVERLAP = 0.85
 IGNORED_INTEGERS = frozenset({1.0, 2.0, 3.0, 4.0, 5.0})
+# Signals on the result built after the paper: assay-1.0 caps on them when the samples split,
+# v3 does not count them.
+RESULT_SIGNALS = ("signal.zero_count",)
 
 
 def _queries(ctx: CheckContext) -> list[str]:
@@ -331,6 +346,38 @@ def empty_result(ctx: CheckContext) -> CheckOutcome:
     return CheckOutcome((Finding("signal.empty_result", "signal", message, {}),))
 
 
+def zero_count(ctx: CheckContext) -> CheckOutcome:
+    """``signal.zero_count``: the answer is one number, 0, counted or added up ("how many cars
+    ... larger than ...?" answered 0 by different wrong queries that agree only on 0; outside
+    tryout 17, Spider dev 159/160, gold 39). A true zero exists (4 of the slice's 179 gold
+    answers), so assay-1.0 caps it at a warning, and only when another sample counted
+    otherwise."""
+    result = ctx.candidate.result
+    sql = ctx.candidate.final_sql
+    if result is None or result.truncated or len(result.rows) != 1 or len(result.rows[0]) != 1:
+        return CheckOutcome()
+    value = result.rows[0][0]
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != 0:
+        return CheckOutcome()
+    tree = parse_query(sql, ctx.dialect) if sql else None
+    counted = isinstance(tree, exp.Select) and any(
+        p.find(exp.Count, exp.Sum) is not None for p in tree.expressions
+    )
+    if not counted and "count" not in read_cues(ctx.question).aggregates:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            Finding(
+                "signal.zero_count",
+                "signal",
+                "The answer is a count of 0: nothing matched the query's conditions, which is "
+                "also what a misread condition or value gives.",
+                {},
+            ),
+        )
+    )
+
+
 def grounded(measures: dict[str, float | None] | Any) -> float | None:
     parts = [measures.get(k) for k in ("g_tab", "g_join", "g_val")]
     defined = [p for p in parts if p is not None]
@@ -388,6 +435,7 @@ CHECKS: tuple[Check, ...] = (
     answer_well_formed,
     judge_findings,
     empty_result,
+    zero_count,
     groups_add_up,
     limit_cuts_tie,
     *QUESTION_CHECKS,

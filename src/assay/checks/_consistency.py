@@ -17,9 +17,17 @@ from functools import lru_cache
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import Cues, attribute_order, read_cues, requested_attributes, words
+from assay.checks._cues import (
+    Cues,
+    attribute_order,
+    named_tables,
+    read_cues,
+    requested_attributes,
+    table_words,
+    words,
+)
 from assay.checks._ranked import ranked_shape
-from assay.checks._sql import parse_query
+from assay.checks._sql import parse_query, referenced_tables
 from assay.types import Finding
 
 __all__ = [
@@ -30,9 +38,11 @@ __all__ = [
     "duplicate_rows",
     "grouping_fit",
     "literal_fit",
+    "order_fit",
     "projection_fit",
     "ranking_fit",
     "result_shape",
+    "table_fit",
 ]
 
 QUESTION_SIGNALS = (
@@ -42,9 +52,11 @@ QUESTION_SIGNALS = (
     "signal.grouping_missing",
     "signal.literal_missing",
     "signal.literal_not_in_data",
+    "signal.order_missing",
     "signal.projection_short",
     "signal.ranking_mismatch",
     "signal.shape_mismatch",
+    "signal.table_mismatch",
 )
 
 
@@ -396,6 +408,61 @@ def duplicate_rows(ctx: CheckContext) -> CheckOutcome:
     )
 
 
+def order_fit(ctx: CheckContext) -> CheckOutcome:
+    """The question asks for the rows in an order ("ordered by age from the oldest to the
+    youngest") and the SQL has no ORDER BY: the rows come in whatever order the engine reads
+    them. One row or none has no order to miss."""
+    read = _read(ctx)
+    if read is None:
+        return CheckOutcome()
+    cues, sql = read
+    result = ctx.candidate.result
+    if not cues.ordered or sql.tree.args.get("order") is not None:
+        return CheckOutcome()
+    if result is not None and len(result.rows) <= 1 and not result.truncated:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.order_missing",
+                "The question asks for the rows in an order but the SQL has no ORDER BY: the "
+                "rows come in the order the engine happens to read them.",
+                rows=None if result is None else len(result.rows),
+            ),
+        )
+    )
+
+
+def table_fit(ctx: CheckContext) -> CheckOutcome:
+    """The question names tables of the schema ("How many students ...": ``Student``) and the
+    SQL reads none of them (``FROM pets``): it answers about other rows than asked. Silent when
+    the question names no table, or the SQL reads a table whose name shares a word with one it
+    names (``has_pet`` for "pets": a link table counts the pets of each student)."""
+    if ctx.catalog is None:
+        return CheckOutcome()
+    sql = _read_sql(ctx)
+    if sql is None:
+        return CheckOutcome()
+    named = named_tables(ctx.question, ctx.catalog.table_names)
+    read = {t.lower() for t in referenced_tables(sql.tree)}
+    if not named or not read:
+        return CheckOutcome()
+    said = frozenset().union(*(table_words(t) for t in named))
+    if any(table_words(t) & said for t in read):
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            _finding(
+                "signal.table_mismatch",
+                f"The question names {', '.join(sorted(named))} but the SQL reads "
+                f"{', '.join(sorted(read))}: none of the tables it names.",
+                named=sorted(named),
+                read=sorted(read),
+            ),
+        )
+    )
+
+
 QUESTION_CHECKS = (
     aggregate_fit,
     ranking_fit,
@@ -405,4 +472,6 @@ QUESTION_CHECKS = (
     literal_fit,
     result_shape,
     duplicate_rows,
+    order_fit,
+    table_fit,
 )

@@ -11,7 +11,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-__all__ = ["Cues", "attribute_order", "read_cues", "requested_attributes", "words"]
+__all__ = [
+    "Cues",
+    "attribute_order",
+    "named_tables",
+    "read_cues",
+    "requested_attributes",
+    "table_words",
+    "words",
+]
 
 Aggregate = str  # "count" | "avg" | "sum" | "max" | "min"
 
@@ -42,6 +50,15 @@ _WINDOW = re.compile(
     r"\b(?:last|past|previous|prior|next|trailing)\s+\d+\s+(?:days?|weeks?|months?|quarters?|years?)\b",
     re.IGNORECASE,
 )
+# A requested order of the rows: "ordered by age", "sorted by name", "in descending order",
+# "from the oldest to the youngest" ("in order to" is a purpose, not an order).
+_ORDERED = re.compile(
+    r"\b(?:(?:ordered|sorted|ranked|arranged|listed) (?:by|in|from|according)|"
+    r"(?:order|sort) (?:them |it |the \w+ )?by|"
+    r"in (?:\w+ ){0,2}order(?! to)|"
+    r"from the (?:oldest|youngest|highest|lowest|largest|smallest|most|least|biggest|best|"
+    r"worst|newest|earliest|latest|longest|shortest|heaviest|lightest) to the)\b"
+)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _SINGLE_NUMBER = re.compile(
     r"^\s*(how many|what is the (total |average |maximum |minimum |)number of|"
@@ -63,6 +80,7 @@ class Cues:
     quoted: tuple[str, ...]
     numbers: tuple[float, ...]
     single_number: bool
+    ordered: bool = False
 
 
 def words(text: str) -> list[str]:
@@ -120,6 +138,7 @@ def read_cues(question: str) -> Cues:
         and not _EACH.search(text)
         and not _DISTINCT.search(text)
         and not re.search(r"\b(by|grouped)\b", text),
+        ordered=bool(_ORDERED.search(text)),
     )
 
 
@@ -191,3 +210,46 @@ def attribute_order(asked: tuple[str, ...], projected: list[str]) -> list[int] |
             return None
         chosen.append(scores.index(best))
     return chosen if len(set(chosen)) == len(chosen) else None
+
+
+def _forms(word: str) -> set[str]:
+    """A noun's singular and plural ("student", "students"; "country", "countries")."""
+    forms = {word}
+    if word.endswith("ies") and len(word) > 4:
+        forms.add(word[:-3] + "y")
+    elif word.endswith("es") and word[:-2].endswith(("s", "x", "ch", "sh")):
+        forms.add(word[:-2])
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        forms.add(word[:-1])
+    else:
+        forms.add(word[:-1] + "ies" if word.endswith("y") and len(word) > 2 else word + "s")
+        if word.endswith(("s", "x", "ch", "sh")):
+            forms.add(word + "es")
+    return forms
+
+
+def table_words(table: str) -> frozenset[str]:
+    """The words of a table's name in their singular and plural ("has_pet": has, haves, pet,
+    pets)."""
+    parts = [p for p in re.split(r"[^a-z0-9]+", table.lower()) if p]
+    return frozenset(form for part in parts for form in _forms(part))
+
+
+def named_tables(question: str, tables: tuple[str, ...]) -> frozenset[str]:
+    """The tables whose name the question says, word for word, the last word singular or
+    plural ("How many students ..." names ``Student``; ``car_makers`` needs "car maker(s)").
+
+    Example:
+        >>> sorted(named_tables("How many students have a pet?", ("Student", "Has_Pet", "Pets")))
+        ['Pets', 'Student']
+    """
+    said = " " + " ".join(words(question)) + " "
+    found = set()
+    for table in tables:
+        parts = [p for p in re.split(r"[^a-z0-9]+", table.lower()) if p]
+        if not parts:
+            continue
+        head = " ".join(parts[:-1])
+        if any(f" {(head + ' ' + form).strip()} " in said for form in _forms(parts[-1])):
+            found.add(table)
+    return frozenset(found)

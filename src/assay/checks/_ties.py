@@ -9,10 +9,12 @@ sample that writes the same query gets the same arbitrary row, so agreement cann
 
 The check runs the answer's query again with one row more than its LIMIT, the ORDER BY keys
 beside the columns, and compares the keys of the last row kept and the first row cut: equal is
-``cap.limit_cuts_tie`` (a warning naming the tie; asking for every tied row answers it). A query
-without ORDER BY and LIMIT, with an OFFSET, a DISTINCT whose keys are not among its columns, or
-a set operation measures nothing; no database measures nothing; a query that fails to run
-raises (``veto.check_failed``: fail closed).
+``cap.limit_cuts_tie`` (a warning naming the tie; asking for every tied row answers it). With an
+OFFSET the row skipped just before the rows kept is compared with the first one kept as well
+("the second oldest" as ``LIMIT 1 OFFSET 1`` when the two oldest tie). A query without ORDER BY
+and LIMIT, a DISTINCT whose keys are not among its columns, or a set operation measures
+nothing; no database measures nothing; a query that fails to run raises (``veto.check_failed``:
+fail closed).
 """
 
 from __future__ import annotations
@@ -32,20 +34,33 @@ MAX_LIMIT = 1_000  # a LIMIT past this is a row cap, not a "top N"
 _KEY = "assay_tie_key_"
 
 
-def _limit(select: exp.Select) -> int | None:
-    limit = select.args.get("limit")
-    if not isinstance(limit, exp.Limit) or select.args.get("offset") is not None:
-        return None
-    if limit.args.get("offset") is not None:
-        return None
-    value = limit.expression
+def _int(value: object) -> int | None:
     if not isinstance(value, exp.Literal) or value.is_string:
         return None
     try:
-        n = int(value.this)
+        return int(value.this)
     except ValueError:
         return None
-    return n if 1 <= n <= MAX_LIMIT else None
+
+
+def _window(select: exp.Select) -> tuple[int, int] | None:
+    """(LIMIT n, OFFSET m) of the query; m is 0 without an OFFSET. None when either is not a
+    whole-number literal or the LIMIT is a row cap rather than a "top N"."""
+    limit = select.args.get("limit")
+    if not isinstance(limit, exp.Limit):
+        return None
+    n = _int(limit.expression)
+    offset = select.args.get("offset")
+    if offset is None:
+        offset = limit.args.get("offset")  # LIMIT m, n is read with its offset inside
+    else:
+        offset = offset.expression if isinstance(offset, exp.Offset) else None
+        if offset is None:
+            return None
+    m = 0 if offset is None else _int(offset)
+    if n is None or m is None or not 1 <= n <= MAX_LIMIT or not 0 <= m <= MAX_LIMIT:
+        return None
+    return n, m
 
 
 def _key_index(key: exp.Expr, projections: list[exp.Expr]) -> int | None:
@@ -67,8 +82,8 @@ def _key_index(key: exp.Expr, projections: list[exp.Expr]) -> int | None:
 
 
 def _probe(select: exp.Select, n: int) -> tuple[exp.Select, list[int]] | None:
-    """The query with one row more than its limit and every ORDER BY key among its columns,
-    and which column holds each key; None when the keys cannot be added (DISTINCT)."""
+    """The query without its OFFSET, with its first ``n`` rows and every ORDER BY key among its
+    columns, and which column holds each key; None when the keys cannot be added (DISTINCT)."""
     order = select.args.get("order")
     if not isinstance(order, exp.Order) or not order.expressions:
         return None
@@ -88,7 +103,8 @@ def _probe(select: exp.Select, n: int) -> tuple[exp.Select, list[int]] | None:
             extra.append(exp.alias_(key.copy(), f"{_KEY}{len(extra)}"))
         indexes.append(index)
     probe.set("expressions", projections + extra)
-    probe.set("limit", exp.Limit(expression=exp.Literal.number(n + 1)))
+    probe.set("limit", exp.Limit(expression=exp.Literal.number(n)))
+    probe.set("offset", None)
     return probe, indexes
 
 
@@ -105,36 +121,51 @@ def limit_cuts_tie(ctx: CheckContext) -> CheckOutcome:
     tree = parse_query(sql, ctx.dialect)
     if not isinstance(tree, exp.Select):
         return CheckOutcome()
-    n = _limit(tree)
-    if n is None:
+    window = _window(tree)
+    if window is None:
         return CheckOutcome()
-    probed = _probe(tree, n)
+    n, m = window
+    # The rows before the window, the window, and one row after it: a tie at either edge of
+    # the window (OFFSET 1 skipping one of two tied rows, LIMIT cutting the other) is cut.
+    probed = _probe(tree, m + n + 1)
     if probed is None:
         return CheckOutcome()
     probe, indexes = probed
     rows = ctx.profiles.runner.execute(
-        probe.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=n + 1
+        probe.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=m + n + 1
     ).rows
-    if len(rows) <= n:
+
+    def keys(i: int) -> tuple[Any, ...]:
+        return tuple(rows[i][k] for k in indexes)
+
+    edges = []
+    if m > 0 and len(rows) > m:
+        edges.append((m, m - 1, "first", "row skipped by the OFFSET before it"))
+    if len(rows) > m + n:
+        edges.append((m + n - 1, m + n, "last", "next row"))
+    tied = [(i, j, which, other) for i, j, which, other in edges if keys(i) == keys(j)]
+    if not tied:
         return CheckOutcome()
-    kept, cut = rows[n - 1], rows[n]
-    keys_kept = tuple(kept[i] for i in indexes)
-    if keys_kept != tuple(cut[i] for i in indexes):
-        return CheckOutcome()
+    i, _, which, other = tied[0]
     order = ", ".join(
         (o.this if isinstance(o, exp.Ordered) else o).sql(dialect=ctx.dialect)
         for o in tree.args["order"].expressions
     )
-    value = ", ".join(_shown(v) for v in keys_kept)
+    value = ", ".join(_shown(v) for v in keys(i))
+    kept = (
+        f"the first {n} row{'s' if n != 1 else ''}"
+        if m == 0
+        else f"{n} row{'s' if n != 1 else ''} after skipping {m}"
+    )
     return CheckOutcome(
         (
             Finding(
                 "cap.limit_cuts_tie",
                 "cap",
-                f"The answer keeps the first {n} row{'s' if n != 1 else ''} by {order}, and the "
-                f"next row ties the last one kept ({value}): which of the tied rows are shown "
-                "is the engine's choice, not the data's. Ask for every row with that value.",
-                {"limit": n, "order_by": order, "tied_value": value},
+                f"The answer keeps {kept} by {order}, and the {other} ties the {which} one "
+                f"kept ({value}): which of the tied rows are shown is the engine's choice, not "
+                "the data's. Ask for every row with that value.",
+                {"limit": n, "offset": m, "order_by": order, "tied_value": value},
             ),
         )
     )

@@ -5,7 +5,10 @@ States'`` when it stores ``'usa'``: an empty or short answer every sample may ag
 string literal compared by ``=``, ``!=`` or ``IN`` with a column of a base table, one bounded
 query asks whether the value is stored; when it is not, a second asks for a stored value equal to
 it apart from case and surrounding spaces, which the finding names. Numbers and ``LIKE`` patterns
-are left alone. A query that cannot run measures nothing (the finding is never invented).
+are left alone. On SQLite a double-quoted name that is no column or alias of the query is a
+string (``Country = "France"`` compares with the string 'France'; outside tryout 17, Spider dev
+114, 'france' stored): it is probed as a literal. A query that cannot run measures nothing
+(the finding is never invented).
 """
 
 from __future__ import annotations
@@ -44,18 +47,56 @@ def _owner(column: exp.Column, tree: exp.Expr, catalog: Catalog) -> tuple[str, s
     return owners[0] if len(set(owners)) == 1 else None
 
 
-def _compared(tree: exp.Expr) -> list[tuple[exp.Column, str]]:
+def _names(tree: exp.Expr, catalog: Catalog) -> set[str] | None:
+    """Every name a bare identifier of the query can resolve to: the columns of its base
+    tables and every alias it defines (lower case); None when a table read is neither in the
+    catalog nor defined by the query (its columns are unknown)."""
+    names = {a.alias.lower() for a in tree.find_all(exp.Alias) if a.alias}
+    defined = {c.alias_or_name.lower() for c in tree.find_all(exp.CTE)}
+    for alias in tree.find_all(exp.TableAlias):
+        names.update(c.name.lower() for c in alias.columns)
+    for table in tree.find_all(exp.Table):
+        info = catalog.table(table.name)
+        if info is None:
+            if table.name.lower() not in defined:
+                return None
+            continue
+        names.update(c.name.lower() for c in info.columns)
+    for cte in tree.find_all(exp.CTE, exp.Subquery):
+        inner = cte.this
+        if isinstance(inner, exp.Select):
+            names.update(e.alias_or_name.lower() for e in inner.expressions)
+    return names
+
+
+def _string(node: exp.Expr, names: set[str] | None) -> str | None:
+    """The string a comparison operand stands for: a string literal, or on SQLite a
+    double-quoted name that is no column or alias of the query (SQLite reads ``"France"`` as
+    the string 'France' when no column has that name)."""
+    if isinstance(node, exp.Literal):
+        return node.name if node.is_string else None
+    if names is None or not isinstance(node, exp.Column) or node.table:
+        return None
+    if not isinstance(node.this, exp.Identifier) or not node.this.quoted:
+        return None
+    return node.name if node.name.lower() not in names else None
+
+
+def _compared(tree: exp.Expr, names: set[str] | None = None) -> list[tuple[exp.Column, str]]:
+    """(column, string) pairs compared by ``=``, ``!=`` or ``IN``; ``names`` (SQLite only) are
+    the names a double-quoted identifier may resolve to, any other being a string."""
     pairs: list[tuple[exp.Column, str]] = []
     for node in tree.find_all(exp.EQ, exp.NEQ, exp.In):
         if isinstance(node, exp.In):
             column, values = node.this, node.expressions
         else:
             column, values = node.this, [node.expression]
-            if isinstance(column, exp.Literal):
+            if _string(column, names) is not None:
                 column, values = node.expression, [node.this]
-        if not isinstance(column, exp.Column):
+        if not isinstance(column, exp.Column) or _string(column, names) is not None:
             continue
-        pairs.extend((column, v.name) for v in values if isinstance(v, exp.Literal) and v.is_string)
+        strings = (_string(v, names) for v in values)
+        pairs.extend((column, v) for v in strings if v is not None)
     return pairs
 
 
@@ -95,7 +136,8 @@ def literal_in_data(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     findings = []
     seen: set[tuple[str, str, str]] = set()
-    for column, value in _compared(tree)[:MAX_LITERALS]:
+    names = _names(tree, ctx.catalog) if ctx.dialect == "sqlite" else None
+    for column, value in _compared(tree, names)[:MAX_LITERALS]:
         owner = _owner(column, tree, ctx.catalog)
         if owner is None or (*owner, value) in seen:
             continue

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from assay.agreement import Agreement
-from assay.checks import QUESTION_SIGNALS, grounded
+from assay.checks import QUESTION_SIGNALS, RESULT_SIGNALS, grounded
 from assay.errors import ScoringError
 from assay.types import Finding
 
@@ -171,10 +171,10 @@ def agreement_first(inputs: ScoreInputs) -> RuleScore:
 def v3(inputs: ScoreInputs) -> RuleScore:
     """3.0: agreement-first, then one firing signal caps at 0.79 and two or more at 0.59."""
     base = agreement_first(inputs)
-    # The paper's signals only: the question-SQL checks built after it are assay-1.0's.
-    signals = tuple(
-        f.code for f in inputs.findings if f.kind == "signal" and f.code not in QUESTION_SIGNALS
-    )
+    # The paper's signals only: the question-SQL and result checks built after it are
+    # assay-1.0's.
+    later = (*QUESTION_SIGNALS, *RESULT_SIGNALS)
+    signals = tuple(f.code for f in inputs.findings if f.kind == "signal" and f.code not in later)
     if not signals:
         return base
     cap = HARD_CAP if len(signals) >= 2 else SOFT_CAP
@@ -198,6 +198,13 @@ def assay_1_0(inputs: ScoreInputs) -> RuleScore:
     The question-SQL signals (``QUESTION_SIGNALS``) withhold: they see misreadings that every
     sample may share. Evidence that is thin by measurement caps as in 2.1; SQL-only samples are
     not thin by construction (the check leaves the text terms out of the denominator).
+    An empty result caps at 0.79 (warn): samples that misread a value or a condition agree on
+    nothing found (outside tryout 17: Spider dev 111/112 shown empty), yet on the slice empty
+    answers are right 24 of 76 times over the six systems, so they are warned, not withheld.
+    A lone count of 0 caps at 0.79 only when some sample counted otherwise (A < 1; dev 159/160:
+    0 shown for 39, one sample right): zero counts are right 23 of 58 times over the six
+    systems, and every right one shown from the slice's two tryout files but one (dev 44) was
+    unanimous (tuned on the Spider slice).
     """
     support = math.sqrt(max(inputs.a, 0.0))
     signals = tuple(dict.fromkeys(c for c in inputs.has(*QUESTION_SIGNALS)))
@@ -210,7 +217,10 @@ def assay_1_0(inputs: ScoreInputs) -> RuleScore:
                     "cap.unsupported_claim",
                     "cap.incomplete",
                     "cap.thin_evidence",
+                    "signal.empty_result",
                 ),
+                # a count of 0 another sample did not find: see the docstring
+                *(inputs.has(*RESULT_SIGNALS) if inputs.a < 1.0 else ()),
                 *inputs.of_kind("cap"),
             )
         )
@@ -237,7 +247,7 @@ RULES: dict[str, Rule] = {
         Rule(
             "assay",
             "assay-1.0",
-            "sqrt(A); vetoes and question-SQL signals 0.59, caps 0.79",
+            "sqrt(A); vetoes and question-SQL signals 0.59, caps and empty or zero results 0.79",
             assay_1_0,
         ),
     )

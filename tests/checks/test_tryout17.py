@@ -1,0 +1,212 @@
+"""Answers shown wrong on the Spider slice (outside tryout 17), each now caught, and the right
+answer beside it still shown. Real data: Spider car_1, pets_1 and concert_singer, skipped when
+the shared slice is absent.
+
+- dev-114: ``countries.countryname = "France"``: on SQLite a double-quoted name that is no
+  column is the string 'France'; the data stores 'france' (5 of 6 systems agreed on 0).
+- dev-111/112: four of six systems agree on an empty result (dev-104 below: the same without a
+  literal to probe); dev-159/160: different wrong queries agree on a count of 0 (gold 39).
+- "How many students are there?" answered from ``pets``; "ordered by age from the oldest to the
+  youngest" without ORDER BY; "the second oldest" as ``LIMIT 1 OFFSET 1`` cutting a tie.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from assay.cli import main
+from tests.semantic._helpers import spider_db
+
+
+def _verdict(tmp_path: Path, db: str, question: str, *sqls: str) -> dict[str, Any]:
+    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
+    tmp_path.mkdir()
+    samples = tmp_path / "s.jsonl"
+    record = {
+        "id": "q",
+        "db": str(spider_db(db)),
+        "question": question,
+        "samples": [{"final_sql": sql} for sql in sqls],
+    }
+    samples.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "v.jsonl"
+    result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
+    return verdict
+
+
+def _codes(verdict: dict[str, Any]) -> list[str]:
+    return [f["code"] for f in verdict["findings"]]
+
+
+FRANCE = "What is the number of makers of care in France?"
+JOIN = (
+    "SELECT count(*) FROM car_makers JOIN countries ON car_makers.country = "
+    "countries.countryid WHERE countries.countryname = {}"
+)
+
+
+def test_a_double_quoted_string_not_in_the_data_is_withheld_on_sqlite(tmp_path: Path) -> None:
+    sql = JOIN.format('"France"')  # graphix_t5's answer to spider-dev-114
+    verdict = _verdict(tmp_path, "car_1", FRANCE, *[sql] * 5)
+    found = [f for f in verdict["findings"] if f["code"] == "signal.literal_not_in_data"]
+    assert found, _codes(verdict)
+    assert found[0]["evidence"]["literal"] == "France"
+    assert found[0]["evidence"]["stored"] == "france"
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        JOIN.format('"france"'),  # the stored value, double-quoted (codes_7b's answer)
+        JOIN.format("'france'"),
+        # a double-quoted name that is a column stays a column
+        "SELECT count(*) FROM countries WHERE \"CountryName\" = 'france'",
+        'SELECT count(*) FROM countries AS c WHERE c.CountryName = "CountryName"',
+    ],
+)
+def test_stored_values_and_quoted_columns_are_not_flagged(tmp_path: Path, sql: str) -> None:
+    verdict = _verdict(tmp_path, "car_1", FRANCE, *[sql] * 5)
+    assert "signal.literal_not_in_data" not in _codes(verdict)
+
+
+MODELS = "What are the different models for the cards produced after 1980?"
+
+
+def test_an_agreed_empty_result_is_warned(tmp_path: Path) -> None:
+    # spider-dev-104: dailsql_gpt4 and graphix_t5 join model_list.ModelId to cars_data.Id and
+    # find nothing (gold: 61 models); no literal to probe, only the empty result tells
+    sql = (
+        "SELECT DISTINCT T1.Model FROM model_list AS T1 JOIN cars_data AS T2 "
+        "ON T1.ModelId = T2.Id WHERE T2.Year > 1980"
+    )
+    verdict = _verdict(tmp_path, "car_1", MODELS, *[sql] * 5)
+    assert verdict["result"]["rows"] == []
+    assert "signal.empty_result" in verdict["reasons"]
+    assert verdict["action"] == "warn"
+
+
+LARGER = "How many cars have a larger accelerate than the car with the largest horsepower?"
+
+
+def test_a_zero_count_another_sample_disputes_is_not_shown(tmp_path: Path) -> None:
+    # spider-dev-159: wrong queries of four systems agree on 0 (gold: 39, dailsql_gpt4's)
+    sqls = (
+        "select count(*) from cars_data where accelerate > (select max(accelerate) from cars_data)",
+        "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT MAX(Horsepower) FROM cars_data)",
+        "SELECT count(*) FROM cars_data WHERE Accelerate > (SELECT max(Horsepower) FROM cars_data)",
+        "SELECT count(*) FROM cars_data WHERE accelerate > (SELECT max(accelerate) FROM cars_data)",
+        "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT Accelerate FROM cars_data "
+        "ORDER BY Horsepower DESC LIMIT 1)",
+    )
+    verdict = _verdict(tmp_path, "car_1", LARGER, *sqls)
+    assert verdict["result"]["rows"] == [[0]]
+    assert "signal.zero_count" in verdict["reasons"]
+    assert verdict["action"] == "warn"
+
+
+def test_a_zero_count_every_sample_agrees_on_is_shown(tmp_path: Path) -> None:
+    # spider-dev-51: no student older than 20 has a pet; all six systems count 0, as the gold
+    sql = (
+        "SELECT count(*) FROM Has_Pet AS T1 JOIN Student AS T2 ON T1.StuID = T2.StuID "
+        "WHERE T2.Age > 20"
+    )
+    question = "Find number of pets owned by students who are older than 20."
+    verdict = _verdict(tmp_path, "pets_1", question, *[sql] * 5)
+    assert verdict["result"]["rows"] == [[0]]
+    assert "signal.zero_count" in _codes(verdict)
+    assert verdict["action"] == "show"
+
+
+def test_the_right_count_of_dev_159_is_still_shown(tmp_path: Path) -> None:
+    gold = (
+        "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT Accelerate FROM cars_data "
+        "ORDER BY Horsepower DESC LIMIT 1)"
+    )
+    verdict = _verdict(tmp_path, "car_1", LARGER, *[gold] * 5)
+    assert verdict["result"]["rows"] == [[39]]
+    assert "signal.zero_count" not in _codes(verdict)
+    assert verdict["action"] == "show"
+
+
+STUDENTS = "How many students are there?"
+
+
+def test_a_count_read_from_a_table_the_question_does_not_name(tmp_path: Path) -> None:
+    verdict = _verdict(tmp_path, "pets_1", STUDENTS, *["SELECT count(*) FROM pets"] * 3)
+    assert "signal.table_mismatch" in _codes(verdict)
+    assert verdict["action"] != "show"
+    mixed = _verdict(
+        tmp_path,
+        "pets_1",
+        STUDENTS,
+        "SELECT count(*) FROM pets",
+        "SELECT count(*) FROM student",
+        "SELECT count(*) FROM has_pet",
+    )
+    assert mixed["action"] != "show"
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (STUDENTS, "SELECT count(*) FROM student"),
+        # spider-dev-79, codes_7b's right answer: pets and student named, has_pet read
+        (
+            "Find the number of pets for each student who has any pet and student id.",
+            "SELECT count(*), stuid FROM has_pet GROUP BY stuid",
+        ),
+        # pets named and not read: the count goes through has_pet
+        (
+            "How many pets are owned by students that are older than 20?",
+            "SELECT count(*) FROM student AS T1 JOIN has_pet AS T2 ON T1.stuid = T2.stuid "
+            "WHERE T1.age > 20",
+        ),
+    ],
+)
+def test_a_table_the_question_names_is_silent(tmp_path: Path, question: str, sql: str) -> None:
+    verdict = _verdict(tmp_path, "pets_1", question, *[sql] * 3)
+    assert "signal.table_mismatch" not in _codes(verdict)
+
+
+ORDERED = "Show name, country, age for all singers ordered by age from the oldest to the youngest."
+
+
+def test_a_requested_order_missing_is_not_shown(tmp_path: Path) -> None:
+    sql = "SELECT name, country, age FROM singer"
+    verdict = _verdict(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
+    assert "signal.order_missing" in _codes(verdict)
+    assert verdict["action"] != "show"
+
+
+def test_the_requested_order_present_is_shown(tmp_path: Path) -> None:
+    sql = "SELECT name, country, age FROM singer ORDER BY age DESC"  # spider-dev-2's gold
+    verdict = _verdict(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
+    assert "signal.order_missing" not in _codes(verdict)
+    assert verdict["action"] == "show"
+
+
+SECOND = "What is the first name of the second oldest student?"
+
+
+def test_an_offset_that_cuts_a_tie_is_not_shown(tmp_path: Path) -> None:
+    # Student: Bruce 27, then Paul and Sarah both 26
+    sql = "SELECT Fname FROM Student ORDER BY age DESC LIMIT 1 OFFSET 1"
+    verdict = _verdict(tmp_path, "pets_1", SECOND, *[sql] * 5)
+    assert "cap.limit_cuts_tie" in _codes(verdict)
+    assert verdict["action"] != "show"
+
+
+def test_an_offset_without_a_tie_is_shown(tmp_path: Path) -> None:
+    # singer: Joe Sharp 52, John Nizinik 43, Rose White 41
+    sql = "SELECT name FROM singer ORDER BY age DESC LIMIT 1 OFFSET 1"
+    verdict = _verdict(tmp_path, "concert_singer", "Who is the second oldest singer?", *[sql] * 5)
+    assert "cap.limit_cuts_tie" not in _codes(verdict)
+    assert verdict["action"] == "show"
