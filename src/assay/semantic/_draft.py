@@ -514,6 +514,22 @@ def _left_out(
     return ""
 
 
+def _open_dimension(
+    data: DraftInput, plain: _Plain, t_name: str, c_name: str, what: str
+) -> list[str]:
+    """A dimension whose values are not listed (a label column, a column of codes)."""
+    profiled = data.profile.table(t_name)
+    found = profiled.column(c_name) if profiled else None
+    n = found.fingerprint.n_distinct if found else 0
+    return [
+        f"  # {what} {n} distinct values (open: none listed); {_why(found)}",
+        f"  - name: {_s(f'{t_name}_{c_name}')}",
+        f"    column: {_s(f'{t_name}.{c_name}')}",
+        "    synonyms: [" + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name)) + "]",
+        *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
+    ]
+
+
 def _coded_columns(data: DraftInput) -> list[tuple[str, str]]:
     """Numeric columns whose values are codes that say which rows, never quantities (pattern
     ``year`` or ``categorical_enum``): car_1's Cylinders, concert_singer's Year (text
@@ -777,32 +793,9 @@ def _dimension_lines(data: DraftInput, plain: _Plain, labels: list[tuple[str, st
             *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
         ]
     for t_name, c_name in labels:
-        profiled = data.profile.table(t_name)
-        found = profiled.column(c_name) if profiled else None
-        n = found.fingerprint.n_distinct if found else 0
-        dims += [
-            f"  # a label column by its name, {n} distinct values (open: none listed); "
-            f"{_why(found)}",
-            f"  - name: {_s(f'{t_name}_{c_name}')}",
-            f"    column: {_s(f'{t_name}.{c_name}')}",
-            "    synonyms: ["
-            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
-            + "]",
-            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
-        ]
+        dims += _open_dimension(data, plain, t_name, c_name, "a label column by its name,")
     for t_name, c_name in _coded_columns(data):
-        profiled = data.profile.table(t_name)
-        found = profiled.column(c_name) if profiled else None
-        n = found.fingerprint.n_distinct if found else 0
-        dims += [
-            f"  # codes, not a quantity: {n} distinct values (open: none listed); {_why(found)}",
-            f"  - name: {_s(f'{t_name}_{c_name}')}",
-            f"    column: {_s(f'{t_name}.{c_name}')}",
-            "    synonyms: ["
-            + ", ".join(_s(w) for w in _dimension_words(plain, t_name, c_name))
-            + "]",
-            *_authority(data, f"{t_name}.{c_name}", "semantic_type", *_evidence(found)[:2]),
-        ]
+        dims += _open_dimension(data, plain, t_name, c_name, "codes, not a quantity:")
     taken = {*data.domains, *labels}
     for t in data.profile.tables:
         for r in t.columns:
