@@ -222,6 +222,9 @@ def test_a_bound_no_column_takes_is_asked_back_by_its_words(
         ),
         ("car_1", "cars with weight not over 2000", "Weight <= 2000"),
         ("car_1", "how many cars with weight not below 3000", "Weight >= 3000"),
+        # "year" said before the years names them; no breakdown (a total, not per year)
+        ("car_1", "how many cars were made in year 1972 or 1973", "Year IN (1972, 1973)"),
+        ("car_1", "how many cars were made in the year 1974", "Year = 1974"),
     ],
 )
 def test_the_agent_answers_match_sql(

