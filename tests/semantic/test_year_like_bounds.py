@@ -239,6 +239,24 @@ def test_the_agent_answers_match_sql(
 # --- a dated layer: the demo warehouse, the Cube TPC-H import ---------------------------------
 
 
+def test_a_second_metric_phrase_is_never_dropped() -> None:
+    """Outside tryout 18: "how many items have current price over 2000" (TPC-DS) showed the
+    items of the year 2000, the price's condition gone; on the demo "number of orders with
+    revenue over 2022" showed the 5,532 orders of 2022. A phrase of several metrics beside the
+    one read is named and asked back."""
+    db, path = demo_warehouse(load_settings())
+    layer = load_semantic(path)
+    for question in (
+        "number of orders with revenue over 2022",
+        "how many orders had revenue above 2021",
+    ):
+        with connect(str(db)) as connector:
+            verdict = Agent(connector, layer).ask(question)
+        assert verdict.behaviour != "answer", question
+        message = str(verdict.provenance.get("message", ""))
+        assert "revenue" in message or "above 2021" in message, (question, message)
+
+
 def test_demo_bound_on_a_metric_per_order_and_its_year() -> None:
     db, path = demo_warehouse(load_settings())
     layer = load_semantic(path)

@@ -829,7 +829,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     was_unread = {t.index for t in unread}
     unread = [t for t in unread if t.payload not in pinning]
     unread = _modifiers(unread, metric_matches, question, layer)
-    unread += _restricting(context, metric_matches, layer)
+    unread += _restricting(context, metric_matches, layer, question)
     # A word of the chosen metric's own synonyms, or of its time column, confirms it ("claims
     # were filed", "policies that started in 2023").
     chosen = {t for m in metric_matches for t in m.targets}
@@ -843,6 +843,13 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if len(chosen) == 1:
         unread = [t for t in unread if not any(_same_word(t.payload, v) for v in vocab)]
     metrics, ambiguous, notes = _metrics(metric_matches, derived)
+    # A phrase of several metrics beside one pinned to a single metric was dropped with no
+    # word ("how many items have current price over 2000": the price's condition vanished and
+    # the items of the year 2000 were shown); unless it can mean the metric read, it is named
+    # and asked back.
+    for m in metric_matches:
+        if metrics and len(m.targets) > 1 and not set(m.targets) & set(metrics):
+            dangling.append(m.phrase)
     if not metrics and not ambiguous and not derived:
         # no metric for the rows named to be context of: they are what was asked, named
         unread = sorted([*unread, *entities], key=lambda t: t.index)
@@ -1100,16 +1107,29 @@ def _names_retired(tokens: list[Token], index: int, layer: SemanticLayer) -> boo
     return False
 
 
-def _restricting(context: list[Tag], matches: list[Match], layer: SemanticLayer) -> list[Tag]:
+_COMPARED_AFTER = re.compile(
+    r"^\s*(?:is\s+|are\s+|of\s+)?(?:not\s+)?(?:over|above|under|below|exceeding|"
+    r"(?:more|less|greater|fewer|higher|lower)\s+than|at\s+(?:least|most)|between)\b",
+    re.IGNORECASE,
+)
+
+
+def _restricting(
+    context: list[Tag], matches: list[Match], layer: SemanticLayer, question: str = ""
+) -> list[Tag]:
     """The words of a metric phrase read as context ("gross revenue from new accounts") that
     restrict the rows: unread when the context metric is dated by another column than the
-    metric measured (what "new" means for invoices is nowhere defined)."""
+    metric measured (what "new" means for invoices is nowhere defined), or when a comparison
+    follows it ("items with current price over 2000": a condition on each row's price, which
+    was dropped, and 30 items of the year 2000 shown)."""
     dates = {layer.metric(t).time_column for m in matches for t in m.targets}
     tables = set(layer.tables) | {m.table for m in layer.metrics}
     out: list[Tag] = []
     for tag in context:
         match: Match = tag.payload
-        if {layer.metric(t).time_column for t in match.targets} <= dates:
+        after = question[tag.token.start + len(match.phrase) :] if question else ""
+        compared = _COMPARED_AFTER.match(after) is not None
+        if not compared and {layer.metric(t).time_column for t in match.targets} <= dates:
             continue
         for k, word in enumerate(match.phrase.split()):
             low = canonical(word)
