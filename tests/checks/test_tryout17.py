@@ -210,3 +210,19 @@ def test_an_offset_without_a_tie_is_shown(tmp_path: Path) -> None:
     verdict = _verdict(tmp_path, "concert_singer", "Who is the second oldest singer?", *[sql] * 5)
     assert "cap.limit_cuts_tie" not in _codes(verdict)
     assert verdict["action"] == "show"
+
+
+TOP = "What are the top 3 countries by number of car makers?"
+
+
+def test_a_top_n_kept_in_no_order_is_not_shown(tmp_path: Path) -> None:
+    """Outside tryout 18: a top-N as GROUP BY ... LIMIT with no ORDER BY was shown."""
+    unordered = "SELECT country, count(*) FROM car_makers GROUP BY country LIMIT 3"
+    verdict = _verdict(tmp_path, "car_1", TOP, *[unordered] * 5)
+    assert "signal.ranking_mismatch" in _codes(verdict)
+    assert verdict["action"] != "show"
+    ordered = (
+        "SELECT country, count(*) FROM car_makers GROUP BY country ORDER BY count(*) DESC LIMIT 3"
+    )
+    verdict = _verdict(tmp_path, "car_1", TOP, *[ordered] * 5)
+    assert "signal.ranking_mismatch" not in _codes(verdict)

@@ -226,6 +226,11 @@ def ranking_fit(ctx: CheckContext) -> CheckOutcome:
             problems.append("the question asks for the lowest but the SQL sorts descending")
     if cues.top_n is not None and sql.limit != cues.top_n:
         problems.append(f"the question asks for the top {cues.top_n} but the LIMIT is {sql.limit}")
+    ranks = wants_max or wants_min or cues.top_n is not None
+    if ranks and sql.tree.args.get("limit") is not None and sql.tree.args.get("order") is None:
+        # outside tryout 18: "Top 5 states by number of customers" as GROUP BY ... LIMIT 5 with
+        # no ORDER BY (five states in whatever order the engine grouped them) was shown
+        problems.append("the question ranks but the SQL keeps LIMIT rows in no order")
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
