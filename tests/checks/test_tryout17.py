@@ -226,3 +226,18 @@ def test_a_top_n_kept_in_no_order_is_not_shown(tmp_path: Path) -> None:
     )
     verdict = _verdict(tmp_path, "car_1", TOP, *[ordered] * 5)
     assert "signal.ranking_mismatch" not in _codes(verdict)
+
+
+NOT_OLDER = "How many singers are not older than 30?"
+
+
+def test_a_negated_bound_is_read_the_other_way(tmp_path: Path) -> None:
+    """Outside tryout 18: right answers to "not older than 30" were flagged as flipped, and
+    the flipped SQL (age > 30) was not."""
+    right = "SELECT count(*) FROM singer WHERE age <= 30"
+    verdict = _verdict(tmp_path, "concert_singer", NOT_OLDER, *[right] * 5)
+    assert "signal.comparison_flipped" not in _codes(verdict)
+    flipped = "SELECT count(*) FROM singer WHERE age > 30"
+    verdict = _verdict(tmp_path, "concert_singer", NOT_OLDER, *[flipped] * 5)
+    assert "signal.comparison_flipped" in _codes(verdict)
+    assert verdict["action"] != "show"

@@ -43,6 +43,23 @@ _LESS = re.compile(
     r"at most|before|earlier than|shorter than|no more than)\b"
 )
 _QUOTED = re.compile(r"""(?:^|[\s(])["'‘“]([^"'’”]{1,60})["'’”]""")
+_NEGATED = re.compile(r"\b(?:not|n't|never)\s+$", re.IGNORECASE)
+
+
+def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> bool:
+    """Whether the question bounds in ``direction``: said plainly, or the opposite negated
+    ("not older than 30" bounds from below; outside tryout 18 saw right answers to it flagged as
+    flipped).
+
+    Example:
+        >>> _said("singers not older than 30", _LESS, _MORE), _said("older than 30", _LESS, _MORE)
+        (True, False)
+    """
+    plain = any(not _NEGATED.search(text[: m.start()]) for m in direction.finditer(text))
+    flipped = any(_NEGATED.search(text[: m.start()]) for m in opposite.finditer(text))
+    return plain or flipped
+
+
 _BOUNDS = re.compile(r"\b(at least|at most|no less than|no more than)\b")
 _NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 # "the last 7 days": a window's length, which SQL says as dates, not as the number 7
@@ -130,8 +147,8 @@ def read_cues(question: str) -> Cues:
         distinct=bool(_DISTINCT.search(text)),
         each=bool(_EACH.search(text)),
         top_n=_top_n(text),
-        more=bool(_MORE.search(text)),
-        less=bool(_LESS.search(text)),
+        more=_said(text, _MORE, _LESS),
+        less=_said(text, _LESS, _MORE),
         quoted=tuple(m.strip() for m in _QUOTED.findall(question) if m.strip()),
         numbers=numbers,
         single_number=bool(_SINGLE_NUMBER.search(text))
