@@ -11,6 +11,14 @@ from assay.cli import main
 from assay.semantic import BehaviourDecision, Lexicon, Reading, SemanticLayer, decide, read
 
 SPIDER = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "spider-slice"
+# The real semantic models (../shared/data/semantic-models): the Cube TPC-H starter cubes and the
+# MetricFlow tutorial's sample models.
+SEMANTIC_MODELS = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "semantic-models"
+CUBE_MODELS = SEMANTIC_MODELS / "cube-workshop-tpch" / "static" / "cube-models" / "1-starter"
+CUBE = CUBE_MODELS / "model" / "cubes"
+MF_TUTORIAL = (
+    SEMANTIC_MODELS / "metricflow-tutorial" / "dbt-metricflow" / "dbt_metricflow" / "cli"
+) / "sample_dbt_models"
 
 
 def read_and_decide(

@@ -31,21 +31,7 @@ from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import SemanticLayer, load_semantic, with_derived_names
 
-from ._helpers import drafted_spider, read_and_decide
-
-CUBE = (
-    Path(__file__).resolve().parents[2]
-    / ".."
-    / "shared"
-    / "data"
-    / "semantic-models"
-    / "cube-workshop-tpch"
-    / "static"
-    / "cube-models"
-    / "1-starter"
-    / "model"
-    / "cubes"
-)
+from ._helpers import CUBE, drafted_spider, read_and_decide
 
 
 @pytest.fixture(scope="module")

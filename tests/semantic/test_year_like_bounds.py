@@ -39,18 +39,7 @@ from assay.semantic import (
 )
 from assay.settings import load_settings
 
-from ._helpers import drafted_spider, read_and_decide
-
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "semantic-models"
-CUBE = SHARED / "cube-workshop-tpch" / "static" / "cube-models" / "1-starter" / "model" / "cubes"
-TUTORIAL = (
-    SHARED
-    / "metricflow-tutorial"
-    / "dbt-metricflow"
-    / "dbt_metricflow"
-    / "cli"
-    / "sample_dbt_models"
-)
+from ._helpers import CUBE, MF_TUTORIAL, SEMANTIC_MODELS, drafted_spider, read_and_decide
 
 
 def _spider(name: str, factory: pytest.TempPathFactory) -> tuple[Path, SemanticLayer]:
@@ -290,7 +279,7 @@ def cube(tpch_duckdb: Path, tmp_path_factory: pytest.TempPathFactory) -> Semanti
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not SHARED.exists(), reason="the shared semantic models are absent")
+@pytest.mark.skipif(not SEMANTIC_MODELS.exists(), reason="the shared semantic models are absent")
 def test_cube_year_like_bounds_beside_a_year(tpch_duckdb: Path, cube: SemanticLayer) -> None:
     orders = _duck(
         tpch_duckdb,
@@ -321,18 +310,18 @@ def tutorial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, SemanticLa
     db = folder / "mf.duckdb"
     with duckdb.connect(str(db)) as con:
         for name in ("transactions", "customers", "countries"):
-            seed = TUTORIAL / "seeds" / f"{name}_seed.csv"
+            seed = MF_TUTORIAL / "seeds" / f"{name}_seed.csv"
             con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_csv_auto('{seed}')")
     out = folder / "layer.yaml"
     args = ["semantic", "import", "--from", "metricflow", "--source"]
     run = CliRunner().invoke(
-        main, [*args, str(TUTORIAL / "sample_models"), "--db", str(db), "--out", str(out)]
+        main, [*args, str(MF_TUTORIAL / "sample_models"), "--db", str(db), "--out", str(out)]
     )
     assert run.exit_code == 0, run.output
     return db, load_semantic(out)
 
 
-@pytest.mark.skipif(not TUTORIAL.exists(), reason="the shared semantic models are absent")
+@pytest.mark.skipif(not MF_TUTORIAL.exists(), reason="the shared semantic models are absent")
 @pytest.mark.parametrize(
     ("question", "where"),
     [
@@ -354,7 +343,7 @@ def test_tutorial_negated_flags_match_sql(
     assert [tuple(float(v) for v in r) for r in got] == [tuple(float(v) for v in expected[0])]
 
 
-@pytest.mark.skipif(not TUTORIAL.exists(), reason="the shared semantic models are absent")
+@pytest.mark.skipif(not MF_TUTORIAL.exists(), reason="the shared semantic models are absent")
 @pytest.mark.parametrize(
     "question",
     [
