@@ -138,9 +138,35 @@ def possible_values(ctx: CheckContext) -> CheckOutcome:
     five findings)."""
     if ctx.metric is None or ctx.candidate.result is None:
         return CheckOutcome()
+    coverage = ctx.coverage
+    if coverage is not None and ctx.reading is not None:
+        # A row of a series is labelled by its bucket's first day ("per month": 2025-05-01 for
+        # data from 2025-05-16): the bucket that holds coverage's first day starts before it.
+        kinds = {ctx.reading.grain, *(p.kind for p in ctx.reading.periods)} - {None}
+        starts = [_bucket_start(coverage[0], str(k)) for k in kinds]
+        coverage = (min([coverage[0], *starts]), coverage[1])
     return CheckOutcome(
-        tuple(_impossible(ctx.metric, ctx.candidate.result.rows, ctx.coverage, ctx.difference))
+        tuple(_impossible(ctx.metric, ctx.candidate.result.rows, coverage, ctx.difference))
     )
+
+
+def _bucket_start(day: dt.date, kind: str) -> dt.date:
+    """The first day of the ``kind`` bucket (year, quarter, month, week) that holds ``day``;
+    ``day`` itself for any other kind.
+
+    Example:
+        >>> _bucket_start(dt.date(2025, 5, 16), "quarter")
+        datetime.date(2025, 4, 1)
+    """
+    if kind == "year":
+        return dt.date(day.year, 1, 1)
+    if kind == "quarter":
+        return dt.date(day.year, 3 * ((day.month - 1) // 3) + 1, 1)
+    if kind == "month":
+        return dt.date(day.year, day.month, 1)
+    if kind == "week":
+        return day - dt.timedelta(days=day.weekday())
+    return day
 
 
 def _impossible(

@@ -508,7 +508,10 @@ class _Build(Transformer[Any, Any]):
 
     def counted(self, items: list[LarkToken]) -> tuple[str, Any]:
         number = items[0].value
-        return ("counted", (items[1].value.payload.targets[0], number.payload, number.token.text))
+        return (
+            "counted",
+            (items[1].value.payload.targets[0], number.payload, number.token.text, number.after),
+        )
 
     def which_grain(self, items: list[LarkToken]) -> tuple[str, Any]:
         n = items[1].value.payload if len(items) > 2 else None

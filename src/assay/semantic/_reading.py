@@ -656,7 +656,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     whole: list[str] = []  # "across all years": one total over every date
     words: list[Tag] = []
     entities: list[Tag] = []  # "policies": the rows a metric counts, read as its context
-    counted: list[tuple[str, int, str]] = []  # (dimension, N, as written)
+    counted: list[tuple[str, int, str, str]] = []  # (dimension, N, as written, word before)
     every: list[str] = []  # "every country": a grouping, unless its values are excluded
     last_metric_end = -2
     ends: dict[int, str] = {}  # where each dimension named for a grouping ends
@@ -917,9 +917,13 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
         dangling.append(f"{same.group(0)} (name both periods' dates)")
-    for dim, number, said in counted:
+    for dim, number, said, before in counted:
         if directions:
             n = n or number
+        elif before in _HAVING:
+            # "cars with 8 cylinders": a value of the dimension, which is not read as one (a
+            # number is never matched to a column's values): named plainly, never guessed
+            dangling.append(f"{before} {said} {dim} ({dim} equal to {said} is not read)")
         else:  # "the two departments" with no highest or lowest: which two is not said
             dangling.append(f"{said} {dim} (the highest or the lowest?)")
     ranking = None
@@ -1272,13 +1276,22 @@ def _add(groups: list[str], dim: str) -> None:
         groups.append(dim)
 
 
+# Words before "N <dimension>" that make N a value of it ("cars with 8 cylinders"), not a count
+# of its groups ("the two departments").
+_HAVING = frozenset({"with", "having", "has", "have"})
+
+
 def _two_values(tags: list[Tag]) -> list[str]:
     """A word naming two values ("America" where a column holds both 'usa' and 'United
-    States'): asked back, never read as either."""
+    States'): asked back, never read as either. One value of two dimensions ("F", an order's
+    status and a line's) is asked back by its dimensions ("F (orders_status F or
+    line_items_linestatus F?)", never "F (F or F?)": outside tryout 19)."""
     out = []
     for tag in tags:
         if len(tag.payload.targets) > 1:
-            values = " or ".join(t.split("=", 1)[1] for t in tag.payload.targets)
+            pairs = [t.split("=", 1) for t in tag.payload.targets]
+            same = len({value.lower() for _, value in pairs}) < len(pairs)
+            values = " or ".join(f"{dim} {value}" if same else value for dim, value in pairs)
             out.append(f"{tag.payload.phrase} ({values}?)")
     return out
 
