@@ -1,0 +1,239 @@
+"""What the question names and the SQL ignores (outside tryout 18, items 63, 65, 71, 80): five
+samples agreeing on the same wrong SQL were shown at 1.00. A tiny TPC-DS-shaped DuckDB built
+here (``customer``, ``customer_address``, ``store_sales``) stands in for the tester's file.
+
+- "How many customers are in GA?" with no state filter (1000 shown, 69 right): a bare all-caps
+  code is a literal the SQL must use in a condition.
+- the same question counted from ``customer_address`` (addresses, not customers): the noun
+  names ``customer`` exactly and the SQL reads only a table that merely contains the word.
+- "total store sales net profit" as ``sum(ss_net_paid)``: the question names ``ss_net_profit``
+  word for word and the SQL aggregates its sibling.
+- "List states by number of customers, highest first" with no ORDER BY.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+
+from assay.checks._cues import read_cues
+from assay.checks._mentions import named_codes
+from assay.cli import main
+
+
+@pytest.fixture(scope="module")
+def tpcds(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """40 customers, each with a current address among 50 (states GA, TX, CA, KY cycling), and
+    200 store sales whose net paid and net profit differ."""
+    path = tmp_path_factory.mktemp("mentions") / "tpcds.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE customer_address AS SELECT i AS ca_address_sk, "
+        "(['GA', 'TX', 'CA', 'KY'])[1 + i % 4] AS ca_state, 'Street ' || i AS ca_street_name "
+        "FROM range(1, 51) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE customer AS SELECT i AS c_customer_sk, 1 + (i * 7) % 50 AS "
+        "c_current_addr_sk, 'Name' || i AS c_first_name FROM range(1, 41) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE store_sales AS SELECT i AS ss_ticket_number, 1 + i % 40 AS ss_customer_sk, "
+        "i % 9 AS ss_quantity, CAST(i * 2.5 AS DECIMAL(9, 2)) AS ss_net_paid, "
+        "CAST(i * 0.5 - 40 AS DECIMAL(9, 2)) AS ss_net_profit FROM range(1, 201) t(i)"
+    )
+    con.close()
+    return path
+
+
+def _verdict(tmp_path: Path, db: Path, question: str, sql: str) -> dict[str, Any]:
+    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
+    tmp_path.mkdir()
+    samples = tmp_path / "s.jsonl"
+    record = {
+        "id": "q",
+        "db": str(db),
+        "question": question,
+        "samples": [{"final_sql": sql}] * 5,  # unanimous: agreement cannot tell
+    }
+    samples.write_text(json.dumps(record) + "\n")
+    out = tmp_path / "v.jsonl"
+    result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
+    return verdict
+
+
+def _codes(verdict: dict[str, Any]) -> list[str]:
+    return [f["code"] for f in verdict["findings"]]
+
+
+JOINED = (
+    "SELECT count(*) FROM customer JOIN customer_address ON c_current_addr_sk = ca_address_sk "
+    "WHERE ca_state = 'GA'"
+)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many customers are in GA?",
+        "A quick count of customers in GA",
+        "How many customers live in the state GA?",
+    ],
+    ids=["ga_nofilter", "quickfill", "live_in_state"],
+)
+def test_a_bare_code_the_sql_ignores_is_not_shown(
+    tmp_path: Path, tpcds: Path, question: str
+) -> None:
+    verdict = _verdict(tmp_path, tpcds, question, "SELECT count(*) FROM customer")
+    found = [f for f in verdict["findings"] if f["code"] == "signal.literal_missing"]
+    assert found, _codes(verdict)
+    assert "GA" in found[0]["evidence"]["codes"]
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT 'GA' AS state, count(*) FROM customer",  # named, but filters nothing
+        "SELECT count(*) FROM customer JOIN customer_address ON c_current_addr_sk = "
+        "ca_address_sk WHERE ca_state = 'TX'",
+    ],
+    ids=["projected_only", "other_state"],
+)
+def test_a_code_outside_any_condition_is_missing(tmp_path: Path, tpcds: Path, sql: str) -> None:
+    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+    assert "signal.literal_missing" in _codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        JOINED,
+        JOINED.replace("= 'GA'", "IN ('GA')"),
+        JOINED.replace("= 'GA'", "LIKE '%GA%'"),
+        "SELECT count(*) FROM customer JOIN customer_address ON c_current_addr_sk = "
+        "ca_address_sk AND ca_state = 'GA'",
+        "SELECT sum(CASE WHEN ca_state = 'GA' THEN 1 ELSE 0 END) FROM customer JOIN "
+        "customer_address ON c_current_addr_sk = ca_address_sk",
+    ],
+    ids=["where", "in", "like", "join_on", "case"],
+)
+def test_the_code_used_in_a_condition_is_shown(tmp_path: Path, tpcds: Path, sql: str) -> None:
+    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+    assert "signal.literal_missing" not in _codes(verdict)
+    assert "signal.table_mismatch" not in _codes(verdict)
+    assert verdict["action"] == "show", _codes(verdict)
+
+
+def test_named_codes_leave_out_sql_words_schema_names_and_units() -> None:
+    schema = ("customer", "customer_address", "ca_state", "TV_Channel", "GNP")
+    assert named_codes("How many customers are in GA or TX?", schema) == ("GA", "TX")
+    assert named_codes("Customers in NYC and the USA", schema) == ("NYC", "USA")
+    # a SQL word, a schema word, an identifier abbreviation, a unit, the first word, one letter
+    assert named_codes("List customers with NULL state", schema) == ()
+    assert named_codes("How many TV channels have a GNP over 10?", schema) == ()
+    assert named_codes("What is the ID of the customer?", schema) == ()
+    assert named_codes("What is the total price in USD?", schema) == ()
+    assert named_codes("OK, how many customers?", schema) == ()
+    assert named_codes("How many customers have grade A?", schema) == ()
+    assert named_codes("HOW MANY CUSTOMERS ARE THERE?", schema) == ()  # shouting is no code
+
+
+def test_counting_another_table_that_contains_the_noun_is_not_shown(
+    tmp_path: Path, tpcds: Path
+) -> None:
+    sql = "SELECT count(*) FROM customer_address WHERE ca_state = 'GA'"  # ga_addr: addresses
+    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+    found = [f for f in verdict["findings"] if f["code"] == "signal.table_mismatch"]
+    assert found, _codes(verdict)
+    assert found[0]["evidence"]["named"] == ["customer"]
+    assert verdict["action"] == "withhold"
+
+
+def test_a_table_containing_the_noun_read_beside_it_is_silent(tmp_path: Path, tpcds: Path) -> None:
+    question = "How many customer addresses are in GA?"  # names customer_address itself
+    sql = "SELECT count(*) FROM customer_address WHERE ca_state = 'GA'"
+    verdict = _verdict(tmp_path, tpcds, question, sql)
+    assert "signal.table_mismatch" not in _codes(verdict)
+    assert verdict["action"] == "show", _codes(verdict)
+
+
+NET_PROFIT = "What is the total store sales net profit?"
+
+
+def test_aggregating_a_sibling_of_the_named_column_is_not_shown(
+    tmp_path: Path, tpcds: Path
+) -> None:
+    verdict = _verdict(tmp_path, tpcds, NET_PROFIT, "SELECT sum(ss_net_paid) FROM store_sales")
+    found = [f for f in verdict["findings"] if f["code"] == "signal.column_mismatch"]
+    assert found, _codes(verdict)
+    assert found[0]["evidence"]["named"] == "store_sales.ss_net_profit"
+    assert found[0]["evidence"]["aggregated"] == ["store_sales.ss_net_paid"]
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        (NET_PROFIT, "SELECT sum(ss_net_profit) FROM store_sales"),
+        (NET_PROFIT, "SELECT sum(s.ss_net_profit) FROM store_sales AS s"),
+        # both named: the question asks for paid, and says profit elsewhere
+        (
+            "What is the total net paid of store sales with a net profit above 0?",
+            "SELECT sum(ss_net_paid) FROM store_sales WHERE ss_net_profit > 0",
+        ),
+        # a word of a column is not the column: "net" alone names neither
+        ("What is the total net amount of store sales?", "SELECT sum(ss_net_paid) FROM store_sales"),
+    ],
+    ids=["right", "aliased", "both_named", "partial_words"],
+)
+def test_the_named_column_aggregated_is_silent(
+    tmp_path: Path, tpcds: Path, question: str, sql: str
+) -> None:
+    verdict = _verdict(tmp_path, tpcds, question, sql)
+    assert "signal.column_mismatch" not in _codes(verdict)
+
+
+HIGHEST_FIRST = "List states by number of customers, highest first"
+BY_STATE = (
+    "SELECT ca_state, count(*) AS n FROM customer JOIN customer_address "
+    "ON c_current_addr_sk = ca_address_sk GROUP BY ca_state"
+)
+
+
+def test_highest_first_without_order_by_is_not_shown(tmp_path: Path, tpcds: Path) -> None:
+    verdict = _verdict(tmp_path, tpcds, HIGHEST_FIRST, BY_STATE)
+    assert "signal.order_missing" in _codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+def test_highest_first_with_order_by_is_shown(tmp_path: Path, tpcds: Path) -> None:
+    verdict = _verdict(tmp_path, tpcds, HIGHEST_FIRST, BY_STATE + " ORDER BY n DESC")
+    assert "signal.order_missing" not in _codes(verdict)
+    assert verdict["action"] == "show", _codes(verdict)
+
+
+@pytest.mark.parametrize(
+    ("question", "ordered"),
+    [
+        (HIGHEST_FIRST, True),
+        ("Show products by price, lowest first", True),
+        ("List teams from largest to smallest", True),
+        ("Show the states from most to least customers", True),
+        ("List cities in order of population", True),
+        ("Names sorted by age", True),
+        ("Players ranked by score", True),
+        ("Which state has the highest count first recorded in 2001?", False),
+        ("How many customers are in GA?", False),
+        ("Send it first to the manager", False),
+    ],
+)
+def test_order_cues(question: str, ordered: bool) -> None:
+    assert read_cues(question).ordered is ordered
