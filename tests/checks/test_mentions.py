@@ -22,8 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 from assay.checks._cues import read_cues
-from assay.checks._mentions import named_codes
+from assay.checks._mentions import named_codes, named_names
 from assay.cli import main
+from tests.semantic._helpers import spider_db
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +131,58 @@ def test_the_code_used_in_a_condition_is_shown(tmp_path: Path, tpcds: Path, sql:
     assert "signal.literal_missing" not in _codes(verdict)
     assert "signal.table_mismatch" not in _codes(verdict)
     assert verdict["action"] == "show", _codes(verdict)
+
+
+def test_a_name_the_sql_compares_nothing_with_is_not_shown(tmp_path: Path, tpcds: Path) -> None:
+    question = "How many customers are in Georgia?"  # the data stores 'GA'
+    verdict = _verdict(tmp_path, tpcds, question, "SELECT count(*) FROM customer")
+    found = [f for f in verdict["findings"] if f["code"] == "signal.literal_missing"]
+    assert found, _codes(verdict)
+    assert found[0]["evidence"]["names"] == ["Georgia"]
+    assert verdict["action"] == "withhold"
+    right = _verdict(tmp_path, tpcds, question, JOINED)  # spelt as the data stores it
+    assert "signal.literal_missing" not in _codes(right)
+    assert right["action"] == "show", _codes(right)
+
+
+@pytest.mark.parametrize(
+    ("question", "sql", "fires"),
+    [
+        # spider-dev-5, codes_7b's right answer: on SQLite "France" is the string 'France'
+        (
+            "What is the average, minimum, and maximum age for all French singers?",
+            'SELECT avg(age), min(age), max(age) FROM singer WHERE country = "France"',
+            False,
+        ),
+        # spider-dev-130, codes_7b's right answer: Europe stored as the code 2
+        (
+            "What are the names of all European countries with at least 3 manufacturers?",
+            "SELECT countries.countryname FROM car_makers JOIN countries ON car_makers.country "
+            "= countries.countryid WHERE countries.continent = 2 GROUP BY countries.countryname "
+            "HAVING count(*) >= 3",
+            False,
+        ),
+        # spider-dev-130, graphix_t5's wrong answer: every country with 3 makers
+        (
+            "What are the names of all European countries with at least 3 manufacturers?",
+            "select countries.countryname from car_makers join countries on car_makers.country "
+            "= countries.countryid group by countries.countryname having count(*) >= 3",
+            True,
+        ),
+    ],
+    ids=["dev5_french_as_france", "dev130_europe_as_code", "dev130_no_filter"],
+)
+def test_names_on_the_spider_slice(tmp_path: Path, question: str, sql: str, fires: bool) -> None:
+    db = spider_db("concert_singer" if "singer" in sql else "car_1")
+    verdict = _verdict(tmp_path, db, question, sql)
+    assert ("signal.literal_missing" in _codes(verdict)) is fires, _codes(verdict)
+
+
+def test_named_names_leave_out_sentence_starts_and_schema_words() -> None:
+    schema = ("singer", "Country")
+    assert named_names("How many singers are from France or Spain?", schema) == ("France", "Spain")
+    assert named_names("Find the ages. List them by Country.", schema) == ()
+    assert named_names("Which singers sang Hey Jude?", schema) == ("Hey", "Jude")
 
 
 def test_named_codes_leave_out_sql_words_schema_names_and_units() -> None:

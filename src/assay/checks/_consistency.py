@@ -26,7 +26,12 @@ from assay.checks._cues import (
     table_words,
     words,
 )
-from assay.checks._mentions import column_fit, contained_instead, missing_codes
+from assay.checks._mentions import (
+    column_fit,
+    contained_instead,
+    missing_codes,
+    unfiltered_names,
+)
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
 from assay.types import Finding
@@ -356,10 +361,12 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
     # outside tryout 18: "customers in GA" counted with no state filter was shown
     codes = missing_codes(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
-    if not missing_numbers and not missing_quoted and not codes:
+    names = unfiltered_names(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
+    if not missing_numbers and not missing_quoted and not codes and not names:
         return CheckOutcome()
     shown = [f"{n:g}" for n in missing_numbers] + [repr(q) for q in missing_quoted]
     shown += [f"{c} (in no condition)" for c in codes]
+    shown += [f"{n} (no value compared)" for n in names]
     return CheckOutcome(
         (
             _finding(
@@ -368,6 +375,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
                 numbers=[f"{n:g}" for n in missing_numbers],
                 quoted=missing_quoted,
                 codes=codes,
+                names=names,
                 sql_literals=sorted({*(f"{n:g}" for n in sql.numbers), *sql.strings}),
             ),
         )

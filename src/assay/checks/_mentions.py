@@ -29,12 +29,19 @@ from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import words
+from assay.checks._cues import read_cues, words
 from assay.checks._sql import parse_query
-from assay.checks._values import _owner
+from assay.checks._values import _names, _owner, _string
 from assay.types import Finding
 
-__all__ = ["column_fit", "contained_instead", "missing_codes", "named_codes"]
+__all__ = [
+    "column_fit",
+    "contained_instead",
+    "missing_codes",
+    "named_codes",
+    "named_names",
+    "unfiltered_names",
+]
 
 _CODE = re.compile(r"(?<![\w'’-])([A-Z]{2,4})(?![\w'’-])")
 _SQL_WORDS = frozenset(
@@ -44,7 +51,7 @@ _SQL_WORDS = frozenset(
 # Units, currencies and abbreviations that say how a value is written, not which rows count.
 _NOT_CODES = frozenset(
     "ID IDS USD EUR GBP JPY CNY CHF CAD AUD INR KM KG LB LBS MPH KPH CM MM GB MB KB TB AM PM UTC "
-    "GMT SQL CSV API URL PDF YTD MTD QTD YOY MOM KPI ROI SKU FAQ ETA OK".split()
+    "GMT SQL CSV API URL PDF YTD MTD QTD YOY MOM KPI ROI SKU FAQ ETA OK FY FYTD".split()
 )
 _CONDITIONS = (exp.Where, exp.Having, exp.Join, exp.Case, exp.If, exp.Filter, exp.Qualify)
 
@@ -87,35 +94,103 @@ def named_codes(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _conditioned_strings(tree: exp.Expr) -> list[str]:
-    """String literals that sit in a condition: WHERE, HAVING, JOIN ... ON, CASE, FILTER."""
-    return [
-        lit.name
-        for lit in tree.find_all(exp.Literal)
-        if lit.is_string and lit.find_ancestor(*_CONDITIONS) is not None
-    ]
+def _in_condition(node: exp.Expr) -> bool:
+    return node.find_ancestor(*_CONDITIONS) is not None
+
+
+def _conditioned_strings(tree: exp.Expr, dialect: str, catalog: Catalog | None) -> list[str]:
+    """Strings compared in a condition: WHERE, HAVING, JOIN ... ON, CASE, FILTER; on SQLite
+    also a double-quoted name that is no column or alias (``country = "France"`` compares with
+    the string 'France', as ``literal_in_data`` reads it)."""
+    found = [lit.name for lit in tree.find_all(exp.Literal) if lit.is_string and _in_condition(lit)]
+    if dialect == "sqlite" and catalog is not None:
+        names = _names(tree, catalog)
+        for column in tree.find_all(exp.Column):
+            text = _string(column, names)
+            if text is not None and _in_condition(column):
+                found.append(text)
+    return found
+
+
+def _other_numbers(tree: exp.Expr, question: str) -> bool:
+    """A number the question does not say is compared in a condition (``continent = 2``: a
+    name may be stored as a code)."""
+    said = set(read_cues(question).numbers)
+    for lit in tree.find_all(exp.Literal):
+        if lit.is_string or not _in_condition(lit):
+            continue
+        try:
+            value = float(lit.name)
+        except ValueError:
+            return True
+        if value not in said:
+            return True
+    return False
 
 
 def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None) -> list[str]:
     """The question's codes that no string literal in a condition of the SQL carries as a word
     (``= 'GA'``, ``IN ('GA', 'TX')``, ``LIKE '%GA%'``); none when the SQL does not parse."""
-    schema: tuple[str, ...] = ()
-    if catalog is not None:
-        schema = tuple(
-            name
-            for table in catalog.tables
-            for name in (table.name, *(c.name for c in table.columns))
-        )
-    codes = named_codes(question, schema)
+    codes = named_codes(question, _schema(catalog))
     tree = parse_query(sql, dialect) if codes else None
     if tree is None:
         return []
-    strings = _conditioned_strings(tree)
+    strings = _conditioned_strings(tree, dialect, catalog)
     return [
         code
         for code in codes
         if not any(re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", s.lower()) for s in strings)
     ]
+
+
+_NAME = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)(?![\w'’-])")
+_SENTENCE = re.compile(r"(?:^|[.?!;:]\s*|[\"'‘“(]\s*)$")
+# Capitalised words that start a clause or address the reader rather than name a value.
+_NOT_NAMES = frozenset({"i", "please", "list", "show", "give", "find", "return", "only"})
+
+
+def named_names(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
+    """Capitalised words of a question that are no sentence's first word and no schema word
+    ("customers in Georgia": Georgia), in order, once each.
+
+    Example:
+        >>> named_names("How many customers are in Georgia? List them.", ("customer",))
+        ('Georgia',)
+    """
+    known = _schema_words(schema)
+    found: list[str] = []
+    for match in _NAME.finditer(question):
+        word = match.group(1)
+        if _SENTENCE.search(question[: match.start()]) or word.lower() in known:
+            continue
+        if word.lower() in _NOT_NAMES or word in found:
+            continue
+        found.append(word)
+    return tuple(found)
+
+
+def _schema(catalog: Catalog | None) -> tuple[str, ...]:
+    if catalog is None:
+        return ()
+    return tuple(
+        name for table in catalog.tables for name in (table.name, *(c.name for c in table.columns))
+    )
+
+
+def unfiltered_names(question: str, sql: str, dialect: str, catalog: Catalog | None) -> list[str]:
+    """The capitalised names of the question when the SQL compares no string at all in a
+    condition ("customers in Georgia" as ``SELECT count(*) FROM customer``). A name the SQL
+    spells otherwise ("French singers": ``country = 'France'``; "the United States": 'usa')
+    or stores as a code ("European": ``continent = 2``) is right on the Spider slice, so any
+    string, or any number the question does not say, compared in a condition silences it."""
+    names = named_names(question, _schema(catalog))
+    tree = parse_query(sql, dialect) if names else None
+    if tree is None or _conditioned_strings(tree, dialect, catalog):
+        return []
+    if _other_numbers(tree, question):
+        return []
+    text = sql.lower()
+    return [n for n in names if n.lower() not in text]
 
 
 def _parts(name: str) -> tuple[str, ...]:
