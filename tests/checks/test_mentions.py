@@ -14,6 +14,7 @@ here (``customer``, ``customer_address``, ``store_sales``) stands in for the tes
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ from click.testing import CliRunner
 from assay.checks._cues import read_cues
 from assay.checks._mentions import named_codes, named_names
 from assay.cli import main
+from assay.generators import SampleRecord
+from assay.pipeline import Scorer
 from tests.semantic._helpers import spider_db
 
 
@@ -51,22 +54,37 @@ def tpcds(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
-def _verdict(tmp_path: Path, db: Path, question: str, sql: str) -> dict[str, Any]:
-    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
-    tmp_path.mkdir()
-    samples = tmp_path / "s.jsonl"
+@pytest.fixture(scope="module")
+def scorer() -> Iterator[Scorer]:
+    """One scorer for the module: it keeps each database's connector open across questions."""
+    with Scorer.named("assay") as scorer:
+        yield scorer
+
+
+def _verdict(scorer: Scorer, db: Path, question: str, sql: str) -> dict[str, Any]:
+    samples = [{"final_sql": sql}] * 5  # unanimous: agreement cannot tell
+    record = SampleRecord.model_validate(
+        {"id": "q", "db": str(db), "question": question, "samples": samples}
+    )
+    verdict: dict[str, Any] = scorer.score_line(record).to_dict()
+    return verdict
+
+
+def test_the_tester_s_question_through_assay_score(tmp_path: Path, tpcds: Path) -> None:
     record = {
-        "id": "q",
-        "db": str(db),
-        "question": question,
-        "samples": [{"final_sql": sql}] * 5,  # unanimous: agreement cannot tell
+        "id": "ga_nofilter",
+        "db": str(tpcds),
+        "question": "How many customers are in GA?",
+        "samples": [{"final_sql": "SELECT count(*) FROM customer"}] * 5,
     }
+    samples = tmp_path / "s.jsonl"
     samples.write_text(json.dumps(record) + "\n")
     out = tmp_path / "v.jsonl"
     result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
-    return verdict
+    verdict = json.loads(out.read_text().splitlines()[0])
+    assert verdict["action"] == "withhold"
+    assert verdict["reasons"] == ["signal.literal_missing"]
 
 
 def _codes(verdict: dict[str, Any]) -> list[str]:
@@ -89,9 +107,9 @@ JOINED = (
     ids=["ga_nofilter", "quickfill", "live_in_state"],
 )
 def test_a_bare_code_the_sql_ignores_is_not_shown(
-    tmp_path: Path, tpcds: Path, question: str
+    scorer: Scorer, tpcds: Path, question: str
 ) -> None:
-    verdict = _verdict(tmp_path, tpcds, question, "SELECT count(*) FROM customer")
+    verdict = _verdict(scorer, tpcds, question, "SELECT count(*) FROM customer")
     found = [f for f in verdict["findings"] if f["code"] == "signal.literal_missing"]
     assert found, _codes(verdict)
     assert "GA" in found[0]["evidence"]["codes"]
@@ -107,8 +125,8 @@ def test_a_bare_code_the_sql_ignores_is_not_shown(
     ],
     ids=["projected_only", "other_state"],
 )
-def test_a_code_outside_any_condition_is_missing(tmp_path: Path, tpcds: Path, sql: str) -> None:
-    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+def test_a_code_outside_any_condition_is_missing(scorer: Scorer, tpcds: Path, sql: str) -> None:
+    verdict = _verdict(scorer, tpcds, "How many customers are in GA?", sql)
     assert "signal.literal_missing" in _codes(verdict)
     assert verdict["action"] == "withhold"
 
@@ -126,21 +144,21 @@ def test_a_code_outside_any_condition_is_missing(tmp_path: Path, tpcds: Path, sq
     ],
     ids=["where", "in", "like", "join_on", "case"],
 )
-def test_the_code_used_in_a_condition_is_shown(tmp_path: Path, tpcds: Path, sql: str) -> None:
-    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+def test_the_code_used_in_a_condition_is_shown(scorer: Scorer, tpcds: Path, sql: str) -> None:
+    verdict = _verdict(scorer, tpcds, "How many customers are in GA?", sql)
     assert "signal.literal_missing" not in _codes(verdict)
     assert "signal.table_mismatch" not in _codes(verdict)
     assert verdict["action"] == "show", _codes(verdict)
 
 
-def test_a_name_the_sql_compares_nothing_with_is_not_shown(tmp_path: Path, tpcds: Path) -> None:
+def test_a_name_the_sql_compares_nothing_with_is_not_shown(scorer: Scorer, tpcds: Path) -> None:
     question = "How many customers are in Georgia?"  # the data stores 'GA'
-    verdict = _verdict(tmp_path, tpcds, question, "SELECT count(*) FROM customer")
+    verdict = _verdict(scorer, tpcds, question, "SELECT count(*) FROM customer")
     found = [f for f in verdict["findings"] if f["code"] == "signal.literal_missing"]
     assert found, _codes(verdict)
     assert found[0]["evidence"]["names"] == ["Georgia"]
     assert verdict["action"] == "withhold"
-    right = _verdict(tmp_path, tpcds, question, JOINED)  # spelt as the data stores it
+    right = _verdict(scorer, tpcds, question, JOINED)  # spelt as the data stores it
     assert "signal.literal_missing" not in _codes(right)
     assert right["action"] == "show", _codes(right)
 
@@ -172,9 +190,9 @@ def test_a_name_the_sql_compares_nothing_with_is_not_shown(tmp_path: Path, tpcds
     ],
     ids=["dev5_french_as_france", "dev130_europe_as_code", "dev130_no_filter"],
 )
-def test_names_on_the_spider_slice(tmp_path: Path, question: str, sql: str, fires: bool) -> None:
+def test_names_on_the_spider_slice(scorer: Scorer, question: str, sql: str, fires: bool) -> None:
     db = spider_db("concert_singer" if "singer" in sql else "car_1")
-    verdict = _verdict(tmp_path, db, question, sql)
+    verdict = _verdict(scorer, db, question, sql)
     assert ("signal.literal_missing" in _codes(verdict)) is fires, _codes(verdict)
 
 
@@ -200,20 +218,20 @@ def test_named_codes_leave_out_sql_words_schema_names_and_units() -> None:
 
 
 def test_counting_another_table_that_contains_the_noun_is_not_shown(
-    tmp_path: Path, tpcds: Path
+    scorer: Scorer, tpcds: Path
 ) -> None:
     sql = "SELECT count(*) FROM customer_address WHERE ca_state = 'GA'"  # ga_addr: addresses
-    verdict = _verdict(tmp_path, tpcds, "How many customers are in GA?", sql)
+    verdict = _verdict(scorer, tpcds, "How many customers are in GA?", sql)
     found = [f for f in verdict["findings"] if f["code"] == "signal.table_mismatch"]
     assert found, _codes(verdict)
     assert found[0]["evidence"]["named"] == ["customer"]
     assert verdict["action"] == "withhold"
 
 
-def test_a_table_containing_the_noun_read_beside_it_is_silent(tmp_path: Path, tpcds: Path) -> None:
+def test_a_table_containing_the_noun_read_beside_it_is_silent(scorer: Scorer, tpcds: Path) -> None:
     question = "How many customer addresses are in GA?"  # names customer_address itself
     sql = "SELECT count(*) FROM customer_address WHERE ca_state = 'GA'"
-    verdict = _verdict(tmp_path, tpcds, question, sql)
+    verdict = _verdict(scorer, tpcds, question, sql)
     assert "signal.table_mismatch" not in _codes(verdict)
     assert verdict["action"] == "show", _codes(verdict)
 
@@ -222,9 +240,9 @@ NET_PROFIT = "What is the total store sales net profit?"
 
 
 def test_aggregating_a_sibling_of_the_named_column_is_not_shown(
-    tmp_path: Path, tpcds: Path
+    scorer: Scorer, tpcds: Path
 ) -> None:
-    verdict = _verdict(tmp_path, tpcds, NET_PROFIT, "SELECT sum(ss_net_paid) FROM store_sales")
+    verdict = _verdict(scorer, tpcds, NET_PROFIT, "SELECT sum(ss_net_paid) FROM store_sales")
     found = [f for f in verdict["findings"] if f["code"] == "signal.column_mismatch"]
     assert found, _codes(verdict)
     assert found[0]["evidence"]["named"] == "store_sales.ss_net_profit"
@@ -243,14 +261,17 @@ def test_aggregating_a_sibling_of_the_named_column_is_not_shown(
             "SELECT sum(ss_net_paid) FROM store_sales WHERE ss_net_profit > 0",
         ),
         # a word of a column is not the column: "net" alone names neither
-        ("What is the total net amount of store sales?", "SELECT sum(ss_net_paid) FROM store_sales"),
+        (
+            "What is the total net amount of store sales?",
+            "SELECT sum(ss_net_paid) FROM store_sales",
+        ),
     ],
     ids=["right", "aliased", "both_named", "partial_words"],
 )
 def test_the_named_column_aggregated_is_silent(
-    tmp_path: Path, tpcds: Path, question: str, sql: str
+    scorer: Scorer, tpcds: Path, question: str, sql: str
 ) -> None:
-    verdict = _verdict(tmp_path, tpcds, question, sql)
+    verdict = _verdict(scorer, tpcds, question, sql)
     assert "signal.column_mismatch" not in _codes(verdict)
 
 
@@ -261,14 +282,14 @@ BY_STATE = (
 )
 
 
-def test_highest_first_without_order_by_is_not_shown(tmp_path: Path, tpcds: Path) -> None:
-    verdict = _verdict(tmp_path, tpcds, HIGHEST_FIRST, BY_STATE)
+def test_highest_first_without_order_by_is_not_shown(scorer: Scorer, tpcds: Path) -> None:
+    verdict = _verdict(scorer, tpcds, HIGHEST_FIRST, BY_STATE)
     assert "signal.order_missing" in _codes(verdict)
     assert verdict["action"] == "withhold"
 
 
-def test_highest_first_with_order_by_is_shown(tmp_path: Path, tpcds: Path) -> None:
-    verdict = _verdict(tmp_path, tpcds, HIGHEST_FIRST, BY_STATE + " ORDER BY n DESC")
+def test_highest_first_with_order_by_is_shown(scorer: Scorer, tpcds: Path) -> None:
+    verdict = _verdict(scorer, tpcds, HIGHEST_FIRST, BY_STATE + " ORDER BY n DESC")
     assert "signal.order_missing" not in _codes(verdict)
     assert verdict["action"] == "show", _codes(verdict)
 

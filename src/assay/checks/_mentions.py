@@ -22,7 +22,6 @@ a right answer.
 
 from __future__ import annotations
 
-import os
 import re
 
 from sqlglot import exp
@@ -139,7 +138,9 @@ def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None
     return [
         code
         for code in codes
-        if not any(re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", s.lower()) for s in strings)
+        if not any(
+            re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", s.lower()) for s in strings
+        )
     ]
 
 
@@ -229,9 +230,14 @@ def contained_instead(
 
 
 def _prefix(columns: list[str]) -> str:
-    """The prefix every column of a table shares, up to its last underscore (``ss_``)."""
-    common = os.path.commonprefix(columns) if len(columns) > 1 else ""
-    return common[: common.rfind("_") + 1] if "_" in common else ""
+    """The first name segment every column of a table shares (``ss_`` of ``store_sales``)."""
+    if len(columns) < 2:
+        return ""
+    common = min(columns)
+    for name in columns:
+        while not name.startswith(common):
+            common = common[:-1]
+    return common[: common.find("_") + 1]  # one segment: "ss_net_" of two columns is no prefix
 
 
 def _column_words(column: str, prefix: str) -> tuple[str, ...]:
