@@ -23,7 +23,7 @@ import pytest
 from click.testing import CliRunner
 
 from assay.checks._cues import read_cues
-from assay.checks._mentions import named_codes, named_names
+from assay.checks._mentions import missing_codes, named_codes, named_names
 from assay.cli import main
 from assay.generators import SampleRecord
 from assay.pipeline import Scorer
@@ -201,6 +201,15 @@ def test_named_names_leave_out_sentence_starts_and_schema_words() -> None:
     assert named_names("How many singers are from France or Spain?", schema) == ("France", "Spain")
     assert named_names("Find the ages. List them by Country.", schema) == ()
     assert named_names("Which singers sang Hey Jude?", schema) == ("Hey", "Jude")
+
+
+def test_a_code_spelt_out_in_a_condition_is_carried() -> None:
+    question = "How many customers are in the US or the UAE?"
+    sql = "SELECT count(*) FROM t WHERE country IN ('United States', 'United Arab Emirates')"
+    assert missing_codes(question, sql, "duckdb", None) == []
+    assert missing_codes(question, "SELECT count(*) FROM t", "duckdb", None) == ["US", "UAE"]
+    unrelated = "SELECT count(*) FROM t WHERE country = 'Uganda'"
+    assert missing_codes(question, unrelated, "duckdb", None) == ["US", "UAE"]
 
 
 def test_named_codes_leave_out_sql_words_schema_names_and_units() -> None:

@@ -52,6 +52,7 @@ _NOT_CODES = frozenset(
     "ID IDS USD EUR GBP JPY CNY CHF CAD AUD INR KM KG LB LBS MPH KPH CM MM GB MB KB TB AM PM UTC "
     "GMT SQL CSV API URL PDF YTD MTD QTD YOY MOM KPI ROI SKU FAQ ETA OK FY FYTD".split()
 )
+_SMALL = frozenset({"of", "the", "and", "for", "de"})
 _CONDITIONS = (exp.Where, exp.Having, exp.Join, exp.Case, exp.If, exp.Filter, exp.Qualify)
 
 
@@ -135,13 +136,21 @@ def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None
     if tree is None:
         return []
     strings = _conditioned_strings(tree, dialect, catalog)
-    return [
-        code
-        for code in codes
-        if not any(
-            re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", s.lower()) for s in strings
-        )
-    ]
+    return [code for code in codes if not any(_carries(s, code) for s in strings)]
+
+
+def _carries(text: str, code: str) -> bool:
+    """The string holds the code as a word, or spells it out ("United States" for US).
+
+    Example:
+        >>> _carries("%GA%", "GA"), _carries("United States of America", "USA")
+        (True, True)
+    """
+    lower = text.lower()
+    if re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", lower):
+        return True
+    initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", lower) if w not in _SMALL)
+    return len(initials) > 1 and initials == code.lower()
 
 
 _NAME = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)(?![\w'’-])")
