@@ -220,6 +220,7 @@ def test_named_codes_leave_out_sql_words_schema_names_and_units() -> None:
     assert named_codes("List customers with NULL state", schema) == ()
     assert named_codes("How many TV channels have a GNP over 10?", schema) == ()
     assert named_codes("What is the ID of the customer?", schema) == ()
+    assert named_codes("What is the average GPA?", ("student", "grade_point_average")) == ()
     assert named_codes("What is the total price in USD?", schema) == ()
     assert named_codes("OK, how many customers?", schema) == ()
     assert named_codes("How many customers have grade A?", schema) == ()

@@ -349,7 +349,8 @@ def _number_in(value: float, numbers: frozenset[float], strings: tuple[str, ...]
 
 def literal_fit(ctx: CheckContext) -> CheckOutcome:
     """Every number and quoted value of the question appears among the SQL's literals (a year
-    shifted, a threshold changed, a name misspelt)."""
+    shifted, a threshold changed, a name misspelt); every bare code ("GA") in a condition, and
+    a capitalised name ("Georgia") unless the SQL compares some value (``_mentions``)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -456,7 +457,9 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     """The question names tables of the schema ("How many students ...": ``Student``) and the
     SQL reads none of them (``FROM pets``): it answers about other rows than asked. Silent when
     the question names no table, or the SQL reads a table whose name shares a word with one it
-    names (``has_pet`` for "pets": a link table counts the pets of each student)."""
+    names (``has_pet`` for "pets": a link table counts the pets of each student), unless that
+    table only contains the name of a named table it does not read (``customer_address`` for
+    "customers": ``_mentions.contained_instead``)."""
     if ctx.catalog is None:
         return CheckOutcome()
     sql = _read_sql(ctx)

@@ -57,13 +57,15 @@ _CONDITIONS = (exp.Where, exp.Having, exp.Join, exp.Case, exp.If, exp.Filter, ex
 
 
 def _schema_words(names: tuple[str, ...]) -> frozenset[str]:
-    """Every name and every word of a name (``TV_Channel``: tv_channel, tv, channel;
-    ``StuID``: stuid, stu, id), lower case."""
+    """Every name, every word of a name and its initials (``TV_Channel``: tv_channel, tv,
+    channel, tc; ``grade_point_average``: gpa), lower case."""
     found: set[str] = set()
     for name in names:
         found.add(name.lower())
         spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
-        found.update(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+        parts = [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+        found.update(parts)
+        found.add("".join(w[0] for w in parts))  # GPA: grade_point_average
     return frozenset(found)
 
 
