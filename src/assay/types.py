@@ -71,6 +71,7 @@ class FindingCode(StrEnum):
     SIGNAL_SHAPE_MISMATCH = "signal.shape_mismatch"
     SIGNAL_TABLE_MISMATCH = "signal.table_mismatch"
     SIGNAL_ZERO_COUNT = "signal.zero_count"
+    SIGNAL_COLUMN_MISMATCH = "signal.column_mismatch"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from assay.catalog import Profiles
+from assay.catalog import Catalog, ColumnInfo, Profiles, TableInfo
 from assay.checks import CHECKS, Check, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, connect
 from assay.generators import plan
@@ -108,6 +108,15 @@ def _sql(sql: str, **extra: Any) -> Build:
 
 
 ONE = Result(("n",), ((7,),), 1)
+# a catalogue alone (no database): two columns of one table, named after the table's prefix
+SALES = Catalog(
+    (
+        TableInfo(
+            "store_sales",
+            (ColumnInfo("ss_net_paid", "DECIMAL"), ColumnInfo("ss_net_profit", "DECIMAL")),
+        ),
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -308,6 +317,21 @@ CASES: dict[str, Case] = {
         "signal.table_mismatch",
         _sql("SELECT count(*) FROM teams", question="How many people are there?"),
         _sql("SELECT count(*) FROM people", question="How many people are there?"),
+    ),
+    "column_fit": Case(
+        "signal.column_mismatch",
+        _given(
+            "SELECT sum(ss_net_paid) FROM store_sales",
+            ONE,
+            "What is the total net profit?",
+            catalog=SALES,
+        ),
+        _given(
+            "SELECT sum(ss_net_profit) FROM store_sales",
+            ONE,
+            "What is the total net profit?",
+            catalog=SALES,
+        ),
     ),
     "thin_evidence": Case(
         "cap.thin_evidence",

@@ -26,6 +26,12 @@ from assay.checks._cues import (
     table_words,
     words,
 )
+from assay.checks._mentions import (
+    column_fit,
+    contained_instead,
+    missing_codes,
+    unfiltered_names,
+)
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
 from assay.types import Finding
@@ -57,6 +63,7 @@ QUESTION_SIGNALS = (
     "signal.ranking_mismatch",
     "signal.shape_mismatch",
     "signal.table_mismatch",
+    "signal.column_mismatch",
 )
 
 
@@ -342,7 +349,8 @@ def _number_in(value: float, numbers: frozenset[float], strings: tuple[str, ...]
 
 def literal_fit(ctx: CheckContext) -> CheckOutcome:
     """Every number and quoted value of the question appears among the SQL's literals (a year
-    shifted, a threshold changed, a name misspelt)."""
+    shifted, a threshold changed, a name misspelt); every bare code ("GA") in a condition, and
+    a capitalised name ("Georgia") unless the SQL compares some value (``_mentions``)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -352,9 +360,14 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     missing_numbers = [n for n in cues.numbers if not _number_in(n, numbers, sql.strings)]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
-    if not missing_numbers and not missing_quoted:
+    # outside tryout 18: "customers in GA" counted with no state filter was shown
+    codes = missing_codes(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
+    names = unfiltered_names(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
+    if not missing_numbers and not missing_quoted and not codes and not names:
         return CheckOutcome()
     shown = [f"{n:g}" for n in missing_numbers] + [repr(q) for q in missing_quoted]
+    shown += [f"{c} (in no condition)" for c in codes]
+    shown += [f"{n} (no value compared)" for n in names]
     return CheckOutcome(
         (
             _finding(
@@ -362,6 +375,8 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
                 f"The question names {', '.join(shown)}, which no literal in the SQL carries.",
                 numbers=[f"{n:g}" for n in missing_numbers],
                 quoted=missing_quoted,
+                codes=codes,
+                names=names,
                 sql_literals=sorted({*(f"{n:g}" for n in sql.numbers), *sql.strings}),
             ),
         )
@@ -442,7 +457,9 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     """The question names tables of the schema ("How many students ...": ``Student``) and the
     SQL reads none of them (``FROM pets``): it answers about other rows than asked. Silent when
     the question names no table, or the SQL reads a table whose name shares a word with one it
-    names (``has_pet`` for "pets": a link table counts the pets of each student)."""
+    names (``has_pet`` for "pets": a link table counts the pets of each student), unless that
+    table only contains the name of a named table it does not read (``customer_address`` for
+    "customers": ``_mentions.contained_instead``)."""
     if ctx.catalog is None:
         return CheckOutcome()
     sql = _read_sql(ctx)
@@ -453,6 +470,9 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     if not named or not read:
         return CheckOutcome()
     said = frozenset().union(*(table_words(t) for t in named))
+    instead = contained_instead(named, read, ctx.catalog.table_names)
+    if instead:  # outside tryout 18: "customers" counted from customer_address
+        return CheckOutcome((_contained_finding(instead, named, read),))
     if any(table_words(t) & said for t in read):
         return CheckOutcome()
     return CheckOutcome(
@@ -468,6 +488,19 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     )
 
 
+def _contained_finding(
+    instead: list[tuple[str, str]], named: frozenset[str], read: set[str]
+) -> Finding:
+    pairs = "; ".join(f"{other} instead of {name}" for name, other in instead)
+    return _finding(
+        "signal.table_mismatch",
+        f"The question names {', '.join(sorted(named))} but the SQL reads {pairs}: a table "
+        "whose name only contains the one named holds other rows.",
+        named=sorted({name for name, _ in instead}),
+        read=sorted(read),
+    )
+
+
 QUESTION_CHECKS = (
     aggregate_fit,
     ranking_fit,
@@ -479,4 +512,5 @@ QUESTION_CHECKS = (
     duplicate_rows,
     order_fit,
     table_fit,
+    column_fit,
 )

@@ -69,12 +69,19 @@ _WINDOW = re.compile(
 )
 # A requested order of the rows: "ordered by age", "sorted by name", "in descending order",
 # "from the oldest to the youngest" ("in order to" is a purpose, not an order).
+_EXTREMES = (
+    r"(?:oldest|youngest|highest|lowest|largest|smallest|most|least|biggest|best|worst|newest|"
+    r"earliest|latest|longest|shortest|heaviest|lightest|fewest|cheapest|greatest)"
+)
+# "highest first", "largest to smallest", "most to least" (outside tryout 18: "List states by
+# number of customers, highest first" without ORDER BY was shown)
 _ORDERED = re.compile(
     r"\b(?:(?:ordered|sorted|ranked|arranged|listed) (?:by|in|from|according)|"
     r"(?:order|sort) (?:them |it |the \w+ )?by|"
     r"in (?:\w+ ){0,2}order(?! to)|"
-    r"from the (?:oldest|youngest|highest|lowest|largest|smallest|most|least|biggest|best|"
-    r"worst|newest|earliest|latest|longest|shortest|heaviest|lightest) to the)\b"
+    rf"from the {_EXTREMES} to the|"
+    rf"{_EXTREMES} first|"
+    rf"{_EXTREMES} to (?:the )?{_EXTREMES})\b"
 )
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _SINGLE_NUMBER = re.compile(

@@ -1,0 +1,324 @@
+"""What the question names and the SQL ignores: a code, a table, a column.
+
+Five samples agreeing on the same wrong SQL are shown by agreement alone; only the words of the
+question can catch them (outside tryout 18, items 63, 65, 80: each shown at 1.00).
+
+- ``named_codes``: a bare all-caps code ("GA", "NYC", "USA": two to four capitals, not a SQL
+  word, a schema word, a unit or an identifier abbreviation, not the first word) is a value the
+  SQL must use in a condition (WHERE, HAVING, JOIN ... ON, CASE, FILTER). ``literal_fit`` reads
+  them through ``missing_codes`` ("How many customers are in GA?" as ``SELECT count(*) FROM
+  customer``: 1000 shown, 69 right).
+- ``contained_instead``: the question names a table exactly ("customers": ``customer``) and the
+  SQL reads, instead of it, only a table whose name merely contains that name
+  (``customer_address``: it counts addresses). A link table (``singer_in_concert``, whose other
+  words name a table) counts the named rows and stays silent. ``table_fit`` reads it.
+- ``column_fit``: the question names one column word for word, after the table's common prefix
+  ("net profit": ``ss_net_profit``), and the SQL aggregates a sibling of that column
+  (``sum(ss_net_paid)``), naming neither the named column nor the sibling's own words.
+
+Each is silent when it cannot read the question or the SQL, so its silence is never evidence of
+a right answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.catalog import Catalog
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import read_cues, words
+from assay.checks._sql import parse_query
+from assay.checks._values import _names, _owner, _string
+from assay.types import Finding
+
+__all__ = [
+    "column_fit",
+    "contained_instead",
+    "missing_codes",
+    "named_codes",
+    "named_names",
+    "unfiltered_names",
+]
+
+_CODE = re.compile(r"(?<![\w'’-])([A-Z]{2,4})(?![\w'’-])")
+_SQL_WORDS = frozenset(
+    "AND OR NOT IN IS BY AS ON ASC DESC SUM AVG MIN MAX TOP ALL ANY NULL LIKE FROM JOIN CASE "
+    "WHEN THEN ELSE END CAST WITH INTO LEFT FULL OVER SOME ROWS DATE TIME".split()
+)
+# Units, currencies and abbreviations that say how a value is written, not which rows count.
+_NOT_CODES = frozenset(
+    "ID IDS USD EUR GBP JPY CNY CHF CAD AUD INR KM KG LB LBS MPH KPH CM MM GB MB KB TB AM PM UTC "
+    "GMT SQL CSV API URL PDF YTD MTD QTD YOY MOM KPI ROI SKU FAQ ETA OK FY FYTD".split()
+)
+_SMALL = frozenset({"of", "the", "and", "for", "de"})
+_CONDITIONS = (exp.Where, exp.Having, exp.Join, exp.Case, exp.If, exp.Filter, exp.Qualify)
+
+
+def _schema_words(names: tuple[str, ...]) -> frozenset[str]:
+    """Every name, every word of a name and its initials (``TV_Channel``: tv_channel, tv,
+    channel, tc; ``grade_point_average``: gpa), lower case."""
+    found: set[str] = set()
+    for name in names:
+        found.add(name.lower())
+        spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", name)
+        parts = [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+        found.update(parts)
+        found.add("".join(w[0] for w in parts))  # GPA: grade_point_average
+    return frozenset(found)
+
+
+def named_codes(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
+    """The bare all-caps codes of a question, in order, once each; none when the question is
+    written in capitals (shouting is no code).
+
+    Example:
+        >>> named_codes("How many customers are in GA or TX?", ("customer", "ca_state"))
+        ('GA', 'TX')
+        >>> named_codes("What is the average GNP?", ("country", "GNP"))
+        ()
+    """
+    letters = re.findall(r"[A-Za-z]+", question)
+    if not letters or sum(w.isupper() for w in letters) * 2 > len(letters):
+        return ()
+    known = _schema_words(schema)
+    first = re.match(r"\W*(\w+)", question)
+    found: list[str] = []
+    for match in _CODE.finditer(question):
+        code = match.group(1)
+        if first is not None and match.start() == first.start(1):
+            continue
+        if code in _SQL_WORDS or code in _NOT_CODES or code.lower() in known:
+            continue
+        if code not in found:
+            found.append(code)
+    return tuple(found)
+
+
+def _in_condition(node: exp.Expr) -> bool:
+    return node.find_ancestor(*_CONDITIONS) is not None
+
+
+def _conditioned_strings(tree: exp.Expr, dialect: str, catalog: Catalog | None) -> list[str]:
+    """Strings compared in a condition: WHERE, HAVING, JOIN ... ON, CASE, FILTER; on SQLite
+    also a double-quoted name that is no column or alias (``country = "France"`` compares with
+    the string 'France', as ``literal_in_data`` reads it)."""
+    found = [lit.name for lit in tree.find_all(exp.Literal) if lit.is_string and _in_condition(lit)]
+    if dialect == "sqlite" and catalog is not None:
+        names = _names(tree, catalog)
+        for column in tree.find_all(exp.Column):
+            text = _string(column, names)
+            if text is not None and _in_condition(column):
+                found.append(text)
+    return found
+
+
+def _other_numbers(tree: exp.Expr, question: str) -> bool:
+    """A number the question does not say is compared in a condition (``continent = 2``: a
+    name may be stored as a code)."""
+    said = set(read_cues(question).numbers)
+    for lit in tree.find_all(exp.Literal):
+        if lit.is_string or not _in_condition(lit):
+            continue
+        try:
+            value = float(lit.name)
+        except ValueError:
+            return True
+        if value not in said:
+            return True
+    return False
+
+
+def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None) -> list[str]:
+    """The question's codes that no string literal in a condition of the SQL carries as a word
+    (``= 'GA'``, ``IN ('GA', 'TX')``, ``LIKE '%GA%'``); none when the SQL does not parse."""
+    codes = named_codes(question, _schema(catalog))
+    tree = parse_query(sql, dialect) if codes else None
+    if tree is None:
+        return []
+    strings = _conditioned_strings(tree, dialect, catalog)
+    return [code for code in codes if not any(_carries(s, code) for s in strings)]
+
+
+def _carries(text: str, code: str) -> bool:
+    """The string holds the code as a word, or spells it out ("United States" for US).
+
+    Example:
+        >>> _carries("%GA%", "GA"), _carries("United States of America", "USA")
+        (True, True)
+    """
+    lower = text.lower()
+    if re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", lower):
+        return True
+    initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", lower) if w not in _SMALL)
+    return len(initials) > 1 and initials == code.lower()
+
+
+_NAME = re.compile(r"(?<![\w'’-])([A-Z][a-z]+)(?![\w'’-])")
+_SENTENCE = re.compile(r"(?:^|[.?!;:]\s*|[\"'‘“(]\s*)$")
+# Capitalised words that start a clause or address the reader rather than name a value.
+_NOT_NAMES = frozenset({"i", "please", "list", "show", "give", "find", "return", "only"})
+
+
+def named_names(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
+    """Capitalised words of a question that are no sentence's first word and no schema word
+    ("customers in Georgia": Georgia), in order, once each.
+
+    Example:
+        >>> named_names("How many customers are in Georgia? List them.", ("customer",))
+        ('Georgia',)
+    """
+    known = _schema_words(schema)
+    found: list[str] = []
+    for match in _NAME.finditer(question):
+        word = match.group(1)
+        if _SENTENCE.search(question[: match.start()]) or word.lower() in known:
+            continue
+        if word.lower() in _NOT_NAMES or word in found:
+            continue
+        found.append(word)
+    return tuple(found)
+
+
+def _schema(catalog: Catalog | None) -> tuple[str, ...]:
+    if catalog is None:
+        return ()
+    return tuple(
+        name for table in catalog.tables for name in (table.name, *(c.name for c in table.columns))
+    )
+
+
+def unfiltered_names(question: str, sql: str, dialect: str, catalog: Catalog | None) -> list[str]:
+    """The capitalised names of the question when the SQL compares no string at all in a
+    condition ("customers in Georgia" as ``SELECT count(*) FROM customer``). A name the SQL
+    spells otherwise ("French singers": ``country = 'France'``; "the United States": 'usa')
+    or stores as a code ("European": ``continent = 2``) is right on the Spider slice, so any
+    string, or any number the question does not say, compared in a condition silences it."""
+    names = named_names(question, _schema(catalog))
+    tree = parse_query(sql, dialect) if names else None
+    if tree is None or _conditioned_strings(tree, dialect, catalog):
+        return []
+    if _other_numbers(tree, question):
+        return []
+    text = sql.lower()
+    return [n for n in names if n.lower() not in text]
+
+
+def _parts(name: str) -> tuple[str, ...]:
+    return tuple(p for p in re.split(r"[^a-z0-9]+", name.lower()) if p)
+
+
+def contained_instead(
+    named: frozenset[str], read: set[str], tables: tuple[str, ...]
+) -> list[tuple[str, str]]:
+    """(named table, table read instead) for each table the question names exactly that the SQL
+    does not read, where it reads a table whose name contains the named one's words and more,
+    the more naming no table (``customer_address`` for ``customer``; ``singer_in_concert`` is
+    a link table to ``concert`` and counts singers).
+
+    Example:
+        >>> contained_instead(frozenset({"customer"}), {"customer_address"},
+        ...                   ("customer", "customer_address"))
+        [('customer', 'customer_address')]
+        >>> contained_instead(frozenset({"singer"}), {"singer_in_concert"},
+        ...                   ("singer", "concert", "singer_in_concert"))
+        []
+    """
+    said = {t.lower() for t in named}
+    table_parts = {_parts(t) for t in tables}
+    found = []
+    for name in sorted(named):
+        parts = set(_parts(name))
+        if name.lower() in read or not parts:
+            continue
+        for other in sorted(read - said):
+            extra = [p for p in _parts(other) if p not in parts]
+            if not parts < set(_parts(other)) or any((p,) in table_parts for p in extra):
+                continue
+            found.append((name, other))
+    return found
+
+
+def _prefix(columns: list[str]) -> str:
+    """The first name segment every column of a table shares (``ss_`` of ``store_sales``)."""
+    if len(columns) < 2:
+        return ""
+    common = min(columns)
+    for name in columns:
+        while not name.startswith(common):
+            common = common[:-1]
+    return common[: common.find("_") + 1]  # one segment: "ss_net_" of two columns is no prefix
+
+
+def _column_words(column: str, prefix: str) -> tuple[str, ...]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column[len(prefix) :])
+    return tuple(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
+
+
+def _says(said: str, phrase: tuple[str, ...]) -> bool:
+    """The question says the phrase word for word, its last word singular or plural."""
+    if not phrase:
+        return False
+    head = " ".join(phrase[:-1])
+    last = phrase[-1]
+    forms = {last, last + "s", last + "es", last[:-1] + "ies" if last.endswith("y") else last}
+    if last.endswith("s"):
+        forms.add(last[:-1])
+    return any(f" {(head + ' ' + form).strip()} " in said for form in forms)
+
+
+def _aggregated(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]]:
+    """(table, column) of every base column a SUM, AVG, MAX or MIN takes."""
+    found = []
+    for agg in tree.find_all(exp.Sum, exp.Avg, exp.Max, exp.Min):
+        for column in agg.find_all(exp.Column):
+            owner = _owner(column, tree, catalog)
+            if owner is not None and owner not in found:
+                found.append(owner)
+    return found
+
+
+def column_fit(ctx: CheckContext) -> CheckOutcome:
+    """The question names a column word for word and the SQL aggregates its sibling instead
+    (``signal.column_mismatch``)."""
+    sql = ctx.candidate.final_sql
+    catalog = ctx.catalog
+    tree = parse_query(sql, ctx.dialect) if sql and catalog is not None else None
+    if tree is None or catalog is None:
+        return CheckOutcome()
+    said = " " + " ".join(words(ctx.question)) + " "
+    used = {c.name.lower() for c in tree.find_all(exp.Column)}
+    aggregated = _aggregated(tree, catalog)
+    findings = []
+    for table in sorted({t for t, _ in aggregated}):
+        info = catalog.table(table)
+        if info is None:
+            continue
+        prefix = _prefix(info.column_names)
+        taken = [c for t, c in aggregated if t == table]
+        if any(_says(said, _column_words(c, prefix)) for c in taken):
+            continue
+        # two words at least: one word ("age", "price") is said of many columns
+        named = [
+            col.name
+            for col in info.columns
+            if col.name.lower() not in used
+            and len(_column_words(col.name, prefix)) >= 2
+            and _says(said, _column_words(col.name, prefix))
+        ]
+        if len(named) != 1:
+            continue
+        findings.append(
+            Finding(
+                "signal.column_mismatch",
+                "signal",
+                f"The question names {table}.{named[0]} but the SQL aggregates "
+                f"{', '.join(f'{table}.{c}' for c in taken)} instead.",
+                {
+                    "named": f"{table}.{named[0]}",
+                    "aggregated": [f"{table}.{c}" for c in taken],
+                },
+            )
+        )
+    return CheckOutcome(tuple(findings))
