@@ -325,3 +325,18 @@ def test_a_rolling_window_s_length_is_no_literal_to_find() -> None:
     assert "signal.literal_missing" in _fired(
         _context("net revenue in 2023 in the last 7 days", window)
     )
+
+
+def test_a_year_written_as_its_range_s_exclusive_end_is_carried() -> None:
+    """ "between 2022 and 2023" is said in SQL as dates up to 2024-01-01, exclusive: 2023 is
+    carried (the demo noted 'names 2023, which no literal in the SQL carries' on a right
+    answer); a range that starts at 2024-01-01 does not carry 2023."""
+    both = (
+        "SELECT SUM(net) FROM orders WHERE day >= CAST('2022-01-01' AS DATE) "
+        "AND day < CAST('2024-01-01' AS DATE)"
+    )
+    assert "signal.literal_missing" not in _fired(
+        _context("net revenue between 2022 and 2023", both)
+    )
+    shifted = "SELECT SUM(net) FROM orders WHERE day >= '2024-01-01' AND day < '2025-01-01'"
+    assert "signal.literal_missing" in _fired(_context("net revenue in 2023", shifted))
