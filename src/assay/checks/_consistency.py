@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from sqlglot import exp
 
+from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import (
     Cues,
@@ -57,6 +58,7 @@ QUESTION_SIGNALS = (
     "signal.ranking_mismatch",
     "signal.shape_mismatch",
     "signal.table_mismatch",
+    *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
 
