@@ -14,6 +14,7 @@ import duckdb
 import pytest
 from click.testing import CliRunner
 
+from assay.agreement import Agreement
 from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._conditions import (
     CONDITION_CHECKS,
@@ -24,7 +25,8 @@ from assay.checks._conditions import (
 )
 from assay.cli import main
 from assay.scoring import RULES
-from assay.types import Candidate
+from assay.scoring._rules import ScoreInputs
+from assay.types import Candidate, Finding
 from tests.semantic._helpers import spider_db
 
 
@@ -124,7 +126,9 @@ def test_items_not_large_said_as_large_is_not_shown(tmp_path: Path) -> None:
         con.execute("CREATE TABLE item (i_item_sk INTEGER, i_size VARCHAR)")
         con.execute("INSERT INTO item VALUES (1, 'large'), (2, 'small'), (3, 'medium')")
     question = "How many items are not large?"
-    wrong = _verdict(tmp_path, db, question, *["SELECT count(*) FROM item WHERE i_size = 'large'"] * 5)
+    wrong = _verdict(
+        tmp_path, db, question, *["SELECT count(*) FROM item WHERE i_size = 'large'"] * 5
+    )
     assert "signal.negation_dropped" in _codes(wrong)
     assert wrong["action"] == "withhold"
     right = _verdict(
@@ -150,7 +154,9 @@ def test_items_not_large_said_as_large_is_not_shown(tmp_path: Path) -> None:
 )
 def test_a_where_that_can_never_be_true(where: str) -> None:
     question = "How many rows?"
-    assert "signal.unsatisfiable_filter" in _fired(question, f"SELECT count(*) FROM t WHERE {where}")
+    assert "signal.unsatisfiable_filter" in _fired(
+        question, f"SELECT count(*) FROM t WHERE {where}"
+    )
     found = unsatisfiable_filter(
         CheckContext(question, Candidate(f"SELECT * FROM t WHERE {where}"), "sqlite")
     ).findings
@@ -181,12 +187,24 @@ def test_a_where_that_can_be_true_is_silent(where: str) -> None:
 @pytest.mark.parametrize(
     ("question", "sql"),
     [
-        ("How many cars were not made in 1972?", "SELECT count(*) FROM cars_data WHERE year = 1972"),
-        ("How many singers are not from France?", "SELECT count(*) FROM singer WHERE country = 'France'"),
+        (
+            "How many cars were not made in 1972?",
+            "SELECT count(*) FROM cars_data WHERE year = 1972",
+        ),
+        (
+            "How many singers are not from France?",
+            "SELECT count(*) FROM singer WHERE country = 'France'",
+        ),
         ("Which pets aren't dogs?", "SELECT petid FROM pets WHERE pettype = 'dog'"),
         ("How many items are not large?", "SELECT count(*) FROM item WHERE i_size = 'large'"),
-        ("List the singers other than those from France.", "SELECT name FROM singer WHERE country = 'france'"),
-        ("Count the cars excluding those made in 1972.", "SELECT count(*) FROM cars_data WHERE year = 1972"),
+        (
+            "List the singers other than those from France.",
+            "SELECT name FROM singer WHERE country = 'france'",
+        ),
+        (
+            "Count the cars excluding those made in 1972.",
+            "SELECT count(*) FROM cars_data WHERE year = 1972",
+        ),
         ("Which pets except dogs are there?", "SELECT petid FROM pets WHERE pettype IN ('dog')"),
         ("Which singer isn't French?", "SELECT name FROM singer WHERE country = 'French'"),
     ],
@@ -200,11 +218,18 @@ def test_a_negation_the_sql_drops(question: str, sql: str) -> None:
 @pytest.mark.parametrize(
     ("question", "sql"),
     [
-        ("How many cars were not made in 1972?", "SELECT count(*) FROM cars_data WHERE year <> 1972"),
-        ("How many cars were not made in 1972?", "SELECT count(*) FROM cars_data WHERE NOT year = 1972"),
         (
             "How many cars were not made in 1972?",
-            "SELECT count(*) FROM cars_data EXCEPT SELECT count(*) FROM cars_data WHERE year = 1972",
+            "SELECT count(*) FROM cars_data WHERE year <> 1972",
+        ),
+        (
+            "How many cars were not made in 1972?",
+            "SELECT count(*) FROM cars_data WHERE NOT year = 1972",
+        ),
+        (
+            "How many cars were not made in 1972?",
+            "SELECT count(*) FROM cars_data "
+            "EXCEPT SELECT count(*) FROM cars_data WHERE year = 1972",
         ),
         (
             "Which airlines do not have flights from APG?",
@@ -216,8 +241,14 @@ def test_a_negation_the_sql_drops(question: str, sql: str) -> None:
             "SELECT name FROM airlines WHERE (SELECT count(*) FROM flights WHERE source = 'APG' "
             "AND airline = airlines.id) = 0",
         ),
-        ("Which cars made in 1972 are not heavy?", "SELECT id FROM cars WHERE year = 1972 AND weight < 3000"),
-        ("How many singers are from France?", "SELECT count(*) FROM singer WHERE country = 'France'"),
+        (
+            "Which cars made in 1972 are not heavy?",
+            "SELECT id FROM cars WHERE year = 1972 AND weight < 3000",
+        ),
+        (
+            "How many singers are from France?",
+            "SELECT count(*) FROM singer WHERE country = 'France'",
+        ),
         # the negation bounds a comparison, which comparison_fit reads
         ("How many singers are not older than 30?", "SELECT count(*) FROM singer WHERE age <= 30"),
     ],
@@ -229,22 +260,66 @@ def test_a_negation_the_sql_keeps_is_silent(question: str, sql: str) -> None:
 @pytest.mark.parametrize(
     ("question", "sql", "fires"),
     [
-        ("How many cars were made after 1975?", "SELECT count(*) FROM cars_data WHERE year >= 1975", True),
-        ("How many cars were made after 1975?", "SELECT count(*) FROM cars_data WHERE 1975 <= year", True),
-        ("How many cars were made after 1975?", "SELECT count(*) FROM cars_data WHERE year > 1975", False),
-        ("How many cars were made after 1975?", "SELECT count(*) FROM cars_data WHERE year >= 1976", False),
-        ("How many cars were made before 1975?", "SELECT count(*) FROM cars_data WHERE year <= 1975", True),
-        ("How many singers are older than 30?", "SELECT count(*) FROM singer WHERE age >= 30", True),
-        ("How many stadiums hold more than 5000?", "SELECT count(*) FROM stadium WHERE capacity >= 5000", True),
+        (
+            "How many cars were made after 1975?",
+            "SELECT count(*) FROM cars_data WHERE year >= 1975",
+            True,
+        ),
+        (
+            "How many cars were made after 1975?",
+            "SELECT count(*) FROM cars_data WHERE 1975 <= year",
+            True,
+        ),
+        (
+            "How many cars were made after 1975?",
+            "SELECT count(*) FROM cars_data WHERE year > 1975",
+            False,
+        ),
+        (
+            "How many cars were made after 1975?",
+            "SELECT count(*) FROM cars_data WHERE year >= 1976",
+            False,
+        ),
+        (
+            "How many cars were made before 1975?",
+            "SELECT count(*) FROM cars_data WHERE year <= 1975",
+            True,
+        ),
+        (
+            "How many singers are older than 30?",
+            "SELECT count(*) FROM singer WHERE age >= 30",
+            True,
+        ),
+        (
+            "How many stadiums hold more than 5000?",
+            "SELECT count(*) FROM stadium WHERE capacity >= 5000",
+            True,
+        ),
         ("Which cars weigh under 3000?", "SELECT id FROM cars WHERE weight <= 3000", True),
         ("How many singers are at least 30?", "SELECT count(*) FROM singer WHERE age > 30", True),
         ("How many singers are at least 30?", "SELECT count(*) FROM singer WHERE age >= 30", False),
-        ("How many cars were made in 1975 or later?", "SELECT count(*) FROM cars_data WHERE year >= 1975", False),
-        ("How many cars were made since 1975?", "SELECT count(*) FROM cars_data WHERE year >= 1975", False),
+        (
+            "How many cars were made in 1975 or later?",
+            "SELECT count(*) FROM cars_data WHERE year >= 1975",
+            False,
+        ),
+        (
+            "How many cars were made since 1975?",
+            "SELECT count(*) FROM cars_data WHERE year >= 1975",
+            False,
+        ),
         ("Which singers are 30 or older?", "SELECT name FROM singer WHERE age >= 30", False),
         ("Which singers are 30 or older?", "SELECT name FROM singer WHERE age > 30", True),
-        ("How many singers are not older than 30?", "SELECT count(*) FROM singer WHERE age <= 30", False),
-        ("How many cars were made between 1970 and 1975?", "SELECT count(*) FROM cars_data WHERE year BETWEEN 1970 AND 1975", False),
+        (
+            "How many singers are not older than 30?",
+            "SELECT count(*) FROM singer WHERE age <= 30",
+            False,
+        ),
+        (
+            "How many cars were made between 1970 and 1975?",
+            "SELECT count(*) FROM cars_data WHERE year BETWEEN 1970 AND 1975",
+            False,
+        ),
     ],
 )
 def test_a_bound_made_inclusive_or_strict(question: str, sql: str, fires: bool) -> None:
@@ -255,12 +330,24 @@ def test_a_bound_made_inclusive_or_strict(question: str, sql: str, fires: bool) 
 def test_the_condition_codes_are_question_signals_and_the_paper_rules_ignore_them() -> None:
     assert set(CONDITION_SIGNALS) <= set(QUESTION_SIGNALS)
     assert len(set(QUESTION_SIGNALS)) == len(QUESTION_SIGNALS)
-    from assay.agreement import Agreement  # noqa: PLC0415
-    from assay.scoring._rules import ScoreInputs  # noqa: PLC0415
-    from assay.types import Finding  # noqa: PLC0415
-
     for code in CONDITION_SIGNALS:
         agreed = Agreement(1.0, 1.0, 1.0, 5, (0, 1, 2, 3, 4), (), (5,), "permuted")
         inputs = ScoreInputs((Finding(code, "signal", "m", {}),), {}, agreed)
         assert RULES["assay"](inputs).score <= 0.59
         assert RULES["v3"](inputs).score == RULES["agreement_first"](inputs).score
+
+
+def test_a_bound_on_the_rows_a_table_names_is_not_another_column(tmp_path: Path) -> None:
+    # spider-dev-24's gold: "a singer below 30" bounds the singers' age; the word 'singer'
+    # named the key Singer_ID before keys and read tables were left out
+    question = "Show countries where a singer above age 40 and a singer below 30 are from."
+    sql = (
+        "SELECT country FROM singer WHERE age > 40 "
+        "INTERSECT SELECT country FROM singer WHERE age < 30"
+    )
+    verdict = _verdict(tmp_path, "concert_singer", question, *[sql] * 5)
+    assert "signal.bound_on_other_column" not in _codes(verdict)
+    wrong = sql.replace("age < 30", "singer_id < 30")
+    question = "Show countries where a singer above age 40 and a singer with age below 30 are from."
+    verdict = _verdict(tmp_path, "concert_singer", question, *[wrong] * 5)
+    assert "signal.bound_on_other_column" in _codes(verdict)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import words
+from assay.checks._cues import table_words, words
 from assay.checks._sql import parse_query, referenced_tables
 from assay.types import Finding
 
@@ -536,7 +536,8 @@ def bound_on_other_column(ctx: CheckContext) -> CheckOutcome:
     """The question bounds a column by its name ("weight over 2000") and the SQL compares that
     number on another column (``Year > 2000``) although a column of that name is in the tables
     it reads. Silent without the catalogue, when the word names no column there (a synonym of
-    the compared column), or when the compared column itself is the one named."""
+    the compared column), a key or a table read ("a singer below 30" bounds the singers' age),
+    or when the compared column itself is the one named."""
     tree = _tree(ctx)
     if tree is None or ctx.catalog is None:
         return CheckOutcome()
@@ -548,16 +549,19 @@ def bound_on_other_column(ctx: CheckContext) -> CheckOutcome:
     if not compared:
         return CheckOutcome()
     columns = []
-    for name in referenced_tables(tree):
+    tables = referenced_tables(tree)
+    for name in tables:
         table = ctx.catalog.table(name)
         if table is not None:
-            columns += [c.name for c in table.columns]
+            # a key names its table ("singer" names Singer_ID): not a quantity the question bounds
+            columns += [c.name for c in table.columns if "id" not in _name_words(c.name)]
+    subjects = frozenset().union(*(table_words(t) for t in tables))
     text = " ".join(ctx.question.lower().split())
     for match in _NAMED_BOUND.finditer(text):
         word, number = match.group("word"), float(match.group("number"))
         on_number = [n for n, v in compared if v.number == number]
-        if not on_number or any(_names(word, n.name) for n in on_number):
-            continue
+        if word in subjects or not on_number or any(_names(word, n.name) for n in on_number):
+            continue  # "a singer below 30": the rows the bound picks, not the bounded column
         named = [c for c in columns if _names(word, c)]
         if not named:
             continue
