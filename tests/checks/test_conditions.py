@@ -15,10 +15,12 @@ import pytest
 from click.testing import CliRunner
 
 from assay.agreement import Agreement
+from assay.catalog import Catalog, ColumnInfo, TableInfo
 from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._conditions import (
     CONDITION_CHECKS,
     CONDITION_SIGNALS,
+    bound_on_other_column,
     bound_strictness,
     negation_dropped,
     unsatisfiable_filter,
@@ -150,6 +152,7 @@ def test_items_not_large_said_as_large_is_not_shown(tmp_path: Path) -> None:
         "y = 2 AND (x = 1 AND x = 2)",
         "1972 = x AND x = 1973",
         "t.x = 1 AND t.x = 2",
+        "x = NULL",
     ],
 )
 def test_a_where_that_can_never_be_true(where: str) -> None:
@@ -249,6 +252,11 @@ def test_a_negation_the_sql_drops(question: str, sql: str) -> None:
             "How many singers are from France?",
             "SELECT count(*) FROM singer WHERE country = 'France'",
         ),
+        # "except" ends where the next condition begins
+        (
+            "Show all information except the id for pets of type dog.",
+            "SELECT pettype, pet_age, weight FROM pets WHERE pettype = 'dog'",
+        ),
         # the negation bounds a comparison, which comparison_fit reads
         ("How many singers are not older than 30?", "SELECT count(*) FROM singer WHERE age <= 30"),
     ],
@@ -311,6 +319,22 @@ def test_a_negation_the_sql_keeps_is_silent(question: str, sql: str) -> None:
         ("Which singers are 30 or older?", "SELECT name FROM singer WHERE age >= 30", False),
         ("Which singers are 30 or older?", "SELECT name FROM singer WHERE age > 30", True),
         (
+            "How many concerts were after 2014?",
+            "SELECT count(*) FROM concert WHERE year >= '2014'",
+            True,
+        ),
+        (
+            "Singers older than 30 and younger than 50?",
+            "SELECT 1 FROM s WHERE age > 30 AND age < 50",
+            False,
+        ),
+        (
+            "Cars made after 1975 and before 1980?",
+            "SELECT 1 FROM c WHERE year > 1975 AND year < 1980",
+            False,
+        ),
+        ("Which singer isn't older than 30?", "SELECT name FROM singer WHERE age <= 30", False),
+        (
             "How many singers are not older than 30?",
             "SELECT count(*) FROM singer WHERE age <= 30",
             False,
@@ -351,3 +375,43 @@ def test_a_bound_on_the_rows_a_table_names_is_not_another_column(tmp_path: Path)
     question = "Show countries where a singer above age 40 and a singer with age below 30 are from."
     verdict = _verdict(tmp_path, "concert_singer", question, *[wrong] * 5)
     assert "signal.bound_on_other_column" in _codes(verdict)
+
+
+def _catalog_context(question: str, sql: str) -> CheckContext:
+    columns = ("id", "year", "weight", "maker")
+    table = TableInfo("cars", tuple(ColumnInfo(c, "INTEGER") for c in columns))
+    return CheckContext(question, Candidate(sql), "sqlite", Catalog((table,), dialect="sqlite"))
+
+
+@pytest.mark.parametrize(
+    ("question", "sql", "fires"),
+    [
+        (
+            "How many cars have weight over 2000?",
+            "SELECT count(*) FROM cars WHERE year > 2000",
+            True,
+        ),
+        (
+            "How many cars have weight over 2000?",
+            "SELECT count(*) FROM cars WHERE weight > 2000",
+            False,
+        ),
+        # a synonym names no column: nothing to say
+        (
+            "How many cars have mass over 2000?",
+            "SELECT count(*) FROM cars WHERE weight > 2000",
+            False,
+        ),
+        # an alias is no stored column
+        (
+            "Which makers have weight over 9000?",
+            "SELECT maker, sum(weight) AS total FROM cars GROUP BY maker HAVING total > 9000",
+            False,
+        ),
+        # the table's word picks the rows, a key is no quantity
+        ("How many cars over 1975?", "SELECT count(*) FROM cars WHERE year > 1975", False),
+    ],
+)
+def test_a_bound_on_another_column(question: str, sql: str, fires: bool) -> None:
+    found = bound_on_other_column(_catalog_context(question, sql)).findings
+    assert bool(found) is fires, found

@@ -282,7 +282,8 @@ def unsatisfiable_filter(ctx: CheckContext) -> CheckOutcome:
 # ---------------------------------------------------------------- negation_dropped
 
 _NEGATION = re.compile(r"\b(?:not|never|except(?: for)?|excluding|other than|apart from)\b|n't\b")
-_SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|who|which|that|whose|where|while|with)\b")
+# "except the id for dogs": the negation ends where another condition begins
+_SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|who|which|that|whose|where|while|with|for)\b")
 _COMPARED = re.compile(
     r"\b(?:more|less|fewer|greater|larger|bigger|higher|lower|smaller|older|younger|heavier|"
     r"lighter|longer|shorter|earlier|later)\s+than\b|\b(?:above|below|over|under|at least|"
@@ -409,19 +410,20 @@ _STRICT_LESS = (
 )
 # The words right before a number, read backwards from it ("$" and "the year" may sit between).
 _BEFORE = re.compile(
-    r"(?:\b(?P<neg>not|no|n't)\s+)?\b(?P<phrase>"
+    r"(?:(?P<neg>\bnot|\bno|n't)\s+)?\b(?P<phrase>"
     r"(?:in|on|at) or (?:after|later than|before|earlier than)|"
     r"at least|at most|no less than|no fewer than|no more than|a minimum of|a maximum of|"
     r"up to|since|" + _STRICT_MORE + "|" + _STRICT_LESS + r")"
     r"\s+(?:the (?:year|age) (?:of )?)?\$?$"
 )
+# "30 or older", "1975 and later": not "30 and less than 50" nor "1975 and before 1980"
 _AFTER_MORE = re.compile(
     r"^(?:\s+[a-z]+)?\s+(?:or|and) (?:more|greater|higher|above|over|later|after|older|"
-    r"larger|bigger|longer|heavier|up|beyond|onwards?)\b"
+    r"larger|bigger|longer|heavier|up|beyond|onwards?)\b(?!\s+(?:than|\$?\d))"
 )
 _AFTER_LESS = re.compile(
     r"^(?:\s+[a-z]+)?\s+(?:or|and) (?:less|fewer|lower|below|under|earlier|before|younger|"
-    r"smaller|shorter|lighter)\b"
+    r"smaller|shorter|lighter)\b(?!\s+(?:than|\$?\d))"
 )
 _NUM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 
@@ -469,12 +471,23 @@ def _question_bounds(question: str) -> list[tuple[float, str, bool, str]]:
     return found
 
 
+def _numeric(value: _Const) -> _Const | None:
+    """A number, or a string that is one (a text year compared as ``'2014'``)."""
+    if value.kind == "num":
+        return value
+    try:
+        return _Const("num", float(value.text), value.text)
+    except ValueError:
+        return None
+
+
 def _sql_bounds(tree: exp.Expr) -> list[tuple[exp.Expr, str, _Const]]:
     found = []
     for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE):
         compared = _comparison(node)
-        if compared is not None and compared[2].kind == "num":
-            found.append(compared)
+        number = _numeric(compared[2]) if compared is not None else None
+        if compared is not None and number is not None:
+            found.append((compared[0], compared[1], number))
     return found
 
 
@@ -549,12 +562,16 @@ def bound_on_other_column(ctx: CheckContext) -> CheckOutcome:
     if not compared:
         return CheckOutcome()
     columns = []
+    stored = set()
     tables = referenced_tables(tree)
     for name in tables:
         table = ctx.catalog.table(name)
         if table is not None:
+            stored |= {c.name.lower() for c in table.columns}
             # a key names its table ("singer" names Singer_ID): not a quantity the question bounds
             columns += [c.name for c in table.columns if "id" not in _name_words(c.name)]
+    # an alias ("HAVING total > 100" for SUM(price)) is no stored column: it says nothing
+    compared = [(n, v) for n, v in compared if n.name.lower() in stored]
     subjects = frozenset().union(*(table_words(t) for t in tables))
     text = " ".join(ctx.question.lower().split())
     for match in _NAMED_BOUND.finditer(text):
