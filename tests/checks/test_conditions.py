@@ -252,6 +252,10 @@ def test_a_negation_the_sql_drops(question: str, sql: str) -> None:
             "How many singers are from France?",
             "SELECT count(*) FROM singer WHERE country = 'France'",
         ),
+        (
+            "Which models were not built by the Ford Motor Company?",
+            "SELECT model FROM car_names WHERE make NOT LIKE '%Ford%'",
+        ),
         # "except" ends where the next condition begins
         (
             "Show all information except the id for pets of type dog.",

@@ -340,8 +340,11 @@ def _names_value(phrase: str, value: _Const) -> bool:
 
 def _negates(tree: exp.Expr) -> bool:
     """Whether the query negates anywhere: NOT (NOT IN, NOT EXISTS, NOT LIKE, IS NOT), ``<>``,
-    EXCEPT, or IS NULL (an anti-join: LEFT JOIN ... WHERE key IS NULL)."""
-    return tree.find(exp.Not, exp.NEQ, exp.Except, exp.Is) is not None
+    EXCEPT, or IS NULL (an anti-join: LEFT JOIN ... WHERE key IS NULL); sqlglot writes NOT LIKE
+    as a LIKE that negates."""
+    if tree.find(exp.Not, exp.NEQ, exp.Except, exp.Is) is not None:
+        return True
+    return any(node.args.get("negate") for node in tree.walk())
 
 
 def _positive_equalities(tree: exp.Expr) -> Iterator[tuple[exp.Expr, _Const]]:
@@ -363,7 +366,7 @@ def _positive_equalities(tree: exp.Expr) -> Iterator[tuple[exp.Expr, _Const]]:
                     value = _const(item)
                     if value is not None:
                         yield term, value
-            elif isinstance(term, exp.Like):
+            elif isinstance(term, exp.Like | exp.ILike) and not term.args.get("negate"):
                 value = _const(term.expression)
                 if value is not None and value.kind == "str":
                     yield term, _Const("str", 0.0, value.text.replace("%", " ").strip())
