@@ -345,6 +345,35 @@ CASES: dict[str, Case] = {
     ),
 }
 
+# The WHERE's conditions (checks/_conditions.py): each on the people table.
+OLDER = "How many people are older than 30?"
+CASES.update(
+    {
+        "unsatisfiable_filter": Case(
+            "signal.unsatisfiable_filter",
+            _sql("SELECT count(*) FROM people WHERE age = 30 AND age = 31"),
+            _sql("SELECT count(*) FROM people WHERE age = 30 OR age = 31"),
+        ),
+        "negation_dropped": Case(
+            "signal.negation_dropped",
+            _sql("SELECT count(*) FROM people WHERE status = 'void'", question="People not void?"),
+            _sql("SELECT count(*) FROM people WHERE status <> 'void'", question="People not void?"),
+        ),
+        "bound_strictness": Case(
+            "signal.bound_strictness",
+            _sql("SELECT count(*) FROM people WHERE age >= 30", question=OLDER),
+            _sql("SELECT count(*) FROM people WHERE age > 30", question=OLDER),
+        ),
+        "bound_on_other_column": Case(
+            "signal.bound_on_other_column",
+            _sql(
+                "SELECT count(*) FROM people WHERE team > 40", question="People with age over 40?"
+            ),
+            _sql("SELECT count(*) FROM people WHERE age > 40", question="People with age over 40?"),
+        ),
+    }
+)
+
 BY_NAME: dict[str, Check] = {c.__name__: c for c in CHECKS}
 
 

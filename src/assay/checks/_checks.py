@@ -28,6 +28,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
@@ -439,6 +440,7 @@ CHECKS: tuple[Check, ...] = (
     groups_add_up,
     limit_cuts_tie,
     *QUESTION_CHECKS,
+    *CONDITION_CHECKS,
     literal_in_data,
     thin_evidence,
 )

@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from sqlglot import exp
 
+from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import (
     Cues,
@@ -64,6 +65,7 @@ QUESTION_SIGNALS = (
     "signal.shape_mismatch",
     "signal.table_mismatch",
     "signal.column_mismatch",
+    *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
 

@@ -1,0 +1,230 @@
+"""Bounds the SQL gets wrong: the question's bound on a number against the SQL's comparison on it.
+
+- ``signal.bound_strictness``: the question's bound is strict ("after", "more than", "under")
+  and the SQL's comparison on that number inclusive (``>=``), or the reverse ("at least",
+  "or later" as ``>``).
+- ``signal.bound_on_other_column``: the question bounds a column by name ("weight over 2000")
+  and the SQL puts that number on another column (``Year > 2000``) while the named one is there
+  in the tables it reads.
+
+Both are silent when the SQL does not parse or the question's bound is not read.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import table_words, words
+from assay.checks._sql import referenced_tables
+from assay.checks._where import Const, comparison, finding, forms, tree_of
+
+__all__ = ["bound_on_other_column", "bound_strictness"]
+
+
+_STRICT_MORE = (
+    r"more than|greater than|larger than|bigger than|higher than|heavier than|older than|"
+    r"longer than|later than|after|above|over|exceeding|exceeds?|beyond"
+)
+_STRICT_LESS = (
+    r"less than|fewer than|smaller than|lower than|lighter than|younger than|shorter than|"
+    r"earlier than|before|below|under"
+)
+# The words right before a number, read backwards from it ("$" and "the year" may sit between).
+_BEFORE = re.compile(
+    r"(?:(?P<neg>\bnot|\bno|n't)\s+)?\b(?P<phrase>"
+    r"(?:in|on|at) or (?:after|later than|before|earlier than)|"
+    r"at least|at most|no less than|no fewer than|no more than|a minimum of|a maximum of|"
+    r"up to|since|" + _STRICT_MORE + "|" + _STRICT_LESS + r")"
+    r"\s+(?:the (?:year|age) (?:of )?)?\$?$"
+)
+# "30 or older", "1975 and later": not "30 and less than 50" nor "1975 and before 1980"
+_AFTER_MORE = re.compile(
+    r"^(?:\s+[a-z]+)?\s+(?:or|and) (?:more|greater|higher|above|over|later|after|older|"
+    r"larger|bigger|longer|heavier|up|beyond|onwards?)\b(?!\s+(?:than|\$?\d))"
+)
+_AFTER_LESS = re.compile(
+    r"^(?:\s+[a-z]+)?\s+(?:or|and) (?:less|fewer|lower|below|under|earlier|before|younger|"
+    r"smaller|shorter|lighter)\b(?!\s+(?:than|\$?\d))"
+)
+_NUM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def _bound(before: str, after: str) -> tuple[str, bool, str] | None:
+    """The bound the words around a number say: direction ("more"/"less"), strict, and the
+    words, or ``None``.
+
+    Example:
+        >>> _bound("made after ", "?"), _bound("aged ", " or older")
+        (('more', True, 'after'), ('more', False, 'or older'))
+    """
+    tail = _AFTER_MORE.match(after) or _AFTER_LESS.match(after)
+    if tail is not None:
+        direction = "more" if tail.re is _AFTER_MORE else "less"
+        return direction, False, tail.group(0).strip()
+    match = _BEFORE.search(before)
+    if match is None:
+        return None
+    phrase = match.group("phrase")
+    if " or " in phrase:
+        return ("more" if re.search(r"after|later", phrase) else "less"), False, phrase
+    if phrase in ("at least", "no less than", "no fewer than", "a minimum of", "since"):
+        direction, strict = "more", False
+    elif phrase in ("at most", "no more than", "a maximum of", "up to"):
+        direction, strict = "less", False
+    elif re.fullmatch(_STRICT_MORE, phrase):
+        direction, strict = "more", True
+    else:
+        direction, strict = "less", True
+    if match.group("neg") and strict:  # "not older than 30": at most 30
+        direction, strict = ("less" if direction == "more" else "more"), False
+    elif match.group("neg"):
+        return None
+    return direction, strict, match.group(0).strip()
+
+
+def _question_bounds(question: str) -> list[tuple[float, str, bool, str]]:
+    text = " ".join(question.lower().replace("\u2019", "'").split())
+    found = []
+    for match in _NUM.finditer(text):
+        bound = _bound(text[: match.start()], text[match.end() :])
+        if bound is not None:
+            found.append((float(match.group(1)), *bound))
+    return found
+
+
+def _numeric(value: Const) -> Const | None:
+    """A number, or a string that is one (a text year compared as ``'2014'``)."""
+    if value.kind == "num":
+        return value
+    try:
+        return Const("num", float(value.text), value.text)
+    except ValueError:
+        return None
+
+
+def _sql_bounds(tree: exp.Expr) -> list[tuple[exp.Expr, str, Const]]:
+    found = []
+    for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE):
+        compared = comparison(node)
+        number = _numeric(compared[2]) if compared is not None else None
+        if compared is not None and number is not None:
+            found.append((compared[0], compared[1], number))
+    return found
+
+
+def bound_strictness(ctx: CheckContext) -> CheckOutcome:
+    """The question bounds a number strictly ("after 1975", "more than 30", "under 3000") and
+    every SQL comparison on that number is inclusive (``>= 1975``), or the question's bound is
+    inclusive ("at least 30", "1975 or later", "since 1975") and the SQL's strict (``> 30``):
+    the rows equal to the number are counted when they should not be, or left out."""
+    tree = tree_of(ctx)
+    if tree is None:
+        return CheckOutcome()
+    compared = _sql_bounds(tree)
+    if not compared:
+        return CheckOutcome()
+    for number, direction, strict, said in _question_bounds(ctx.question):
+        ops = {op for _, op, value in compared if value.number == number}
+        wanted = (">" if direction == "more" else "<") + ("" if strict else "=")
+        other = (">" if direction == "more" else "<") + ("=" if strict else "")
+        if other in ops and wanted not in ops:
+            node = next(n for n, op, v in compared if v.number == number and op == other)
+            return CheckOutcome(
+                (
+                    finding(
+                        "signal.bound_strictness",
+                        f"The question says '{said} {number:g}' ("
+                        f"{'excluding' if strict else 'including'} {number:g}) but the SQL "
+                        f"compares {node.sql()} {other} {number:g} ("
+                        f"{'including' if strict else 'excluding'} it).",
+                        said=said,
+                        number=f"{number:g}",
+                        sql=f"{node.sql()} {other} {number:g}",
+                    ),
+                )
+            )
+    return CheckOutcome()
+
+
+_NAMED_BOUND = re.compile(
+    r"\b(?P<word>[a-z]+)\s+(?:of\s+|is\s+|are\s+|was\s+|were\s+)?(?:(?:not|no)\s+)?"
+    r"(?:more than|greater than|higher than|less than|fewer than|lower than|over|above|under|"
+    r"below|at least|at most|exceeding|exceeds?)\s+\$?(?P<number>\d+(?:\.\d+)?)(?![\w.])"
+)
+
+
+def _name_words(column: str) -> set[str]:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column).replace("_", " ")
+    return set(words(spaced)) | {column.lower()}
+
+
+def _names(word: str, column: str) -> bool:
+    """Whether a question's word names a column: one of the name's words (``i_size`` is
+    "size"; ``Weight`` is "weight" or "weights")."""
+    return bool(forms(word) & _name_words(column))
+
+
+def bound_on_other_column(ctx: CheckContext) -> CheckOutcome:
+    """The question bounds a column by its name ("weight over 2000") and the SQL compares that
+    number on another column (``Year > 2000``) although a column of that name is in the tables
+    it reads. Silent without the catalogue, when the word names no column there (a synonym of
+    the compared column), a key or a table read ("a singer below 30" bounds the singers' age),
+    or when the compared column itself is the one named."""
+    tree = tree_of(ctx)
+    if tree is None or ctx.catalog is None:
+        return CheckOutcome()
+    compared = [
+        (node, value)
+        for node, op, value in (*_sql_bounds(tree), *_equalities(tree))
+        if isinstance(node, exp.Column)
+    ]
+    if not compared:
+        return CheckOutcome()
+    columns = []
+    stored = set()
+    tables = referenced_tables(tree)
+    for name in tables:
+        table = ctx.catalog.table(name)
+        if table is not None:
+            stored |= {c.name.lower() for c in table.columns}
+            # a key names its table ("singer" names Singer_ID): not a quantity the question bounds
+            columns += [c.name for c in table.columns if "id" not in _name_words(c.name)]
+    # an alias ("HAVING total > 100" for SUM(price)) is no stored column: it says nothing
+    compared = [(n, v) for n, v in compared if n.name.lower() in stored]
+    subjects = frozenset().union(*(table_words(t) for t in tables))
+    text = " ".join(ctx.question.lower().split())
+    for match in _NAMED_BOUND.finditer(text):
+        word, number = match.group("word"), float(match.group("number"))
+        on_number = [n for n, v in compared if v.number == number]
+        if word in subjects or not on_number or any(_names(word, n.name) for n in on_number):
+            continue  # "a singer below 30": the rows the bound picks, not the bounded column
+        named = [c for c in columns if _names(word, c)]
+        if not named:
+            continue
+        column = on_number[0]
+        assert isinstance(column, exp.Column)
+        return CheckOutcome(
+            (
+                finding(
+                    "signal.bound_on_other_column",
+                    f"The question bounds {word!r} ('{match.group(0)}') but the SQL compares "
+                    f"{number:g} on {column.sql()}, not on {named[0]}.",
+                    said=match.group(0),
+                    named=named[0],
+                    compared=column.sql(),
+                ),
+            )
+        )
+    return CheckOutcome()
+
+
+def _equalities(tree: exp.Expr) -> list[tuple[exp.Expr, str, Const]]:
+    found = []
+    for node in tree.find_all(exp.EQ):
+        compared = comparison(node)
+        if compared is not None and compared[2].kind == "num":
+            found.append(compared)
+    return found

@@ -1,0 +1,328 @@
+"""Conditions the SQL gets wrong: deterministic checks of the WHERE against itself and against
+the question's conditions.
+
+Samples that all agree on one wrong condition are shown at full agreement (outside tryout 18:
+"made in 1972 or 1973" as ``Year = 1972 AND Year = 1973``, "not made in 1972" as
+``Year = 1972``, "after 1975" as ``Year >= 1975``, "weight over 2000" as ``Year > 2000``); only
+a check of the condition itself can see them. Each check is a pure function of the context
+returning ``signal`` findings with their evidence, silent when the SQL does not parse or the
+question's cue is not read, so their silence is never evidence of a right answer:
+
+- ``signal.unsatisfiable_filter``: a WHERE conjunction no row can pass (one column equal to two
+  different constants, ``x > 5 AND x < 3``), read from the SQL alone, whatever the question.
+- ``signal.negation_dropped``: the question negates a value ("not made in 1972", "not large",
+  "other than France") and the SQL keeps that value as a positive equality with no negation
+  anywhere (no NOT, ``<>``, ``!=``, NOT IN, EXCEPT, NOT EXISTS, IS NULL).
+
+The two bound checks live in ``_bounds`` and run from this module's ``CONDITION_CHECKS``:
+
+- ``signal.bound_strictness``: the question's bound on a number is strict ("after", "more
+  than", "under") and the SQL's comparison on that number inclusive (``>=``), or the reverse
+  ("at least", "or later" as ``>``).
+- ``signal.bound_on_other_column``: the question bounds a column by name ("weight over 2000")
+  and the SQL puts that number on another column (``Year > 2000``) while the named one is there
+  in the tables it reads.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from assay.checks._bounds import bound_on_other_column, bound_strictness
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import words
+from assay.checks._where import Const, comparison, conjuncts, const, finding, forms, tree_of
+
+__all__ = [
+    "CONDITION_CHECKS",
+    "CONDITION_SIGNALS",
+    "bound_on_other_column",
+    "bound_strictness",
+    "negation_dropped",
+    "unsatisfiable_filter",
+]
+
+CONDITION_SIGNALS = (
+    "signal.unsatisfiable_filter",
+    "signal.negation_dropped",
+    "signal.bound_strictness",
+    "signal.bound_on_other_column",
+)
+
+# ---------------------------------------------------------------- unsatisfiable_filter
+
+
+def _column_key(column: exp.Column) -> tuple[str, str]:
+    return (column.table.lower(), column.name.lower())
+
+
+@dataclass
+class _Bounds:
+    """What a conjunction asks of one column: equalities, IN lists, and a lower and upper
+    bound (value, strict)."""
+
+    equal: list[Const]
+    within: list[list[Const]]
+    lower: list[tuple[Const, bool]]
+    upper: list[tuple[Const, bool]]
+
+
+def _constraints(where: exp.Expr) -> dict[tuple[str, str], _Bounds]:
+    found: dict[tuple[str, str], _Bounds] = {}
+
+    def bounds(column: exp.Column) -> _Bounds:
+        return found.setdefault(_column_key(column), _Bounds([], [], [], []))
+
+    for term in conjuncts(where):
+        compared = comparison(term)
+        if compared is not None and isinstance(compared[0], exp.Column):
+            column, op, value = compared
+            assert isinstance(column, exp.Column)
+            b = bounds(column)
+            if op == "=":
+                b.equal.append(value)
+            elif op in (">", ">="):
+                b.lower.append((value, op == ">"))
+            else:
+                b.upper.append((value, op == "<"))
+        elif isinstance(term, exp.In) and isinstance(term.this, exp.Column):
+            items = [const(e) for e in term.expressions]
+            if items and term.args.get("query") is None and all(i is not None for i in items):
+                bounds(term.this).within.append([i for i in items if i is not None])
+        elif isinstance(term, exp.Between) and isinstance(term.this, exp.Column):
+            low, high = const(term.args["low"]), const(term.args["high"])
+            if low is not None and high is not None:
+                b = bounds(term.this)
+                b.lower.append((low, False))
+                b.upper.append((high, False))
+    return found
+
+
+def _possible(b: _Bounds, key: str) -> bool:
+    """Whether some value passes every bound, comparing constants by ``key`` ("num": as
+    numbers; "text": as their text, the way a text column compares them; "fold": text without
+    case or edge spaces, for equality only). A dense domain is assumed (``x > 5 AND x < 6`` is
+    possible), so only a true contradiction is impossible."""
+
+    def k(c: Const) -> tuple[float, str]:
+        if key == "num":
+            return (c.number, "")
+        return (0.0, c.text.casefold().strip() if key == "fold" else c.text)
+
+    def passes(value: tuple[float, str]) -> bool:
+        for bound, strict in b.lower:
+            if value < k(bound) or (strict and value == k(bound)):
+                return False
+        for bound, strict in b.upper:
+            if value > k(bound) or (strict and value == k(bound)):
+                return False
+        return True
+
+    candidates: set[tuple[float, str]] | None = None
+    if b.equal:
+        candidates = {k(c) for c in b.equal}
+        if len(candidates) > 1:
+            return False
+    for items in b.within:
+        keys = {k(c) for c in items}
+        candidates = keys if candidates is None else candidates & keys
+    if candidates is not None:
+        return any(passes(v) for v in candidates)
+    if not b.lower or not b.upper:
+        return True
+    for low, low_strict in b.lower:
+        for high, high_strict in b.upper:
+            if k(low) > k(high) or (k(low) == k(high) and (low_strict or high_strict)):
+                return False
+    return True
+
+
+def _impossible(b: _Bounds) -> bool:
+    constants = [*b.equal, *(c for items in b.within for c in items)]
+    constants += [c for c, _ in (*b.lower, *b.upper)]
+    kinds = {c.kind for c in constants}
+    if kinds == {"num"}:
+        # a number compared with a text column is compared as text on SQLite: impossible only
+        # when it is impossible both ways
+        return not _possible(b, "num") and not _possible(b, "text")
+    if kinds == {"str"} and not b.lower and not b.upper:
+        # a case-insensitive collation makes 'a' and 'A' equal: differ without case too
+        return not _possible(b, "fold")
+    return False
+
+
+def _shown(column: tuple[str, str], b: _Bounds) -> str:
+    name = ".".join(p for p in column if p)
+    parts = [f"{name} = {c.text}" for c in b.equal]
+    parts += [f"{name} IN ({', '.join(c.text for c in items)})" for items in b.within]
+    parts += [f"{name} {'>' if s else '>='} {c.text}" for c, s in b.lower]
+    parts += [f"{name} {'<' if s else '<='} {c.text}" for c, s in b.upper]
+    return " AND ".join(parts)
+
+
+def unsatisfiable_filter(ctx: CheckContext) -> CheckOutcome:
+    """A WHERE whose AND-ed conditions on one column can never all hold (``Year = 1972 AND
+    Year = 1973``; ``x > 5 AND x < 3``; ``x = NULL``): no row passes, so the answer is empty or a
+    count of 0 by construction, whatever the question and the data. Read from the SQL alone;
+    conditions under OR, on two columns, or mixing text and numbers say nothing."""
+    tree = tree_of(ctx)
+    if tree is None:
+        return CheckOutcome()
+    for select in tree.find_all(exp.Select):
+        where = select.args.get("where")
+        if not isinstance(where, exp.Where):
+            continue
+        for term in conjuncts(where.this):
+            if isinstance(term, exp.EQ | exp.NEQ) and any(
+                isinstance(side, exp.Null) for side in (term.this, term.expression)
+            ):
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.unsatisfiable_filter",
+                            f"The WHERE can never be true: {term.sql()} is never true (NULL "
+                            "compares as unknown; IS NULL tests for it), so no row passes.",
+                            column=term.this.sql(),
+                            condition=term.sql(),
+                        ),
+                    )
+                )
+        for column, bounds in _constraints(where.this).items():
+            if _impossible(bounds):
+                said = _shown(column, bounds)
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.unsatisfiable_filter",
+                            f"The WHERE can never be true: {said} cannot all hold for one "
+                            "value, so no row passes and the answer is empty (or a count of 0) "
+                            "by construction.",
+                            column=".".join(p for p in column if p),
+                            condition=said,
+                        ),
+                    )
+                )
+    return CheckOutcome()
+
+
+# ---------------------------------------------------------------- negation_dropped
+
+_NEGATION = re.compile(r"\b(?:not|never|except(?: for)?|excluding|other than|apart from)\b|n't\b")
+# "except the id for dogs": the negation ends where another condition begins
+_SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|who|which|that|whose|where|while|with|for)\b")
+_COMPARED = re.compile(
+    r"\b(?:more|less|fewer|greater|larger|bigger|higher|lower|smaller|older|younger|heavier|"
+    r"lighter|longer|shorter|earlier|later)\s+than\b|\b(?:above|below|over|under|at least|"
+    r"at most|after|before|exceed\w*)\b"
+)
+_NEGATION_WINDOW = 6  # words after the negation that it can bear on
+
+
+def _negated_phrases(question: str) -> list[str]:
+    """The text each negation in the question bears on: up to six words after it, cut at the
+    end of the clause; a negated comparison ("not older than 30") is the comparison checks'.
+
+    Example:
+        >>> _negated_phrases("How many cars were not made in 1972, and which?")
+        ['made in 1972']
+    """
+    text = " ".join(question.lower().replace("\u2019", "'").split())
+    phrases = []
+    for match in _NEGATION.finditer(text):
+        rest = text[match.end() :]
+        end = _SCOPE_END.search(rest)
+        scope = " ".join(rest[: end.start() if end else len(rest)].split()[:_NEGATION_WINDOW])
+        if scope and not _COMPARED.search(scope):
+            phrases.append(scope)
+    return phrases
+
+
+def _names_value(phrase: str, value: Const) -> bool:
+    """Whether the negated phrase says the literal: the same number, or the text's words in
+    a row (a final plural read as singular: "dogs" says 'dog')."""
+    said = words(phrase)
+    if value.kind == "num":
+        return any(w.replace(".", "", 1).isdigit() and float(w) == value.number for w in said)
+    wanted = words(value.text)
+    if not wanted or not said:
+        return False
+    for start in range(len(said) - len(wanted) + 1):
+        window = said[start : start + len(wanted)]
+        if window[:-1] == wanted[:-1] and wanted[-1] in forms(window[-1]):
+            return True
+    return False
+
+
+def _negates(tree: exp.Expr) -> bool:
+    """Whether the query negates anywhere: NOT (NOT IN, NOT EXISTS, NOT LIKE, IS NOT), ``<>``,
+    EXCEPT, or IS NULL (an anti-join: LEFT JOIN ... WHERE key IS NULL); sqlglot writes NOT LIKE
+    as a LIKE that negates."""
+    if tree.find(exp.Not, exp.NEQ, exp.Except, exp.Is) is not None:
+        return True
+    return any(node.args.get("negate") for node in tree.walk())
+
+
+def _positive_equalities(tree: exp.Expr) -> Iterator[tuple[exp.Expr, Const]]:
+    """``column = constant`` and ``column IN (constants)`` (and LIKE without wildcards' text)
+    among the AND-ed terms of the outer query's WHERE (each SELECT of a UNION)."""
+    selects = [tree] if isinstance(tree, exp.Select) else []
+    if isinstance(tree, exp.Union):
+        selects = [s for s in (tree.left, tree.right) if isinstance(s, exp.Select)]
+    for select in selects:
+        where = select.args.get("where")
+        if not isinstance(where, exp.Where):
+            continue
+        for term in conjuncts(where.this):
+            compared = comparison(term)
+            if compared is not None and compared[1] == "=":
+                yield term, compared[2]
+            elif isinstance(term, exp.In) and term.args.get("query") is None:
+                for item in term.expressions:
+                    value = const(item)
+                    if value is not None:
+                        yield term, value
+            elif isinstance(term, exp.Like | exp.ILike) and not term.args.get("negate"):
+                value = const(term.expression)
+                if value is not None and value.kind == "str":
+                    yield term, Const("str", 0.0, value.text.replace("%", " ").strip())
+
+
+def negation_dropped(ctx: CheckContext) -> CheckOutcome:
+    """The question negates a value ("not made in 1972", "items not large", "other than
+    France") and the SQL asks for that value as a positive equality in its WHERE, with no
+    negation anywhere in the query: it counts or lists exactly the rows the question excludes."""
+    tree = tree_of(ctx)
+    if tree is None or _negates(tree):
+        return CheckOutcome()
+    phrases = _negated_phrases(ctx.question)
+    if not phrases:
+        return CheckOutcome()
+    for term, value in _positive_equalities(tree):
+        for phrase in phrases:
+            if _names_value(phrase, value):
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.negation_dropped",
+                            f"The question says 'not {phrase}' but the SQL keeps "
+                            f"{term.sql()} with no negation anywhere: it selects the rows the "
+                            "question excludes.",
+                            value=value.text,
+                            negated=phrase,
+                            condition=term.sql(),
+                        ),
+                    )
+                )
+    return CheckOutcome()
+
+
+CONDITION_CHECKS = (
+    unsatisfiable_filter,
+    negation_dropped,
+    bound_strictness,
+    bound_on_other_column,
+)

@@ -1,0 +1,98 @@
+"""What the condition checks read from a query's WHERE: constants, comparisons with the constant
+on the right, the terms of an AND chain (``_conditions`` and ``_bounds`` share them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext
+from assay.checks._sql import parse_query
+from assay.types import Finding
+
+__all__ = ["Const", "comparison", "conjuncts", "const", "finding", "forms", "tree_of"]
+
+
+def finding(code: str, message: str, **evidence: object) -> Finding:
+    return Finding(code, "signal", message, dict(evidence))
+
+
+def tree_of(ctx: CheckContext) -> exp.Expr | None:
+    sql = ctx.candidate.final_sql
+    return parse_query(sql, ctx.dialect) if sql else None
+
+
+def conjuncts(condition: exp.Expr) -> Iterator[exp.Expr]:
+    """The terms of a top-level AND chain, through parentheses."""
+    while isinstance(condition, exp.Paren):
+        condition = condition.this
+    if isinstance(condition, exp.And):
+        yield from conjuncts(condition.left)
+        yield from conjuncts(condition.right)
+    else:
+        yield condition
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal: its kind ("num" or "str"), its number (for "num") and its text."""
+
+    kind: str
+    number: float
+    text: str
+
+
+def const(node: exp.Expr) -> Const | None:
+    negative = False
+    if isinstance(node, exp.Neg):
+        negative, node = True, node.this
+    if not isinstance(node, exp.Literal):
+        return None
+    if node.is_string:
+        return None if negative else Const("str", 0.0, node.name)
+    try:
+        value = float(node.name)
+    except ValueError:
+        return None
+    return Const("num", -value if negative else value, ("-" if negative else "") + node.name)
+
+
+_FLIP = {">": "<", ">=": "<=", "<": ">", "<=": ">=", "=": "="}
+_OPS: dict[type[exp.Expr], str] = {
+    exp.EQ: "=",
+    exp.GT: ">",
+    exp.GTE: ">=",
+    exp.LT: "<",
+    exp.LTE: "<=",
+}
+
+
+def comparison(node: exp.Expr) -> tuple[exp.Expr, str, Const] | None:
+    """``expression OP constant`` with the constant on the right (``1975 <= year`` is
+    ``year >= 1975``), or ``None``."""
+    op = _OPS.get(type(node))
+    if op is None:
+        return None
+    left, right = node.args.get("this"), node.args.get("expression")
+    if not isinstance(left, exp.Expr) or not isinstance(right, exp.Expr):
+        return None
+    value = const(right)
+    if value is not None and const(left) is None:
+        return left, op, value
+    value = const(left)
+    if value is not None and const(right) is None:
+        return right, _FLIP[op], value
+    return None
+
+
+def forms(word: str) -> set[str]:
+    forms = {word}
+    if word.endswith("ies") and len(word) > 4:
+        forms.add(word[:-3] + "y")
+    elif word.endswith("es") and len(word) > 4:
+        forms |= {word[:-2], word[:-1]}
+    elif word.endswith("s") and len(word) > 3:
+        forms.add(word[:-1])
+    return forms
