@@ -5,14 +5,17 @@
    dimensions;
 2. a drafted car_1: "cars with 8 cylinders" was asked back as "8 cylinders (the highest or the
    lowest?)", a ranking nobody asked for. A number after "with" is a value of the dimension,
-   which is not read: said so.
-Neither is answered (fail closed); only what the ask-back says changed.
+   which is not read: said so. Neither is answered (fail closed); only the ask-back changed;
+3. the MetricFlow tutorial's own kind of question, "transactions by customer country for large
+   transactions", was asked which of 'Transactions' and 'transactions' to measure: a metric's
+   phrase after "for <word>" names the rows measured. Answered, and compared with SQL here.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import duckdb
 import pytest
 from click.testing import CliRunner
 
@@ -21,7 +24,7 @@ from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
 
-from ._helpers import CUBE, drafted_spider
+from ._helpers import CUBE, MF_TUTORIAL, drafted_spider
 
 
 def _clarified(db: Path, layer: Path, question: str) -> str:
@@ -55,3 +58,37 @@ def test_a_number_with_a_dimension_is_not_asked_as_a_ranking(
     # "the two ... cylinders" with no direction is still asked which two
     ranked = _clarified(db, layer, "Average weight for the two cylinders")
     assert "highest or the lowest" in ranked, ranked
+
+
+@pytest.mark.skipif(not MF_TUTORIAL.exists(), reason="the shared semantic models are absent")
+def test_a_metric_said_of_the_rows_after_for_and_a_word_is_no_second_metric(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    folder = tmp_path_factory.mktemp("mf19")
+    db = folder / "mf.duckdb"
+    with duckdb.connect(str(db)) as con:
+        for name in ("transactions", "customers", "countries"):
+            seed = MF_TUTORIAL / "seeds" / f"{name}_seed.csv"
+            con.execute(f"CREATE TABLE {name} AS SELECT * FROM read_csv_auto('{seed}')")
+        expected = sorted(
+            (str(country), round(float(value), 2))
+            for country, value in con.execute(
+                "SELECT c.country, sum(t.transaction_amount_usd) FROM transactions t "
+                "LEFT JOIN customers c USING (id_customer) WHERE t.transaction_amount_usd >= 30 "
+                "GROUP BY 1"
+            ).fetchall()
+        )
+    out = folder / "layer.yaml"
+    args = ["semantic", "import", "--from", "metricflow", "--source"]
+    run = CliRunner().invoke(
+        main, [*args, str(MF_TUTORIAL / "sample_models"), "--db", str(db), "--out", str(out)]
+    )
+    assert run.exit_code == 0, run.output
+    question = "Transaction amount for large transactions by customer country"
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(out)).ask(question)
+    assert verdict.behaviour == "answer", verdict.provenance.get("message")
+    assert verdict.action != "withhold", verdict.reasons
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    got = sorted((str(r[0]), round(float(r[-1]), 2)) for r in verdict.candidate.result.rows)
+    assert got == expected and len(expected) == 4

@@ -209,7 +209,7 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         for j in range(tag.index, tag.index + len(tag.payload[1].split()))
     }
     ordered = [
-        dataclasses.replace(tags[k], after=phrased.get(k - 1) or _before(tokens, k))
+        dataclasses.replace(tags[k], after=phrased.get(k - 1) or _metric_before(tags, tokens, k))
         for k in sorted(tags)
     ]
     return _postposed(_separators(ordered)), ambiguous
@@ -354,6 +354,26 @@ def _hyphenated(tokens: list[Token], taken: list[bool], i: int) -> tuple[Token, 
             taken[k] = True
         return Token(f"{t.text}-{tokens[i + 2].text}", t.start, tokens[i + 2].end), i
     return t, i
+
+
+# Words before a metric's phrase that name the rows it is said of ("for large transactions"),
+# when one word of their own stands between.
+_OF_ROWS = frozenset({"for", "from", "of", "among"})
+
+
+def _metric_before(tags: dict[int, _Tag], tokens: list[Token], i: int) -> str:
+    """The word before token ``i``; for a metric's phrase after one unread word that itself
+    follows "for", "from", "of" or "among" ("amount for large transactions"), that word: the
+    phrase names the rows measured, as "for transactions" does, not a second metric (outside
+    tryout 19: MetricFlow's "transactions ... for large transactions" was asked which one)."""
+    before = _before(tokens, i)
+    tag = tags.get(i)
+    if tag is None or tag.kind != "METRIC" or i < 2:
+        return before
+    word = tags.get(i - 1)
+    if word is not None and word.kind == "WORD" and _before(tokens, i - 1) in _OF_ROWS:
+        return _before(tokens, i - 1)
+    return before
 
 
 def _before(tokens: list[Token], i: int) -> str:
