@@ -16,7 +16,10 @@ from click.testing import CliRunner
 
 from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
 from assay.cli import main
+from assay.generators import SampleRecord
 from assay.guard import validate
+from assay.pipeline import Scorer
+from assay.scoring import DEFAULT_RULE, get_rule
 from assay.semantic import JoinPath, SemanticLayer
 
 TABLES = {
@@ -100,13 +103,18 @@ def test_where_nothing_is_known_it_is_a_warning_and_the_statement_runs() -> None
     ]
 
 
-def test_assay_sql_prints_the_note_beside_the_rows(tmp_path: Path) -> None:
+def _star(tmp_path: Path) -> Path:
     db = tmp_path / "star.duckdb"
     with duckdb.connect(str(db)) as con:
         for table, cols in TABLES.items():
             con.execute(f"CREATE TABLE {table} ({', '.join(c + ' INTEGER' for c in cols)})")
         con.execute("INSERT INTO customer VALUES (1, 1, 1970), (2, 1, 1980)")
         con.execute("INSERT INTO item VALUES (1, 5, 10), (3, 5, 10)")
+    return db
+
+
+def test_assay_sql_prints_the_note_beside_the_rows(tmp_path: Path) -> None:
+    db = _star(tmp_path)
     result = CliRunner().invoke(main, ["sql", "--db", str(db), UNRELATED])
     assert result.exit_code == 0, result.output
     assert "guard.unrelated_join" in result.output and "1" in result.output
@@ -131,3 +139,19 @@ def test_assay_sql_refuses_on_a_database_with_declared_keys(tmp_path: Path) -> N
     assert codes == ["guard.unrelated_join"]
     good = "SELECT count(*) FROM Student s JOIN Has_Pet h ON s.StuID = h.StuID"
     assert CliRunner().invoke(main, ["sql", "--db", str(db), good]).exit_code == 0
+
+
+def _scored(db: Path, sql: str) -> list[str]:
+    record = SampleRecord.model_validate(
+        {"id": "q", "db": str(db), "question": "How many?", "samples": [{"final_sql": sql}] * 2}
+    )
+    with Scorer(get_rule(DEFAULT_RULE)) as scorer:
+        verdict = scorer.score(record)
+    return [f.code for f in verdict.findings]
+
+
+def test_assay_score_notes_an_unrelated_join_where_nothing_is_known(tmp_path: Path) -> None:
+    db = _star(tmp_path)
+    assert "note.unrelated_join" in _scored(db, UNRELATED)
+    related = "SELECT count(*) FROM store_sales s JOIN item i ON s.ss_item_sk = i.i_item_sk"
+    assert "note.unrelated_join" not in _scored(db, related)

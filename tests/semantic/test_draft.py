@@ -36,8 +36,7 @@ def test_draft_loads_and_checks(
     with connect(str(db)) as connector:
         assert check_against(layer, connector.catalog()) == []
     truth = {
-        (".".join(names.column(t, c)), ".".join(names.column(rt, rc)))
-        for t, c, rt, rc in TPCH_KEYS
+        (".".join(names.column(t, c)), ".".join(names.column(rt, rc))) for t, c, rt, rc in TPCH_KEYS
     }
     joins = {(j.left, j.right) for j in layer.joins}
     assert joins <= truth and len(layer.metrics) >= 4
