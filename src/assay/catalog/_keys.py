@@ -28,7 +28,6 @@ inclusion, while two large tables of exactly equal, identical keys are a one-to-
 A unique text column must cover at least ``ONE_TO_ONE_MIN_COVERAGE`` of its parent: business
 codes drawn from one encoding (``AAAAAAAAB...``) are contained in each other without meaning it.
 Columns whose best pattern is a year, flag, amount, date or free text are never keys.
-
 Two other unique columns contained in each other are one one-to-one edge: the parent is the
 side that is its table's leading key, then the table more others reference, then the one with
 fewer columns.
