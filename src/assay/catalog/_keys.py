@@ -162,13 +162,14 @@ def _singular(word: str) -> str:
 
 
 def _core(column: str, prefix: str) -> list[str]:
-    """A column's own words: less its table's shared prefix and a trailing key word."""
+    """A column's own words: less its table's shared prefix and a trailing key word. A word with
+    a digit names nothing (a mangled ``c2`` beside another table's ``c2`` is a position)."""
     words = _words(column)
     if prefix and len(words) > 1 and words[0] == prefix:
         words = words[1:]
     while words and words[-1] in _KEY_WORDS:
         words = words[:-1]
-    return [_singular(w) for w in words]
+    return [_singular(w) for w in words if not any(ch.isdigit() for ch in w)]
 
 
 def _matches(child: str, parent: str, parent_prefix: str) -> bool:
