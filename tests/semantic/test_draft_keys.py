@@ -17,8 +17,9 @@ import pytest
 import yaml
 from click.testing import CliRunner
 
-from assay.catalog import AUTO_COMMIT_TIER, Tier
+from assay.catalog import AUTO_COMMIT_TIER, Tier, proposals, reconstruct
 from assay.cli import main
+from assay.connectors import connect
 
 
 def _code(n: int) -> str:
@@ -105,3 +106,15 @@ def test_manufacturer_ids_stay_identifiers_not_measures(drafted: dict[str, objec
     assert isinstance(layer, dict)
     expressions = " ".join(str(m["expression"]) for m in layer.get("metrics") or [])
     assert "i_manufact_id" not in expressions
+
+
+def test_containment_alone_is_the_lowest_tier_in_the_catalog(drafted: dict[str, object]) -> None:
+    """The fact store's tiers (Rosetta 4.1): a key whose names agree is PATTERN_CONFIRMED, one
+    proved by containment alone INTERPRETER_ONLY; neither commits without review."""
+    with connect(str(drafted["db"])) as connector:
+        found = reconstruct(connector, connector.catalog())
+    tiers = {p.subject: p.tier for p in proposals(found) if p.predicate == "references"}
+    assert tiers["item.i_item_id"] == Tier.INTERPRETER_ONLY
+    assert tiers["item.i_manufact_id"] == Tier.INTERPRETER_ONLY
+    assert tiers["store_sales.ss_item_sk"] == Tier.PATTERN_CONFIRMED
+    assert max(tiers.values()) < AUTO_COMMIT_TIER
