@@ -56,6 +56,7 @@ class FindingCode(StrEnum):
     NOTE_PROJECTION_ORDER = "note.projection_order"
     NOTE_RELIABILITY_UNUSED = "note.reliability_unused"
     NOTE_TEXT_TERMS_ABSENT = "note.text_terms_absent"
+    NOTE_UNRELATED_JOIN = "note.unrelated_join"
     NOTE_UNSUPPORTED_COMMENTARY = "note.unsupported_commentary"
     NOTE_VERIFIED_QUERY = "note.verified_query"
     SIGNAL_AGGREGATE_MISMATCH = "signal.aggregate_mismatch"

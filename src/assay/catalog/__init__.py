@@ -19,7 +19,13 @@ from assay.catalog._evaluate import (
     tpcds_keys,
 )
 from assay.catalog._fingerprint import ColumnFingerprint, EngineStats, fingerprint
-from assay.catalog._keys import InferredKey, KeyDiscovery, discover_foreign_keys
+from assay.catalog._keys import (
+    InferredKey,
+    KeyDiscovery,
+    column_prefix,
+    discover_foreign_keys,
+    names_agree,
+)
 from assay.catalog._mangle import NameMap, mangle, read_name_map
 from assay.catalog._patterns import (
     FORCING_PII,
@@ -99,6 +105,7 @@ __all__ = [
     "Tier",
     "cap_confidence",
     "closed_domains",
+    "column_prefix",
     "declared_keys",
     "deep_profile",
     "describe_tables",
@@ -110,6 +117,7 @@ __all__ = [
     "fingerprint",
     "key_overlap",
     "mangle",
+    "names_agree",
     "profile_column",
     "profile_table",
     "proposals",

@@ -6,8 +6,8 @@ are pruned by the profile alone: value family (integers with integers, text with
 parent's uniqueness, cardinality (the child cannot have more distinct values than the parent
 allows), a child on a grid (every value a multiple of some g > 1 while the parent's are not), a
 column that only copies its own table's key, and sketch bounds (the child's sampled values
-must fall inside the parent's min/max, or for text inside its length range). Names never
-count as evidence: a name-stem match only ranks otherwise equal candidates.
+must fall inside the parent's min/max, or for text inside its length range). Names prune
+nothing (a mangled schema keeps its value evidence); they decide which keys may join.
 
 Among the parents that contain a child, one is kept, by rank:
 
@@ -17,8 +17,9 @@ Among the parents that contain a child, one is kept, by rank:
    test to have power), cover at least ``GENERIC_MIN_COVERAGE`` of the parent: the chance that
    ``k`` distinct values drawn from the parent's ``N`` all fall in the ``m`` parent values
    between the child's min and max, ``C(m, k) / C(N, k)``, must be at least ``WINDOW_ALPHA``;
-2. higher containment, then a parent that is its table's leading key, then the tightest
-   parent (fewest distinct values), then the name stem, then the names.
+2. a parent whose names agree with the child's (below), then higher containment, then a
+   parent that is its table's leading key, then the tightest parent (fewest distinct values),
+   then the name stem, then the names.
 
 A table's leading key (its first column, when unique and never null) references another
 table's leading key only when both hold the same values and at least ``ONE_TO_ONE_MIN`` of
@@ -30,6 +31,17 @@ Columns whose best pattern is a year, flag, amount, date or free text are never 
 Two other unique columns contained in each other are one one-to-one edge: the parent is the
 side that is its table's leading key, then the table more others reference, then the one with
 fewer columns.
+
+Containment alone never makes a join: two columns of business codes drawn from one generator
+(TPC-DS ``i_item_id`` in ``ca_address_id``) or small integers (``i_manufact_id`` in
+``c_customer_sk``) are contained by chance. Each key records whether its names agree
+(``names_agree``): the referencing column names the referenced column's own words (less the
+table's shared prefix and a key word: ``ss_item_sk`` -> ``i_item_sk``, ``c_current_addr_sk`` ->
+``ca_address_sk`` by abbreviation, ``ss_hdemo_sk`` -> household_demographics ``hd_demo_sk``
+by its initial), or the referenced table's head noun when the referenced column is only a key
+word (``Maker`` -> ``car_makers.Id``). Among the parents that contain a child, one whose names
+agree is kept first; a key whose names do not agree stays value evidence only (the drafter
+never proposes it as a join, and its catalog fact sits at the lowest tier).
 """
 
 from __future__ import annotations
@@ -47,8 +59,11 @@ __all__ = [
     "WINDOW_ALPHA",
     "InferredKey",
     "KeyDiscovery",
+    "column_prefix",
     "discover_foreign_keys",
     "name_stem",
+    "names_agree",
+    "table_prefixes",
 ]
 
 MIN_CONTAINMENT = 0.95
@@ -82,6 +97,7 @@ class InferredKey:
     name_rank: float
     generic: bool = False
     leading: bool = False
+    named: bool = False
 
     @property
     def coverage(self) -> float:
@@ -122,6 +138,112 @@ def name_stem(name: str) -> str:
             words = words[: -len(suffix)].rstrip("_")
             break
     return words[:-1] if words.endswith("s") and len(words) > 3 else words
+
+
+_KEY_WORDS = frozenset({"id", "key", "sk", "pk", "fk", "no", "num", "nbr", "number", "code", "ref"})
+_MIN_ABBREVIATION = 3
+_MIN_SUFFIX = 4
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    spaced = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", spaced)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def _singular(word: str) -> str:
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("ses") and len(word) > 4:
+        return word[:-2]
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+def _core(column: str, prefix: str) -> list[str]:
+    """A column's own words: less its table's shared prefix and a trailing key word. A word with
+    a digit names nothing (a mangled ``c2`` beside another table's ``c2`` is a position)."""
+    words = _words(column)
+    if prefix and len(words) > 1 and words[0] == prefix:
+        words = words[1:]
+    while words and words[-1] in _KEY_WORDS:
+        words = words[:-1]
+    return [_singular(w) for w in words if not any(ch.isdigit() for ch in w)]
+
+
+def _matches(child: str, parent: str, parent_prefix: str) -> bool:
+    """One child word names one parent word: the same word, an abbreviation of it either way
+    (``addr``/``address``, ``cont``/``continent``), or the word behind the parent table's
+    prefix letters (``hdemo`` for ``demo`` of ``hd_``)."""
+    if child == parent:
+        return True
+    short, long_ = sorted((child, parent), key=len)
+    if len(short) >= _MIN_ABBREVIATION and long_.startswith(short):
+        return True
+    if len(parent) >= _MIN_SUFFIX and child.endswith(parent) and len(child) > len(parent):
+        head = child[: -len(parent)]
+        return bool(parent_prefix) and parent_prefix.startswith(head)
+    return False
+
+
+def names_agree(
+    child_column: str,
+    parent_table: str,
+    parent_column: str,
+    child_prefix: str = "",
+    parent_prefix: str = "",
+) -> bool:
+    """Whether a referencing column's name names the referenced column (see the module
+    docstring): every one of the parent column's own words is named by a word of the child's,
+    or, when the parent column is only a key word (``Id``), the parent table's head noun is.
+
+    Example:
+        >>> names_agree("ss_item_sk", "item", "i_item_sk", "ss", "i")
+        True
+        >>> names_agree("c_current_addr_sk", "customer_address", "ca_address_sk", "c", "ca")
+        True
+        >>> names_agree("i_item_id", "customer_address", "ca_address_id", "i", "ca")
+        False
+        >>> names_agree("Maker", "car_makers", "Id")
+        True
+    """
+    child = _core(child_column, child_prefix)
+    if not child:
+        return False
+    wanted = _core(parent_column, parent_prefix)
+    if not wanted:
+        table = [_singular(w) for w in _words(parent_table)]
+        wanted = table[-1:]
+    if not wanted:
+        return False
+    return all(any(_matches(c, w, parent_prefix) for c in child) for w in wanted)
+
+
+def column_prefix(columns: list[str]) -> str:
+    """The short word (at most four letters) every one of a table's columns starts with
+    (``ss`` of TPC-DS store_sales, ``web`` of web_site), or ``""``.
+
+    Example:
+        >>> column_prefix(["ss_item_sk", "ss_net_profit"]), column_prefix(["id", "name"])
+        ('ss', '')
+    """
+    split = [_words(c) for c in columns]
+    if len(split) < 2 or any(len(w) < 2 for w in split):
+        return ""
+    heads = {w[0] for w in split}
+    head = heads.pop() if len(heads) == 1 else ""
+    return head if head.isalpha() and len(head) <= 4 else ""
+
+
+def table_prefixes(profile: CatalogProfile) -> dict[str, str]:
+    """Per profiled table, its ``column_prefix`` where it has one."""
+    out = {}
+    for table in profile.tables:
+        prefix = column_prefix([r.fingerprint.column for r in table.columns])
+        if prefix:
+            out[table.name] = prefix
+    return out
 
 
 def _name_rank(child: ColumnReport, parent: ColumnReport) -> float:
@@ -263,6 +385,7 @@ def _choose(candidates: list[InferredKey]) -> InferredKey | None:
     return min(
         passing,
         key=lambda k: (
+            not k.named,
             -k.containment,
             not k.leading,
             k.n_parent,
@@ -321,6 +444,7 @@ def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDisc
     """Single-column foreign keys of the profiled database (see the module docstring)."""
     reports = [c for t in profile.tables for c in t.columns if _keyish(c)]
     table_keys = _table_keys(profile)
+    prefixes = table_prefixes(profile)
     parents = [r for r in reports if r.fingerprint.unique_ratio >= MIN_PARENT_UNIQUE]
     n_pairs = n_pruned = n_joins = 0
     candidates: list[InferredKey] = []
@@ -365,6 +489,13 @@ def discover_foreign_keys(runner: SqlRunner, profile: CatalogProfile) -> KeyDisc
                     _name_rank(child, parent),
                     window >= 0,
                     (p.table, p.column) in table_keys,
+                    names_agree(
+                        c.column,
+                        p.table,
+                        p.column,
+                        prefixes.get(c.table, ""),
+                        prefixes.get(p.table, ""),
+                    ),
                 )
             )
         candidates.extend(found)

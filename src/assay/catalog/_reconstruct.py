@@ -9,6 +9,7 @@ gates them):
 | a checksum-backed pattern (and the PII it proves) | PATTERN_VALIDATED |
 | a regex or fingerprint pattern, stand-in, inferred key, rollup, table role | PATTERN_CONFIRMED |
 | a Tier C (model-proposed, verified) pattern | INTERPRETER_ONLY |
+| an inferred key whose names do not agree (containment alone) | INTERPRETER_ONLY |
 | a key declared in the schema | DOC_CITED_STRONG |
 | a column or table nothing could be said about | undetermined |
 
@@ -73,7 +74,8 @@ def _key_fact(key: InferredKey, profile: CatalogProfile) -> FactProposal:
         key.subject,
         "references",
         key.target,
-        Tier.PATTERN_CONFIRMED,
+        # containment alone (names that do not agree) is the weakest evidence of a join
+        Tier.PATTERN_CONFIRMED if key.named else Tier.INTERPRETER_ONLY,
         key.containment * key.parent_unique,
         {
             "method": "inclusion_dependency",
@@ -83,6 +85,7 @@ def _key_fact(key: InferredKey, profile: CatalogProfile) -> FactProposal:
             "n_parent": key.n_parent,
             "window_p": key.window_p,
             "name_rank": key.name_rank,
+            "names_agree": key.named,
         },
         SOURCE,
         profile.digest(f"{key.table}.{key.column}") + profile.digest(key.target)[:8],

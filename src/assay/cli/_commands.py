@@ -56,6 +56,9 @@ def sql_command(
         echo_json(record)
     elif run.result is not None:
         click.echo(render_result(run.result))
+        if run.report.violations:  # warnings only: the statement ran
+            click.echo(click.style("Note", fg="yellow", bold=True) + " from the guard:")
+            click.echo(render_violations(run.report))
     else:
         click.echo(click.style("Refused", fg="red", bold=True) + " by the guard:")
         click.echo(render_violations(run.report))

@@ -49,15 +49,15 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
     with connect(db) as connector:
         catalog = connector.catalog()
         found = reconstruct(connector, catalog, rng=seed)
-        referenced = {k.ref_table for k in found.keys.keys} | {
-            fk.ref_table for fk in catalog.foreign_keys
-        }
+        # Only keys whose names agree are joins; the others stay identifiers, never measures.
+        joinable = [k for k in found.keys.keys if k.named]
+        referenced = {k.ref_table for k in joinable} | {fk.ref_table for fk in catalog.foreign_keys}
         domains = closed_domains(
             connector, found.profile, parents=frozenset(referenced), wide_values=60
         )
         edges = [
             {"left": f"{k.table}.{k.column}", "right": f"{k.ref_table}.{k.ref_column}"}
-            for k in found.keys.keys
+            for k in joinable
         ] + [
             {"left": f"{t}.{c}", "right": f"{rt}.{rc}"}
             for t, c, rt, rc in declared_keys(catalog.foreign_keys)
@@ -68,7 +68,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
         calendars, spans = calendar_spans(
             connector,
             found.profile,
-            [(k.table, k.column, k.ref_table, k.ref_column) for k in found.keys.keys]
+            [(k.table, k.column, k.ref_table, k.ref_column) for k in joinable]
             + list(declared_keys(catalog.foreign_keys)),
         )
     facts = {}

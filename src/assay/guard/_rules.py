@@ -35,6 +35,7 @@ from assay.guard._allowlists import (
 )
 from assay.guard._bounds import MAX_VALUE_BYTES, recursion_problem, string_growth, value_bytes
 from assay.guard._context import GuardContext, did_you_mean, location
+from assay.guard._key_joins import unrelated_key_joins
 from assay.guard._report import Violation
 
 __all__ = ["RECHECK_RULES", "TEXT_RULES", "TREE_RULES", "Rule"]
@@ -841,6 +842,7 @@ TREE_RULES: tuple[Rule, ...] = (
     retired_columns,
     forbidden_joins,
     unmatched_joins,
+    unrelated_key_joins,
 )
 # Run again on the regenerated tree, which is what executes.
 RECHECK_RULES: tuple[Rule, ...] = (

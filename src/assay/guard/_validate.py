@@ -116,18 +116,22 @@ def _validate(
     violations = _run(TREE_RULES[:1], ctx)
     if not violations:
         violations = _run(TREE_RULES[1:], ctx)
+    # A warning (a rule that could only note, knowing too little to refuse) never refuses: it
+    # is reported beside the statement that runs.
+    warnings = tuple(v for v in violations if v.severity == "warning")
+    violations = [v for v in violations if v.severity != "warning"]
     if not violations and ctx.analysis.error is not None:
         violations = [_analysis_violation(ctx.analysis.error)]
     if violations:
-        return GuardReport(sql, dialect, tuple(violations), None)
+        return GuardReport(sql, dialect, (*violations, *warnings), None)
     regenerated = _regenerate(ctx)
     again = _recheck(regenerated, ctx)
     if again:
-        return GuardReport(sql, dialect, tuple(again), None)
+        return GuardReport(sql, dialect, (*again, *warnings), None)
     engine = _engine_check(sql, regenerated, dialect, ctx.explain)
     if engine:
-        return GuardReport(sql, dialect, tuple(engine), None)
-    return GuardReport(sql, dialect, (), regenerated)
+        return GuardReport(sql, dialect, (*engine, *warnings), None)
+    return GuardReport(sql, dialect, warnings, regenerated)
 
 
 def _run(rules: tuple[object, ...], ctx: GuardContext) -> list[Violation]:

@@ -149,10 +149,11 @@ class Scorer:
                 record.label,
             )
         failures: list[dict[str, Any]] = []
+        notes: list[dict[str, Any]] = []
         if candidates is None:
             cache = QueryCache(database.connector)
             candidates = [
-                self._execute(s.to_candidate(), i, cache, database, failures)
+                self._execute(s.to_candidate(), i, cache, database, failures, notes)
                 for i, s in enumerate(record.samples)
             ]
         shown = candidates[0]
@@ -185,6 +186,12 @@ class Scorer:
                     },
                 ),
             )
+        # Where nothing declares the database's keys, a join on unrelated keys is only noted.
+        findings += [
+            Finding("note.unrelated_join", "note", n["message"])
+            for n in notes
+            if n["sample"] == 0 and n["code"] == "guard.unrelated_join"
+        ]
         if len(candidates) == 1 and shown.result is not None and answers_question:
             # Agreement is the score's evidence, and one sample agrees with itself: A = 1 by
             # construction, measuring nothing (outside tryout 14: 22 wrong answers of single
@@ -259,8 +266,9 @@ class Scorer:
         cache: QueryCache,
         database: _Database,
         failures: list[dict[str, Any]],
+        notes: list[dict[str, Any]] | None = None,
     ) -> Candidate:
-        candidate = self._run(candidate, index, cache, database, failures)
+        candidate = self._run(candidate, index, cache, database, failures, notes)
         if self.write_missing_text and candidate.text is None and candidate.result is not None:
             candidate = replace(candidate, text=write_answer(candidate.result))
         return candidate
@@ -272,6 +280,7 @@ class Scorer:
         cache: QueryCache,
         database: _Database,
         failures: list[dict[str, Any]],
+        notes: list[dict[str, Any]] | None = None,
     ) -> Candidate:
         if candidate.result is not None or not candidate.final_sql:
             return candidate
@@ -294,6 +303,11 @@ class Scorer:
                 {"sample": index, "code": "guard.rejected", "message": f"{codes}: {said}"}
             )
             return replace(candidate, error=f"guard.rejected: {codes}")
+        if notes is not None:  # the guard's warnings on a statement that ran
+            notes.extend(
+                {"sample": index, "code": v.code, "message": v.message}
+                for v in run.report.violations
+            )
         return replace(candidate, result=run.result)
 
 

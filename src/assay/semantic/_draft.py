@@ -421,18 +421,29 @@ def _join_lines(data: DraftInput) -> list[str]:
             Tier.DOC_CITED_STRONG,
             1.0,
         )
+    unnamed = []
     for k in data.keys:
-        if (k.table, k.column) not in edges:
-            raw = k.containment * k.parent_unique
-            conf = cap_confidence(raw, Tier.PATTERN_CONFIRMED)
-            edges[(k.table, k.column)] = (
-                k.ref_table,
-                k.ref_column,
-                f"inferred: {k.containment:.3f} of values found in a {k.parent_unique:.3f}-unique"
-                f" parent; tier PATTERN_CONFIRMED ({conf:.2f}): confirm before trusting",
-                Tier.PATTERN_CONFIRMED,
-                raw,
+        if (k.table, k.column) in edges:
+            continue
+        if not k.named:
+            # Containment alone is no join: codes from one generator, or small integers, are
+            # contained by chance (TPC-DS i_item_id in ca_address_id). Named, never proposed.
+            unnamed.append(
+                f"  # {k.subject} -> {k.target} not proposed: {k.containment:.3f} of its values "
+                "are found there, but the names do not say it refers to it (declare the key "
+                "or add the join to trust it)"
             )
+            continue
+        raw = k.containment * k.parent_unique
+        conf = cap_confidence(raw, Tier.PATTERN_CONFIRMED)
+        edges[(k.table, k.column)] = (
+            k.ref_table,
+            k.ref_column,
+            f"inferred: {k.containment:.3f} of values found in a {k.parent_unique:.3f}-unique"
+            f" parent; tier PATTERN_CONFIRMED ({conf:.2f}): confirm before trusting",
+            Tier.PATTERN_CONFIRMED,
+            raw,
+        )
     forbidden = []
     joined = _joined_pairs(data, edges)
     for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
@@ -460,7 +471,7 @@ def _join_lines(data: DraftInput) -> list[str]:
             "    relationship: many_to_one",
             *_authority(data, f"{t}.{c}", "references", tier, raw, f"{rt}.{rc}"),
         ]
-    lines = lines if len(lines) > 1 else ["joins: []"]
+    lines = [*lines, *unnamed] if len(lines) > 1 else ["joins: []", *unnamed]
     return lines + (["forbidden_joins:", *forbidden] if forbidden else [])
 
 

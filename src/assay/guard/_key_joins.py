@@ -1,0 +1,160 @@
+"""Joins on unrelated keys: ``customer JOIN item ON c_customer_sk = i_item_sk``.
+
+Two id columns of different tables equated in a join (an ``ON`` or a ``WHERE`` conjunct) run,
+and return rows (small surrogate keys overlap), but mean nothing. A condition ``a = b`` between
+plain columns of two different base tables, both keys (a column of a known join, or a name
+ending in a key word: ``id``, ``key``, ``sk``, ``code``, ``no``, ``number``), is related when:
+
+- a known join relates them: a foreign key the catalogue declares or a join the semantic layer
+  allows, both sides folded into one class (``ss_item_sk`` and ``sr_item_sk`` both reference
+  ``i_item_sk``, so they relate to each other too); or
+- their names agree either way (``assay.catalog.names_agree``: ``ss_item_sk`` names
+  ``i_item_sk``, ``Has_Pet.StuID`` names ``Student.StuID``), the evidence the drafter itself
+  requires of a join.
+
+Otherwise it is ``guard.unrelated_join``. Where joins are known (the catalogue declares foreign
+keys, or a semantic layer lists joins) it is an error: the statement is refused (fail closed).
+Where nothing is known it is a warning: the statement runs and the note is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sqlglot import exp
+
+from assay.catalog import column_prefix, names_agree
+from assay.guard._context import GuardContext, location
+from assay.guard._report import Violation
+
+__all__ = ["unrelated_key_joins"]
+
+_KEY_WORDS = frozenset({"id", "key", "sk", "pk", "fk", "no", "num", "nbr", "number", "code", "ref"})
+
+
+def _conjuncts(condition: exp.Expr | None) -> Iterator[exp.Expr]:
+    if condition is None:
+        return
+    if isinstance(condition, (exp.Paren, exp.Where)):
+        yield from _conjuncts(condition.this)
+    elif isinstance(condition, exp.And):
+        yield from _conjuncts(condition.left)
+        yield from _conjuncts(condition.right)
+    else:
+        yield condition
+
+
+class _Classes:
+    """Union-find over lower-case ``(table, column)`` pairs."""
+
+    def __init__(self) -> None:
+        self.parent: dict[tuple[str, str], tuple[str, str]] = {}
+
+    def find(self, key: tuple[str, str]) -> tuple[str, str]:
+        self.parent.setdefault(key, key)
+        while self.parent[key] != key:
+            key = self.parent[key]
+        return key
+
+    def union(self, a: tuple[str, str], b: tuple[str, str]) -> None:
+        self.parent[self.find(a)] = self.find(b)
+
+
+def _fold(table: str, column: str) -> tuple[str, str]:
+    return table.lower(), column.lower()
+
+
+def _known(ctx: GuardContext) -> _Classes:
+    classes = _Classes()
+    for fk in ctx.catalog.foreign_keys if ctx.catalog else ():
+        for c, rc in zip(fk.columns, fk.ref_columns, strict=False):
+            classes.union(_fold(fk.table, c), _fold(fk.ref_table, rc))
+    for join in ctx.semantic.joins if ctx.semantic else ():
+        left, right = join.left.split(".", 1), join.right.split(".", 1)
+        if len(left) == 2 and len(right) == 2:
+            classes.union(_fold(*left), _fold(*right))
+    return classes
+
+
+def _key_named(column: str) -> bool:
+    """The column's last word is a key word (``c_customer_sk``, ``StuID``, ``Code``)."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", column)
+    words = [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    return bool(words) and words[-1] in _KEY_WORDS
+
+
+def _prefix(ctx: GuardContext, table: str) -> str:
+    info = ctx.catalog.table(table) if ctx.catalog else None
+    return column_prefix(list(info.column_names)) if info is not None else ""
+
+
+def _related(ctx: GuardContext, classes: _Classes, a: tuple[str, str], b: tuple[str, str]) -> bool:
+    fa, fb = _fold(*a), _fold(*b)
+    if fa in classes.parent and fb in classes.parent and classes.find(fa) == classes.find(fb):
+        return True
+    pa, pb = _prefix(ctx, a[0]), _prefix(ctx, b[0])
+    return names_agree(a[1], b[0], b[1], pa, pb) or names_agree(b[1], a[0], a[1], pb, pa)
+
+
+def unrelated_key_joins(ctx: GuardContext) -> list[Violation]:
+    """Report a join condition equating two keys that no known join or name relates (see the
+    module docstring): an error where joins are known, a warning where nothing is."""
+    if ctx.catalog is None:
+        return []
+    classes = _known(ctx)
+    known = bool(classes.parent)
+    # the scopes hold a normalised copy of the tree: a reference is found by scope and name
+    refs = {(id(r.scope), r.node.table.lower(), r.node.name.lower()): r for r in ctx.column_refs}
+    found: list[Violation] = []
+    reported: set[tuple[tuple[str, str], tuple[str, str]]] = set()
+    for scope in ctx.scopes:
+        select = scope.expression
+        if not isinstance(select, exp.Select):
+            continue
+        conditions = [j.args.get("on") for j in select.args.get("joins") or []]
+        conditions.append(select.args.get("where"))
+        for condition in conditions:
+            for cond in _conjuncts(condition):
+                if not isinstance(cond, exp.EQ):
+                    continue
+                sides = (cond.this, cond.expression)
+                if not all(isinstance(side, exp.Column) for side in sides):
+                    continue
+                left, right = (
+                    refs.get((id(scope), side.table.lower(), side.name.lower())) for side in sides
+                )
+                if left is None or right is None or len(left.reads) != 1:
+                    continue
+                if len(right.reads) != 1:
+                    continue
+                a, b = left.reads[0], right.reads[0]
+                if a[0].lower() == b[0].lower():
+                    continue
+                keys = (a, b)
+                if not all(_fold(*k) in classes.parent or _key_named(k[1]) for k in keys):
+                    continue
+                pair = (_fold(*a), _fold(*b))
+                if pair in reported or _related(ctx, classes, a, b):
+                    continue
+                reported.add(pair)
+                line, col = location(cond, ctx.sql)
+                said = (
+                    "no declared foreign key or semantic-layer join relates them, and their "
+                    "names do not say one refers to the other; join on a key that references "
+                    "the other table"
+                    if known
+                    else "nothing declares the database's keys, and their names do not say one "
+                    "refers to the other; check that this is the intended key"
+                )
+                found.append(
+                    Violation(
+                        "guard.unrelated_join",
+                        f"The join condition {cond.sql()} equates {a[0]}.{a[1]} with "
+                        f"{b[0]}.{b[1]}, two unrelated keys: {said}.",
+                        line,
+                        col,
+                        "error" if known else "warning",
+                    )
+                )
+    return found
