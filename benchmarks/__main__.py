@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 
-NAMES = ["guard", "execution", "score", "stats", "spider", "wrb", "ask", "catalog"]
+NAMES = ["guard", "execution", "score", "stats", "spider", "agreed", "wrb", "ask", "catalog"]
 
 
 def main(argv: list[str]) -> int:
