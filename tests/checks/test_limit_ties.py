@@ -39,13 +39,12 @@ def _codes(verdict: dict) -> list[str]:  # type: ignore[type-arg]
             "SELECT Model FROM model_list GROUP BY Model ORDER BY count(*) DESC LIMIT 1",
             "What model has the most different versions?",
         ),
-        (  # dailsql_gpt4's answer to spider-dev-102
-            "SELECT T1.Maker, T2.Year FROM car_makers AS T1 JOIN cars_data AS T2 "
-            "ON T1.Id = T2.Id ORDER BY T2.Year ASC LIMIT 1",
-            "What is the maker of the carr produced in the earliest year and what year was it?",
+        (  # spider-dev-102's question, its earliest year shared by many cars
+            "SELECT Id, Year FROM cars_data ORDER BY Year ASC LIMIT 1",
+            "Which car was produced in the earliest year and what year was it?",
         ),
     ],
-    ids=["dev-142", "dev-102"],
+    ids=["dev-142", "earliest-car"],
 )
 def test_spider_answers_whose_limit_cuts_a_tie_are_warned(
     tmp_path: Path, sql: str, question: str
@@ -53,6 +52,19 @@ def test_spider_answers_whose_limit_cuts_a_tie_are_warned(
     verdict = _verdict(tmp_path, spider_db("car_1"), sql, question)
     assert "cap.limit_cuts_tie" in _codes(verdict)
     assert verdict["action"] != "show"
+
+
+def test_dev_102_joins_unrelated_keys_and_is_withheld(tmp_path: Path) -> None:
+    # dailsql_gpt4's answer to spider-dev-102 (its limit cuts a tie too) joins car_makers.Id
+    # to cars_data.Id: car_1 declares its keys, so the guard refuses it (guard.unrelated_join)
+    sql = (
+        "SELECT T1.Maker, T2.Year FROM car_makers AS T1 JOIN cars_data AS T2 "
+        "ON T1.Id = T2.Id ORDER BY T2.Year ASC LIMIT 1"
+    )
+    question = "What is the maker of the carr produced in the earliest year and what year was it?"
+    verdict = _verdict(tmp_path, spider_db("car_1"), sql, question)
+    assert verdict["action"] == "withhold"
+    assert any("guard.unrelated_join" in f["message"] for f in verdict["failures"])
 
 
 def test_the_gold_answer_of_dev_142_has_no_tie(tmp_path: Path) -> None:

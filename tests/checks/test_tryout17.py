@@ -81,16 +81,26 @@ MODELS = "What are the different models for the cards produced after 1980?"
 
 
 def test_an_agreed_empty_result_is_warned(tmp_path: Path) -> None:
+    # an agreed empty result with nothing else to tell: warned, never shown plainly
+    sql = "SELECT Id FROM cars_data WHERE Weight > 10000"
+    verdict = _verdict(tmp_path, "car_1", "Which cars weigh more than 10000?", *[sql] * 5)
+    assert verdict["result"]["rows"] == []
+    assert "signal.empty_result" in verdict["reasons"]
+    assert verdict["action"] == "warn"
+
+
+def test_an_agreed_join_of_unrelated_keys_is_withheld(tmp_path: Path) -> None:
     # spider-dev-104: dailsql_gpt4 and graphix_t5 join model_list.ModelId to cars_data.Id and
-    # find nothing (gold: 61 models); no literal to probe, only the empty result tells
+    # find nothing (gold: 61 models). It was warned for its empty result; car_1 declares its
+    # keys, and the guard now refuses a join that equates two keys nothing relates
+    # (guard.unrelated_join), so no sample runs and the answer is withheld.
     sql = (
         "SELECT DISTINCT T1.Model FROM model_list AS T1 JOIN cars_data AS T2 "
         "ON T1.ModelId = T2.Id WHERE T2.Year > 1980"
     )
     verdict = _verdict(tmp_path, "car_1", MODELS, *[sql] * 5)
-    assert verdict["result"]["rows"] == []
-    assert "signal.empty_result" in verdict["reasons"]
-    assert verdict["action"] == "warn"
+    assert verdict["action"] == "withhold"
+    assert any("guard.unrelated_join" in f["message"] for f in verdict["failures"])
 
 
 LARGER = "How many cars have a larger accelerate than the car with the largest horsepower?"
