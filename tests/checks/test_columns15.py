@@ -118,15 +118,35 @@ def test_the_right_answer_is_silent(
     ("question", "sql", "fires"),
     [
         # a year: the oldest first is ascending, so unsure -> silent either way
-        ("List concerts by year from the oldest to the youngest.", "SELECT * FROM c ORDER BY Year", False),
-        ("List concerts by year from the oldest to the youngest.", "SELECT * FROM c ORDER BY Year DESC", False),
+        (
+            "List concerts by year from the oldest to the youngest.",
+            "SELECT * FROM c ORDER BY Year",
+            False,
+        ),
+        (
+            "List concerts by year from the oldest to the youngest.",
+            "SELECT * FROM c ORDER BY Year DESC",
+            False,
+        ),
         # plain words need no age
-        ("List cars by weight from the heaviest to the lightest.", "SELECT * FROM c ORDER BY Weight", True),
-        ("List cars by weight from the lightest to the heaviest.", "SELECT * FROM c ORDER BY Weight", False),
+        (
+            "List cars by weight from the heaviest to the lightest.",
+            "SELECT * FROM c ORDER BY Weight",
+            True,
+        ),
+        (
+            "List cars by weight from the lightest to the heaviest.",
+            "SELECT * FROM c ORDER BY Weight",
+            False,
+        ),
         # the ordered column is not named in the question: unsure
         ("List singers from the oldest to the youngest.", "SELECT * FROM s ORDER BY Age", False),
         # both directions said: no plain superlative
-        ("Which car is the heaviest and the slowest?", "SELECT * FROM c ORDER BY Weight LIMIT 1", False),
+        (
+            "Which car is the heaviest and the slowest?",
+            "SELECT * FROM c ORDER BY Weight LIMIT 1",
+            False,
+        ),
         ("Which car is the lightest?", "SELECT * FROM c ORDER BY Weight DESC LIMIT 1", True),
         ("Which car is the lightest?", "SELECT * FROM c ORDER BY Weight LIMIT 1", False),
     ],
@@ -143,4 +163,6 @@ def test_a_link_table_or_a_count_of_its_ids_is_silent(scorer: Scorer) -> None:
         "SELECT count(DISTINCT Singer_ID) FROM concert JOIN singer_in_concert USING (concert_ID) "
         "WHERE Year = '2015'",
     ):
-        assert "signal.table_mismatch" not in _codes(_verdict(scorer, "concert_singer", question, sql))
+        assert "signal.table_mismatch" not in _codes(
+            _verdict(scorer, "concert_singer", question, sql)
+        )

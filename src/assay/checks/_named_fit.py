@@ -23,11 +23,11 @@ right answer.
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from sqlglot import exp
 
 from assay.catalog import Catalog
-from assay.checks._context import CheckContext
 from assay.checks._cues import named_tables, table_words, words
 from assay.checks._sql import referenced_tables
 from assay.checks._values import _owner
@@ -60,7 +60,7 @@ def _singular(word: str) -> set[str]:
 def _read_columns(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]] | None:
     """(table, column) of every column of the tables the query reads; None when a table read is
     not in the catalogue."""
-    found = []
+    found: list[tuple[str, str]] = []
     for name in referenced_tables(tree):
         info = catalog.table(name)
         if info is None:
@@ -77,7 +77,7 @@ def one_word_columns(question: str, tree: exp.Expr, catalog: Catalog) -> list[Fi
     said = words(question)
     findings = []
     seen: set[tuple[str, str]] = set()
-    for word, following in zip(said, said[1:], strict=False):
+    for word, following in pairwise(said):
         kind = _AGG_WORDS.get(word)
         if kind is None:
             continue
@@ -126,7 +126,7 @@ def _named(column: str, question: set[str]) -> bool:
 
 
 def _order_word(column: str) -> str | None:
-    """"age" for an age, "time" for a year or a date; None otherwise."""
+    """ "age" for an age, "time" for a year or a date; None otherwise."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
     parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
     if parts & {"year", "date", "time", "born", "birth", "day", "month", "founded", "since"}:
@@ -183,7 +183,22 @@ _HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")
 
 
 def _count_star(tree: exp.Expr) -> bool:
-    return any(isinstance(c.this, exp.Star) for c in tree.find_all(exp.Count))
+    """The outer SELECT returns ``COUNT(*)`` over base tables with no GROUP BY: one number,
+    the rows of its FROM tables ("How many countries has more than 2 car makers?" as ``count(*)
+    ... GROUP BY country`` is a count per country, right on the Spider slice; a count over a
+    derived table counts that table's rows, on EHRSQL its gold)."""
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None:
+        return False
+    sources = [tree.args.get("from_")]
+    sources += list(tree.args.get("joins") or [])
+    for source in sources:
+        if source is None or not isinstance(source.this, exp.Table):
+            return False
+    return any(
+        isinstance(e, exp.Count) and isinstance(e.this, exp.Star)
+        for p in tree.expressions
+        for e in [p.this if isinstance(p, exp.Alias) else p]
+    )
 
 
 def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Finding | None:
@@ -192,7 +207,7 @@ def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Findin
     if match is None or not _count_star(tree):
         return None
     following = match.group(1).split()
-    counted = None
+    counted, said = None, ""
     for n in range(len(following), 0, -1):  # the longest name first: "car makers"
         phrase = " ".join(following[:n])
         named = [
@@ -201,7 +216,7 @@ def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Findin
             if len([p for p in re.split(r"[^a-z0-9]+", t.lower()) if p]) == n
         ]
         if len(named) == 1:
-            counted = named[0]
+            counted, said = named[0], phrase
             break
     if counted is None:
         return None
@@ -217,7 +232,7 @@ def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Findin
     return Finding(
         "signal.table_mismatch",
         "signal",
-        f"The question counts {counted} (how many {following[0]}) but the SQL counts rows of "
+        f"The question counts {counted} (how many {said}) but the SQL counts rows of "
         f"{', '.join(sorted(read))}, none of which is {counted}.",
         {"named": [counted], "read": sorted(t.lower() for t in read)},
     )
