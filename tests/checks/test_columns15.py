@@ -14,8 +14,10 @@ be shown; the right answer beside it must stay silent on that signal.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import duckdb
 import pytest
 from sqlglot import parse_one
 
@@ -31,11 +33,11 @@ def scorer() -> Iterator[Scorer]:
         yield scorer
 
 
-def _verdict(scorer: Scorer, db: str, question: str, sql: str) -> dict[str, Any]:
+def _verdict(scorer: Scorer, db: str | Path, question: str, sql: str) -> dict[str, Any]:
     record = SampleRecord.model_validate(
         {
             "id": "q",
-            "db": str(spider_db(db)),
+            "db": str(spider_db(db) if isinstance(db, str) else db),
             "question": question,
             "samples": [{"final_sql": sql}] * 5,  # unanimous: agreement cannot tell
         }
@@ -149,6 +151,17 @@ def test_the_right_answer_is_silent(
         ),
         ("Which car is the lightest?", "SELECT * FROM c ORDER BY Weight DESC LIMIT 1", True),
         ("Which car is the lightest?", "SELECT * FROM c ORDER BY Weight LIMIT 1", False),
+        # a year or a duration ordered: the longest-serving, the fastest first is ascending
+        (
+            "Who is the longest serving member?",
+            "SELECT * FROM m ORDER BY start_year LIMIT 1",
+            False,
+        ),
+        (
+            "Which driver set the fastest lap?",
+            "SELECT * FROM l ORDER BY milliseconds LIMIT 1",
+            False,
+        ),
     ],
 )
 def test_direction_words(question: str, sql: str, fires: bool) -> None:
@@ -166,3 +179,20 @@ def test_a_link_table_or_a_count_of_its_ids_is_silent(scorer: Scorer) -> None:
         assert "signal.table_mismatch" not in _codes(
             _verdict(scorer, "concert_singer", question, sql)
         )
+
+
+def test_a_real_boolean_or_a_text_of_numbers_is_silent(scorer: Scorer, tmp_path: Path) -> None:
+    """A DuckDB BOOLEAN compares with 1 and finds rows; text storing '1' and '0' does too."""
+    path = tmp_path / "flags.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE member AS SELECT i AS id, i % 2 = 0 AS is_active, "
+        "CAST(i % 2 AS VARCHAR) AS flag, CASE WHEN i % 2 = 0 THEN 'Y' ELSE 'N' END AS yn "
+        "FROM range(1, 21) t(i)"
+    )
+    con.close()
+    question = "How many members are active?"
+    for column, fires in (("is_active", False), ("flag", False), ("yn", True)):
+        sql = f"SELECT count(*) FROM member WHERE {column} = 1"
+        codes = _codes(_verdict(scorer, path, question, sql))
+        assert ("signal.literal_not_in_data" in codes) is fires, (column, codes)

@@ -125,11 +125,18 @@ def _named(column: str, question: set[str]) -> bool:
     return bool(parts) and all(_singular(p) & question or p + "s" in question for p in parts)
 
 
+_TIME_WORDS = frozenset(
+    "year years date time born birth day days month founded since start started duration "
+    "seconds milliseconds minutes hours ms".split()
+)
+
+
 def _order_word(column: str) -> str | None:
-    """ "age" for an age, "time" for a year or a date; None otherwise."""
+    """An age ("age"), or a year, a date or a duration ("time": the oldest or the longest-
+    serving first is ascending there, and so is the fastest lap); None otherwise."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
     parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
-    if parts & {"year", "date", "time", "born", "birth", "day", "month", "founded", "since"}:
+    if parts & _TIME_WORDS:
         return "time"
     if "age" in parts:
         return "age"
@@ -150,7 +157,8 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
     plain = set(words(_FROM_TO.sub(" ", text)))
     asked_desc = bool(plain & _DESC) and not plain & _ASC and not wants[1]
     asked_asc = bool(plain & _ASC) and not plain & _DESC and not wants[0]
-    if tree.args.get("limit") is not None:
+    timed = any(isinstance(k.this, exp.Column) and _order_word(k.this.name) == "time" for k in keys)
+    if tree.args.get("limit") is not None and not timed:
         if asked_desc and not any(desc):
             word = sorted(plain & _DESC)[0]
             problems.append(f"the question asks for the {word} but the SQL sorts ascending")

@@ -2,11 +2,12 @@
 
 ``singer.Is_male`` (concert_singer) is declared ``bool`` and stores 'T' and 'F': ``WHERE Is_male =
 1`` finds nothing, and five samples agreeing on it were shown at 1.00. For each number compared by
-``=``, ``!=`` or ``IN`` with a column of a base table declared with no numeric type, one bounded
-query reads up to ``MAX_VALUES`` distinct stored values; when there are that few and none reads as
-a number, ``signal.literal_not_in_data`` names the column and what it stores. More values than
-that, no values, or a numeric or undeclared type: silent (never evidence of a right answer).
-``literal_in_data`` (``_values``) reads it, passing its resolver of a column's base table.
+``=``, ``!=`` or ``IN`` with a column of a base table declared as text (or SQLite's ``bool``),
+one bounded query reads up to ``MAX_VALUES`` distinct stored values; when there are that few and
+none reads as a number, ``signal.literal_not_in_data`` names the column and what it stores. More
+values than that, none, a value that is no string (a real BOOLEAN compares with 1 and finds
+rows) or another type: silent, never evidence of a right answer. ``literal_in_data``
+(``_values``) reads it, passing its resolver of a column's base table.
 """
 
 from __future__ import annotations
@@ -24,16 +25,15 @@ __all__ = ["MAX_VALUES", "numbers_in_text"]
 
 Owner = Callable[[exp.Column, exp.Expr, Catalog], "tuple[str, str] | None"]
 
-_NUMERIC_TYPES = re.compile(r"int|real|float|double|dec|num|money|serial", re.IGNORECASE)
+# Types that store text (SQLite keeps Spider's ``bool`` columns as text: 'T', 'F').
+_TEXT_TYPES = re.compile(r"char|text|string|clob|bool", re.IGNORECASE)
 MAX_VALUES = 100
 TIME_LIMIT_MS = 2_000
 
 
-def _is_number(value: object) -> bool:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return True
+def _is_number(value: str) -> bool:
     try:
-        float(str(value).strip())
+        float(value.strip())
     except ValueError:
         return False
     return True
@@ -70,11 +70,12 @@ def numbers_in_text(ctx: CheckContext, tree: exp.Expr, owner: Owner) -> list[Fin
         seen.add(found)
         info = catalog.table(found[0])
         col = info.column(found[1]) if info is not None else None
-        if col is None or not col.type or _NUMERIC_TYPES.search(col.type):
-            continue  # an undeclared type may hold numbers: no signal
-        stored = _text_values(ctx, found[0], found[1])
-        if not stored or any(_is_number(v) for v in stored):
-            continue
+        if col is None or not _TEXT_TYPES.search(col.type):
+            continue  # a number, a date or an undeclared type: no signal
+        values = _text_values(ctx, found[0], found[1])
+        stored = [v for v in values if isinstance(v, str)]
+        if not stored or len(stored) < len(values) or any(_is_number(v) for v in stored):
+            continue  # none, a number, or a BOOLEAN (True, False compares with 1 and finds rows)
         where = f"{found[0]}.{found[1]}"
         shown = ", ".join(repr(v) for v in stored[:5])
         findings.append(
