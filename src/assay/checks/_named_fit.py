@@ -145,7 +145,17 @@ def _order_word(column: str) -> str | None:
 
 def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) -> list[str]:
     """Problems ``ranking_fit`` adds: a plain superlative or a "from the X to the Y" order the
-    SQL sorts the other way. ``wants`` is (the question's max cue, its min cue)."""
+    SQL sorts the other way. ``wants`` is (the question's max cue, its min cue).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> direction_problems("The heaviest car?", parse_one("SELECT 1 FROM c ORDER BY w LIMIT 1"),
+        ...                    (False, False))
+        ['the question asks for the heaviest but the SQL sorts ascending']
+        >>> direction_problems("Singers by age from the oldest to the youngest",
+        ...                    parse_one("SELECT 1 FROM s ORDER BY Age DESC"), (False, False))
+        []
+    """
     text = " ".join(question.lower().split())
     order = tree.args.get("order")
     keys = order.expressions if isinstance(order, exp.Order) else []
