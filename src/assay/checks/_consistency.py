@@ -33,6 +33,7 @@ from assay.checks._mentions import (
     missing_codes,
     unfiltered_names,
 )
+from assay.checks._named_fit import counted_elsewhere, direction_problems
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
 from assay.types import Finding
@@ -240,6 +241,8 @@ def ranking_fit(ctx: CheckContext) -> CheckOutcome:
         # outside tryout 18: "Top 5 states by number of customers" as GROUP BY ... LIMIT 5 with
         # no ORDER BY (five states in whatever order the engine grouped them) was shown
         problems.append("the question ranks but the SQL keeps LIMIT rows in no order")
+    if not problems:  # "the heaviest", "from the oldest to the youngest" (_named_fit)
+        problems = direction_problems(ctx.question, sql.tree, (wants_max, wants_min))
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
@@ -506,7 +509,8 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     if instead:  # outside tryout 18: "customers" counted from customer_address
         return CheckOutcome((_contained_finding(instead, named, read),))
     if any(table_words(t) & said for t in read):
-        return CheckOutcome()
+        counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
+        return CheckOutcome((counted,) if counted is not None else ())
     return CheckOutcome(
         (
             _finding(

@@ -29,6 +29,7 @@ from sqlglot import exp
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
+from assay.checks._named_fit import one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._values import _names, _owner, _string
 from assay.types import Finding
@@ -321,4 +322,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
                 },
             )
         )
+    if not findings:  # one word: "average weight" as avg(Horsepower) (_named_fit)
+        findings.extend(one_word_columns(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))

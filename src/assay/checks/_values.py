@@ -18,6 +18,7 @@ from sqlglot import exp
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._sql import parse_query
+from assay.checks._text_numbers import numbers_in_text
 from assay.types import Finding
 
 __all__ = ["MAX_LITERALS", "literal_in_data"]
@@ -159,4 +160,5 @@ def literal_in_data(ctx: CheckContext) -> CheckOutcome:
                 {"column": where, "literal": value, "stored": stored},
             )
         )
+    findings.extend(numbers_in_text(ctx, tree, _owner))  # 'T'/'F' against 1 (_text_numbers)
     return CheckOutcome(tuple(findings))

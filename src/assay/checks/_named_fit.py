@@ -1,0 +1,256 @@
+"""Four readings of the question's words that five agreeing samples can all get wrong (the
+Spider slice: car_1, concert_singer, pets_1; each shown at 1.00 before).
+
+- ``one_word_columns``: an aggregate word right before a one-word column name ("average
+  weight", "total capacity") where that word names exactly one column of the tables read, and
+  the SQL applies that aggregate to other columns, never to it (``avg(Horsepower)``;
+  ``avg(Average)`` for "average capacity"). ``column_fit`` reads it.
+- ``_text_numbers.numbers_in_text``: a number compared with a text column storing no number
+  (``singer.Is_male`` stores 'T' and 'F': ``Is_male = 1``). ``literal_in_data`` reads it.
+- ``direction_problems``: a superlative whose direction is plain ("the heaviest car") against
+  ``ORDER BY ... LIMIT``; "from the oldest to the youngest" against the direction of the one
+  column ordered, when the question names it (oldest is descending only on an age, ascending on
+  a year or a date: only an age is read). ``ranking_fit`` reads it.
+- ``counted_elsewhere``: "how many <noun>" names a table exactly and ``COUNT(*)`` counts rows of
+  tables none of which is that table or shares its words, with no ``COUNT(DISTINCT)`` of a
+  column naming it ("How many singers performed in concerts held in 2015?" as ``SELECT
+  count(*) FROM concert ...``). ``table_fit`` reads it.
+
+Each is silent when it cannot read the question or the SQL: its silence is never evidence of a
+right answer.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import pairwise
+
+from sqlglot import exp
+
+from assay.catalog import Catalog
+from assay.checks._cues import named_tables, table_words, words
+from assay.checks._sql import referenced_tables
+from assay.checks._values import _owner
+from assay.types import Finding
+
+__all__ = [
+    "counted_elsewhere",
+    "direction_problems",
+    "one_word_columns",
+]
+
+_AGG_WORDS: dict[str, type[exp.Expr]] = {
+    "average": exp.Avg,
+    "mean": exp.Avg,
+    "total": exp.Sum,
+    "maximum": exp.Max,
+    "minimum": exp.Min,
+}
+
+
+def _singular(word: str) -> set[str]:
+    forms = {word}
+    if word.endswith("ies") and len(word) > 4:
+        forms.add(word[:-3] + "y")
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        forms.add(word[:-1])
+    return forms
+
+
+def _read_columns(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]] | None:
+    """(table, column) of every column of the tables the query reads; None when a table read is
+    not in the catalogue."""
+    found: list[tuple[str, str]] = []
+    for name in referenced_tables(tree):
+        info = catalog.table(name)
+        if info is None:
+            return None
+        found.extend((info.name, c.name) for c in info.columns)
+    return found
+
+
+def one_word_columns(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
+    """``signal.column_mismatch`` for "average weight" as ``avg(Horsepower)``."""
+    columns = _read_columns(tree, catalog)
+    if not columns:
+        return []
+    said = words(question)
+    findings = []
+    seen: set[tuple[str, str]] = set()
+    for word, following in pairwise(said):
+        kind = _AGG_WORDS.get(word)
+        if kind is None:
+            continue
+        forms = _singular(following)
+        named = [(t, c) for t, c in columns if c.lower() in forms]
+        if len({c.lower() for _, c in named}) != 1 or len(named) != 1:
+            continue
+        table, column = named[0]
+        taken: set[tuple[str, str]] = set()
+        unread = False
+        for agg in tree.find_all(kind):
+            for col in agg.find_all(exp.Column):
+                owner = _owner(col, tree, catalog)
+                if owner is None:
+                    unread = True
+                else:
+                    taken.add(owner)
+        if unread or not taken or (table, column) in taken or (table, column) in seen:
+            continue
+        seen.add((table, column))
+        others = sorted(f"{t}.{c}" for t, c in taken)
+        findings.append(
+            Finding(
+                "signal.column_mismatch",
+                "signal",
+                f"The question says {word} {following} ({table}.{column}) but the SQL's "
+                f"{kind.__name__.upper()} takes {', '.join(others)} instead.",
+                {"named": f"{table}.{column}", "aggregated": others},
+            )
+        )
+    return findings
+
+
+# Superlatives whose direction does not depend on the column.
+_DESC = frozenset({"heaviest", "biggest", "longest", "tallest", "fastest"})
+_ASC = frozenset({"lightest", "smallest", "shortest", "slowest"})
+_HIGH = _DESC | {"largest", "highest", "most", "greatest"}
+_LOW = _ASC | {"lowest", "least", "fewest"}
+_FROM_TO = re.compile(r"\bfrom the (\w+) to the (\w+)\b")
+
+
+def _named(column: str, question: set[str]) -> bool:
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
+    parts = [p for p in re.split(r"[^a-z0-9]+", spaced.lower()) if p]
+    return bool(parts) and all(_singular(p) & question or p + "s" in question for p in parts)
+
+
+_TIME_WORDS = frozenset(
+    "year years date time born birth day days month founded since start started duration "
+    "seconds milliseconds minutes hours ms".split()
+)
+
+
+def _order_word(column: str) -> str | None:
+    """An age ("age"), or a year, a date or a duration ("time": the oldest or the longest-
+    serving first is ascending there, and so is the fastest lap); None otherwise."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
+    parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
+    if parts & _TIME_WORDS:
+        return "time"
+    if "age" in parts:
+        return "age"
+    return None
+
+
+def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) -> list[str]:
+    """Problems ``ranking_fit`` adds: a plain superlative or a "from the X to the Y" order the
+    SQL sorts the other way. ``wants`` is (the question's max cue, its min cue).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> direction_problems("The heaviest car?", parse_one("SELECT 1 FROM c ORDER BY w LIMIT 1"),
+        ...                    (False, False))
+        ['the question asks for the heaviest but the SQL sorts ascending']
+        >>> direction_problems("Singers by age from the oldest to the youngest",
+        ...                    parse_one("SELECT 1 FROM s ORDER BY Age DESC"), (False, False))
+        []
+    """
+    text = " ".join(question.lower().split())
+    order = tree.args.get("order")
+    keys = order.expressions if isinstance(order, exp.Order) else []
+    if not keys:
+        return []
+    desc = [bool(k.args.get("desc")) for k in keys]
+    problems = []
+    ranged = _FROM_TO.search(text)
+    plain = set(words(_FROM_TO.sub(" ", text)))
+    asked_desc = bool(plain & _DESC) and not plain & _ASC and not wants[1]
+    asked_asc = bool(plain & _ASC) and not plain & _DESC and not wants[0]
+    timed = any(isinstance(k.this, exp.Column) and _order_word(k.this.name) == "time" for k in keys)
+    if tree.args.get("limit") is not None and not timed:
+        if asked_desc and not any(desc):
+            word = sorted(plain & _DESC)[0]
+            problems.append(f"the question asks for the {word} but the SQL sorts ascending")
+        if asked_asc and all(desc):
+            word = sorted(plain & _ASC)[0]
+            problems.append(f"the question asks for the {word} but the SQL sorts descending")
+    if ranged is None or len(keys) != 1 or not isinstance(keys[0].this, exp.Column):
+        return problems
+    first, last = ranged.group(1), ranged.group(2)
+    column = keys[0].this.name
+    if not _named(column, set(words(question))):
+        return problems
+    going: bool | None = None  # True: descending asked
+    if first in _HIGH and last in _LOW:
+        going = True
+    elif first in _LOW and last in _HIGH:
+        going = False
+    elif {first, last} == {"oldest", "youngest"} and _order_word(column) == "age":
+        going = first == "oldest"
+    if going is not None and going != desc[0]:
+        asked = "descending" if going else "ascending"
+        problems.append(
+            f"the question orders from the {first} to the {last} ({asked}) but the SQL sorts "
+            f"{column} {'ascending' if going else 'descending'}"
+        )
+    return problems
+
+
+_HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")
+
+
+def _count_star(tree: exp.Expr) -> bool:
+    """The outer SELECT returns ``COUNT(*)`` over base tables with no GROUP BY: one number,
+    the rows of its FROM tables ("How many countries has more than 2 car makers?" as ``count(*)
+    ... GROUP BY country`` is a count per country, right on the Spider slice; a count over a
+    derived table counts that table's rows, on EHRSQL its gold)."""
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None:
+        return False
+    sources = [tree.args.get("from_")]
+    sources += list(tree.args.get("joins") or [])
+    for source in sources:
+        if source is None or not isinstance(source.this, exp.Table):
+            return False
+    return any(
+        isinstance(e, exp.Count) and isinstance(e.this, exp.Star)
+        for p in tree.expressions
+        for e in [p.this if isinstance(p, exp.Alias) else p]
+    )
+
+
+def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Finding | None:
+    """``signal.table_mismatch`` for "How many singers ...?" counted over ``concert``."""
+    match = _HOW_MANY.search(" ".join(words(question)))
+    if match is None or not _count_star(tree):
+        return None
+    following = match.group(1).split()
+    counted, said = None, ""
+    for n in range(len(following), 0, -1):  # the longest name first: "car makers"
+        phrase = " ".join(following[:n])
+        named = [
+            t
+            for t in named_tables(phrase, catalog.table_names)
+            if len([p for p in re.split(r"[^a-z0-9]+", t.lower()) if p]) == n
+        ]
+        if len(named) == 1:
+            counted, said = named[0], phrase
+            break
+    if counted is None:
+        return None
+    own = table_words(counted)
+    read = referenced_tables(tree)
+    if not read or any(table_words(t) & own for t in read):
+        return None
+    for count in tree.find_all(exp.Count):
+        if isinstance(count.this, exp.Distinct):
+            for col in count.this.find_all(exp.Column):
+                if table_words(col.name) & own:
+                    return None
+    return Finding(
+        "signal.table_mismatch",
+        "signal",
+        f"The question counts {counted} (how many {said}) but the SQL counts rows of "
+        f"{', '.join(sorted(read))}, none of which is {counted}.",
+        {"named": [counted], "read": sorted(t.lower() for t in read)},
+    )
