@@ -35,6 +35,7 @@ from sqlglot import exp
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
+from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._where import Const, comparison, conjuncts, const, finding, forms, tree_of
 
 __all__ = [
@@ -51,6 +52,7 @@ CONDITION_SIGNALS = (
     "signal.negation_dropped",
     "signal.bound_strictness",
     "signal.bound_on_other_column",
+    *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
 )
 
 # ---------------------------------------------------------------- unsatisfiable_filter
@@ -325,4 +327,5 @@ CONDITION_CHECKS = (
     negation_dropped,
     bound_strictness,
     bound_on_other_column,
+    *NEGATION_CHECKS,
 )
