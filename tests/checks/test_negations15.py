@@ -283,3 +283,15 @@ def test_or_precedence(sql: str, fires: bool) -> None:
 )
 def test_both_as_either(question: str, sql: str, fires: bool) -> None:
     assert ("signal.both_as_either" in _fired(question, sql)) is fires
+
+
+def test_a_negation_inside_a_named_value_is_the_value() -> None:
+    # EHRSQL gold: "without" is part of the diagnosis's title the SQL names
+    question = "How many patients were diagnosed with dementia without behavioral disturbance?"
+    sql = (
+        "SELECT COUNT(DISTINCT subject_id) FROM diagnoses_icd WHERE icd_code = (SELECT icd_code "
+        "FROM d_icd_diagnoses WHERE long_title = 'dementia without behavioral disturbance')"
+    )
+    assert "signal.negation_missing" not in _fired(question, sql)
+    unnamed = "SELECT COUNT(DISTINCT subject_id) FROM diagnoses_icd WHERE icd_code = 'F03'"
+    assert "signal.negation_missing" in _fired(question, unnamed)

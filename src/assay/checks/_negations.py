@@ -79,9 +79,11 @@ _NOT_EXISTENCE = re.compile(
 )
 
 
-def _negated_verbs(question: str) -> list[str]:
+def _negated_verbs(question: str, named: tuple[str, ...] = ()) -> list[str]:
     """The negated verb phrases of the question ("don't have any car makers"), each cut at
-    the end of its clause; negated comparisons, superlatives and instructions left out.
+    the end of its clause; negated comparisons, superlatives and instructions left out, and
+    a negation inside a value the SQL names ("diabetes without mention of complication",
+    "do not resuscitate status" as a string literal) is that value's words, not a negation.
 
     Example:
         >>> _negated_verbs("Which countries don't have any car makers?")
@@ -93,9 +95,17 @@ def _negated_verbs(question: str) -> list[str]:
         rest = text[match.end() :]
         end = _SCOPE_END.search(rest)
         scope = " ".join(rest[: end.start() if end else len(rest)].split()[:6])
-        if scope and not _NOT_EXISTENCE.search(scope):
+        head = " ".join([match.group(0), *scope.split()[:1]])
+        if scope and not _NOT_EXISTENCE.search(scope) and not any(head in v for v in named):
             found.append(f"{match.group(0)} {scope}")
     return found
+
+
+def _named_values(tree: exp.Expr) -> tuple[str, ...]:
+    """The query's string literals, lower-cased with their spaces collapsed."""
+    return tuple(
+        " ".join(node.name.lower().split()) for node in tree.find_all(exp.Literal) if node.is_string
+    )
 
 
 def _count_zero(node: exp.Expr) -> bool:
@@ -124,7 +134,7 @@ def negation_missing(ctx: CheckContext) -> CheckOutcome:
     tree = tree_of(ctx)
     if tree is None or negates(tree):
         return CheckOutcome()
-    said = _negated_verbs(ctx.question)
+    said = _negated_verbs(ctx.question, _named_values(tree))
     if not said:
         return CheckOutcome()
     return CheckOutcome(
