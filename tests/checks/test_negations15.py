@@ -244,7 +244,8 @@ def test_between_strictness(question: str, sql: str, fires: bool) -> None:
             False,
         ),
         (
-            "SELECT Fname FROM Student WHERE (Sex = 'M' AND city_code = 'PIT') OR city_code = 'BAL'",
+            "SELECT Fname FROM Student WHERE (Sex = 'M' AND city_code = 'PIT') "
+            "OR city_code = 'BAL'",
             False,
         ),
         # Spider car_1 gold: two columns, no conjunct to misplace

@@ -191,9 +191,9 @@ def _sql_ends(tree: exp.Expr) -> dict[float, set[str]]:
     """The SQL's comparisons with each number: ``>=``/``<=`` (inclusive) or ``>``/``<``;
     BETWEEN counts as both ends inclusive."""
     ends: dict[float, set[str]] = {}
-    for node in tree.find_all(exp.Between):
+    for between in tree.find_all(exp.Between):
         for side, op in (("low", ">="), ("high", "<=")):
-            value = const(node.args[side])
+            value = const(between.args[side])
             number = _number_of(value) if value is not None else None
             if number is not None:
                 ends.setdefault(number, set()).add(op)
@@ -268,14 +268,15 @@ def _misbound(node: exp.Or) -> tuple[str, str] | None:
     if not any(isinstance(s, exp.And) for s in sides):
         return None  # "(a AND b) OR c" says the grouping; "a OR b" has none to misread
     terms = [list(conjuncts(s)) if isinstance(s, exp.And) else [s] for s in sides]
-    shared = set.intersection(*({_on_column(t) for t in ts} for ts in terms)) - {None}
+    on = [{c for c in map(_on_column, ts) if c is not None} for ts in terms]
+    shared = on[0].intersection(*on[1:])
     if not shared:
         return None
     others = [{t.sql() for t in ts if _on_column(t) not in shared} for ts in terms]
-    alone = set.union(*others) - set.intersection(*others)
+    alone = others[0].union(*others[1:]) - others[0].intersection(*others[1:])
     if not alone:
         return None
-    return str(sorted(c for c in shared if c is not None)[0]), sorted(alone)[0]
+    return sorted(shared)[0], sorted(alone)[0]
 
 
 def or_precedence(ctx: CheckContext) -> CheckOutcome:
