@@ -145,6 +145,7 @@ def test_a_unanimous_wrong_reading_is_not_shown(
             "SELECT T1.CountryName FROM countries AS T1 JOIN car_makers AS T2 "
             "ON T1.CountryId = T2.Country",
         ),
+        ("Which stadiums have zero concerts?", "SELECT Name FROM stadium"),
         (
             "Which students didn't have a dog?",
             "SELECT Fname FROM Student WHERE StuID IN (SELECT StuID FROM Has_Pet)",
@@ -184,6 +185,10 @@ def test_each_negation_construct_silences_it(sql: str) -> None:
             "SELECT MakeId FROM cars_data WHERE Cylinders <= 3",
         ),
         ("Which singers are not older than 30?", "SELECT Name FROM singer WHERE Age <= 30"),
+        (
+            "Which concerts did not happen before 2014?",
+            "SELECT concert_Name FROM concert WHERE Year >= 2014",
+        ),
         # a superlative negated is said with a subquery (Spider car_1 gold)
         (
             "Among the cars that do not have the minimum horsepower, which have less than 4 "
@@ -247,6 +252,11 @@ def test_between_strictness(question: str, sql: str, fires: bool) -> None:
             "SELECT Fname FROM Student WHERE (Sex = 'M' AND city_code = 'PIT') "
             "OR city_code = 'BAL'",
             False,
+        ),
+        (
+            "SELECT Fname FROM Student WHERE Age > 18 AND (Sex = 'M' AND city_code = 'PIT' "
+            "OR city_code = 'BAL')",
+            True,
         ),
         # Spider car_1 gold: two columns, no conjunct to misplace
         ("SELECT max(mpg) FROM cars_data WHERE cylinders = 8 OR year < 1980", False),

@@ -62,7 +62,8 @@ def _text(question: str) -> str:
 # "not made in 1972") is negation_dropped's
 _NEGATED = re.compile(
     r"\b(?:(?:do|does|did|have|has|had)\s*(?:n't|\bnot)|never|without|"
-    r"(?:with|have|has|had|there (?:is|are|was|were))\s+(?:no|not a single|not any)|"
+    r"(?:with|have|has|had|having|there (?:is|are|was|were))\s+(?:no|zero|not a single|"
+    r"not any)|"
     r"none of)\b"
 )
 _SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|or|who|which|that|whose|where|while)\b")
@@ -70,9 +71,9 @@ _SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|or|who|which|that|whose|where|whi
 # superlative, which the SQL says with a subquery; "do not repeat", "do not include duplicates"
 # instruct the reader
 _NOT_EXISTENCE = re.compile(
-    r"^(?:\w+\s+)?(?:(?:more|less|fewer|greater|larger|bigger|higher|lower|smaller|older|"
-    r"younger|heavier|lighter|longer|shorter|earlier|later)\s+than|above|below|over|under|"
-    r"at least|at most|exceed\w*)\b|"
+    r"^(?:\w+\s+){0,2}(?:(?:more|less|fewer|greater|larger|bigger|higher|lower|smaller|"
+    r"older|younger|heavier|lighter|longer|shorter|earlier|later)\s+than|above|below|over|"
+    r"under|at least|at most|exceed\w*|before|after|since|until)\b|"
     r"\b(?:the|a|an)\s+(?:minimum|maximum|most|least|highest|lowest|largest|smallest|"
     r"biggest|oldest|youngest|average|same)\b|"
     r"^(?:repeat|include|show|list|return|count|consider|duplicate|need|know|care|matter)\b"
@@ -287,21 +288,20 @@ def or_precedence(ctx: CheckContext) -> CheckOutcome:
     tree = tree_of(ctx)
     if tree is None:
         return CheckOutcome()
-    for select in tree.find_all(exp.Select):
-        where = select.args.get("where")
-        if not isinstance(where, exp.Where) or not isinstance(where.this, exp.Or):
-            continue
-        misbound = _misbound(where.this)
-        if misbound is not None:
+    for where in tree.find_all(exp.Where):
+        for term in conjuncts(where.this):
+            misbound = _misbound(term) if isinstance(term, exp.Or) else None
+            if misbound is None:
+                continue
             column, alone = misbound
             return CheckOutcome(
                 (
                     finding(
                         "signal.or_precedence",
-                        f"The WHERE {where.this.sql()} binds AND before OR: {alone} holds for "
+                        f"The WHERE's {term.sql()} binds AND before OR: {alone} holds for "
                         f"one branch of the OR on {column} only. Parenthesise the OR if the "
                         "condition is meant for both.",
-                        condition=where.this.sql(),
+                        condition=term.sql(),
                         column=column,
                         one_branch=alone,
                     ),
