@@ -197,6 +197,7 @@ def test_each_negation_construct_silences_it(sql: str) -> None:
             "cars_data) AND Cylinders < 4",
         ),
         ("List the countries, do not repeat any.", "SELECT DISTINCT CountryName FROM countries"),
+        ("List the countries without duplicates.", "SELECT DISTINCT CountryName FROM countries"),
     ],
 )
 def test_negated_comparisons_and_instructions_are_not_negated_verbs(

@@ -76,7 +76,8 @@ _NOT_EXISTENCE = re.compile(
     r"under|at least|at most|exceed\w*|before|after|since|until)\b|"
     r"\b(?:the|a|an)\s+(?:minimum|maximum|most|least|highest|lowest|largest|smallest|"
     r"biggest|oldest|youngest|average|same)\b|"
-    r"^(?:repeat|include|show|list|return|count|consider|duplicate|need|know|care|matter)\b"
+    r"^(?:repeat\w*|repetitions?|include\w*|show\w*|list\w*|return\w*|count\w*|consider\w*|"
+    r"duplicat\w*|need\w*|know\w*|care|matter\w*|sort\w*)\b"
 )
 
 
