@@ -374,6 +374,42 @@ CASES.update(
     }
 )
 
+# Negated verbs, exclusive ranges, OR precedence, "both" (checks/_negations.py).
+NO_TEAM = "People who do not have a team?"
+STRICT_AGES = "People aged strictly between 30 and 40?"
+BOTH_TEAMS = "Ages found in both team 1 and team 2?"
+CASES.update(
+    {
+        "negation_missing": Case(
+            "signal.negation_missing",
+            _sql("SELECT id FROM people JOIN teams ON team = team_id", question=NO_TEAM),
+            _sql(
+                "SELECT id FROM people WHERE team NOT IN (SELECT team_id FROM teams)",
+                question=NO_TEAM,
+            ),
+        ),
+        "between_strictness": Case(
+            "signal.between_strictness",
+            _sql("SELECT count(*) FROM people WHERE age BETWEEN 30 AND 40", question=STRICT_AGES),
+            _sql("SELECT count(*) FROM people WHERE age > 30 AND age < 40", question=STRICT_AGES),
+        ),
+        "or_precedence": Case(
+            "signal.or_precedence",
+            _sql("SELECT count(*) FROM people WHERE status = 'ok' AND team = 1 OR team = 2"),
+            _sql("SELECT count(*) FROM people WHERE status = 'ok' AND (team = 1 OR team = 2)"),
+        ),
+        "both_as_either": Case(
+            "signal.both_as_either",
+            _sql("SELECT DISTINCT age FROM people WHERE team IN (1, 2)", question=BOTH_TEAMS),
+            _sql(
+                "SELECT age FROM people WHERE team = 1 INTERSECT "
+                "SELECT age FROM people WHERE team = 2",
+                question=BOTH_TEAMS,
+            ),
+        ),
+    }
+)
+
 BY_NAME: dict[str, Check] = {c.__name__: c for c in CHECKS}
 
 

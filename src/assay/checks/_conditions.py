@@ -22,6 +22,12 @@ The two bound checks live in ``_bounds`` and run from this module's ``CONDITION_
 - ``signal.bound_on_other_column``: the question bounds a column by name ("weight over 2000")
   and the SQL puts that number on another column (``Year > 2000``) while the named one is there
   in the tables it reads.
+
+The set-operation checks live in ``_negations`` and run from ``CONDITION_CHECKS`` too:
+``signal.negation_missing`` (a negated verb, "don't have any car makers", answered with no
+negation), ``signal.between_strictness`` ("strictly between" as ``BETWEEN``),
+``signal.or_precedence`` (``a AND b OR c`` binding ``a`` to one branch of an OR on one column)
+and ``signal.both_as_either`` ("both 2014 and 2015" as ``Year IN (2014, 2015)``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from sqlglot import exp
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
+from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._where import Const, comparison, conjuncts, const, finding, forms, tree_of
 
 __all__ = [
@@ -51,6 +58,7 @@ CONDITION_SIGNALS = (
     "signal.negation_dropped",
     "signal.bound_strictness",
     "signal.bound_on_other_column",
+    *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
 )
 
 # ---------------------------------------------------------------- unsatisfiable_filter
@@ -325,4 +333,5 @@ CONDITION_CHECKS = (
     negation_dropped,
     bound_strictness,
     bound_on_other_column,
+    *NEGATION_CHECKS,
 )
