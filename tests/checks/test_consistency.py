@@ -340,3 +340,19 @@ def test_a_year_written_as_its_range_s_exclusive_end_is_carried() -> None:
     )
     shifted = "SELECT SUM(net) FROM orders WHERE day >= '2024-01-01' AND day < '2025-01-01'"
     assert "signal.literal_missing" in _fired(_context("net revenue in 2023", shifted))
+
+
+def test_a_comparison_after_no_or_n_t_is_negated() -> None:
+    """ "no later than 1972" bounds from above, as "not later than" does (the blind agreed set
+    saw its right answer withheld as flipped); "aren't older than 30" likewise."""
+    late = "How many cars have a model year no later than 1972?"
+    assert "signal.comparison_flipped" not in _fired(
+        _context(late, "SELECT count(*) FROM cars_data WHERE Year <= 1972")
+    )
+    assert "signal.comparison_flipped" in _fired(
+        _context(late, "SELECT count(*) FROM cars_data WHERE Year > 1972")
+    )
+    old = "How many singers aren't older than 30?"
+    assert "signal.comparison_flipped" not in _fired(
+        _context(old, "SELECT count(*) FROM singer WHERE Age <= 30")
+    )

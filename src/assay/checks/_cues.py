@@ -43,7 +43,7 @@ _LESS = re.compile(
     r"at most|before|earlier than|shorter than|no more than)\b"
 )
 _QUOTED = re.compile(r"""(?:^|[\s(])["'‘“]([^"'’”]{1,60})["'’”]""")
-_NEGATED = re.compile(r"\b(?:not|n't|never)\s+$", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\b(?:not|never|no)|n't)\s+$", re.IGNORECASE)
 
 
 def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> bool:
@@ -54,6 +54,8 @@ def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> b
     Example:
         >>> _said("singers not older than 30", _LESS, _MORE), _said("older than 30", _LESS, _MORE)
         (True, False)
+        >>> _said("a model year no later than 1972", _LESS, _MORE)
+        True
     """
     plain = any(not _NEGATED.search(text[: m.start()]) for m in direction.finditer(text))
     flipped = any(_NEGATED.search(text[: m.start()]) for m in opposite.finditer(text))
