@@ -6,13 +6,10 @@ when the shared slice is absent; the TPC-DS item rows are three rows in DuckDB."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import duckdb
 import pytest
-from click.testing import CliRunner
 
 from assay.agreement import Agreement
 from assay.catalog import Catalog, ColumnInfo, TableInfo
@@ -25,34 +22,10 @@ from assay.checks._conditions import (
     negation_dropped,
     unsatisfiable_filter,
 )
-from assay.cli import main
 from assay.scoring import RULES
 from assay.scoring._rules import ScoreInputs
 from assay.types import Candidate, Finding
-from tests.semantic._helpers import spider_db
-
-
-def _verdict(tmp_path: Path, db: str | Path, question: str, *sqls: str) -> dict[str, Any]:
-    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
-    tmp_path.mkdir()
-    samples = tmp_path / "s.jsonl"
-    path = db if isinstance(db, Path) else spider_db(db)
-    record = {
-        "id": "q",
-        "db": str(path),
-        "question": question,
-        "samples": [{"final_sql": sql} for sql in sqls],
-    }
-    samples.write_text(json.dumps(record) + "\n")
-    out = tmp_path / "v.jsonl"
-    result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
-    return verdict
-
-
-def _codes(verdict: dict[str, Any]) -> list[str]:
-    return [f["code"] for f in verdict["findings"]]
+from tests.checks._helpers import codes, scored
 
 
 def _fired(question: str, sql: str) -> set[str]:
@@ -113,11 +86,11 @@ WRONG_AND_RIGHT = [
 def test_a_unanimous_wrong_condition_is_not_shown(
     tmp_path: Path, item: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = _verdict(tmp_path, db, question, *[wrong] * 5)
-    assert code in _codes(verdict), (item, _codes(verdict))
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert code in codes(verdict), (item, codes(verdict))
     assert verdict["action"] == "withhold"
-    fine = _verdict(tmp_path, db, question, *[right] * 5)
-    assert code not in _codes(fine), (item, _codes(fine))
+    fine = scored(tmp_path, db, question, *[right] * 5)
+    assert code not in codes(fine), (item, codes(fine))
     assert fine["action"] == "show", (item, fine["reasons"])
 
 
@@ -128,15 +101,15 @@ def test_items_not_large_said_as_large_is_not_shown(tmp_path: Path) -> None:
         con.execute("CREATE TABLE item (i_item_sk INTEGER, i_size VARCHAR)")
         con.execute("INSERT INTO item VALUES (1, 'large'), (2, 'small'), (3, 'medium')")
     question = "How many items are not large?"
-    wrong = _verdict(
+    wrong = scored(
         tmp_path, db, question, *["SELECT count(*) FROM item WHERE i_size = 'large'"] * 5
     )
-    assert "signal.negation_dropped" in _codes(wrong)
+    assert "signal.negation_dropped" in codes(wrong)
     assert wrong["action"] == "withhold"
-    right = _verdict(
+    right = scored(
         tmp_path, db, question, *["SELECT count(*) FROM item WHERE i_size <> 'large'"] * 5
     )
-    assert "signal.negation_dropped" not in _codes(right)
+    assert "signal.negation_dropped" not in codes(right)
     assert right["action"] == "show"
 
 
@@ -373,12 +346,12 @@ def test_a_bound_on_the_rows_a_table_names_is_not_another_column(tmp_path: Path)
         "SELECT country FROM singer WHERE age > 40 "
         "INTERSECT SELECT country FROM singer WHERE age < 30"
     )
-    verdict = _verdict(tmp_path, "concert_singer", question, *[sql] * 5)
-    assert "signal.bound_on_other_column" not in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", question, *[sql] * 5)
+    assert "signal.bound_on_other_column" not in codes(verdict)
     wrong = sql.replace("age < 30", "singer_id < 30")
     question = "Show countries where a singer above age 40 and a singer with age below 30 are from."
-    verdict = _verdict(tmp_path, "concert_singer", question, *[wrong] * 5)
-    assert "signal.bound_on_other_column" in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", question, *[wrong] * 5)
+    assert "signal.bound_on_other_column" in codes(verdict)
 
 
 def _catalog_context(question: str, sql: str) -> CheckContext:

@@ -6,18 +6,14 @@ absent."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._conditions import CONDITION_CHECKS
-from assay.cli import main
 from assay.types import Candidate, FindingCode
-from tests.semantic._helpers import spider_db
+from tests.checks._helpers import codes, scored
 
 CODES = (
     "signal.negation_missing",
@@ -25,28 +21,6 @@ CODES = (
     "signal.or_precedence",
     "signal.both_as_either",
 )
-
-
-def _verdict(tmp_path: Path, db: str, question: str, *sqls: str) -> dict[str, Any]:
-    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
-    tmp_path.mkdir()
-    samples = tmp_path / "s.jsonl"
-    record = {
-        "id": "q",
-        "db": str(spider_db(db)),
-        "question": question,
-        "samples": [{"final_sql": sql} for sql in sqls],
-    }
-    samples.write_text(json.dumps(record) + "\n")
-    out = tmp_path / "v.jsonl"
-    result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
-    return verdict
-
-
-def _codes(verdict: dict[str, Any]) -> list[str]:
-    return [f["code"] for f in verdict["findings"]]
 
 
 def _fired(question: str, sql: str) -> set[str]:
@@ -124,11 +98,11 @@ def test_the_codes_are_question_signals_at_the_end_of_the_signal_group() -> None
 def test_a_unanimous_wrong_reading_is_not_shown(
     tmp_path: Path, name: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = _verdict(tmp_path, db, question, *[wrong] * 5)
-    assert code in _codes(verdict), (name, _codes(verdict))
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert code in codes(verdict), (name, codes(verdict))
     assert verdict["action"] == "withhold"
-    fine = _verdict(tmp_path, db, question, *[right] * 5)
-    assert code not in _codes(fine), (name, _codes(fine))
+    fine = scored(tmp_path, db, question, *[right] * 5)
+    assert code not in codes(fine), (name, codes(fine))
     assert fine["action"] == "show", (name, fine["reasons"])
 
 

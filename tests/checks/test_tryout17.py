@@ -12,38 +12,11 @@ the shared slice is absent.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
-from assay.cli import main
-from tests.semantic._helpers import spider_db
-
-
-def _verdict(tmp_path: Path, db: str, question: str, *sqls: str) -> dict[str, Any]:
-    tmp_path = tmp_path / str(len(list(tmp_path.iterdir())))
-    tmp_path.mkdir()
-    samples = tmp_path / "s.jsonl"
-    record = {
-        "id": "q",
-        "db": str(spider_db(db)),
-        "question": question,
-        "samples": [{"final_sql": sql} for sql in sqls],
-    }
-    samples.write_text(json.dumps(record) + "\n")
-    out = tmp_path / "v.jsonl"
-    result = CliRunner().invoke(main, ["score", str(samples), "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    verdict: dict[str, Any] = json.loads(out.read_text().splitlines()[0])
-    return verdict
-
-
-def _codes(verdict: dict[str, Any]) -> list[str]:
-    return [f["code"] for f in verdict["findings"]]
-
+from tests.checks._helpers import codes, scored
 
 FRANCE = "What is the number of makers of care in France?"
 JOIN = (
@@ -54,9 +27,9 @@ JOIN = (
 
 def test_a_double_quoted_string_not_in_the_data_is_withheld_on_sqlite(tmp_path: Path) -> None:
     sql = JOIN.format('"France"')  # graphix_t5's answer to spider-dev-114
-    verdict = _verdict(tmp_path, "car_1", FRANCE, *[sql] * 5)
+    verdict = scored(tmp_path, "car_1", FRANCE, *[sql] * 5)
     found = [f for f in verdict["findings"] if f["code"] == "signal.literal_not_in_data"]
-    assert found, _codes(verdict)
+    assert found, codes(verdict)
     assert found[0]["evidence"]["literal"] == "France"
     assert found[0]["evidence"]["stored"] == "france"
     assert verdict["action"] == "withhold"
@@ -73,8 +46,8 @@ def test_a_double_quoted_string_not_in_the_data_is_withheld_on_sqlite(tmp_path: 
     ],
 )
 def test_stored_values_and_quoted_columns_are_not_flagged(tmp_path: Path, sql: str) -> None:
-    verdict = _verdict(tmp_path, "car_1", FRANCE, *[sql] * 5)
-    assert "signal.literal_not_in_data" not in _codes(verdict)
+    verdict = scored(tmp_path, "car_1", FRANCE, *[sql] * 5)
+    assert "signal.literal_not_in_data" not in codes(verdict)
 
 
 MODELS = "What are the different models for the cards produced after 1980?"
@@ -83,7 +56,7 @@ MODELS = "What are the different models for the cards produced after 1980?"
 def test_an_agreed_empty_result_is_warned(tmp_path: Path) -> None:
     # an agreed empty result with nothing else to tell: warned, never shown plainly
     sql = "SELECT Id FROM cars_data WHERE Weight > 10000"
-    verdict = _verdict(tmp_path, "car_1", "Which cars weigh more than 10000?", *[sql] * 5)
+    verdict = scored(tmp_path, "car_1", "Which cars weigh more than 10000?", *[sql] * 5)
     assert verdict["result"]["rows"] == []
     assert "signal.empty_result" in verdict["reasons"]
     assert verdict["action"] == "warn"
@@ -98,7 +71,7 @@ def test_an_agreed_join_of_unrelated_keys_is_withheld(tmp_path: Path) -> None:
         "SELECT DISTINCT T1.Model FROM model_list AS T1 JOIN cars_data AS T2 "
         "ON T1.ModelId = T2.Id WHERE T2.Year > 1980"
     )
-    verdict = _verdict(tmp_path, "car_1", MODELS, *[sql] * 5)
+    verdict = scored(tmp_path, "car_1", MODELS, *[sql] * 5)
     assert verdict["action"] == "withhold"
     assert any("guard.unrelated_join" in f["message"] for f in verdict["failures"])
 
@@ -116,7 +89,7 @@ def test_a_zero_count_another_sample_disputes_is_not_shown(tmp_path: Path) -> No
         "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT Accelerate FROM cars_data "
         "ORDER BY Horsepower DESC LIMIT 1)",
     )
-    verdict = _verdict(tmp_path, "car_1", LARGER, *sqls)
+    verdict = scored(tmp_path, "car_1", LARGER, *sqls)
     assert verdict["result"]["rows"] == [[0]]
     assert "signal.zero_count" in verdict["reasons"]
     assert verdict["action"] == "warn"
@@ -129,9 +102,9 @@ def test_a_zero_count_every_sample_agrees_on_is_shown(tmp_path: Path) -> None:
         "WHERE T2.Age > 20"
     )
     question = "Find number of pets owned by students who are older than 20."
-    verdict = _verdict(tmp_path, "pets_1", question, *[sql] * 5)
+    verdict = scored(tmp_path, "pets_1", question, *[sql] * 5)
     assert verdict["result"]["rows"] == [[0]]
-    assert "signal.zero_count" in _codes(verdict)
+    assert "signal.zero_count" in codes(verdict)
     assert verdict["action"] == "show"
 
 
@@ -140,9 +113,9 @@ def test_the_right_count_of_dev_159_is_still_shown(tmp_path: Path) -> None:
         "SELECT COUNT(*) FROM cars_data WHERE Accelerate > (SELECT Accelerate FROM cars_data "
         "ORDER BY Horsepower DESC LIMIT 1)"
     )
-    verdict = _verdict(tmp_path, "car_1", LARGER, *[gold] * 5)
+    verdict = scored(tmp_path, "car_1", LARGER, *[gold] * 5)
     assert verdict["result"]["rows"] == [[39]]
-    assert "signal.zero_count" not in _codes(verdict)
+    assert "signal.zero_count" not in codes(verdict)
     assert verdict["action"] == "show"
 
 
@@ -150,10 +123,10 @@ STUDENTS = "How many students are there?"
 
 
 def test_a_count_read_from_a_table_the_question_does_not_name(tmp_path: Path) -> None:
-    verdict = _verdict(tmp_path, "pets_1", STUDENTS, *["SELECT count(*) FROM pets"] * 3)
-    assert "signal.table_mismatch" in _codes(verdict)
+    verdict = scored(tmp_path, "pets_1", STUDENTS, *["SELECT count(*) FROM pets"] * 3)
+    assert "signal.table_mismatch" in codes(verdict)
     assert verdict["action"] != "show"
-    mixed = _verdict(
+    mixed = scored(
         tmp_path,
         "pets_1",
         STUDENTS,
@@ -182,8 +155,8 @@ def test_a_count_read_from_a_table_the_question_does_not_name(tmp_path: Path) ->
     ],
 )
 def test_a_table_the_question_names_is_silent(tmp_path: Path, question: str, sql: str) -> None:
-    verdict = _verdict(tmp_path, "pets_1", question, *[sql] * 3)
-    assert "signal.table_mismatch" not in _codes(verdict)
+    verdict = scored(tmp_path, "pets_1", question, *[sql] * 3)
+    assert "signal.table_mismatch" not in codes(verdict)
 
 
 ORDERED = "Show name, country, age for all singers ordered by age from the oldest to the youngest."
@@ -191,15 +164,15 @@ ORDERED = "Show name, country, age for all singers ordered by age from the oldes
 
 def test_a_requested_order_missing_is_not_shown(tmp_path: Path) -> None:
     sql = "SELECT name, country, age FROM singer"
-    verdict = _verdict(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
-    assert "signal.order_missing" in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
+    assert "signal.order_missing" in codes(verdict)
     assert verdict["action"] != "show"
 
 
 def test_the_requested_order_present_is_shown(tmp_path: Path) -> None:
     sql = "SELECT name, country, age FROM singer ORDER BY age DESC"  # spider-dev-2's gold
-    verdict = _verdict(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
-    assert "signal.order_missing" not in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", ORDERED, *[sql] * 5)
+    assert "signal.order_missing" not in codes(verdict)
     assert verdict["action"] == "show"
 
 
@@ -209,16 +182,16 @@ SECOND = "What is the first name of the second oldest student?"
 def test_an_offset_that_cuts_a_tie_is_not_shown(tmp_path: Path) -> None:
     # Student: Bruce 27, then Paul and Sarah both 26
     sql = "SELECT Fname FROM Student ORDER BY age DESC LIMIT 1 OFFSET 1"
-    verdict = _verdict(tmp_path, "pets_1", SECOND, *[sql] * 5)
-    assert "cap.limit_cuts_tie" in _codes(verdict)
+    verdict = scored(tmp_path, "pets_1", SECOND, *[sql] * 5)
+    assert "cap.limit_cuts_tie" in codes(verdict)
     assert verdict["action"] != "show"
 
 
 def test_an_offset_without_a_tie_is_shown(tmp_path: Path) -> None:
     # singer: Joe Sharp 52, John Nizinik 43, Rose White 41
     sql = "SELECT name FROM singer ORDER BY age DESC LIMIT 1 OFFSET 1"
-    verdict = _verdict(tmp_path, "concert_singer", "Who is the second oldest singer?", *[sql] * 5)
-    assert "cap.limit_cuts_tie" not in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", "Who is the second oldest singer?", *[sql] * 5)
+    assert "cap.limit_cuts_tie" not in codes(verdict)
     assert verdict["action"] == "show"
 
 
@@ -228,14 +201,14 @@ TOP = "What are the top 3 countries by number of car makers?"
 def test_a_top_n_kept_in_no_order_is_not_shown(tmp_path: Path) -> None:
     """Outside tryout 18: a top-N as GROUP BY ... LIMIT with no ORDER BY was shown."""
     unordered = "SELECT country, count(*) FROM car_makers GROUP BY country LIMIT 3"
-    verdict = _verdict(tmp_path, "car_1", TOP, *[unordered] * 5)
-    assert "signal.ranking_mismatch" in _codes(verdict)
+    verdict = scored(tmp_path, "car_1", TOP, *[unordered] * 5)
+    assert "signal.ranking_mismatch" in codes(verdict)
     assert verdict["action"] != "show"
     ordered = (
         "SELECT country, count(*) FROM car_makers GROUP BY country ORDER BY count(*) DESC LIMIT 3"
     )
-    verdict = _verdict(tmp_path, "car_1", TOP, *[ordered] * 5)
-    assert "signal.ranking_mismatch" not in _codes(verdict)
+    verdict = scored(tmp_path, "car_1", TOP, *[ordered] * 5)
+    assert "signal.ranking_mismatch" not in codes(verdict)
 
 
 NOT_OLDER = "How many singers are not older than 30?"
@@ -245,9 +218,9 @@ def test_a_negated_bound_is_read_the_other_way(tmp_path: Path) -> None:
     """Outside tryout 18: right answers to "not older than 30" were flagged as flipped, and
     the flipped SQL (age > 30) was not."""
     right = "SELECT count(*) FROM singer WHERE age <= 30"
-    verdict = _verdict(tmp_path, "concert_singer", NOT_OLDER, *[right] * 5)
-    assert "signal.comparison_flipped" not in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", NOT_OLDER, *[right] * 5)
+    assert "signal.comparison_flipped" not in codes(verdict)
     flipped = "SELECT count(*) FROM singer WHERE age > 30"
-    verdict = _verdict(tmp_path, "concert_singer", NOT_OLDER, *[flipped] * 5)
-    assert "signal.comparison_flipped" in _codes(verdict)
+    verdict = scored(tmp_path, "concert_singer", NOT_OLDER, *[flipped] * 5)
+    assert "signal.comparison_flipped" in codes(verdict)
     assert verdict["action"] != "show"
