@@ -356,3 +356,17 @@ def test_a_comparison_after_no_or_n_t_is_negated() -> None:
     assert "signal.comparison_flipped" not in _fired(
         _context(old, "SELECT count(*) FROM singer WHERE Age <= 30")
     )
+
+
+def test_a_number_that_ends_a_sentence_is_read() -> None:
+    """ "... under 60." was read as no number (the full stop after it), so a threshold changed
+    in the SQL went unseen (the blind agreed set: a condition dropped beside 'under 60.')."""
+    assert read_cues("Show the singers who are under 60.").numbers == (60.0,)
+    assert read_cues("cars of version 1.2.3").numbers == ()
+    question = "Show the names of singers who are under 60."
+    assert "signal.literal_missing" in _fired(
+        _context(question, "SELECT Name FROM singer WHERE Age < 50")
+    )
+    assert "signal.literal_missing" not in _fired(
+        _context(question, "SELECT Name FROM singer WHERE Age < 60")
+    )

@@ -63,7 +63,8 @@ def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> b
 
 
 _BOUNDS = re.compile(r"\b(at least|at most|no less than|no more than)\b")
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
+# A number, also the last word of a sentence ("under 60."); never a part of "1.2.3" or "v2"
+_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w]|\.\w)")
 # "the last 7 days": a window's length, which SQL says as dates, not as the number 7
 _WINDOW = re.compile(
     r"\b(?:last|past|previous|prior|next|trailing)\s+\d+\s+(?:days?|weeks?|months?|quarters?|years?)\b",

@@ -79,6 +79,8 @@ def named_codes(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
         ('GA', 'TX')
         >>> named_codes("What is the average GNP?", ("country", "GNP"))
         ()
+        >>> named_codes("heart rate on the first ICU visit", ("icustays", "stay_id"))
+        ()
     """
     letters = re.findall(r"[A-Za-z]+", question)
     if not letters or sum(w.isupper() for w in letters) * 2 > len(letters):
@@ -92,6 +94,8 @@ def named_codes(question: str, schema: tuple[str, ...]) -> tuple[str, ...]:
             continue
         if code in _SQL_WORDS or code in _NOT_CODES or code.lower() in known:
             continue
+        if len(code) > 2 and any(w.startswith(code.lower()) for w in known):
+            continue  # the start of a schema word: "ICU" of icustays (EHRSQL: 284 right answers)
         if code not in found:
             found.append(code)
     return tuple(found)
