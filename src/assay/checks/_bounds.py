@@ -149,11 +149,18 @@ def bound_strictness(ctx: CheckContext) -> CheckOutcome:
     return CheckOutcome()
 
 
+_COMPARED = (
+    r"(?:more than|greater than|higher than|less than|fewer than|lower than|over|above|under|"
+    r"below|at least|at most|exceeding|exceeds?)"
+)
 _NAMED_BOUND = re.compile(
     r"\b(?P<word>[a-z]+)\s+(?:of\s+|is\s+|are\s+|was\s+|were\s+)?(?:(?:not|no)\s+)?"
-    r"(?:more than|greater than|higher than|less than|fewer than|lower than|over|above|under|"
-    r"below|at least|at most|exceeding|exceeds?)\s+\$?(?P<number>\d+(?:\.\d+)?)(?![\w.])"
+    rf"{_COMPARED}\s+\$?(?P<number>\d+(?:\.\d+)?)(?![\w.])"
 )
+# "more than 4 cylinders": the word after the number names what is bounded (outside tryout 20)
+_BOUND_NAMED_AFTER = re.compile(rf"\b{_COMPARED}\s+(?P<number>\d+(?:\.\d+)?)\s+(?P<word>[a-z]+)\b")
+# A verb that says its column's name ("cars that weigh more than 4000": the weight)
+_VERBS = {"weigh": "weight", "weighs": "weight", "weighed": "weight", "weighing": "weight"}
 
 
 def _name_words(column: str) -> set[str]:
@@ -196,8 +203,10 @@ def bound_on_other_column(ctx: CheckContext) -> CheckOutcome:
     compared = [(n, v) for n, v in compared if n.name.lower() in stored]
     subjects = frozenset().union(*(table_words(t) for t in tables))
     text = " ".join(ctx.question.lower().split())
-    for match in _NAMED_BOUND.finditer(text):
+    matches = [*_NAMED_BOUND.finditer(text), *_BOUND_NAMED_AFTER.finditer(text)]
+    for match in matches:
         word, number = match.group("word"), float(match.group("number"))
+        word = _VERBS.get(word, word)
         on_number = [n for n, v in compared if v.number == number]
         if word in subjects or not on_number or any(_names(word, n.name) for n in on_number):
             continue  # "a singer below 30": the rows the bound picks, not the bounded column

@@ -175,6 +175,7 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
         if asked_asc and all(desc):
             word = sorted(plain & _ASC)[0]
             problems.append(f"the question asks for the {word} but the SQL sorts descending")
+    problems += _aged(plain, keys, desc, tree)
     if ranged is None or len(keys) != 1 or not isinstance(keys[0].this, exp.Column):
         return problems
     first, last = ranged.group(1), ranged.group(2)
@@ -195,6 +196,38 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
             f"{column} {'ascending' if going else 'descending'}"
         )
     return problems
+
+
+# The words of a column of dates or years: the oldest is the earliest there (outside tryout 20)
+_DATED = frozenset("year date born birth founded since start started".split())
+
+
+def _aged(plain: set[str], keys: list[exp.Expr], desc: list[bool], tree: exp.Expr) -> list[str]:
+    """ "the oldest singer" with ``ORDER BY Age LIMIT 1`` (ascending: the youngest), or "the
+    oldest car" with ``ORDER BY Year DESC LIMIT 1``: oldest is the largest age and the earliest
+    year or date, youngest the other way; only for one sort key that is an age or a date."""
+    said = plain & {"oldest", "youngest"}
+    if tree.args.get("limit") is None or len(said) != 1 or len(keys) != 1:
+        return []
+    column = keys[0].this
+    if not isinstance(column, exp.Column):
+        return []
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column.name)
+    parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
+    if "age" in parts and not parts & _DATED:
+        largest = True
+    elif parts & _DATED:
+        largest = False
+    else:
+        return []
+    word = said.pop()
+    wants_desc = (word == "oldest") == largest
+    if wants_desc == desc[0]:
+        return []
+    return [
+        f"the question asks for the {word} but the SQL sorts {column.name} "
+        f"{'descending' if desc[0] else 'ascending'}"
+    ]
 
 
 _HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")

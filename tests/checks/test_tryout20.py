@@ -1,0 +1,63 @@
+"""Agreed wrong answers outside tryout 20 saw shown at 1.00 (tuned on, not held out): the
+oldest or youngest sorted the wrong way on an age or a year, and a bound said with the
+column's name after the number ("more than 4 cylinders") or as a verb ("weigh more than 4000")
+put on another column. Each right answer beside them is not withheld."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.checks._helpers import scored
+
+CASES = [
+    # (database, question, wrong SQL, right SQL, the signal)
+    (
+        "concert_singer",
+        "Who is the oldest singer?",
+        "SELECT Name FROM singer ORDER BY Age LIMIT 1",
+        "SELECT Name FROM singer ORDER BY Age DESC LIMIT 1",
+        "signal.ranking_mismatch",
+    ),
+    (
+        "concert_singer",
+        "What is the name of the youngest singer?",
+        "SELECT Name FROM singer ORDER BY Age DESC LIMIT 1",
+        "SELECT Name FROM singer ORDER BY Age LIMIT 1",
+        "signal.ranking_mismatch",
+    ),
+    (
+        "car_1",
+        "Which is the oldest car?",
+        "SELECT Id FROM cars_data ORDER BY Year DESC LIMIT 1",
+        "SELECT Id FROM cars_data ORDER BY Year LIMIT 1",
+        "signal.ranking_mismatch",
+    ),
+    (
+        "car_1",
+        "How many cars weigh more than 4000?",
+        "SELECT count(*) FROM cars_data WHERE Horsepower > 4000",
+        "SELECT count(*) FROM cars_data WHERE Weight > 4000",
+        "signal.bound_on_other_column",
+    ),
+    (
+        "car_1",
+        "How many cars have more than 4 cylinders?",
+        "SELECT count(*) FROM cars_data WHERE Horsepower > 4",
+        "SELECT count(*) FROM cars_data WHERE Cylinders > 4",
+        "signal.bound_on_other_column",
+    ),
+]
+
+
+@pytest.mark.parametrize(("db", "question", "wrong", "right", "code"), CASES)
+def test_the_wrong_answer_is_withheld_and_the_right_one_shown(
+    tmp_path: Path, db: str, question: str, wrong: str, right: str, code: str
+) -> None:
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert verdict["action"] == "withhold" and code in verdict["reasons"], verdict["reasons"]
+    verdict = scored(tmp_path, db, question, *[right] * 5)
+    # shown, or warned for a tie its LIMIT cuts (many cars of the earliest year)
+    assert code not in verdict["reasons"], verdict["reasons"]
+    assert verdict["action"] == "show" or verdict["reasons"] == ["cap.limit_cuts_tie"]
