@@ -61,3 +61,29 @@ def test_the_wrong_answer_is_withheld_and_the_right_one_shown(
     # shown, or warned for a tie its LIMIT cuts (many cars of the earliest year)
     assert code not in verdict["reasons"], verdict["reasons"]
     assert verdict["action"] == "show" or verdict["reasons"] == ["cap.limit_cuts_tie"]
+
+
+@pytest.mark.parametrize(
+    ("sql", "action", "code"),
+    [
+        ("SELECT count(*) FROM cars_data WHERE NOT (Year <= 1975)", "show", None),
+        (
+            "SELECT count(*) FROM cars_data WHERE NOT (Year < 1975)",
+            "withhold",
+            "signal.bound_strictness",
+        ),
+        (
+            "SELECT count(*) FROM cars_data WHERE NOT (Year > 1975)",
+            "withhold",
+            "signal.comparison_flipped",
+        ),
+    ],
+)
+def test_a_comparison_under_not_is_read_the_other_way(
+    tmp_path: Path, sql: str, action: str, code: str | None
+) -> None:
+    """ "after 1975" as ``NOT (Year <= 1975)`` is right; it was withheld as flipped (the
+    message said every comparison was '<', ignoring the NOT)."""
+    verdict = scored(tmp_path, "car_1", "How many cars were made after 1975?", *[sql] * 5)
+    assert verdict["action"] == action, verdict["reasons"]
+    assert code is None or code in verdict["reasons"]

@@ -36,6 +36,7 @@ from assay.checks._mentions import (
 from assay.checks._named_fit import counted_elsewhere, direction_problems
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
+from assay.checks._where import negated
 from assay.types import Finding
 
 __all__ = [
@@ -114,6 +115,18 @@ def _number(literal: exp.Literal) -> float | None:
         return None
 
 
+def _says(
+    tree: exp.Expr, plain: tuple[type[exp.Expr], ...], other: tuple[type[exp.Expr], ...]
+) -> bool:
+    """Whether the SQL compares in ``plain``'s direction: so written, in a BETWEEN, or the
+    other way under a NOT ("NOT (year <= 1975)" compares from above: outside tryout 20)."""
+    if tree.find(exp.Between) is not None:
+        return True
+    return any(not negated(n) for n in tree.find_all(*plain)) or any(
+        negated(n) for n in tree.find_all(*other)
+    )
+
+
 def _read_sql(ctx: CheckContext) -> _Sql | None:
     sql = ctx.candidate.final_sql
     return _sql_facts(sql, ctx.dialect) if sql else None
@@ -146,8 +159,8 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
         grouped=tree.find(exp.Group) is not None,
         limit=_limit(tree),
         order_desc=desc,
-        more=tree.find(exp.GT, exp.GTE, exp.Between) is not None,
-        less=tree.find(exp.LT, exp.LTE, exp.Between) is not None,
+        more=_says(tree, (exp.GT, exp.GTE), (exp.LT, exp.LTE)),
+        less=_says(tree, (exp.LT, exp.LTE), (exp.GT, exp.GTE)),
         numbers=numbers,
         strings=strings,
         n_projected=projected,

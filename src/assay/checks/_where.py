@@ -69,12 +69,36 @@ _OPS: dict[type[exp.Expr], str] = {
 }
 
 
+# A comparison under NOT says the other way ("NOT (year <= 1975)" is "year > 1975").
+_NEGATE = {">": "<=", ">=": "<", "<": ">=", "<=": ">"}
+
+
+def negated(node: exp.Expr) -> bool:
+    """Whether ``node`` sits directly under a NOT (through parentheses)."""
+    parent = node.parent
+    while isinstance(parent, exp.Paren):
+        parent = parent.parent
+    return isinstance(parent, exp.Not)
+
+
 def comparison(node: exp.Expr) -> tuple[exp.Expr, str, Const] | None:
     """``expression OP constant`` with the constant on the right (``1975 <= year`` is
-    ``year >= 1975``), or ``None``."""
+    ``year >= 1975``; ``NOT (year <= 1975)`` is ``year > 1975``), or ``None`` (an equality
+    under NOT too: it is no equality).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> node = parse_one("SELECT 1 FROM t WHERE NOT (year <= 1975)").find(exp.LTE)
+        >>> comparison(node)[1]
+        '>'
+    """
     op = _OPS.get(type(node))
     if op is None:
         return None
+    if negated(node):
+        if op not in _NEGATE:
+            return None
+        op = _NEGATE[op]
     left, right = node.args.get("this"), node.args.get("expression")
     if not isinstance(left, exp.Expr) or not isinstance(right, exp.Expr):
         return None
