@@ -87,3 +87,29 @@ def test_a_comparison_under_not_is_read_the_other_way(
     verdict = scored(tmp_path, "car_1", "How many cars were made after 1975?", *[sql] * 5)
     assert verdict["action"] == action, verdict["reasons"]
     assert code is None or code in verdict["reasons"]
+
+
+@pytest.mark.parametrize(
+    ("question", "wrong", "right"),
+    [
+        (
+            "What is the average weight of pets excluding dogs?",
+            "SELECT avg(weight) FROM Pets",
+            "SELECT avg(weight) FROM Pets WHERE PetType <> 'dog'",
+        ),
+        (
+            "Which students own neither a cat nor a dog?",
+            "SELECT Fname FROM Student WHERE StuID IN (SELECT StuID FROM Has_Pet JOIN Pets "
+            "ON Has_Pet.PetID = Pets.PetID WHERE PetType IN ('cat', 'dog'))",
+            "SELECT Fname FROM Student WHERE StuID NOT IN (SELECT StuID FROM Has_Pet JOIN Pets "
+            "ON Has_Pet.PetID = Pets.PetID WHERE PetType IN ('cat', 'dog'))",
+        ),
+    ],
+)
+def test_excluding_and_neither_need_a_negation(
+    tmp_path: Path, question: str, wrong: str, right: str
+) -> None:
+    verdict = scored(tmp_path, "pets_1", question, *[wrong] * 5)
+    assert verdict["action"] == "withhold", verdict["reasons"]
+    assert "signal.negation_missing" in verdict["reasons"]
+    assert scored(tmp_path, "pets_1", question, *[right] * 5)["action"] == "show"

@@ -67,7 +67,7 @@ _NEGATED = re.compile(
     r"\b(?:(?:do|does|did|have|has|had)\s*(?:n't|\bnot)|never|without|"
     r"(?:with|have|has|had|having|there (?:is|are|was|were))\s+(?:no|zero|not a single|"
     r"not any)|"
-    r"none of)\b"
+    r"none of|neither|excluding|except(?: for)?|other than|apart from|aside from|but not)\b"
 )
 _SCOPE_END = re.compile(r"[,;.?!]|\b(?:and|but|or|who|which|that|whose|where|while)\b")
 # "do not have more than 3 cylinders" is a comparison; "do not have the minimum horsepower" a
