@@ -35,7 +35,16 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
-from assay.checks._where import Const, comparison, conjuncts, const, finding, forms, tree_of
+from assay.checks._where import (
+    Const,
+    comparison,
+    conjuncts,
+    const,
+    disjuncts,
+    finding,
+    forms,
+    tree_of,
+)
 
 __all__ = [
     "NEGATION_CHECKS",
@@ -344,22 +353,12 @@ def _either(condition: exp.Expr) -> Iterator[tuple[exp.Expr, list[Const]]]:
             continue
         if isinstance(node.parent, exp.Or):
             continue  # the top of an OR chain reads all of it
-        branches = list(_or_terms(node))
+        branches = list(disjuncts(node))
         compared = [comparison(b) for b in branches]
         if all(c is not None and c[1] == "=" for c in compared):
             columns = {c[0].sql().lower() for c in compared if c is not None}
             if len(columns) == 1:
                 yield node, [c[2] for c in compared if c is not None]
-
-
-def _or_terms(node: exp.Expr) -> Iterator[exp.Expr]:
-    while isinstance(node, exp.Paren):
-        node = node.this
-    if isinstance(node, exp.Or):
-        yield from _or_terms(node.left)
-        yield from _or_terms(node.right)
-    else:
-        yield node
 
 
 def _both_construct(tree: exp.Expr) -> bool:

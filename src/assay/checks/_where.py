@@ -12,7 +12,17 @@ from assay.checks._context import CheckContext
 from assay.checks._sql import parse_query
 from assay.types import Finding
 
-__all__ = ["Const", "comparison", "conjuncts", "const", "finding", "forms", "tree_of"]
+__all__ = [
+    "Const",
+    "comparison",
+    "conjuncts",
+    "const",
+    "disjuncts",
+    "finding",
+    "forms",
+    "negated",
+    "tree_of",
+]
 
 
 def finding(code: str, message: str, **evidence: object) -> Finding:
@@ -26,11 +36,20 @@ def tree_of(ctx: CheckContext) -> exp.Expr | None:
 
 def conjuncts(condition: exp.Expr) -> Iterator[exp.Expr]:
     """The terms of a top-level AND chain, through parentheses."""
+    return _chain(condition, exp.And)
+
+
+def disjuncts(condition: exp.Expr) -> Iterator[exp.Expr]:
+    """The terms of a top-level OR chain, through parentheses."""
+    return _chain(condition, exp.Or)
+
+
+def _chain(condition: exp.Expr, kind: type[exp.Connector]) -> Iterator[exp.Expr]:
     while isinstance(condition, exp.Paren):
         condition = condition.this
-    if isinstance(condition, exp.And):
-        yield from conjuncts(condition.left)
-        yield from conjuncts(condition.right)
+    if isinstance(condition, kind):
+        yield from _chain(condition.left, kind)
+        yield from _chain(condition.right, kind)
     else:
         yield condition
 
