@@ -113,3 +113,30 @@ def test_excluding_and_neither_need_a_negation(
     assert verdict["action"] == "withhold", verdict["reasons"]
     assert "signal.negation_missing" in verdict["reasons"]
     assert scored(tmp_path, "pets_1", question, *[right] * 5)["action"] == "show"
+
+
+@pytest.mark.parametrize(
+    ("db", "question", "wrong", "right"),
+    [
+        (
+            "concert_singer",
+            "List the names and ages of singers, sorted by age, oldest first",
+            "SELECT Name, Age FROM singer ORDER BY Age ASC",
+            "SELECT Name, Age FROM singer ORDER BY Age DESC",
+        ),
+        (
+            "car_1",
+            "ids of cars sorted by weight from largest to smallest",
+            "SELECT Id FROM cars_data ORDER BY Weight ASC",
+            "SELECT Id FROM cars_data ORDER BY Weight DESC",
+        ),
+    ],
+)
+def test_an_order_said_without_the_or_as_x_first_is_checked(
+    tmp_path: Path, db: str, question: str, wrong: str, right: str
+) -> None:
+    """Outside tryout 21: "sorted oldest first" and "from largest to smallest" (no "the")
+    sorted the other way were shown at 1.00."""
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert "signal.ranking_mismatch" in verdict["reasons"], verdict["reasons"]
+    assert scored(tmp_path, db, question, *[right] * 5)["action"] == "show"

@@ -116,7 +116,9 @@ _DESC = frozenset({"heaviest", "biggest", "longest", "tallest", "fastest"})
 _ASC = frozenset({"lightest", "smallest", "shortest", "slowest"})
 _HIGH = _DESC | {"largest", "highest", "most", "greatest"}
 _LOW = _ASC | {"lowest", "least", "fewest"}
-_FROM_TO = re.compile(r"\bfrom the (\w+) to the (\w+)\b")
+_FROM_TO = re.compile(r"\bfrom (?:the )?(\w+) to (?:the )?(\w+)\b")
+# "sorted oldest first", "largest first": the first end of the order said alone (tryout 21)
+_FIRST = re.compile(r"\b(\w+) first\b")
 
 
 def _named(column: str, question: set[str]) -> bool:
@@ -176,6 +178,11 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
             word = sorted(plain & _ASC)[0]
             problems.append(f"the question asks for the {word} but the SQL sorts descending")
     problems += _aged(plain, keys, desc, tree)
+    if ranged is None and len(keys) == 1 and isinstance(keys[0].this, exp.Column):
+        said = _FIRST.search(text)
+        if said is not None and said.group(1) in _HIGH | _LOW | {"oldest", "youngest"}:
+            word = said.group(1)
+            ranged = _FROM_TO.search(f"from the {word} to the {_OPPOSITE.get(word, 'least')}")
     if ranged is None or len(keys) != 1 or not isinstance(keys[0].this, exp.Column):
         return problems
     first, last = ranged.group(1), ranged.group(2)
@@ -196,6 +203,10 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
             f"{column} {'ascending' if going else 'descending'}"
         )
     return problems
+
+
+_OPPOSITE = {"oldest": "youngest", "youngest": "oldest", **{w: "least" for w in _HIGH}}
+_OPPOSITE.update({w: "most" for w in _LOW})
 
 
 # The words of a column of dates or years: the oldest is the earliest there (outside tryout 20)
