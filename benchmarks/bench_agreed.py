@@ -5,7 +5,7 @@ Agreement cannot tell these apart: every record's agreement is 1. Only the deter
 question-vs-SQL checks and the guard can withhold a wrong one, so these sets measure them, and
 what they cost right answers.
 
-Two sets, each written by a helper who read none of Assay's code, checks or tests; each
+Three sets, each written by a helper who read none of Assay's code, checks or tests; each
 record's label comes from running its SQL against the helper's own gold SQL (``gold.jsonl``,
 with why each wrong one is wrong):
 
@@ -15,6 +15,10 @@ with why each wrong one is wrong):
 - ``agreed15`` (66 records: 33 right, 33 wrong) on TPC-H sf 0.01 (built here, as the tests
   build it: ``{tpch}`` in its samples) and the same three Spider databases. Scored once held
   out against ``assay-1.0-r9``; its first look is kept in ``FIRST_LOOK``.
+- ``agreed16`` (70 records: 35 right, 35 wrong; one answer SQL per record) on TPC-DS sf 0.01
+  (50, ``{tpcds}``) and TPC-H sf 0.01 (20): schemas no check was built on. Its author kept
+  each wrong answer's kind of mistake in ``meta.jsonl``. Scored once held out against
+  ``assay-1.0-r14``; its first look is kept in ``FIRST_LOOK``.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -30,7 +34,7 @@ from pathlib import Path
 
 from benchmarks._common import report, write
 
-SET = Path(__file__).parent / "heldout" / "agreed14"  # agreed15 beside it
+SET = Path(__file__).parent / "heldout" / "agreed14"  # agreed15 and agreed16 beside it
 SLICE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "spider-slice"
 
 # Each set's one held-out look (the bundle frozen before it), and the same set scored by the
@@ -53,8 +57,10 @@ FIRST_LOOK = {
             "wrong": {"show": 25, "warn": 1, "withhold": 7},
         },
     },
+    "agreed16": {},  # its one look is written here when taken
 }
-TUNED_ON = {"agreed14": True, "agreed15": False}  # agreed15 stays held out: nothing tuned on it
+# agreed15 and agreed16 stay held out: nothing tuned on them
+TUNED_ON = {"agreed14": True, "agreed15": False, "agreed16": False}
 
 
 def _score(samples: Path, out: Path) -> list[dict[str, object]]:
@@ -69,14 +75,15 @@ def _score(samples: Path, out: Path) -> list[dict[str, object]]:
 
 
 def _samples(name: str, folder: Path) -> Path:
-    """The set's samples, with ``{tpch}`` put where TPC-H sf 0.01 is built for it."""
+    """The set's samples, with ``{tpch}`` and ``{tpcds}`` put where TPC-H and TPC-DS sf 0.01
+    are built for it."""
     text = (SET.parent / name / "samples.jsonl").read_text(encoding="utf-8")
-    if "{tpch}" in text:
-        from assay.bench.datasets import build_tpc
+    for tpc in ("tpch", "tpcds"):
+        if "{" + tpc + "}" in text:
+            from assay.bench.datasets import build_tpc
 
-        tpch = folder / "tpch.duckdb"
-        build_tpc("tpch", 0.01, tpch)
-        text = text.replace("{tpch}", str(tpch))
+            built = build_tpc(tpc, 0.01, folder / f"{tpc}.duckdb")
+            text = text.replace("{" + tpc + "}", str(built))
     out = folder / f"{name}.jsonl"
     out.write_text(text, encoding="utf-8")
     return out
@@ -120,7 +127,7 @@ def run() -> dict[str, object]:
         return {}
     record: dict[str, object] = {}
     rows: list[tuple[str, str, str, bool]] = []
-    for name in ("agreed14", "agreed15"):
+    for name in TUNED_ON:
         record[name], more = _one(name)
         rows += more
     write("agreed", record)

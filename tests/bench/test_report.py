@@ -259,3 +259,23 @@ def test_sets_must_hold_the_same_answers(small: Path, tmp_path: Path) -> None:
         assert "different answers to 1 question (" in result.output  # type: ignore[attr-defined]
         assert "['b']" in result.output  # type: ignore[attr-defined]
         assert not (tmp_path / bad.stem).exists()
+
+
+def test_built_in_hypotheses_on_other_rules_say_what_to_score(small: Path, tmp_path: Path) -> None:
+    """Verdicts of the default rule: the paper's built-in hypotheses (about agreement_first and
+    designed) are not evaluated, and the report says why and which rules to score."""
+    assayed = _write(
+        tmp_path / "assay.jsonl",
+        [
+            {**json.loads(line), "rule": {"name": "assay"}}
+            for line in small.read_text().splitlines()
+        ],
+    )
+    result = _report([str(assayed), "--out", str(tmp_path / "r")])
+    output = result.output  # type: ignore[attr-defined]
+    assert result.exit_code == 0, output  # type: ignore[attr-defined]
+    assert "H1: not evaluated: it is about agreement_first and designed" in output
+    assert "scored with assay" in output
+    assert "`assay score --rule agreement_first` and `assay score --rule designed`" in output
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "NOT EVALUATED (it is about agreement_first and designed" in html

@@ -146,6 +146,11 @@ def test_train_then_eval_writes_the_report(tmp_path: Path) -> None:
     saved = json.loads(monitor.read_text())["body"]
     assert saved["info"]["head_c_selection"]["groups"] == ["db0", "db1"]
     assert saved["correctness"]["C"] == trained["head_c"]
+    # The thresholds in plain words beside the bare numbers (a null theta and a stop of 5e-324
+    # read as bugs): one line for theta, one per lambda.
+    said = trained["said"]
+    assert isinstance(said, list) and len(said) == 1 + len(trained["stops"])  # type: ignore[arg-type]
+    assert said[0].startswith("theta")  # type: ignore[index]
     out = tmp_path / "report"
     evaluate = ["monitor", "eval", "--monitor", str(monitor), "--runs", str(held)]
     evaluate += ["--schema", str(schema)]

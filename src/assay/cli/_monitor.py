@@ -226,8 +226,34 @@ def train_command(
             "n_train": monitor.info["n_train"],
             "n_calibration": monitor.info["n_calibration"],
             "rejected": len(rejects),
+            "said": _said(monitor.theta, monitor.stops),
         }
     )
+
+
+def _said(theta: float | None, stops: dict[str, float | None]) -> list[str]:
+    """The frozen thresholds in plain words: a null theta or a stop at the smallest float
+    (5e-324: only a prefix scored exactly 0 stops) read as bugs when printed bare.
+
+    Example:
+        >>> _said(None, {"1.0": 5e-324, "4.0": 0.25, "9.0": None})[1:]
+        ['lambda 1.0: stop a run only where P(correct) is 0', 'lambda 4.0: stop a run once \
+P(correct) < 0.250', 'lambda 9.0: never stop early (no threshold raised RS(9.0))']
+    """
+    out = [
+        "theta: none, so no question is refused as unanswerable (the calibration runs hold no "
+        "unanswerable question, or the answerability head could not be fitted)"
+        if theta is None
+        else f"theta {theta:.3f}: refuse a question once P(answerable) < {theta:.3f}"
+    ]
+    for lam, stop in stops.items():
+        if stop is None:
+            out.append(f"lambda {lam}: never stop early (no threshold raised RS({lam}))")
+        elif stop < 1e-9:
+            out.append(f"lambda {lam}: stop a run only where P(correct) is 0")
+        else:
+            out.append(f"lambda {lam}: stop a run once P(correct) < {stop:.3f}")
+    return out
 
 
 @monitor_group.command("eval")

@@ -109,8 +109,19 @@ def report_command(
             progress=lambda _: bar.update(1),
         )
     write_report(report, out)
+    missing: set[str] = set()
     for h in report["hypotheses"]:
-        click.echo(f"{h['id']}: {h['result']} ({h['statement']})")
+        why = f": {h['reason']}" if h.get("reason") else ""
+        click.echo(f"{h['id']}: {h['result']}{why} ({h['statement']})")
+        missing.update(h.get("missing_rules", ()))
+    if missing:
+        names = sorted(missing)
+        click.echo(
+            f"To evaluate them, score the same samples with "
+            f"{' and '.join(f'`assay score --rule {n}`' for n in names)} and pass every "
+            "verdict file here, or state your own with --hypotheses "
+            "(the built-in ones are the paper's)."
+        )
     click.echo(f"wrote {out}/report.json, report.html and {len(report['rules'])} rules' figures")
 
 

@@ -158,12 +158,15 @@ def _hypothesis(
         "criterion": h.criterion,
         "threshold": h.threshold,
     }
-    if h.rule not in rules or (h.baseline and h.baseline not in rules):
+    missing = [r for r in (h.rule, h.baseline) if r and r not in rules]
+    if missing:
         return {
             **out,
             "value": None,
             "result": "not evaluated",
-            "reason": "the rules it names are not in this report",
+            "reason": f"it is about {' and '.join(missing)}; these verdicts were scored with "
+            f"{', '.join(sorted(rules))}",
+            "missing_rules": missing,
         }
     if h.metric == "auroc" and h.baseline:
         diff = comparisons.get(f"{h.rule}-{h.baseline}")

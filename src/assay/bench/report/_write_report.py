@@ -64,7 +64,7 @@ def _html(report: dict[str, Any]) -> str:
             h["criterion"],
             h["threshold"],
             h.get("value"),
-            h["result"].upper(),
+            h["result"].upper() + (f" ({h['reason']})" if h.get("reason") else ""),
         ]
         for h in report["hypotheses"]
     ]
