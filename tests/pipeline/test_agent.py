@@ -352,6 +352,29 @@ def test_no_join_path_is_an_abstention_with_its_own_reason(wrb: Path) -> None:
     assert "to products" in verdict.provenance["message"]
 
 
+def test_a_forbidden_join_is_named_as_forbidden_not_missing(wrb: Path) -> None:
+    # The same missing join, but the layer forbids that pair on purpose, with a reason: the
+    # abstention says so (it said the layer "declares no join path", as if forgotten).
+    from assay.semantic import ForbiddenJoin
+
+    layer = load_semantic(wrb / "shop.yaml")
+    products = next(j for j in layer.joins if "products" in j.tables)
+    layer = dataclasses.replace(
+        layer,
+        joins=tuple(j for j in layer.joins if j is not products),
+        forbidden_joins=(
+            *layer.forbidden_joins,
+            ForbiddenJoin(*products.tables, "a test's reason: it fans out"),
+        ),
+    )
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        verdict = Agent(connector, layer).ask("gross revenue by category in 2023")
+    assert verdict.behaviour == "abstain" and verdict.reasons == ("plan.no_join_path",)
+    message = verdict.provenance["message"]
+    assert "forbids joining" in message and "(a test's reason: it fans out)" in message
+    assert "to products" in message
+
+
 def test_engine_failure_is_withheld_not_raised(wrb: Path) -> None:
     layer = _with_metric(
         load_semantic(wrb / "shop.yaml"), "gross_revenue", "SUM(CAST(orders.status AS INTEGER))"

@@ -62,6 +62,23 @@ def _path(layer: SemanticLayer, start: str, goal: str) -> list[tuple[JoinPath, b
                 if here == table and there not in seen:
                     seen.add(there)
                     queue.append((there, [*steps, (join, forward)]))
+    forbidden = next(
+        (
+            f
+            for f in layer.forbidden_joins
+            if {f.left, f.right} & seen and goal in (f.left, f.right)
+        ),
+        None,
+    )
+    if forbidden is not None:
+        # The layer's authors said why: say that, not that they forgot a join.
+        why = f" ({forbidden.reason})" if forbidden.reason else ""
+        raise NoJoinPath(
+            f"The semantic layer forbids joining {forbidden.left} to {forbidden.right}{why}, "
+            f"and declares no other join path from {start} (the metric's table) to {goal}, so "
+            f"{goal}'s columns cannot group or filter this metric.",
+            hint=f"Ask by a dimension of {start} or of a table the layer joins to it.",
+        )
     raise NoJoinPath(
         f"The semantic layer declares no join path from {start} (the metric's table) to "
         f"{goal}, so {goal}'s columns cannot group or filter this metric.",
