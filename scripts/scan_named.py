@@ -1,6 +1,6 @@
-"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``) on answers known
-right or wrong, with the loop of ``scan_conditions.py``: every firing on a right answer is a
-false positive to read.
+"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``) on
+answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a right
+answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -8,14 +8,16 @@ Usage:
 Each reading is called directly, not through the check that hosts it (``ranking_fit`` adds the
 direction problems only when it found none of its own; ``table_fit`` counts only when the
 question's tables share a word with those read), so the counts are an upper bound. The number
-reading needs a database: it runs on the Spider slice and InterCode, not on EHRSQL (no
-database there). The Spider slice was looked at while the readings were built (tuned on).
+readings need a database (``_text_order`` reruns the answer): they run on the Spider slice and
+InterCode, not on EHRSQL (no database there). The Spider slice was looked at while the
+readings were built (tuned on).
 """
 
 from __future__ import annotations
 
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import scan_conditions as scan
@@ -26,6 +28,7 @@ from assay.checks._consistency import _read
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import numbers_in_text
+from assay.checks._text_order import numbers_as_text
 from assay.checks._values import _owner
 from assay.types import Candidate, Result
 
@@ -53,6 +56,16 @@ class _Runner:
         return Result(("v",), tuple(tuple(r) for r in rows), len(rows))
 
 
+def _as_text(ctx: CheckContext, db: Path, sql: str) -> list[tuple[str, str]]:
+    """``numbers_as_text`` on the answer's own rows (none when the SQL fails on SQLite)."""
+    try:
+        result = _Runner(db).execute(sql, time_limit_ms=2_000, max_rows=1_000)
+    except sqlite3.Error:
+        return []
+    outcome = numbers_as_text(replace(ctx, candidate=Candidate(sql, result=result)))
+    return [(f.code, f.message) for f in outcome.findings]
+
+
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:
     tree = parse_query(sql, "sqlite")
     if tree is None or catalog is None:
@@ -75,6 +88,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
             question, Candidate(sql), "sqlite", catalog, profiles=Profiles(_Runner(db), catalog)
         )
         found += [(f.code, f.message) for f in numbers_in_text(profiled, tree, _owner)]
+        found += _as_text(profiled, db, sql)
     return found
 
 

@@ -66,6 +66,7 @@ class FindingCode(StrEnum):
     SIGNAL_GROUPING_MISSING = "signal.grouping_missing"
     SIGNAL_LITERAL_MISSING = "signal.literal_missing"
     SIGNAL_LITERAL_NOT_IN_DATA = "signal.literal_not_in_data"
+    SIGNAL_NUMBERS_AS_TEXT = "signal.numbers_as_text"
     SIGNAL_ORDER_MISSING = "signal.order_missing"
     SIGNAL_PROJECTION_SHORT = "signal.projection_short"
     SIGNAL_RANKING_MISMATCH = "signal.ranking_mismatch"

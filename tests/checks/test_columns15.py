@@ -119,7 +119,7 @@ def test_the_right_answer_is_silent(
 @pytest.mark.parametrize(
     ("question", "sql", "fires"),
     [
-        # a year: the oldest first is ascending, so unsure -> silent either way
+        # a year: the oldest first is the earliest, ascending (outside tryout 22)
         (
             "List concerts by year from the oldest to the youngest.",
             "SELECT * FROM c ORDER BY Year",
@@ -128,7 +128,7 @@ def test_the_right_answer_is_silent(
         (
             "List concerts by year from the oldest to the youngest.",
             "SELECT * FROM c ORDER BY Year DESC",
-            False,
+            True,
         ),
         # plain words need no age
         (
@@ -141,8 +141,17 @@ def test_the_right_answer_is_silent(
             "SELECT * FROM c ORDER BY Weight",
             False,
         ),
-        # the ordered column is not named in the question: unsure
-        ("List singers from the oldest to the youngest.", "SELECT * FROM s ORDER BY Age", False),
+        # the ordered column is not named in the question: plain words are unsure (a rank or
+        # a score may run the other way), and so is "oldest" on a column that is no age or date
+        ("List singers from the largest to the smallest.", "SELECT * FROM s ORDER BY Age", False),
+        ("List singers from the oldest to the youngest.", "SELECT * FROM s ORDER BY Name", False),
+        # ... but the one age ordered is what "oldest" reads (outside tryout 22)
+        ("List singers from the oldest to the youngest.", "SELECT * FROM s ORDER BY Age", True),
+        (
+            "List singers from the oldest to the youngest.",
+            "SELECT * FROM s ORDER BY Age DESC",
+            False,
+        ),
         # both directions said: no plain superlative
         (
             "Which car is the heaviest and the slowest?",

@@ -45,7 +45,8 @@ READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
 @pytest.fixture(scope="module")
 def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
-    a join date over 2020-2022, and seven teams."""
+    a join date over 2020-2022, seven teams, and scores whose points are numbers stored as
+    text."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -54,6 +55,11 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
         "DATE '2020-01-01' + CAST(i AS INTEGER) AS joined FROM range(1, 1001) t(i)"
     )
     con.execute("CREATE TABLE teams AS SELECT i AS team_id, 'T' || i AS name FROM range(0, 7) t(i)")
+    # points stored as text: '98' is the largest read as text, 133 read as a number
+    con.execute(
+        "CREATE TABLE scores AS SELECT i AS id, CAST(i * 7 AS VARCHAR) AS points "
+        "FROM range(1, 20) t(i)"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -397,6 +403,11 @@ CASES.update(
             "signal.or_precedence",
             _sql("SELECT count(*) FROM people WHERE status = 'ok' AND team = 1 OR team = 2"),
             _sql("SELECT count(*) FROM people WHERE status = 'ok' AND (team = 1 OR team = 2)"),
+        ),
+        "numbers_as_text": Case(
+            "signal.numbers_as_text",
+            _sql("SELECT max(points) FROM scores"),
+            _sql("SELECT max(CAST(points AS INTEGER)) FROM scores"),
         ),
         "both_as_either": Case(
             "signal.both_as_either",

@@ -34,6 +34,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
 from assay.checks._values import literal_in_data
@@ -442,6 +443,7 @@ CHECKS: tuple[Check, ...] = (
     *QUESTION_CHECKS,
     *CONDITION_CHECKS,
     literal_in_data,
+    numbers_as_text,
     thin_evidence,
 )
 

@@ -61,6 +61,7 @@ QUESTION_SIGNALS = (
     "signal.grouping_missing",
     "signal.literal_missing",
     "signal.literal_not_in_data",
+    "signal.numbers_as_text",
     "signal.order_missing",
     "signal.projection_short",
     "signal.ranking_mismatch",

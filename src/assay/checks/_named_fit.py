@@ -29,6 +29,7 @@ from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._cues import named_tables, table_words, words
+from assay.checks._ranked import ordering
 from assay.checks._sql import referenced_tables
 from assay.checks._values import _owner
 from assay.types import Finding
@@ -119,6 +120,7 @@ _LOW = _ASC | {"lowest", "least", "fewest"}
 _FROM_TO = re.compile(r"\bfrom (?:the )?(\w+) to (?:the )?(\w+)\b")
 # "sorted oldest first", "largest first": the first end of the order said alone (tryout 21)
 _FIRST = re.compile(r"\b(\w+) first\b")
+_ENDS = _HIGH | _LOW | {"oldest", "youngest"}
 
 
 def _named(column: str, question: set[str]) -> bool:
@@ -147,7 +149,8 @@ def _order_word(column: str) -> str | None:
 
 def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) -> list[str]:
     """Problems ``ranking_fit`` adds: a plain superlative or a "from the X to the Y" order the
-    SQL sorts the other way. ``wants`` is (the question's max cue, its min cue).
+    SQL sorts, ranks or aggregates the other way. ``wants`` is (the question's max cue, its min
+    cue). A rank window's ORDER BY counts as the order (``_ranked.ordering``).
 
     Example:
         >>> from sqlglot import parse_one
@@ -157,52 +160,66 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
         >>> direction_problems("Singers by age from the oldest to the youngest",
         ...                    parse_one("SELECT 1 FROM s ORDER BY Age DESC"), (False, False))
         []
+        >>> direction_problems("How old is the youngest singer?",
+        ...                    parse_one("SELECT max(Age) FROM singer"), (False, False))
+        ['the question asks for the youngest but the SQL takes MAX(Age)']
     """
     text = " ".join(question.lower().split())
-    order = tree.args.get("order")
-    keys = order.expressions if isinstance(order, exp.Order) else []
-    if not keys:
-        return []
-    desc = [bool(k.args.get("desc")) for k in keys]
-    problems = []
     ranged = _FROM_TO.search(text)
     plain = set(words(_FROM_TO.sub(" ", text)))
+    problems = extreme_problems(plain, tree, wants)
+    order = ordering(tree)
+    keys, desc = list(order.keys), list(order.desc)
+    if not keys:
+        return problems
     asked_desc = bool(plain & _DESC) and not plain & _ASC and not wants[1]
     asked_asc = bool(plain & _ASC) and not plain & _DESC and not wants[0]
-    timed = any(isinstance(k.this, exp.Column) and _order_word(k.this.name) == "time" for k in keys)
-    if tree.args.get("limit") is not None and not timed:
+    timed = any(isinstance(k, exp.Column) and _order_word(k.name) == "time" for k in keys)
+    if order.picked and not timed:
         if asked_desc and not any(desc):
             word = sorted(plain & _DESC)[0]
             problems.append(f"the question asks for the {word} but the SQL sorts ascending")
         if asked_asc and all(desc):
             word = sorted(plain & _ASC)[0]
             problems.append(f"the question asks for the {word} but the SQL sorts descending")
-    problems += _aged(plain, keys, desc, tree)
-    if ranged is None and len(keys) == 1 and isinstance(keys[0].this, exp.Column):
-        said = _FIRST.search(text)
-        if said is not None and said.group(1) in _HIGH | _LOW | {"oldest", "youngest"}:
-            word = said.group(1)
+    if order.picked:
+        problems += _aged(plain, keys, desc)
+    if ranged is None and len(keys) == 1 and isinstance(keys[0], exp.Column):
+        # "the first names of students, oldest first": the first "X first" that is an end
+        said = [m.group(1) for m in _FIRST.finditer(text) if m.group(1) in _ENDS]
+        if said:
+            word = said[0]
             ranged = _FROM_TO.search(f"from the {word} to the {_OPPOSITE.get(word, 'least')}")
-    if ranged is None or len(keys) != 1 or not isinstance(keys[0].this, exp.Column):
+    if ranged is None or len(keys) != 1 or not isinstance(keys[0], exp.Column):
         return problems
+    return problems + _range_problem(ranged, keys[0], desc[0], question)
+
+
+def _range_problem(ranged: re.Match[str], key: exp.Column, desc: bool, question: str) -> list[str]:
+    """ "from the heaviest to the lightest" or "oldest first" against the one column ordered:
+    plain words only when the question names the column (an unnamed one may rank the other
+    way); "oldest" and "youngest" also on an unnamed column that reads as an age or a date
+    ("students sorted oldest first" as ``ORDER BY Age``: the age is the only thing aged)."""
     first, last = ranged.group(1), ranged.group(2)
-    column = keys[0].this.name
-    if not _named(column, set(words(question))):
-        return problems
+    column = key.name
+    aged = {first, last} == {"oldest", "youngest"}
     going: bool | None = None  # True: descending asked
-    if first in _HIGH and last in _LOW:
+    if aged:
+        largest = _oldest_largest(column)
+        going = None if largest is None else (first == "oldest") == largest
+    elif not _named(column, set(words(question))):
+        return []
+    elif first in _HIGH and last in _LOW:
         going = True
     elif first in _LOW and last in _HIGH:
         going = False
-    elif {first, last} == {"oldest", "youngest"} and _order_word(column) == "age":
-        going = first == "oldest"
-    if going is not None and going != desc[0]:
-        asked = "descending" if going else "ascending"
-        problems.append(
-            f"the question orders from the {first} to the {last} ({asked}) but the SQL sorts "
-            f"{column} {'ascending' if going else 'descending'}"
-        )
-    return problems
+    if going is None or going == desc:
+        return []
+    asked = "descending" if going else "ascending"
+    return [
+        f"the question orders from the {first} to the {last} ({asked}) but the SQL sorts "
+        f"{column} {'ascending' if going else 'descending'}"
+    ]
 
 
 _OPPOSITE = {"oldest": "youngest", "youngest": "oldest", **{w: "least" for w in _HIGH}}
@@ -213,23 +230,27 @@ _OPPOSITE.update({w: "most" for w in _LOW})
 _DATED = frozenset("year date born birth founded since start started".split())
 
 
-def _aged(plain: set[str], keys: list[exp.Expr], desc: list[bool], tree: exp.Expr) -> list[str]:
+def _oldest_largest(column: str) -> bool | None:
+    """Whether the oldest holds the largest value of ``column``: True for an age, False for a
+    year or a date (the earliest), None for any other column or one that reads as both."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
+    parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
+    if parts & _DATED:
+        return None if "age" in parts else False
+    return True if "age" in parts else None
+
+
+def _aged(plain: set[str], keys: list[exp.Expr], desc: list[bool]) -> list[str]:
     """ "the oldest singer" with ``ORDER BY Age LIMIT 1`` (ascending: the youngest), or "the
     oldest car" with ``ORDER BY Year DESC LIMIT 1``: oldest is the largest age and the earliest
-    year or date, youngest the other way; only for one sort key that is an age or a date."""
+    year or date, youngest the other way; only for one sort key that is an age or a date, of
+    rows picked (a LIMIT or a cut on a rank)."""
     said = plain & {"oldest", "youngest"}
-    if tree.args.get("limit") is None or len(said) != 1 or len(keys) != 1:
+    if len(said) != 1 or len(keys) != 1 or not isinstance(keys[0], exp.Column):
         return []
-    column = keys[0].this
-    if not isinstance(column, exp.Column):
-        return []
-    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column.name)
-    parts = set(re.split(r"[^a-z0-9]+", spaced.lower()))
-    if "age" in parts and not parts & _DATED:
-        largest = True
-    elif parts & _DATED:
-        largest = False
-    else:
+    column = keys[0]
+    largest = _oldest_largest(column.name)
+    if largest is None:
         return []
     word = said.pop()
     wants_desc = (word == "oldest") == largest
@@ -239,6 +260,41 @@ def _aged(plain: set[str], keys: list[exp.Expr], desc: list[bool], tree: exp.Exp
         f"the question asks for the {word} but the SQL sorts {column.name} "
         f"{'descending' if desc[0] else 'ascending'}"
     ]
+
+
+def extreme_problems(plain: set[str], tree: exp.Expr, wants: tuple[bool, bool]) -> list[str]:
+    """A plain superlative answered by the opposite aggregate: "the weight of the heaviest car"
+    as ``min(Weight)``, "the youngest singer" as ``max(Age)`` (outside tryout 22). Only when the
+    SQL takes one of MIN and MAX, of one column; never on a duration for the plain words (the
+    fastest lap is the smallest time), and "oldest"/"youngest" only on an age or a date."""
+    kinds = {type(node) for node in tree.find_all(exp.Max, exp.Min)}
+    columns = {
+        c.name.lower()
+        for node in tree.find_all(exp.Max, exp.Min)
+        for c in node.find_all(exp.Column)
+    }
+    if len(kinds) != 1 or len(columns) != 1:
+        return []
+    node = next(tree.find_all(exp.Max, exp.Min))
+    column = next(node.find_all(exp.Column)).name
+    took_max = isinstance(node, exp.Max)
+    taken = f"{'MAX' if took_max else 'MIN'}({column})"
+    said = plain & {"oldest", "youngest"}
+    if len(said) == 1:
+        largest = _oldest_largest(column)
+        word = next(iter(said))
+        if largest is not None and ((word == "oldest") == largest) != took_max:
+            return [f"the question asks for the {word} but the SQL takes {taken}"]
+        return []
+    if _order_word(column) == "time":
+        return []
+    if plain & _DESC and not plain & _ASC and not wants[1] and not took_max:
+        word = sorted(plain & _DESC)[0]
+        return [f"the question asks for the {word} but the SQL takes {taken}"]
+    if plain & _ASC and not plain & _DESC and not wants[0] and took_max:
+        word = sorted(plain & _ASC)[0]
+        return [f"the question asks for the {word} but the SQL takes {taken}"]
+    return []
 
 
 _HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-__all__ = ["Ranked", "first_order", "limit_of", "ranked_shape"]
+__all__ = ["Ordering", "Ranked", "first_order", "limit_of", "ordering", "ranked_shape"]
 
 
 @dataclass(frozen=True)
@@ -75,3 +75,103 @@ def limit_of(select: exp.Select) -> int | None:
 def first_order(select: exp.Select) -> exp.Ordered | None:
     order = select.args.get("order")
     return order.expressions[0] if order is not None and order.expressions else None
+
+
+# The window functions that rank rows: their ORDER BY says which rows come first.
+_RANKS = (exp.Rank, exp.DenseRank, exp.RowNumber)
+
+
+@dataclass(frozen=True)
+class Ordering:
+    """The order a query puts its rows in and whether it keeps only the first: ``keys`` the
+    sorted expressions, ``desc`` their directions, ``picked`` true for a LIMIT or a cut on a
+    rank (``WHERE r = 1``, ``r <= 3``, ``QUALIFY rank() OVER (...) = 1``)."""
+
+    keys: tuple[exp.Expr, ...]
+    desc: tuple[bool, ...]
+    picked: bool
+
+
+def _rank_windows(select: exp.Select) -> dict[str, exp.Window]:
+    """The unpartitioned ranking windows with an ORDER BY that ``select`` or the subquery it
+    reads projects, by alias (lower case): a partitioned rank orders within each group only."""
+    sources = [select]
+    source = select.args.get("from_")
+    if source is not None and isinstance(source.this, exp.Subquery):
+        if isinstance(source.this.this, exp.Select):
+            sources.append(source.this.this)
+    windows = {}
+    for query in sources:
+        for p in query.expressions:
+            window = p.this if isinstance(p, exp.Alias) else None
+            if not isinstance(window, exp.Window) or not isinstance(window.this, _RANKS):
+                continue
+            if window.args.get("order") is not None and not window.args.get("partition_by"):
+                windows[p.alias.lower()] = window
+    return windows
+
+
+def _cut(node: exp.Expr | None, windows: dict[str, exp.Window]) -> exp.Window | None:
+    """The ranking window a WHERE or QUALIFY keeps the first rows of (``r = 1``, ``r <= n``,
+    ``r < n``), when that is the whole condition."""
+    cond = node.this if isinstance(node, (exp.Where, exp.Qualify)) else None
+    if not isinstance(cond, (exp.EQ, exp.LTE, exp.LT)):
+        return None
+    if not isinstance(cond.expression, exp.Literal) or cond.expression.is_string:
+        return None
+    if isinstance(cond, exp.EQ) and cond.expression.name != "1":
+        return None
+    ranked = cond.this
+    if isinstance(ranked, exp.Window) and isinstance(ranked.this, _RANKS):
+        return ranked if ranked.args.get("order") is not None else None
+    if isinstance(ranked, exp.Column) and not ranked.table:
+        return windows.get(ranked.name.lower())
+    return None
+
+
+def _window_keys(window: exp.Window, flip: bool = False) -> tuple[list[exp.Expr], list[bool]]:
+    order = window.args["order"]
+    return (
+        [k.this for k in order.expressions],
+        [bool(k.args.get("desc")) != flip for k in order.expressions],
+    )
+
+
+def ordering(tree: exp.Expr) -> Ordering:
+    """How ``tree`` orders its rows: a rank window's ORDER BY stands for the rank it orders by
+    ("rank singers from oldest to youngest" as ``rank() OVER (ORDER BY Age)`` numbers the
+    youngest first) and for the rows it picks (``WHERE r = 1`` keeps the first).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT n FROM (SELECT n, rank() OVER (ORDER BY a DESC) r FROM s) WHERE r = 1"
+        >>> found = ordering(parse_one(sql))
+        >>> [k.sql() for k in found.keys], found.desc, found.picked
+        (['a'], (True,), True)
+    """
+    order = tree.args.get("order")
+    outer = list(order.expressions) if isinstance(order, exp.Order) else []
+    limited = tree.args.get("limit") is not None
+    if not isinstance(tree, exp.Select):
+        return Ordering(
+            tuple(k.this for k in outer), tuple(bool(k.args.get("desc")) for k in outer), limited
+        )
+    windows = _rank_windows(tree)
+    cut = _cut(tree.args.get("where"), windows) or _cut(tree.args.get("qualify"), windows)
+    if cut is not None and not limited:
+        keys, desc = _window_keys(cut)
+        return Ordering(tuple(keys), tuple(desc), True)
+    keys, desc = [], []
+    for k in outer:
+        ranked = isinstance(k.this, exp.Column) and not k.this.table
+        window = windows.get(k.this.name.lower()) if ranked else None
+        if window is None:
+            keys.append(k.this)
+            desc.append(bool(k.args.get("desc")))
+            continue
+        more = _window_keys(window, flip=bool(k.args.get("desc")))
+        keys += more[0]
+        desc += more[1]
+    if not outer and len(windows) == 1:
+        keys, desc = _window_keys(next(iter(windows.values())))
+    return Ordering(tuple(keys), tuple(desc), limited)
