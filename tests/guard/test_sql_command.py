@@ -80,3 +80,26 @@ def test_parse_errors_and_fences_are_named_in_plain_words(shop_duckdb: Path) -> 
     assert "near 'FROM' (line 1, column 12)" in out and "<class" not in out
     code, out = _run(["--db", str(shop_duckdb), "```sql\nSELECT 1\n```"])
     assert code != 0 and "Markdown code fence" in out and "COLUMN" not in out
+
+
+def test_statement_beginning_with_a_comment_needs_no_double_dash(
+    shop_duckdb: Path, tmp_path: Path
+) -> None:
+    # It was Click's "No such option '-- how many...'" (outside tryout 22).
+    code, out = _run(["--db", str(shop_duckdb), "-- how many\nSELECT count(*) AS n FROM orders"])
+    assert code == 0 and "200" in out, out
+    # An option written with '=' and a value holding a space is still an option.
+    spaced = tmp_path / "a folder" / "shop.duckdb"
+    spaced.parent.mkdir()
+    spaced.write_bytes(shop_duckdb.read_bytes())
+    code, out = _run([f"--db={spaced}", "SELECT count(*) AS n FROM orders"])
+    assert code == 0 and "200" in out, out
+
+
+def test_a_cte_whose_body_is_refused_is_not_an_unknown_table(shop_duckdb: Path) -> None:
+    # "Unknown table 'x'. Did you mean 'x'?" beside the DELETE's own refusal (outside tryout 22).
+    code, out = _run(
+        ["--db", str(shop_duckdb), "WITH x AS (DELETE FROM orders RETURNING *) SELECT * FROM x"]
+    )
+    assert code != 0 and "DELETE" in out
+    assert "Unknown table" not in out, out

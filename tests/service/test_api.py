@@ -106,7 +106,11 @@ def test_sql_guarded(client: TestClient) -> None:
     assert ok["verdict"]["result"]["rows"][0][0] > 0
     assert ok["verdict"]["guard"]["ok"] is True
     refused = client.post("/api/sql", json={"sql": "DROP TABLE orders"}).json()
-    assert refused["badge"] == "withhold"
+    # A write is refused, as /api/ask refuses a question asking for one (it said "answer").
+    assert refused["badge"] == "refuse" and refused["verdict"]["behaviour"] == "refuse"
+    assert refused["verdict"]["action"] == "withhold"
+    unknown = client.post("/api/sql", json={"sql": "SELECT * FROM nosuch"}).json()
+    assert unknown["badge"] == "withhold" and unknown["verdict"]["behaviour"] == "answer"
     assert refused["verdict"]["reasons"] == ["guard.forbidden_statement"]
     assert "result" not in refused["verdict"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from typing import Any
 
@@ -17,7 +18,27 @@ __all__ = ["pg_role_command", "sql_command"]
 _DB_HELP = "A DuckDB or SQLite file path, or an SQLAlchemy URL (postgresql://...)."
 
 
-@click.command("sql")
+class _SqlCommand(click.Command):
+    """``assay sql --db X "-- note\nSELECT 1"``: a statement that begins with an SQL comment
+    reads to Click as an unknown option ("No such option", outside tryout 22). An argument that
+    starts with ``--`` and holds a space or a line break can be no option: it is the statement,
+    as if written after the ``--`` separator."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if "--" not in args:
+            statements = [
+                a
+                for a in args
+                if a.startswith("--")
+                and any(c.isspace() for c in a)
+                and not re.match(r"--[A-Za-z][\w-]*=", a)  # --db=/a path/with spaces
+            ]
+            if len(statements) == 1:
+                args = [a for a in args if a is not statements[0]] + ["--", statements[0]]
+        return super().parse_args(ctx, args)
+
+
+@click.command("sql", cls=_SqlCommand)
 @click.option("--db", required=True, help=_DB_HELP)
 @click.argument("statement", required=False)
 @click.option(

@@ -197,7 +197,8 @@ def score_command(
 def _summary(counts: Counter[str]) -> None:
     scored = sum(counts[a] for a in ("show", "warn", "withhold"))
     line = (
-        f"Scored {scored} questions: show {counts['show']}, warn {counts['warn']}, "
+        f"Scored {scored} question{'' if scored == 1 else 's'}: show {counts['show']}, "
+        f"warn {counts['warn']}, "
         f"withhold {counts['withhold']}"
     )
     if counts["skipped"]:

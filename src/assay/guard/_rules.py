@@ -446,6 +446,11 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
         if info is not None or _FILE_LIKE.search(name):
             continue
         ctes = [c.alias for c in ctx.of_type(exp.CTE) if isinstance(c, exp.CTE)]
+        if not table.db and name.lower() in {c.lower() for c in ctes}:
+            # A CTE the scope analysis could not resolve (its body is a DELETE or other
+            # statement, refused by its own rule): not an unknown table ("Unknown table 'x'.
+            # Did you mean 'x'?", outside tryout 22).
+            continue
         hint = did_you_mean(name, list(ctx.catalog.table_names) + ctes)
         suffix = f" Did you mean {hint[0]!r}?" if hint else ""
         found.append(_at(ctx, table, "guard.unknown_table", f"Unknown table {name!r}.{suffix}"))

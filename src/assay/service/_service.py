@@ -15,7 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import sqlglot
 from pydantic import ValidationError
+from sqlglot import exp
 
 from assay.connectors import PooledConnector, connect
 from assay.errors import AssayError, ConfigError
@@ -280,7 +282,9 @@ class Service:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
             verdict = build_verdict(
                 ident=ident,
-                behaviour="answer",
+                # A statement that would change data or schema is refused, as /api/ask refuses
+                # a question asking to (it said "answer" here, outside tryout 22).
+                behaviour="refuse" if _changes_data(statement, db.connector.dialect) else "answer",
                 rule=GUARD_REFUSAL,
                 policy=db.policy,
                 score=0.0,
@@ -495,6 +499,23 @@ def badge(record: dict[str, Any]) -> str:
     return {"clarify": "ask back", "abstain": "abstain", "refuse": "refuse"}.get(
         str(behaviour), "withhold"
     )
+
+
+_CHANGES = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter)
+
+
+def _changes_data(statement: str, dialect: str) -> bool:
+    """Whether a statement would write: a data or schema change, or SELECT ... INTO.
+
+    Example:
+        >>> _changes_data("DROP TABLE orders", "duckdb"), _changes_data("SELECT 1", "duckdb")
+        (True, False)
+    """
+    try:
+        trees = sqlglot.parse(statement, read=dialect or None)
+    except sqlglot.errors.SqlglotError:
+        return False
+    return any(t is not None and any(t.find_all(*_CHANGES, exp.Into)) for t in trees)
 
 
 def _new_id() -> str:
