@@ -1,8 +1,9 @@
 """A join equating two unrelated keys (outside tryout 17: ``customer c JOIN item i ON
 c.c_customer_sk = i.i_item_sk`` ran and returned 180 rows; pets_1 ``student.stuid = pets.petid``
 returned 0, both without a word) is ``guard.unrelated_join``: refused where the database's
-joins are known (declared foreign keys, or a semantic layer's joins), a warning beside the rows
-where nothing is known."""
+joins are known (declared foreign keys, or a semantic layer's joins) or where each column is its
+own table's key of a different thing (outside tryout 22: ``c_customer_sk = ca_address_sk``), a
+warning beside the rows otherwise."""
 
 from __future__ import annotations
 
@@ -30,6 +31,9 @@ TABLES = {
     "store_returns": ("sr_item_sk", "sr_customer_sk", "sr_return_amt"),
 }
 UNRELATED = "SELECT count(*) FROM customer c JOIN item i ON c.c_customer_sk = i.i_item_sk"
+# an address key read as an item's: c_current_addr_sk is no key of customer's own, so its name
+# alone cannot say what it refers to
+UNCERTAIN = "SELECT count(*) FROM customer c JOIN item i ON c.c_current_addr_sk = i.i_item_sk"
 
 
 def _catalog(foreign_keys: tuple[ForeignKey, ...] = ()) -> Catalog:
@@ -96,11 +100,30 @@ def test_a_semantic_layers_joins_make_the_keys_known() -> None:
 
 
 def test_where_nothing_is_known_it_is_a_warning_and_the_statement_runs() -> None:
-    report = validate(UNRELATED, catalog=_catalog(), dialect="duckdb")
+    report = validate(UNCERTAIN, catalog=_catalog(), dialect="duckdb")
     assert report.ok and report.sql is not None
     assert [(v.code, v.severity) for v in report.violations] == [
         ("guard.unrelated_join", "warning")
     ]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        UNRELATED,
+        # outside tryout 22, w14: 31 customers in TX shown, 67 right
+        "SELECT count(*) FROM customer c JOIN customer_address a "
+        "ON c.c_customer_sk = a.ca_address_sk WHERE a.ca_state = 'TX'",
+    ],
+    ids=["customer-item", "customer-address"],
+)
+def test_two_things_own_keys_are_refused_where_nothing_is_known(sql: str) -> None:
+    """Each column is its own table's key, of two different things: the names make it certain
+    without a declared key."""
+    report = validate(sql, catalog=_catalog(), dialect="duckdb")
+    assert not report.ok
+    assert [(v.code, v.severity) for v in report.violations] == [("guard.unrelated_join", "error")]
+    assert "its own table's key" in report.violations[0].message
 
 
 def _star(tmp_path: Path) -> Path:
@@ -115,9 +138,9 @@ def _star(tmp_path: Path) -> Path:
 
 def test_assay_sql_prints_the_note_beside_the_rows(tmp_path: Path) -> None:
     db = _star(tmp_path)
-    result = CliRunner().invoke(main, ["sql", "--db", str(db), UNRELATED])
+    result = CliRunner().invoke(main, ["sql", "--db", str(db), UNCERTAIN])
     assert result.exit_code == 0, result.output
-    assert "guard.unrelated_join" in result.output and "1" in result.output
+    assert "guard.unrelated_join" in result.output and "2" in result.output
 
 
 def test_assay_sql_refuses_on_a_database_with_declared_keys(tmp_path: Path) -> None:
@@ -152,6 +175,11 @@ def _scored(db: Path, sql: str) -> list[str]:
 
 def test_assay_score_notes_an_unrelated_join_where_nothing_is_known(tmp_path: Path) -> None:
     db = _star(tmp_path)
-    assert "note.unrelated_join" in _scored(db, UNRELATED)
+    assert "note.unrelated_join" in _scored(db, UNCERTAIN)
     related = "SELECT count(*) FROM store_sales s JOIN item i ON s.ss_item_sk = i.i_item_sk"
     assert "note.unrelated_join" not in _scored(db, related)
+
+
+def test_assay_score_withholds_a_join_of_two_things_own_keys(tmp_path: Path) -> None:
+    db = _star(tmp_path)
+    assert _scored(db, UNRELATED)[0] == "veto.no_result"

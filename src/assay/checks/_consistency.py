@@ -31,9 +31,12 @@ from assay.checks._mentions import (
     column_fit,
     contained_instead,
     missing_codes,
+    references,
+    sibling_instead,
+    sum_broken_down,
     unfiltered_names,
 )
-from assay.checks._named_fit import counted_elsewhere, direction_problems
+from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._where import negated
@@ -193,7 +196,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     names = " ".join(c.name.lower() for c in sql.tree.find_all(exp.Column))
     if "avg" in cues.aggregates and "avg" not in sql.aggregates and "average" not in names:
         problems.append("the question asks for an average but the SQL has no AVG")
-    if "sum" in sql.aggregates and not asked & {"sum", "count"}:
+    if "sum" in sql.aggregates and not asked & {"sum", "count"} and not _broken_down(ctx, sql):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
     if sql.count_distinct and not distinct:
         problems.append("the SQL counts distinct values but the question does not say distinct")
@@ -209,6 +212,11 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+def _broken_down(ctx: CheckContext, sql: _Sql) -> bool:
+    """A measure summed per group for "<groups> by <measure>" (``_mentions.sum_broken_down``)."""
+    return ctx.catalog is not None and sum_broken_down(ctx.question, sql.tree, ctx.catalog)
 
 
 _DEFINED = re.compile(r"\b(sum|avg|count|max|min)\s*\(\s*(distinct\b)?", re.IGNORECASE)
@@ -508,7 +516,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     the question names no table, or the SQL reads a table whose name shares a word with one it
     names (``has_pet`` for "pets": a link table counts the pets of each student), unless that
     table only contains the name of a named table it does not read (``customer_address`` for
-    "customers": ``_mentions.contained_instead``)."""
+    "customers": ``_mentions.contained_instead``) and names none of its rows (``store_sales``
+    for "in stores" is the store channel unless stores are counted: ``_mentions.references``),
+    or is a sibling of a named table (``catalog_sales`` for "web sales":
+    ``_mentions.sibling_instead``)."""
     if ctx.catalog is None:
         return CheckOutcome()
     sql = _read_sql(ctx)
@@ -519,9 +530,16 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     if not named or not read:
         return CheckOutcome()
     said = frozenset().union(*(table_words(t) for t in named))
-    instead = contained_instead(named, read, ctx.catalog.table_names)
+    instead = [
+        (name, other)
+        for name, other in contained_instead(named, read, ctx.catalog.table_names)
+        if not references(ctx.catalog, other, name) or counts_table(ctx.question, name)
+    ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         return CheckOutcome((_contained_finding(instead, named, read),))
+    siblings = sibling_instead(ctx.question, named, read)
+    if siblings:  # outside tryout 22: "web sales" summed from catalog_sales
+        return CheckOutcome((_sibling_finding(siblings, named, read),))
     if any(table_words(t) & said for t in read):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
         return CheckOutcome((counted,) if counted is not None else ())
@@ -535,6 +553,19 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
                 read=sorted(read),
             ),
         )
+    )
+
+
+def _sibling_finding(
+    siblings: list[tuple[str, str]], named: frozenset[str], read: set[str]
+) -> Finding:
+    pairs = "; ".join(f"{other} instead of {name}" for name, other in siblings)
+    return _finding(
+        "signal.table_mismatch",
+        f"The question names {', '.join(sorted(named))} but the SQL reads {pairs}: a sibling "
+        "table, ending in the same word, that holds other rows.",
+        named=sorted({name for name, _ in siblings}),
+        read=sorted(read),
     )
 
 

@@ -14,7 +14,9 @@ question can catch them (outside tryout 18, items 63, 65, 80: each shown at 1.00
   words name a table) counts the named rows and stays silent. ``table_fit`` reads it.
 - ``column_fit``: the question names one column word for word, after the table's common prefix
   ("net profit": ``ss_net_profit``), and the SQL aggregates a sibling of that column
-  (``sum(ss_net_paid)``), naming neither the named column nor the sibling's own words.
+  (``sum(ss_net_paid)``), naming neither the named column nor the sibling's own words; or it
+  says when a row happened ("sold") and the SQL reads another of the table's dates
+  (``_date_keys``: ``ws_ship_date_sk``).
 
 Each is silent when it cannot read the question or the SQL, so its silence is never evidence of
 a right answer.
@@ -26,9 +28,10 @@ import re
 
 from sqlglot import exp
 
-from assay.catalog import Catalog
+from assay.catalog import Catalog, column_prefix, names_agree
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
+from assay.checks._date_keys import date_keys_misread
 from assay.checks._named_fit import one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._values import _names, _owner, _string
@@ -40,6 +43,9 @@ __all__ = [
     "missing_codes",
     "named_codes",
     "named_names",
+    "references",
+    "sibling_instead",
+    "sum_broken_down",
     "unfiltered_names",
 ]
 
@@ -53,6 +59,7 @@ _NOT_CODES = frozenset(
     "ID IDS USD EUR GBP JPY CNY CHF CAD AUD INR KM KG LB LBS MPH KPH CM MM GB MB KB TB AM PM UTC "
     "GMT SQL CSV API URL PDF YTD MTD QTD YOY MOM KPI ROI SKU FAQ ETA OK FY FYTD".split()
 )
+_KEY_WORDS = frozenset({"id", "key", "sk", "pk", "no", "num", "nbr", "number", "code"})
 _SMALL = frozenset({"of", "the", "and", "for", "de"})
 _CONDITIONS = (exp.Where, exp.Having, exp.Join, exp.Case, exp.If, exp.Filter, exp.Qualify)
 
@@ -245,6 +252,68 @@ def contained_instead(
     return found
 
 
+def sibling_instead(question: str, named: frozenset[str], read: set[str]) -> list[tuple[str, str]]:
+    """(named table, table read instead) for each table of two words or more the question names
+    that the SQL does not read, where it reads a sibling: a table ending in the same word whose
+    other words differ and are not said (``catalog_sales`` for "web sales": the catalog
+    channel's rows, twice the web's on TPC-DS; outside tryout 22, w17).
+
+    Example:
+        >>> sibling_instead("total web sales", frozenset({"web_sales"}), {"catalog_sales"})
+        [('web_sales', 'catalog_sales')]
+        >>> sibling_instead("web and catalog sales", frozenset({"web_sales"}), {"catalog_sales"})
+        []
+    """
+    said = set(words(question))
+    found = []
+    for name in sorted(named):
+        parts = _parts(name)
+        if name.lower() in read or len(parts) < 2:
+            continue
+        for other in sorted(read - {t.lower() for t in named}):
+            others = _parts(other)
+            extra = set(others[:-1]) - set(parts)
+            if len(others) < 2 or others[-1] != parts[-1] or not extra:
+                continue
+            if set(others[:-1]) & set(parts[:-1]) or extra & said:
+                continue
+            found.append((name, other))
+    return found
+
+
+def references(catalog: Catalog, child: str, parent: str) -> bool:
+    """Whether each row of ``child`` names a row of ``parent``: a declared foreign key, or a key
+    column whose name names the parent's key (``store_sales.ss_store_sk`` names
+    ``store.s_store_sk``, so "store" with ``store_sales`` is the store channel, outside tryout
+    22, F5; ``customer_address`` names no customer).
+
+    Example:
+        >>> from assay.catalog import Catalog, ColumnInfo, TableInfo
+        >>> def t(name, *cols): return TableInfo(name, tuple(ColumnInfo(c, "") for c in cols))
+        >>> cat = Catalog((t("store", "s_store_sk", "s_name"), t("store_sales", "ss_store_sk",
+        ...     "ss_net_paid"), t("customer_address", "ca_address_sk", "ca_state")))
+        >>> references(cat, "store_sales", "store"), references(cat, "customer_address", "store")
+        (True, False)
+    """
+    if any(
+        fk.table.lower() == child.lower() and fk.ref_table.lower() == parent.lower()
+        for fk in catalog.foreign_keys
+    ):
+        return True
+    kid, mom = catalog.table(child), catalog.table(parent)
+    if kid is None or mom is None:
+        return False
+    kid_prefix, mom_prefix = column_prefix(kid.column_names), column_prefix(mom.column_names)
+    return any(
+        _parts(c)[-1:]
+        and _parts(c)[-1] in _KEY_WORDS
+        and names_agree(c, mom.name, k, kid_prefix, mom_prefix)
+        for c in kid.column_names
+        for k in mom.column_names
+        if _parts(k)[-1:] and _parts(k)[-1] in _KEY_WORDS
+    )
+
+
 def _prefix(columns: list[str]) -> str:
     """The first name segment every column of a table shares (``ss_`` of ``store_sales``)."""
     if len(columns) < 2:
@@ -282,6 +351,31 @@ def _aggregated(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]]:
             if owner is not None and owner not in found:
                 found.append(owner)
     return found
+
+
+def sum_broken_down(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
+    """The question breaks a measure it names down by a group, or ranks groups by it ("Top 3
+    item categories by store sales net paid", "revenue (ext sales price) by year"), and the
+    SQL sums that measure per group: a breakdown of a measure is its total per group, though
+    no "total" is said (outside tryout 22, F6: both right answers were withheld). Each summed
+    column is named by two words at least: one word ("price") is said of a row's own value.
+    """
+    said = " " + " ".join(words(question)) + " "
+    if tree.find(exp.Group) is None or " by " not in said:
+        return False
+    summed = []
+    for agg in tree.find_all(exp.Sum):
+        summed += [_owner(column, tree, catalog) for column in agg.find_all(exp.Column)]
+    if not summed:
+        return False
+    for owner in summed:
+        info = catalog.table(owner[0]) if owner is not None else None
+        if owner is None or info is None:
+            return False
+        named = _column_words(owner[1], _prefix(info.column_names))
+        if len(named) < 2 or not _says(said, named):
+            return False
+    return True
 
 
 def column_fit(ctx: CheckContext) -> CheckOutcome:
@@ -328,4 +422,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
         )
     if not findings:  # one word: "average weight" as avg(Horsepower) (_named_fit)
         findings.extend(one_word_columns(ctx.question, tree, catalog))
+    if not findings:  # "sold in 2001" through the ship date (_date_keys)
+        findings.extend(date_keys_misread(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))

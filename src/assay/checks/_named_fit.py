@@ -36,6 +36,7 @@ from assay.types import Finding
 
 __all__ = [
     "counted_elsewhere",
+    "counts_table",
     "direction_problems",
     "one_word_columns",
 ]
@@ -298,6 +299,23 @@ def extreme_problems(plain: set[str], tree: exp.Expr, wants: tuple[bool, bool]) 
 
 
 _HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")
+# "How many distinct customers bought in stores?" counts customers (outside tryout 22, w10:
+# ``count(*) FROM store_sales`` was shown once "store" no longer named the table read)
+_DISTINCT = frozenset({"distinct", "different", "unique"})
+
+
+def counts_table(question: str, table: str) -> bool:
+    """The question counts the table's rows ("how many stores"): a table whose rows each name a
+    store (``store_sales``) then counts sales, not stores.
+
+    Example:
+        >>> counts_table("How many stores are there?", "store")
+        True
+        >>> counts_table("How many distinct customers bought in stores?", "store")
+        False
+    """
+    match = _HOW_MANY.search(" ".join(words(question)))
+    return match is not None and bool(named_tables(match.group(1), (table,)))
 
 
 def _count_star(tree: exp.Expr) -> bool:
@@ -325,6 +343,8 @@ def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Findin
     if match is None or not _count_star(tree):
         return None
     following = match.group(1).split()
+    if following[0] in _DISTINCT and len(following) > 1:  # "how many distinct customers"
+        following = following[1:]
     counted, said = None, ""
     for n in range(len(following), 0, -1):  # the longest name first: "car makers"
         phrase = " ".join(following[:n])

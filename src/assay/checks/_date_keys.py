@@ -1,0 +1,108 @@
+"""Which of a table's dates the question means: sold, shipped, returned, delivered.
+
+A fact table often carries several dates of one row (TPC-DS ``web_sales``: ``ws_sold_date_sk``
+and ``ws_ship_date_sk``). "Orders sold in 2001" joined to the calendar on the ship date runs,
+agrees across samples and is wrong (outside tryout 22, w15: 3,501,369.11 shown, 3,315,110.25
+right). ``date_keys_misread`` reads the question's verb (sold, bought, purchased, ordered; shipped;
+returned; delivered) against the event word of each date column the SQL uses: where the table
+has a date column for the event the question says, the SQL uses another of its dates and never
+that one, and the question does not say the other event, it is ``signal.column_mismatch``.
+
+Silent when the question says no event verb or several, when the table has one date, or when
+the SQL does not parse: its silence is never evidence of a right answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.catalog import Catalog, column_prefix
+from assay.checks._cues import words
+from assay.checks._values import _owner
+from assay.types import Finding
+
+__all__ = ["date_events", "date_keys_misread"]
+
+# The question's verbs, by event. Only verbs: "sales" and "orders" name tables and rows, not
+# which of a row's dates is meant.
+_SAID: dict[str, str] = {
+    **dict.fromkeys(("sold", "bought", "purchased", "ordered"), "sale"),
+    "shipped": "ship",
+    "returned": "return",
+    "delivered": "delivery",
+}
+# A date column's own words, by event ("ws_sold_date_sk": sold; "cr_returned_date_sk").
+_COLUMN: dict[str, str] = {
+    **dict.fromkeys(("sold", "sale", "sales", "order", "ordered", "purchase"), "sale"),
+    **dict.fromkeys(("ship", "shipped", "shipping"), "ship"),
+    **dict.fromkeys(("return", "returned"), "return"),
+    **dict.fromkeys(("deliver", "delivered", "delivery"), "delivery"),
+}
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def date_events(columns: list[str]) -> dict[str, str]:
+    """The event of each date column of one table, by column (lower case): a column whose words
+    say ``date`` and one event word.
+
+    Example:
+        >>> date_events(["ws_sold_date_sk", "ws_ship_date_sk", "ws_net_paid"])
+        {'ws_sold_date_sk': 'sale', 'ws_ship_date_sk': 'ship'}
+    """
+    prefix = column_prefix(columns)
+    found = {}
+    for column in columns:
+        parts = _words(column)
+        if prefix and parts[:1] == [prefix]:
+            parts = parts[1:]
+        events = {_COLUMN[p] for p in parts if p in _COLUMN}
+        if "date" in parts and len(events) == 1:
+            found[column.lower()] = events.pop()
+    return found
+
+
+def _used_dates(tree: exp.Expr, catalog: Catalog) -> dict[str, set[str]]:
+    """Per table read, the date columns the SQL uses (lower case)."""
+    used: dict[str, set[str]] = {}
+    for column in tree.find_all(exp.Column):
+        owner = _owner(column, tree, catalog)
+        if owner is not None:
+            used.setdefault(owner[0].lower(), set()).add(owner[1].lower())
+    return used
+
+
+def date_keys_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
+    """``signal.column_mismatch`` for "sold in 2001" read through a ship date (see the module
+    docstring); ``column_fit`` reads it."""
+    said = {_SAID[w] for w in words(question) if w in _SAID}
+    if len(said) != 1:
+        return []
+    event = next(iter(said))
+    findings = []
+    for table, columns in sorted(_used_dates(tree, catalog).items()):
+        info = catalog.table(table)
+        events = date_events(info.column_names) if info is not None else {}
+        meant = sorted(c for c, e in events.items() if e == event)
+        other = sorted(c for c in columns if events.get(c, event) != event)
+        if len(meant) != 1 or not other or set(meant) & columns:
+            continue
+        findings.append(
+            Finding(
+                "signal.column_mismatch",
+                "signal",
+                f"The question asks about what was {_verb(question)} but the SQL reads "
+                f"{table}'s {', '.join(other)} instead of {meant[0]}.",
+                {"named": f"{table}.{meant[0]}", "used": [f"{table}.{c}" for c in other]},
+            )
+        )
+    return findings
+
+
+def _verb(question: str) -> str:
+    return next(w for w in words(question) if w in _SAID)
