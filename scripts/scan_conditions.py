@@ -23,7 +23,7 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
-from assay.catalog import Catalog, ColumnInfo, TableInfo
+from assay.catalog import Catalog, ColumnInfo, ForeignKey, TableInfo
 from assay.checks import CheckContext
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.types import Candidate
@@ -68,12 +68,18 @@ def _ehrsql(counts: Counter[str], show: bool) -> None:
     if not root.exists():
         return
     schema = json.loads((root / "tables.json").read_text())[0]
+    tables, columns = schema["table_names_original"], schema["column_names_original"]
     catalog = Catalog(
         tuple(
-            TableInfo(
-                t, tuple(ColumnInfo(c, "") for i, c in schema["column_names_original"] if i == n)
+            TableInfo(t, tuple(ColumnInfo(c, "") for i, c in columns if i == n))
+            for n, t in enumerate(tables)
+        ),
+        # The keys its schema (mimic_iv.sql) declares, as a connector reads them.
+        foreign_keys=tuple(
+            ForeignKey(
+                tables[columns[a][0]], (columns[a][1],), tables[columns[b][0]], (columns[b][1],)
             )
-            for n, t in enumerate(schema["table_names_original"])
+            for a, b in schema["foreign_keys"]
         ),
         dialect="sqlite",
     )

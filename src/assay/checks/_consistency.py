@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from sqlglot import exp
 
+from assay.catalog import Catalog
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import (
@@ -540,7 +541,14 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     siblings = sibling_instead(ctx.question, named, read)
     if siblings:  # outside tryout 22: "web sales" summed from catalog_sales
         return CheckOutcome((_sibling_finding(siblings, named, read),))
-    if any(table_words(t) & said for t in read):
+    # A read table whose rows each name a row of a named one answers about it too: EHRSQL's
+    # "patient 10020944" is read through admissions.subject_id, a foreign key to patients (the
+    # gold SQL of 4,348 of its 5,605 answerable questions drew this finding). A count of the
+    # named rows over such a table is still judged ("how many patients" as COUNT(*) of
+    # admissions): counted_elsewhere.
+    if any(table_words(t) & said for t in read) or any(
+        _reaches(ctx.catalog, t, named) for t in read
+    ):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
         return CheckOutcome((counted,) if counted is not None else ())
     return CheckOutcome(
@@ -554,6 +562,24 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+def _reaches(catalog: Catalog, table: str, named: frozenset[str], hops: int = 3) -> bool:
+    """Whether each row of ``table`` names a row of a ``named`` table through at most ``hops``
+    foreign keys (EHRSQL's diagnoses_icd -> admissions -> patients)."""
+    frontier, seen = {table.lower()}, {table.lower()}
+    targets = {n.lower() for n in named}
+    for _ in range(hops):
+        frontier = {
+            parent.lower()
+            for child in frontier
+            for parent in catalog.table_names
+            if parent.lower() not in seen and references(catalog, child, parent)
+        }
+        if frontier & targets:
+            return True
+        seen |= frontier
+    return False
 
 
 def _sibling_finding(
