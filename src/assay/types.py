@@ -74,6 +74,7 @@ class FindingCode(StrEnum):
     SIGNAL_ZERO_COUNT = "signal.zero_count"
     SIGNAL_COLUMN_MISMATCH = "signal.column_mismatch"
     SIGNAL_UNSATISFIABLE_FILTER = "signal.unsatisfiable_filter"
+    SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"
     SIGNAL_BOUND_STRICTNESS = "signal.bound_strictness"
     SIGNAL_BOUND_ON_OTHER_COLUMN = "signal.bound_on_other_column"

@@ -295,6 +295,11 @@ CASES: dict[str, Case] = {
         _sql("SELECT count(*) FROM people WHERE status = 'Void'"),
         _sql("SELECT count(*) FROM people WHERE status = 'void'"),
     ),
+    "always_true_filter": Case(
+        "signal.always_true_filter",
+        _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),
+        _sql("SELECT count(*) FROM people WHERE team <> 1 AND team <> 2"),
+    ),
     "zero_count": Case(
         "signal.zero_count",
         _sql("SELECT count(*) FROM people WHERE age > 100"),
