@@ -73,6 +73,7 @@ class FindingCode(StrEnum):
     SIGNAL_TABLE_MISMATCH = "signal.table_mismatch"
     SIGNAL_ZERO_COUNT = "signal.zero_count"
     SIGNAL_COLUMN_MISMATCH = "signal.column_mismatch"
+    SIGNAL_CODE_FLIPPED = "signal.code_flipped"
     SIGNAL_UNSATISFIABLE_FILTER = "signal.unsatisfiable_filter"
     SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"

@@ -10,9 +10,10 @@ lone count of 0),
 ``veto.groups_do_not_add_up`` (a breakdown whose groups miss or repeat rows of the total),
 ``cap.limit_cuts_tie`` (the row after a LIMIT ties the last row kept),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
-``veto.garbled_answer`` (a written answer showing None or a raw float), ``veto.check_failed``
-(a check that raised), ``veto.check_timed_out`` (a check's query ran past its time limit), the
-layer codes of ``_verify`` and the question-SQL codes of
+``veto.garbled_answer`` (a written answer showing None or a raw float),
+``signal.code_flipped`` (the question asks for one sex, the SQL's code selects the other:
+``_coded``), ``veto.check_failed`` (a check that raised), ``veto.check_timed_out`` (a check's
+query ran past its time limit), the layer codes of ``_verify`` and the question-SQL codes of
 ``_consistency`` and ``_values``; each code is emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
@@ -28,6 +29,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from assay.checks._coded import code_meaning
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
@@ -442,6 +444,7 @@ CHECKS: tuple[Check, ...] = (
     *QUESTION_CHECKS,
     *CONDITION_CHECKS,
     literal_in_data,
+    code_meaning,
     thin_evidence,
 )
 

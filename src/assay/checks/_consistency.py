@@ -67,6 +67,7 @@ QUESTION_SIGNALS = (
     "signal.shape_mismatch",
     "signal.table_mismatch",
     "signal.column_mismatch",
+    "signal.code_flipped",
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
