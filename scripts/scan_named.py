@@ -1,6 +1,7 @@
-"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``) and the check that
-reads stored codes (``_coded.code_meaning``) on answers known right or wrong, with the loop of
-``scan_conditions.py``: every firing on a right answer is a false positive to read.
+"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``) and the checks that
+read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) on answers known right
+or wrong, with the loop of ``scan_conditions.py``: every firing on a right answer is a false
+positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -9,7 +10,7 @@ Each reading is called directly, not through the check that hosts it (``ranking_
 direction problems only when it found none of its own; ``table_fit`` counts only when the
 question's tables share a word with those read), so the counts are an upper bound. The number
 reading needs a database: it runs on the Spider slice and InterCode, not on EHRSQL (no
-database there). The stored-value check runs on EHRSQL against a stand-in for its data: a
+database there). The stored-value checks run on EHRSQL against a stand-in for its data: a
 column's values are the strings its gold SQL compares it with anywhere in the set, and for the
 categorical columns of MIMIC-IV the values its documentation lists (``_MIMIC``: gender 'f' and
 'm', insurance, marital status, language, admission type). The Spider slice was looked at
@@ -30,6 +31,7 @@ from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._coded import code_meaning
 from assay.checks._consistency import _read
+from assay.checks._dropped import value_dropped
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import numbers_in_text
@@ -116,7 +118,7 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, on the database or on EHRSQL's stand-in."""
+    """code_meaning and value_dropped, on the database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -124,7 +126,7 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     ctx = CheckContext(
         question, Candidate(sql), "sqlite", catalog, profiles=Profiles(runner, catalog)
     )
-    return [(f.code, f.message) for c in (code_meaning,) for f in c(ctx).findings]
+    return [(f.code, f.message) for c in (code_meaning, value_dropped) for f in c(ctx).findings]
 
 
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:

@@ -74,6 +74,7 @@ class FindingCode(StrEnum):
     SIGNAL_ZERO_COUNT = "signal.zero_count"
     SIGNAL_COLUMN_MISMATCH = "signal.column_mismatch"
     SIGNAL_CODE_FLIPPED = "signal.code_flipped"
+    SIGNAL_VALUE_DROPPED = "signal.value_dropped"
     SIGNAL_UNSATISFIABLE_FILTER = "signal.unsatisfiable_filter"
     SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"

@@ -301,6 +301,14 @@ CASES: dict[str, Case] = {
         _sql("SELECT count(*) FROM people WHERE sex = 'M'", question="How many women are there?"),
         _sql("SELECT count(*) FROM people WHERE sex = 'F'", question="How many women are there?"),
     ),
+    "value_dropped": Case(
+        "signal.value_dropped",
+        _sql("SELECT count(*) FROM people", question="How many void people are there?"),
+        _sql(
+            "SELECT count(*) FROM people WHERE status = 'void'",
+            question="How many void people are there?",
+        ),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),

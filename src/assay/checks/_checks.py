@@ -12,7 +12,8 @@ lone count of 0),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
 ``veto.garbled_answer`` (a written answer showing None or a raw float),
 ``signal.code_flipped`` (the question asks for one sex, the SQL's code selects the other:
-``_coded``), ``veto.check_failed`` (a check that raised), ``veto.check_timed_out`` (a check's
+``_coded``), ``signal.value_dropped`` (a stored value the question says and the SQL drops:
+``_dropped``), ``veto.check_failed`` (a check that raised), ``veto.check_timed_out`` (a check's
 query ran past its time limit), the layer codes of ``_verify`` and the question-SQL codes of
 ``_consistency`` and ``_values``; each code is emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
@@ -34,6 +35,7 @@ from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
+from assay.checks._dropped import value_dropped
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._ties import limit_cuts_tie
@@ -445,6 +447,7 @@ CHECKS: tuple[Check, ...] = (
     *CONDITION_CHECKS,
     literal_in_data,
     code_meaning,
+    value_dropped,
     thin_evidence,
 )
 

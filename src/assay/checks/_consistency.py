@@ -68,6 +68,7 @@ QUESTION_SIGNALS = (
     "signal.table_mismatch",
     "signal.column_mismatch",
     "signal.code_flipped",
+    "signal.value_dropped",
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
