@@ -86,6 +86,11 @@ def test_a_unanimous_wrong_condition_is_not_shown(
         ("How many male and female students are there?", None),
         ("How many students are there?", None),
         ("How many female students do not have a pet?", "female"),
+        ("Which students don't have a pet and aren't female?", "male"),
+        # a negation a few words before, or one of existence, may not reach the word
+        ("Which students do not identify as female?", None),
+        ("Which teams have no women?", None),
+        ("Which students are not older than 20 and male?", None),
     ],
 )
 def test_the_sex_asked_for(question: str, sex: str | None) -> None:

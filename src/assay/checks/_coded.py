@@ -10,9 +10,10 @@ the SQL's comparison selects, and says when they are opposite (``signal.code_fli
 Only where the mapping is certain: the column's name says sex or gender (every stored value
 'F'/'M' or 'female'/'male') or says male or female as a flag (``is_male``: every stored value
 T/F, Y/N, 1/0, true/false, yes/no), read from the data with one bounded query. A question that
-asks for both sexes, a query that negates anything besides the comparison itself (NOT IN a
-subquery, EXCEPT, IS NULL), a code the mapping does not name: silent, never evidence of a
-right answer.
+asks for both sexes, or holds a negation a few words before a sex word whose reach cannot be
+read ("who do not identify as female", "teams with no women"); a query that negates anything
+besides the comparison itself (NOT IN a subquery, EXCEPT, IS NULL); a code the mapping does
+not name: silent, never evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -39,7 +40,12 @@ _SEX_CODES = {"f": FEMALE, "m": MALE, "female": FEMALE, "male": MALE}
 _TRUE = frozenset({"t", "true", "y", "yes", "1"})
 _FALSE = frozenset({"f", "false", "n", "no", "0"})
 _SKIPPED = frozenset({"a", "an", "the", "be", "being"})  # "not a woman"
-_NEGATIONS = frozenset({"not", "non", "except", "excluding", "besides"})
+# a negation just before a sex word that turns it ("not female", "non-male", "except women");
+# "no women", "never men", "without girls" negate existence, not the sex
+_TURNING = frozenset({"not", "non", "except", "excluding", "besides"})
+_NEGATIONS = _TURNING | {"no", "never", "without"}
+_BE_NOT = frozenset({"isn", "aren", "wasn", "weren"})  # "aren't men": n't turns the word
+_WINDOW = 5  # words before a sex word that a negation may reach it from
 
 
 def _name_words(name: str) -> list[str]:
@@ -47,23 +53,34 @@ def _name_words(name: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
 
 
-def _negated_at(tokens: list[str], index: int) -> bool:
+def _negated_at(tokens: list[str], index: int) -> bool | None:
     """Whether the word at ``index`` is negated: "not", "non-", "except", "other than" or
-    "n't" just before it (articles skipped: "not a woman")."""
-    before = [t for t in tokens[:index] if t not in _SKIPPED][-2:]
-    if not before:
+    "isn't" just before it (articles skipped: "not a woman"); ``None`` when a negation stands a
+    few words before it, whose reach cannot be read ("who do not identify as female", "with no
+    women")."""
+    before = [t for t in tokens[:index] if t not in _SKIPPED][-_WINDOW:]
+    pairs = list(zip(["", *before], before, strict=False))
+    said = [i for i, (prior, word) in enumerate(pairs) if _negation(prior, word)]
+    if not said:
         return False
-    last, prior = before[-1], before[0] if len(before) == 2 else ""
-    return (
-        last in _NEGATIONS
-        or (last == "than" and prior == "other")
-        or (last == "t" and prior.endswith("n"))
+    last = len(pairs) - 1
+    prior, word = pairs[last]
+    turns = (
+        word in _TURNING
+        or (prior == "other" and word == "than")
+        or (prior in _BE_NOT and word == "t")
     )
+    return True if said == [last] and turns else None  # "not female", "aren't men"
+
+
+def _negation(prior: str, word: str) -> bool:
+    return word in _NEGATIONS or (word == "than" and prior == "other") or word == "t"
 
 
 def asked_sex(question: str) -> str | None:
-    """The one sex the question asks for, each sex word turned by a negation before it; ``None``
-    when it names none, or both ("female and male students").
+    """The one sex the question asks for, each sex word turned by a negation just before it;
+    ``None`` when it names none, both ("female and male students"), or a negation a few words
+    before a sex word may or may not reach it.
 
     Example:
         >>> asked_sex("How many students are not female?"), asked_sex("List the women singers")
@@ -75,8 +92,12 @@ def asked_sex(question: str) -> str | None:
     wanted = set()
     for index, token in enumerate(tokens):
         sex = _SEX_WORDS.get(token)
-        if sex is not None:
-            wanted.add(_OTHER[sex] if _negated_at(tokens, index) else sex)
+        if sex is None:
+            continue
+        negated = _negated_at(tokens, index)
+        if negated is None:
+            return None
+        wanted.add(_OTHER[sex] if negated else sex)
     return wanted.pop() if len(wanted) == 1 else None
 
 
