@@ -84,8 +84,8 @@ _MIMIC = {
 
 class _GoldValues:
     """EHRSQL's stand-in data: answers the checks' ``SELECT DISTINCT "c" FROM "t"`` and
-    ``SELECT "c", count(*) FROM "t" ... GROUP BY`` with the strings the set's gold SQL compares
-    ``t.c`` with."""
+    ``SELECT "c", count(*) FROM (SELECT "c" FROM "t" ...) GROUP BY`` with the strings the set's
+    gold SQL compares ``t.c`` with."""
 
     def __init__(self) -> None:
         self.values: dict[tuple[str, str], set[str]] = {k: set(v) for k, v in _MIMIC.items()}
@@ -106,11 +106,12 @@ class _GoldValues:
     def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
         """Each value once (``DISTINCT``) or counted twice (``count(*)``: every value taken
         as stored in many rows, so every short column is a category)."""
-        match = re.match(r'SELECT (DISTINCT )?"([^"]+)"(, count\(\*\))? FROM "([^"]+)"', sql)
-        if match is None:
+        column = re.match(r'SELECT (DISTINCT )?"([^"]+)"(, count\(\*\))?', sql)
+        table = re.search(r'FROM "([^"]+)"', sql)
+        if column is None or table is None:
             return Result(("v",), (), 0)
-        values = sorted(self.values.get((match.group(4).lower(), match.group(2).lower()), ()))
-        rows = tuple((v, 2) if match.group(3) else (v,) for v in values)[:max_rows]
+        values = sorted(self.values.get((table.group(1).lower(), column.group(2).lower()), ()))
+        rows = tuple((v, 2) if column.group(3) else (v,) for v in values)[:max_rows]
         return Result(("v",), rows, len(rows))
 
 

@@ -119,3 +119,22 @@ def test_a_value_that_is_a_word_of_the_schema_is_no_condition(tmp_path: Path) ->
         )
     )
     assert "signal.value_dropped" in fired
+
+
+def test_the_values_are_read_from_the_first_rows_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The probe runs on every question: it reads ``SAMPLE_ROWS`` rows, never a whole large
+    table (a probe past its time limit would withhold every answer on it)."""
+    from assay.checks import _dropped
+
+    db = tmp_path / "zoo.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE animal (id INTEGER, kind TEXT)")
+    con.executemany("INSERT INTO animal VALUES (?, ?)", [(1, "cat"), (2, "cat"), (3, "dog")])
+    con.commit()
+    con.close()
+    question, sql = "How many dogs are there?", "SELECT count(*) FROM animal"
+    assert "signal.value_dropped" in codes(scored(tmp_path, db, question, sql))
+    monkeypatch.setattr(_dropped, "SAMPLE_ROWS", 2)
+    assert "signal.value_dropped" not in codes(scored(tmp_path, db, question, sql))

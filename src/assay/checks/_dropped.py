@@ -27,11 +27,12 @@ from assay.checks._cues import words
 from assay.checks._sql import parse_query
 from assay.checks._where import finding, forms
 
-__all__ = ["MAX_COLUMNS", "MAX_VALUES", "value_dropped"]
+__all__ = ["MAX_COLUMNS", "MAX_VALUES", "SAMPLE_ROWS", "value_dropped"]
 
 MAX_VALUES = 12
 MAX_COLUMNS = 16
 TIME_LIMIT_MS = 2_000
+SAMPLE_ROWS = 100_000
 # Types that store no category (a number, a date, a time); an undeclared type may hold text.
 _NOT_TEXT = re.compile(r"int|real|float|double|numeric|decimal|date|time|bool", re.IGNORECASE)
 # Words that say nothing of the rows, and the words of a question itself ("can you list"):
@@ -72,7 +73,9 @@ def _said(question_words: set[str], value: str) -> bool:
 def _categories(ctx: CheckContext, table: str, column: str) -> list[str]:
     """The column's values, lower case, when it is a short category: at most ``MAX_VALUES``
     distinct strings, some stored in more than one row (a column of names, one a row, is no
-    category: ``singer.Song_Name`` stores 'You' and 'Love'). One bounded query."""
+    category: ``singer.Song_Name`` stores 'You' and 'Love'). One query over the first
+    ``SAMPLE_ROWS`` rows: it runs on every question, so it must not scan a large table (a probe
+    past its time limit withholds the answer); a value it reads is stored, whatever it misses."""
     assert ctx.profiles is not None
     dialect = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}.get(
         ctx.dialect, ctx.dialect
@@ -81,8 +84,8 @@ def _categories(ctx: CheckContext, table: str, column: str) -> list[str]:
     c = exp.to_identifier(column, quoted=True).sql(dialect=dialect)
     # A probe that fails or runs past its limit raises: the registry names it (fail closed).
     result = ctx.profiles.runner.execute(
-        f"SELECT {c}, count(*) FROM {t} WHERE {c} IS NOT NULL GROUP BY {c} ORDER BY 1 "
-        f"LIMIT {MAX_VALUES + 1}",
+        f"SELECT {c}, count(*) FROM (SELECT {c} FROM {t} WHERE {c} IS NOT NULL "
+        f"LIMIT {SAMPLE_ROWS}) AS s GROUP BY {c} ORDER BY 1 LIMIT {MAX_VALUES + 1}",
         time_limit_ms=TIME_LIMIT_MS,
         max_rows=MAX_VALUES + 1,
     )
