@@ -1,4 +1,5 @@
-"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``) on
+"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``) and
+the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) on
 answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a right
 answer is a false positive to read.
 
@@ -9,12 +10,17 @@ Each reading is called directly, not through the check that hosts it (``ranking_
 direction problems only when it found none of its own; ``table_fit`` counts only when the
 question's tables share a word with those read), so the counts are an upper bound. The number
 readings need a database (``_text_order`` reruns the answer): they run on the Spider slice and
-InterCode, not on EHRSQL (no database there). The Spider slice was looked at while the
-readings were built (tuned on).
+InterCode, not on EHRSQL (no database there). The stored-value checks run on EHRSQL against a
+stand-in for its data: a column's values are the strings its gold SQL compares it with anywhere
+in the set, and for the categorical columns of MIMIC-IV the values its documentation lists
+(``_MIMIC``: gender 'f' and 'm', insurance, marital status, language, admission type). The
+Spider slice was looked at while the readings were built (tuned on).
 """
 
 from __future__ import annotations
 
+import json
+import re
 import sqlite3
 import sys
 from dataclasses import replace
@@ -24,12 +30,14 @@ import scan_conditions as scan
 
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
+from assay.checks._coded import code_meaning
 from assay.checks._consistency import _read
+from assay.checks._dropped import value_dropped
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
-from assay.checks._values import _owner
+from assay.checks._values import _compared, _owner
 from assay.types import Candidate, Result
 
 _DBS: dict[int, Path] = {}
@@ -66,11 +74,80 @@ def _as_text(ctx: CheckContext, db: Path, sql: str) -> list[tuple[str, str]]:
     return [(f.code, f.message) for f in outcome.findings]
 
 
+# MIMIC-IV's documented values of its short categorical columns (lower case, as EHRSQL stores)
+_MIMIC = {
+    ("patients", "gender"): {"f", "m"},
+    ("admissions", "insurance"): {"medicaid", "medicare", "other"},
+    ("admissions", "marital_status"): {"divorced", "married", "single", "widowed"},
+    ("admissions", "language"): {"english", "?"},
+    ("admissions", "admission_type"): {
+        "ambulatory observation",
+        "direct emer.",
+        "direct observation",
+        "elective",
+        "eu observation",
+        "ew emer.",
+        "observation admit",
+        "surgical same day admission",
+        "urgent",
+    },
+}
+
+
+class _GoldValues:
+    """EHRSQL's stand-in data: answers the checks' ``SELECT DISTINCT "c" FROM "t"`` and
+    ``SELECT "c", count(*) FROM (SELECT "c" FROM "t" ...) GROUP BY`` with the strings the set's
+    gold SQL compares ``t.c`` with."""
+
+    def __init__(self) -> None:
+        self.values: dict[tuple[str, str], set[str]] = {k: set(v) for k, v in _MIMIC.items()}
+
+    def learn(self, catalog: Catalog) -> None:
+        root = scan.SHARED / "ehrsql-2024"
+        for split in ("train", "valid"):
+            if not (root / split).exists():
+                continue
+            for sql in json.loads((root / split / "label.json").read_text()).values():
+                tree = parse_query(sql, "sqlite") if sql and sql != "null" else None
+                for column, value in _compared(tree) if tree is not None else []:
+                    owner = _owner(column, tree, catalog)
+                    if owner is not None:
+                        key = (owner[0].lower(), owner[1].lower())
+                        self.values.setdefault(key, set()).add(value)
+
+    def execute(self, sql: str, *, time_limit_ms: int, max_rows: int) -> Result:
+        """Each value once (``DISTINCT``) or counted twice (``count(*)``: every value taken
+        as stored in many rows, so every short column is a category)."""
+        column = re.match(r'SELECT (DISTINCT )?"([^"]+)"(, count\(\*\))?', sql)
+        table = re.search(r'FROM "([^"]+)"', sql)
+        if column is None or table is None:
+            return Result(("v",), (), 0)
+        values = sorted(self.values.get((table.group(1).lower(), column.group(2).lower()), ()))
+        rows = tuple((v, 2) if column.group(3) else (v,) for v in values)[:max_rows]
+        return Result(("v",), rows, len(rows))
+
+
+_GOLD = _GoldValues()
+
+
+def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
+    """code_meaning and value_dropped, on the database or on EHRSQL's stand-in."""
+    db = _DBS.get(id(catalog))
+    if db is None and len(_GOLD.values) == len(_MIMIC):
+        _GOLD.learn(catalog)
+    runner = _Runner(db) if db is not None else _GOLD
+    ctx = CheckContext(
+        question, Candidate(sql), "sqlite", catalog, profiles=Profiles(runner, catalog)
+    )
+    return [(f.code, f.message) for c in (code_meaning, value_dropped) for f in c(ctx).findings]
+
+
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:
     tree = parse_query(sql, "sqlite")
     if tree is None or catalog is None:
         return []
     found = [(f.code, f.message) for f in one_word_columns(question, tree, catalog)]
+    found += _stored_value_checks(question, sql, catalog)
     ctx = CheckContext(question, Candidate(sql), "sqlite", catalog)
     read = _read(ctx)
     if read is not None:

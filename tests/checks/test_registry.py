@@ -45,14 +45,15 @@ READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
 @pytest.fixture(scope="module")
 def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
-    a join date over 2020-2022, seven teams, and scores whose points are numbers stored as
-    text."""
+    a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, and scores whose points
+    are numbers stored as text."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
         "CREATE TABLE people AS SELECT i AS id, CASE WHEN i % 50 = 0 THEN -1 ELSE 18 + i % 60 END "
         "AS age, i % 7 AS team, CASE WHEN i % 10 = 0 THEN 'void' ELSE 'ok' END AS status, "
-        "DATE '2020-01-01' + CAST(i AS INTEGER) AS joined FROM range(1, 1001) t(i)"
+        "DATE '2020-01-01' + CAST(i AS INTEGER) AS joined, "
+        "CASE WHEN i % 2 = 0 THEN 'F' ELSE 'M' END AS sex FROM range(1, 1001) t(i)"
     )
     con.execute("CREATE TABLE teams AS SELECT i AS team_id, 'T' || i AS name FROM range(0, 7) t(i)")
     # points stored as text: '98' is the largest read as text, 133 read as a number
@@ -300,6 +301,24 @@ CASES: dict[str, Case] = {
         "signal.literal_not_in_data",
         _sql("SELECT count(*) FROM people WHERE status = 'Void'"),
         _sql("SELECT count(*) FROM people WHERE status = 'void'"),
+    ),
+    "code_meaning": Case(
+        "signal.code_flipped",
+        _sql("SELECT count(*) FROM people WHERE sex = 'M'", question="How many women are there?"),
+        _sql("SELECT count(*) FROM people WHERE sex = 'F'", question="How many women are there?"),
+    ),
+    "value_dropped": Case(
+        "signal.value_dropped",
+        _sql("SELECT count(*) FROM people", question="How many void people are there?"),
+        _sql(
+            "SELECT count(*) FROM people WHERE status = 'void'",
+            question="How many void people are there?",
+        ),
+    ),
+    "always_true_filter": Case(
+        "signal.always_true_filter",
+        _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),
+        _sql("SELECT count(*) FROM people WHERE team <> 1 AND team <> 2"),
     ),
     "zero_count": Case(
         "signal.zero_count",

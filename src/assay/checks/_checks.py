@@ -10,9 +10,11 @@ lone count of 0),
 ``veto.groups_do_not_add_up`` (a breakdown whose groups miss or repeat rows of the total),
 ``cap.limit_cuts_tie`` (the row after a LIMIT ties the last row kept),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
-``veto.garbled_answer`` (a written answer showing None or a raw float), ``veto.check_failed``
-(a check that raised), ``veto.check_timed_out`` (a check's query ran past its time limit), the
-layer codes of ``_verify`` and the question-SQL codes of
+``veto.garbled_answer`` (a written answer showing None or a raw float),
+``signal.code_flipped`` (the question asks for one sex, the SQL's code selects the other:
+``_coded``), ``signal.value_dropped`` (a stored value the question says and the SQL drops:
+``_dropped``), ``veto.check_failed`` (a check that raised), ``veto.check_timed_out`` (a check's
+query ran past its time limit), the layer codes of ``_verify`` and the question-SQL codes of
 ``_consistency`` and ``_values``; each code is emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
@@ -28,10 +30,12 @@ from typing import Any
 
 from sqlglot import exp
 
+from assay.checks._coded import code_meaning
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
+from assay.checks._dropped import value_dropped
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._text_order import numbers_as_text
@@ -444,6 +448,8 @@ CHECKS: tuple[Check, ...] = (
     *CONDITION_CHECKS,
     literal_in_data,
     numbers_as_text,
+    code_meaning,
+    value_dropped,
     thin_evidence,
 )
 

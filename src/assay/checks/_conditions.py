@@ -10,6 +10,10 @@ question's cue is not read, so their silence is never evidence of a right answer
 
 - ``signal.unsatisfiable_filter``: a WHERE conjunction no row can pass (one column equal to two
   different constants, ``x > 5 AND x < 3``), read from the SQL alone, whatever the question.
+- ``signal.always_true_filter``: an OR of two conditions on one column that every value passes
+  (``PetType <> 'cat' OR PetType <> 'dog'``, NOT IN written as ORs of ``<>``; ``x > 5 OR
+  x < 10``): the filter keeps every row that has a value, whatever the question ("pets that
+  are neither cats nor dogs" answered with all of them).
 - ``signal.negation_dropped``: the question negates a value ("not made in 1972", "not large",
   "other than France") and the SQL keeps that value as a positive equality with no negation
   anywhere (no NOT, ``<>``, ``!=``, NOT IN, EXCEPT, NOT EXISTS, IS NULL).
@@ -42,11 +46,22 @@ from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
-from assay.checks._where import Const, comparison, conjuncts, const, finding, forms, tree_of
+from assay.checks._where import (
+    Const,
+    comparison,
+    conjuncts,
+    const,
+    disjuncts,
+    finding,
+    forms,
+    negated,
+    tree_of,
+)
 
 __all__ = [
     "CONDITION_CHECKS",
     "CONDITION_SIGNALS",
+    "always_true_filter",
     "bound_on_other_column",
     "bound_strictness",
     "negation_dropped",
@@ -55,6 +70,7 @@ __all__ = [
 
 CONDITION_SIGNALS = (
     "signal.unsatisfiable_filter",
+    "signal.always_true_filter",
     "signal.negation_dropped",
     "signal.bound_strictness",
     "signal.bound_on_other_column",
@@ -217,6 +233,88 @@ def unsatisfiable_filter(ctx: CheckContext) -> CheckOutcome:
     return CheckOutcome()
 
 
+# ---------------------------------------------------------------- always_true_filter
+
+
+def _covers_all(first: tuple[str, Const], second: tuple[str, Const]) -> bool:
+    """Whether every value passes one of two comparisons with constants of one kind: two
+    ``<>`` with different constants (text compared without case or edge spaces, so a
+    case-insensitive collation cannot make them one), or a lower and an upper bound that meet
+    or cross (``> 5`` or ``< 10``; ``>= 5`` or ``< 5``)."""
+    (op1, c1), (op2, c2) = sorted((first, second), key=lambda pair: pair[0])
+    if c1.kind != c2.kind:
+        return False
+    if op1 == op2 == "<>":
+        if c1.kind == "num":
+            return c1.number != c2.number
+        return c1.text.casefold().strip() != c2.text.casefold().strip()
+    if c1.kind != "num" or "<>" in (op1, op2) or op1[0] != "<" or op2[0] != ">":
+        return False  # "<" sorts before ">": op1 is the upper bound, op2 the lower
+    upper, lower = c1.number, c2.number
+    return lower < upper or (lower == upper and (op1 == "<=" or op2 == ">="))
+
+
+def _compared_with(term: exp.Expr) -> tuple[str, tuple[str, Const]] | None:
+    """(the column, (its operator, the constant)) of ``column OP constant``; ``<>`` and
+    ``!=`` read as ``<>``."""
+    if isinstance(term, exp.NEQ) and not negated(term):
+        sides = [(term.this, const(term.expression)), (term.expression, const(term.this))]
+        for column, value in sides:
+            if isinstance(column, exp.Column) and value is not None:
+                return column.sql().lower(), ("<>", value)
+        return None
+    compared = comparison(term)
+    if compared is None or not isinstance(compared[0], exp.Column) or compared[1] == "=":
+        return None
+    return compared[0].sql().lower(), (compared[1], compared[2])
+
+
+def _always_true(node: exp.Expr) -> tuple[str, str] | None:
+    """(the column, the two conditions) when two branches of an OR chain on one column
+    together pass every value."""
+    seen: dict[str, list[tuple[exp.Expr, tuple[str, Const]]]] = {}
+    for branch in disjuncts(node):
+        read = _compared_with(branch)
+        if read is None:
+            continue
+        column, said = read
+        for other, other_said in seen.get(column, []):
+            if _covers_all(other_said, said):
+                return column, f"{other.sql()} OR {branch.sql()}"
+        seen.setdefault(column, []).append((branch, said))
+    return None
+
+
+def always_true_filter(ctx: CheckContext) -> CheckOutcome:
+    """A WHERE term that every value passes: an OR of two conditions on one column that
+    together cover every value (``PetType <> 'cat' OR PetType <> 'dog'``: any pet is not a cat
+    or not a dog; ``x > 5 OR x < 10``). Only rows with no value (NULL) are left out, so the
+    filter says nothing; "neither cats nor dogs" is ``PetType <> 'cat' AND PetType <> 'dog'``
+    or ``NOT IN ('cat', 'dog')``. Read from the SQL alone, whatever the question."""
+    tree = tree_of(ctx)
+    if tree is None:
+        return CheckOutcome()
+    for where in tree.find_all(exp.Where):
+        for term in conjuncts(where.this):
+            found = _always_true(term) if not negated(term) else None
+            if found is None:
+                continue
+            column, said = found
+            return CheckOutcome(
+                (
+                    finding(
+                        "signal.always_true_filter",
+                        f"The WHERE's {said} is true for every value of {column}: it keeps "
+                        "every row that has one, so it filters nothing. For 'neither ... nor' "
+                        "join the conditions with AND (or write NOT IN).",
+                        column=column,
+                        condition=said,
+                    ),
+                )
+            )
+    return CheckOutcome()
+
+
 # ---------------------------------------------------------------- negation_dropped
 
 _NEGATION = re.compile(r"\b(?:not|never|except(?: for)?|excluding|other than|apart from)\b|n't\b")
@@ -330,6 +428,7 @@ def negation_dropped(ctx: CheckContext) -> CheckOutcome:
 
 CONDITION_CHECKS = (
     unsatisfiable_filter,
+    always_true_filter,
     negation_dropped,
     bound_strictness,
     bound_on_other_column,

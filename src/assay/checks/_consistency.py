@@ -72,6 +72,8 @@ QUESTION_SIGNALS = (
     "signal.shape_mismatch",
     "signal.table_mismatch",
     "signal.column_mismatch",
+    "signal.code_flipped",
+    "signal.value_dropped",
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
