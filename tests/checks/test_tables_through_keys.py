@@ -25,9 +25,13 @@ CATALOG = Catalog(
         _table("patients", "row_id", "subject_id", "gender"),
         _table("admissions", "row_id", "subject_id", "hadm_id", "admittime"),
         _table("cost", "row_id", "event_id", "cost"),
+        _table("diagnoses_icd", "row_id", "hadm_id", "icd_code"),
     ),
     dialect="sqlite",
-    foreign_keys=(ForeignKey("admissions", ("subject_id",), "patients", ("subject_id",)),),
+    foreign_keys=(
+        ForeignKey("admissions", ("subject_id",), "patients", ("subject_id",)),
+        ForeignKey("diagnoses_icd", ("hadm_id",), "admissions", ("hadm_id",)),
+    ),
 )
 
 
@@ -43,7 +47,12 @@ def _codes(question: str, sql: str, catalog: Catalog = CATALOG) -> list[str]:
     [
         (
             "When was patient 10000032 first admitted to the hospital?",
-            "SELECT admittime FROM admissions WHERE subject_id = 10000032 ORDER BY admittime LIMIT 1",
+            "SELECT admittime FROM admissions WHERE subject_id = 10000032 "
+            "ORDER BY admittime LIMIT 1",
+        ),
+        (  # two keys away: diagnoses_icd -> admissions -> patients
+            "How many patients had diagnosis 4019?",
+            "SELECT COUNT(DISTINCT hadm_id) FROM diagnoses_icd WHERE icd_code = '4019'",
         ),
         (
             "How many patients were admitted?",
