@@ -1,6 +1,7 @@
 """Right answers that five agreeing samples saw withheld on the Spider slice (count16, tuned on):
 a COUNT(DISTINCT) that only filters or ranks rows, or counts a key, read as an aggregate the
-question did not ask for. Each wrong answer beside them stays withheld."""
+question did not ask for; and a year said as an age ("older than 1975") read as a number's
+bound. Each wrong answer beside them stays withheld."""
 
 from __future__ import annotations
 
@@ -74,3 +75,55 @@ def test_a_returned_count_distinct_of_values_is_still_withheld(
     verdict = scored(tmp_path, "car_1", question, *[sql] * 5)
     assert "signal.aggregate_mismatch" in verdict["reasons"], verdict["reasons"]
 
+
+YEARS = [
+    # (database, question, wrong SQL, right SQL)
+    (
+        "concert_singer",
+        "List the singers whose songs are not older than 2010.",
+        "SELECT Name FROM singer WHERE Song_release_year <= 2010",
+        "SELECT Name FROM singer WHERE Song_release_year >= 2010",
+    ),
+    (
+        "car_1",
+        "How many cars are older than 1975?",
+        "SELECT count(*) FROM cars_data WHERE Year > 1975",
+        "SELECT count(*) FROM cars_data WHERE Year < 1975",
+    ),
+    (
+        "car_1",
+        "How many cars are newer than 1980?",
+        "SELECT count(*) FROM cars_data WHERE Year < 1980",
+        "SELECT count(*) FROM cars_data WHERE Year > 1980",
+    ),
+    (
+        "car_1",
+        "How many cars are from 1975 or older?",
+        "SELECT count(*) FROM cars_data WHERE Year < 1975",
+        "SELECT count(*) FROM cars_data WHERE Year <= 1975",
+    ),
+]
+
+
+@pytest.mark.parametrize(("db", "question", "wrong", "right"), YEARS)
+def test_older_and_newer_than_a_year_are_earlier_and_later(
+    tmp_path: Path, db: str, question: str, wrong: str, right: str
+) -> None:
+    """ "older than 1975" was read as a number's bound from above: the right ``Year < 1975``
+    withheld as flipped and the wrong ``Year > 1975`` shown."""
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert verdict["action"] == "withhold", verdict["reasons"]
+    verdict = scored(tmp_path, db, question, *[right] * 5)
+    assert verdict["action"] == "show", verdict["reasons"]
+
+
+def test_older_than_an_age_is_still_above_it(tmp_path: Path) -> None:
+    question = "Which singers are older than 30?"
+    wrong = scored(
+        tmp_path, "concert_singer", question, *["SELECT Name FROM singer WHERE Age < 30"] * 5
+    )
+    assert "signal.comparison_flipped" in wrong["reasons"], wrong["reasons"]
+    right = scored(
+        tmp_path, "concert_singer", question, *["SELECT Name FROM singer WHERE Age > 30"] * 5
+    )
+    assert right["action"] == "show", right["reasons"]
