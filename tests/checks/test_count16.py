@@ -127,3 +127,16 @@ def test_older_than_an_age_is_still_above_it(tmp_path: Path) -> None:
         tmp_path, "concert_singer", question, *["SELECT Name FROM singer WHERE Age > 30"] * 5
     )
     assert right["action"] == "show", right["reasons"]
+
+
+def test_a_count_distinct_of_a_key_of_the_counted_table_is_shown(tmp_path: Path) -> None:
+    """ "How many students have a dog?" as count(DISTINCT Has_Pet.StuID) (agreed14 p01) was
+    withheld; the same count for "How many pets do students have?" is still flagged."""
+    sql = (
+        "SELECT count(DISTINCT T1.StuID) FROM Has_Pet AS T1 JOIN Pets AS T2 "
+        "ON T1.PetID = T2.PetID WHERE T2.PetType = 'dog'"
+    )
+    verdict = scored(tmp_path, "pets_1", "How many students have a dog?", *[sql] * 5)
+    assert verdict["action"] == "show", verdict["reasons"]
+    verdict = scored(tmp_path, "pets_1", "How many pets do students have?", *[sql] * 5)
+    assert "signal.aggregate_mismatch" in verdict["reasons"], verdict["reasons"]

@@ -27,7 +27,7 @@ from assay.checks._cues import (
     table_words,
     words,
 )
-from assay.checks._distinct_counts import unasked_distinct_counts
+from assay.checks._distinct_counts import counts_keys_of, unasked_distinct_counts
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -523,6 +523,8 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     if any(table_words(t) & said for t in read):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
         return CheckOutcome((counted,) if counted is not None else ())
+    if counts_keys_of(ctx, sql.tree, named):  # students counted by Has_Pet.StuID: _distinct_counts
+        return CheckOutcome()
     return CheckOutcome(
         (
             _finding(
