@@ -332,3 +332,12 @@ def test_a_bound_that_looks_like_a_year_is_never_a_year(
         assert verdict.candidate is not None and verdict.candidate.final_sql is not None
         assert "Weight" in verdict.candidate.final_sql
         assert "Year = 2000" not in verdict.candidate.final_sql
+
+
+def test_older_than_a_year_is_no_bound_on_age(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """ "songs not older than 2010" is a release year from 2010 on: it was read as the singers'
+    age at most 2010 (count16); unread now, it is asked back."""
+    _, layer = _spider("concert_singer", tmp_path_factory)
+    reading, decision = read_and_decide("how many singers have songs not older than 2010", layer)
+    assert "singer.Age" not in {c.column for c in reading.comparisons}
+    assert decision.behaviour == "clarify"  # 'older than 2010' unread: asked back, not guessed

@@ -17,7 +17,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import table_words, words
+from assay.checks._cues import table_words, time_words, words
 from assay.checks._sql import referenced_tables
 from assay.checks._where import Const, comparison, finding, forms, tree_of
 
@@ -86,7 +86,7 @@ def _bound(before: str, after: str) -> tuple[str, bool, str] | None:
 
 
 def _question_bounds(question: str) -> list[tuple[float, str, bool, str]]:
-    text = " ".join(question.lower().replace("\u2019", "'").split())
+    text = time_words(" ".join(question.replace("\u2019", "'").split()))  # "older than 1975"
     found = []
     for match in _NUM.finditer(text):
         bound = _bound(text[: match.start()], text[match.end() :])

@@ -28,6 +28,7 @@ from assay.checks._cues import (
     table_words,
     words,
 )
+from assay.checks._distinct_counts import counts_keys_of, unasked_distinct_counts
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -84,7 +85,6 @@ class _Sql:
 
     tree: exp.Expr
     aggregates: frozenset[str]
-    count_distinct: bool
     grouped: bool
     limit: int | None
     order_desc: tuple[bool, ...]
@@ -148,7 +148,6 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
     aggregates = frozenset(
         name for kind, name in _AGGREGATES.items() if tree.find(kind) is not None
     )
-    count_distinct = any(isinstance(c.this, exp.Distinct) for c in tree.find_all(exp.Count))
     order = tree.args.get("order")
     desc = tuple(bool(o.args.get("desc")) for o in order.expressions) if order else ()
     literals = list(tree.find_all(exp.Literal))
@@ -162,7 +161,6 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
     return _Sql(
         tree=tree,
         aggregates=aggregates,
-        count_distinct=count_distinct,
         grouped=tree.find(exp.Group) is not None,
         limit=_limit(tree),
         order_desc=desc,
@@ -185,7 +183,8 @@ def _read(ctx: CheckContext) -> tuple[Cues, _Sql] | None:
 
 def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     """The asked quantity against the aggregate: an AVG or SUM nobody asked for, an asked
-    average missing, a COUNT(DISTINCT) with no "different" in the question."""
+    average missing, a returned COUNT(DISTINCT) of non-key values with no "different" in the
+    question (one that only filters or ranks rows is not the answer's: _distinct_counts)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -201,7 +200,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         problems.append("the question asks for an average but the SQL has no AVG")
     if "sum" in sql.aggregates and not asked & {"sum", "count"} and not _broken_down(ctx, sql):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
-    if sql.count_distinct and not distinct:
+    if not distinct and unasked_distinct_counts(ctx, sql.tree):
         problems.append("the SQL counts distinct values but the question does not say distinct")
     if not problems:
         return CheckOutcome()
@@ -553,6 +552,8 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     ):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
         return CheckOutcome((counted,) if counted is not None else ())
+    if counts_keys_of(ctx, sql.tree, named):  # students counted by Has_Pet.StuID: _distinct_counts
+        return CheckOutcome()
     return CheckOutcome(
         (
             _finding(

@@ -18,6 +18,7 @@ __all__ = [
     "read_cues",
     "requested_attributes",
     "table_words",
+    "time_words",
     "words",
 ]
 
@@ -42,8 +43,28 @@ _LESS = re.compile(
     r"\b(less than|fewer than|smaller than|lower than|lighter than|younger than|below|under|"
     r"at most|before|earlier than|shorter than|no more than)\b"
 )
+# A year said with an age's word: "older than 1975" is earlier, "newer than 1980" later
+_YEAR = r"(?:1[6-9]|20)\d\d(?![\w]|\.\d)"
+_AGE_OF_YEAR = re.compile(rf"\b(older|newer|younger) than ((?:the )?(?:year )?(?:of )?{_YEAR})")
+_YEAR_OR_AGE = re.compile(rf"\b({_YEAR}) (or|and) (older|newer|younger)\b")
+_TIME_WORD = {"older": "earlier", "newer": "later", "younger": "later"}
 _QUOTED = re.compile(r"""(?:^|[\s(])["'‘“]([^"'’”]{1,60})["'’”]""")
 _NEGATED = re.compile(r"(?:\b(?:not|never|no)|n't)\s+$", re.IGNORECASE)
+
+
+def time_words(text: str) -> str:
+    """Lower-case ``text`` with the age words said of a year made its time words: a thing
+    older than 1975 is from before 1975, not above it (count16: "songs not older than 2010"
+    as ``Song_release_year >= 2010`` was withheld as flipped, and ``<= 2010`` shown). An age
+    ("older than 30") is left as it is.
+
+    Example:
+        >>> time_words("Cars older than 1975, or 1980 or newer; singers older than 30")
+        'cars earlier than 1975, or 1980 or later; singers older than 30'
+    """
+    text = text.lower()
+    text = _AGE_OF_YEAR.sub(lambda m: f"{_TIME_WORD[m.group(1)]} than {m.group(2)}", text)
+    return _YEAR_OR_AGE.sub(lambda m: f"{m.group(1)} {m.group(2)} {_TIME_WORD[m.group(3)]}", text)
 
 
 def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> bool:
@@ -138,7 +159,7 @@ def read_cues(question: str) -> Cues:
         >>> read_cues("What is the average age of singers per country?").each
         True
     """
-    text = " ".join(question.lower().split())
+    text = time_words(" ".join(question.split()))
     # "at least" and "at most" are comparisons, not superlatives.
     ranked = _BOUNDS.sub(" ", text)
     aggregates = set()

@@ -17,6 +17,7 @@ from assay.catalog import Catalog
 from assay.guard import DIALECTS, QueryAnalysis, analyse
 
 __all__ = [
+    "column_reads",
     "equi_join_pairs",
     "in_condition",
     "output_sources",
@@ -72,6 +73,13 @@ def referenced_tables(tree: exp.Expr) -> list[str]:
         ['x']
     """
     return _analysis(tree, None).base_tables
+
+
+def column_reads(tree: exp.Expr, catalog: Catalog, column: exp.Column) -> tuple[ColumnKey, ...]:
+    """The base-table columns one column node of ``tree`` finally reads (through CTEs and
+    derived tables); empty when it reads an alias or cannot be resolved."""
+    analysis = _analysis(tree, catalog)
+    return next((ref.reads for ref in analysis.column_refs if ref.node is column), ())
 
 
 def _key(table: str | None, column: str, catalog: Catalog) -> ColumnKey | None:

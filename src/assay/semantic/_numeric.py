@@ -138,7 +138,12 @@ def _numeric_columns(layer: SemanticLayer) -> dict[str, str]:
 
 
 _NUM = re.compile(r"-?\d+(?:\.\d+)?")
-_AGE = re.compile(r"\b(not\s+)?(older|younger)\s+than\b", re.IGNORECASE)
+# not of a year: "songs older than 2010" are from before 2010, not of an age above it (count16)
+_AGE = re.compile(
+    r"\b(not\s+)?(older|younger)\s+than\b(?!\s+(?:the\s+)?(?:year\s+)?(?:of\s+)?"
+    r"(?:1[6-9]|20)\d\d\b)",
+    re.IGNORECASE,
+)
 _WEIGH = re.compile(
     r"\bweigh(?:s|ed|ing)?\s+(more\s+than|less\s+than|over|under|above|below|at\s+least"
     r"|at\s+most)\b",

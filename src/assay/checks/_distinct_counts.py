@@ -1,0 +1,109 @@
+"""The COUNT(DISTINCT ...) an answer returns and whose DISTINCT changes what it counts.
+
+``aggregate_fit`` says a COUNT(DISTINCT) disagrees with a question that does not say
+"distinct". Two kinds of them are not the answer's quantity, and right answers written with
+them were withheld on the Spider slice:
+
+- one that only picks or ranks rows: in a WHERE, HAVING or ORDER BY, at any depth ("makers
+  that produced cars in both 1970 and 1971" as ``HAVING count(DISTINCT Year) = 2``; "the
+  country with the most car makers" as ``ORDER BY COUNT(DISTINCT Maker) DESC LIMIT 1``);
+- one over a column whose values are all different and never null in its table (a key): its
+  distinct values are the table's rows, so it counts the entities and the DISTINCT only undoes a
+  join's repeats ("How many car makers are there in france?" as
+  ``COUNT(DISTINCT car_makers.id)`` over a join);
+- one over a declared foreign key to the table the question counts, named right after "how
+  many" or "number of": it counts those entities ("How many students have a dog?" as
+  ``count(DISTINCT Has_Pet.StuID)``; "How many pets do students have?" so written still fires).
+
+Without the database's profiles a returned COUNT(DISTINCT) is kept: the check then fires, as
+it did before (fail closed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.catalog import ForeignKey
+from assay.checks._context import CheckContext
+from assay.checks._cues import named_tables
+from assay.checks._sql import column_reads
+from assay.errors import ExecutionError
+
+__all__ = ["counts_keys_of", "unasked_distinct_counts"]
+
+# Clauses that pick or rank rows: an aggregate under them is never a returned value.
+_FILTERS = (exp.Where, exp.Having, exp.Order)
+# The thing counted: the one or two words after the count's cue ("how many car makers")
+_COUNTED = re.compile(r"\b(?:how many|number of|count of|count the)((?:\s+[a-z_]+){1,2})")
+
+
+def unasked_distinct_counts(ctx: CheckContext, tree: exp.Expr) -> list[exp.Count]:
+    """The COUNT(DISTINCT) nodes whose DISTINCT can change the answer's value (docstring)."""
+    return [
+        count
+        for count in tree.find_all(exp.Count)
+        if isinstance(count.this, exp.Distinct)
+        and count.find_ancestor(*_FILTERS) is None
+        and not _counts_entities(ctx, tree, count.this)
+    ]
+
+
+def _counts_entities(ctx: CheckContext, tree: exp.Expr, distinct: exp.Distinct) -> bool:
+    """Whether the one counted column is unique and never null in its one base table, or a
+    declared foreign key to the table the question counts."""
+    if ctx.catalog is None or ctx.profiles is None or len(distinct.expressions) != 1:
+        return False
+    column = distinct.expressions[0]
+    if not isinstance(column, exp.Column):
+        return False
+    reads = column_reads(tree, ctx.catalog, column)
+    if len(reads) != 1:
+        return False
+    if _refers_to_counted(ctx, *reads[0]):
+        return True
+    try:
+        profile = ctx.profiles.profile(*reads[0])
+    except ExecutionError:  # not measured: not known to be a key
+        return False
+    return profile is not None and profile.n_null == 0 and profile.n_distinct == profile.n_rows
+
+
+def _refers_to_counted(ctx: CheckContext, table: str, column: str) -> bool:
+    """Whether ``table.column`` is a declared one-column foreign key to a table the question
+    names right after its count's cue."""
+    assert ctx.catalog is not None
+    counted = " ".join(m.group(1) for m in _COUNTED.finditer(ctx.question.lower()))
+    return any(named_tables(counted, (fk.ref_table,)) for fk in _foreign_keys(ctx, table, column))
+
+
+def counts_keys_of(ctx: CheckContext, tree: exp.Expr, tables: frozenset[str]) -> bool:
+    """Whether the SQL returns a COUNT(DISTINCT) of a declared foreign key to one of
+    ``tables``: it counts those tables' rows through a link table ("How many students have a
+    dog?" as ``count(DISTINCT Has_Pet.StuID)`` reads no ``Student``, yet counts students)."""
+    if ctx.catalog is None:
+        return False
+    wanted = {t.lower() for t in tables}
+    for count in tree.find_all(exp.Count):
+        distinct = count.this
+        if not isinstance(distinct, exp.Distinct) or count.find_ancestor(*_FILTERS) is not None:
+            continue
+        columns = distinct.expressions
+        if len(columns) != 1 or not isinstance(columns[0], exp.Column):
+            continue
+        reads = column_reads(tree, ctx.catalog, columns[0])
+        if len(reads) == 1 and any(
+            fk.ref_table.lower() in wanted for fk in _foreign_keys(ctx, *reads[0])
+        ):
+            return True
+    return False
+
+
+def _foreign_keys(ctx: CheckContext, table: str, column: str) -> list[ForeignKey]:
+    assert ctx.catalog is not None
+    return [
+        fk
+        for fk in ctx.catalog.foreign_keys
+        if fk.table.lower() == table.lower() and [c.lower() for c in fk.columns] == [column.lower()]
+    ]
