@@ -193,12 +193,23 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     asked = cues.aggregates | defined
     distinct = cues.distinct or "count_distinct" in defined
     problems = []
-    if "avg" in sql.aggregates and "avg" not in asked:
+    if "avg" in sql.aggregates and "avg" not in asked and not _RATE.search(ctx.question):
         problems.append("the SQL averages (AVG) but the question asks for no average")
     names = " ".join(c.name.lower() for c in sql.tree.find_all(exp.Column))
-    if "avg" in cues.aggregates and "avg" not in sql.aggregates and "average" not in names:
+    if (
+        "avg" in cues.aggregates
+        and "avg" not in sql.aggregates
+        and "average" not in names
+        and not _named_in_literal(("mean", "average", "avg"), sql.tree)
+    ):
         problems.append("the question asks for an average but the SQL has no AVG")
-    if "sum" in sql.aggregates and not asked & {"sum", "count"} and not _broken_down(ctx, sql):
+    if (
+        "sum" in sql.aggregates
+        and not asked & {"sum", "count"}
+        and not _AMOUNT.search(ctx.question)
+        and not _sums_within(sql.tree, asked)
+        and not _broken_down(ctx, sql)
+    ):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
     if not distinct and unasked_distinct_counts(ctx, sql.tree):
         problems.append("the SQL counts distinct values but the question does not say distinct")
@@ -214,6 +225,48 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+# Words that ask for a sum without saying "total" (EHRSQL's gold sums doses and volumes for
+# "how much X has patient N been prescribed", "the amount of", "the accumulated output"), and
+# for an average of an indicator ("the 3-month mortality rate" as AVG of 0 and 1).
+_AMOUNT = re.compile(
+    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative)\b", re.IGNORECASE
+)
+_RATE = re.compile(r"\b(rate|ratio|proportion|percentage|fraction)\b", re.IGNORECASE)
+
+
+def _named_in_literal(cues: tuple[str, ...], tree: exp.Expr) -> bool:
+    """Whether a string the SQL compares with holds one of ``cues``: the word then names a
+    measure ("arterial blood pressure mean", an item of EHRSQL's d_items), not an average."""
+    return any(
+        re.search(rf"\b{cue}\b", literal.name.lower())
+        for literal in tree.find_all(exp.Literal)
+        if literal.is_string
+        for cue in cues
+    )
+
+
+def _sums_within(tree: exp.Expr, asked: frozenset[str]) -> bool:
+    """Every SUM builds totals inside a subquery that an asked outer MAX, MIN or AVG reads
+    ("the maximum cost of a hospital stay involving X" as MAX over each stay's SUM)."""
+    outer = {"max": exp.Max, "min": exp.Min, "avg": exp.Avg}
+    wanted = [outer[a] for a in asked & outer.keys()]
+    sums = list(tree.find_all(exp.Sum))
+    return bool(wanted and sums) and all(_outer_aggregate(s, tuple(wanted)) for s in sums)
+
+
+def _outer_aggregate(node: exp.Expr, kinds: tuple[type[exp.Expr], ...]) -> bool:
+    """Whether a SELECT enclosing ``node``'s own SELECT computes one of ``kinds`` over it."""
+    inner = node.find_ancestor(exp.Select)
+    select = inner.find_ancestor(exp.Select) if inner is not None else None
+    while select is not None:
+        if any(
+            a.find_ancestor(exp.Select) is select for kind in kinds for a in select.find_all(kind)
+        ):
+            return True
+        select = select.find_ancestor(exp.Select)
+    return False
 
 
 def _broken_down(ctx: CheckContext, sql: _Sql) -> bool:

@@ -1,4 +1,6 @@
-"""A table named by the question and read through another table's foreign key to it.
+"""EHRSQL's gold SQL against the question-vs-SQL checks: a table named by the question and read
+through another table's foreign key to it, and totals, rates and measure names that are no
+unasked aggregate.
 
 EHRSQL's gold reads "patient 10020944" through ``admissions.subject_id`` (a foreign key to
 ``patients``) and never reads ``patients``: ``signal.table_mismatch`` fired on 4,348 of its
@@ -75,3 +77,57 @@ def test_without_a_key_the_other_table_is_still_a_mismatch() -> None:
     assert _codes("What is the gender of patient 5?", "SELECT cost FROM cost WHERE row_id = 5") == [
         "signal.table_mismatch"
     ]
+
+
+def _aggregate(question: str, sql: str) -> list[str]:
+    from assay.checks._consistency import aggregate_fit
+
+    return [
+        f.message
+        for f in aggregate_fit(CheckContext(question, Candidate(sql), "sqlite", CATALOG)).findings
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [  # EHRSQL's gold, each withheld as aggregate_mismatch before
+        (
+            "How much heparin has patient 5 been prescribed?",
+            "SELECT SUM(dose) FROM prescriptions WHERE subject_id = 5 AND drug = 'heparin'",
+        ),
+        (
+            "What was the accumulated output for patient 5?",
+            "SELECT SUM(value) FROM outputevents WHERE subject_id = 5",
+        ),
+        (
+            "What is the maximum cost of a hospital stay that involves drug X?",
+            "SELECT MAX(t.c) FROM (SELECT SUM(cost) AS c FROM cost GROUP BY hadm_id) AS t",
+        ),
+        (
+            "Which three diagnoses have the highest 3-month mortality rate?",
+            "SELECT icd_code FROM (SELECT icd_code, AVG(died) AS r FROM d GROUP BY icd_code) "
+            "ORDER BY r DESC LIMIT 3",
+        ),
+        (
+            "What was the last arterial blood pressure mean of patient 5?",
+            "SELECT valuenum FROM chartevents WHERE subject_id = 5 AND "
+            "label = 'arterial blood pressure mean' ORDER BY charttime DESC LIMIT 1",
+        ),
+    ],
+)
+def test_asked_totals_rates_and_named_means_are_no_aggregate_mismatch(
+    question: str, sql: str
+) -> None:
+    assert _aggregate(question, sql) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        ("What is the highest cost?", "SELECT SUM(cost) FROM cost"),
+        ("What is the average cost?", "SELECT cost FROM cost WHERE event_id = 3"),
+        ("What is the name of patient 5?", "SELECT AVG(gender) FROM patients"),
+    ],
+)
+def test_unasked_sums_and_averages_still_fire(question: str, sql: str) -> None:
+    assert _aggregate(question, sql) != []
