@@ -23,6 +23,7 @@ from lark.lexer import Lexer
 from assay.semantic._model import SemanticLayer
 from assay.semantic._periods import NO_CLOCK, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, entity_named, tokenize
+from assay.semantic._tied import untied
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["GRAMMAR", "Tag", "names_table", "parse"]
@@ -99,7 +100,12 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         if inside:
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
     ambiguous: list[Match] = []
-    for m in lexicon.match_tokens(tokens, taken):
+    matches = lexicon.match_tokens(tokens, taken)
+    grammar_at: set[int] = set()  # values that are words of grammar, left to the grammar
+    for m in matches:
+        if untied(m, tokens, matches):
+            grammar_at.add(m.start)
+            continue
         if m.kind == "ambiguous":
             m = entity_named(m, tokens, layer)
         if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
@@ -186,6 +192,10 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             # layer's own "quick buy" left over; read as an unknown word (asked back), never
             # dropped (50 transactions were shown for it)
             tags[i] = _Tag("WORD", t, i, canonical(low))
+        elif i in grammar_at and not _quantifies(tokens, i):
+            # "sales for all": a stored value ('All') said with nothing after it to quantify;
+            # asked back, neither filtered on nor dropped
+            tags[i] = _Tag("WORD", t, i, canonical(low))
         elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
             continue
         elif low in _CLASS_NOUNS and (prev := tags.get(i - 1)) is not None and prev.kind == "VALUE":
@@ -213,6 +223,11 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         for k in sorted(tags)
     ]
     return _postposed(_separators(ordered)), ambiguous
+
+
+def _quantifies(tokens: list[Token], i: int) -> bool:
+    """Whether the word at ``i`` has a word after it to quantify ("all categories")."""
+    return i + 1 < len(tokens) and tokens[i + 1].text[:1].isalpha()
 
 
 # Negations said after the values they exclude ("cardiology excluded").
