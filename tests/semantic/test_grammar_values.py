@@ -8,6 +8,9 @@
 - F2: "which category has the highest store sales net paid" was read as the maximum metric
   (its drafted synonym "highest store sales net paid") grouped, unranked: every category's
   single largest sale. It is a ranking by the total.
+- F16: a count's one-word name said of a breakdown or after a value ("by customer state", "for
+  good customers") was a second metric, asked back; it says whose rows are meant.
+- F14: a fan-out refusal named a table the question never implied; it names the table needed.
 
 Each answer shown is compared with SQL written here on the same data.
 """
@@ -22,8 +25,11 @@ import pytest
 import yaml
 
 from assay.connectors import connect
+from assay.errors import FanOut
+from assay.generators import plan
 from assay.pipeline import Agent
 from assay.semantic import parse_semantic, read
+from tests.semantic._helpers import read_and_decide
 
 # A small star as TPC-DS has it: one fact table, an item and a time-of-day dimension, with the
 # drafter's four statistics of one summed column and their synonyms.
@@ -174,3 +180,89 @@ def test_the_highest_alone_is_still_the_maximum() -> None:
     reading = read("What is the highest store sales net paid?", _layer())
     assert reading.metrics == ("net_paid_maximum",)
     assert reading.top_n is None
+
+
+# F16 and F14: a layer counting customers, whose state sits on a joined address table, and
+# whose store sales reach the customer only through web sales (the direct join forbidden).
+OWNERS = """
+name: "owners"
+tables: {"store_sales": {}, "web_sales": {}, "item": {}, "customer": {},
+         "customer_address": {}}
+joins:
+  - {left: "store_sales.ss_item_sk", right: "item.i_item_sk", relationship: many_to_one}
+  - {left: "web_sales.ws_item_sk", right: "item.i_item_sk", relationship: many_to_one}
+  - {left: "web_sales.ws_customer_sk", right: "customer.c_customer_sk",
+     relationship: many_to_one}
+  - {left: "customer.c_current_addr_sk", right: "customer_address.ca_address_sk",
+     relationship: many_to_one}
+forbidden_joins:
+  - {left: "store_sales", right: "customer_address",
+     reason: "12 rows of store_sales have no match"}
+metrics:
+  - name: "net_paid_total"
+    label: "total store sales net paid"
+    synonyms: ["store sales net paid"]
+    table: "store_sales"
+    expression: "sum(store_sales.ss_net_paid)"
+  - name: "web_net_paid_total"
+    label: "total web sales net paid"
+    synonyms: ["web sales net paid"]
+    table: "web_sales"
+    expression: "sum(web_sales.ws_net_paid)"
+  - name: "customer_count"
+    label: "customer count"
+    synonyms: ["number of customer", "customers"]
+    table: "customer"
+    expression: "count(*)"
+dimensions:
+  - name: "customer_address_ca_state"
+    column: "customer_address.ca_state"
+    synonyms: ["customer address state", "state"]
+    values: ["CA", "TX"]
+  - name: "customer_c_rating"
+    column: "customer.c_rating"
+    synonyms: ["rating"]
+    values: ["Good", "Poor"]
+  - name: "item_i_color"
+    column: "item.i_color"
+    synonyms: ["color"]
+    values: ["red", "blue"]
+"""
+
+
+def _owners() -> Any:
+    return parse_semantic(yaml.safe_load(OWNERS))
+
+
+def test_a_count_named_before_its_dimension_says_whose_it_is() -> None:
+    """ "by customer state" was asked back as two metrics: net paid and customers."""
+    reading, decision = read_and_decide("Total web sales net paid by customer state", _owners())
+    assert (reading.metrics, reading.several) == (("web_net_paid_total",), ())
+    assert reading.group_by == "customer_address_ca_state"
+    assert decision.behaviour == "answer", decision.message
+
+
+def test_a_count_named_after_a_value_is_the_rows_measured() -> None:
+    """ "for good customers": the customers rated Good, not a second metric."""
+    reading, decision = read_and_decide("Total web sales net paid for good customers", _owners())
+    assert (reading.metrics, reading.several) == (("web_net_paid_total",), ())
+    assert decision.behaviour == "answer", decision.message
+    assert [(f.dimension, f.values) for f in reading.filters] == [("customer_c_rating", ("Good",))]
+
+
+def test_a_count_beside_a_dimension_of_an_unjoined_table_stays_a_metric() -> None:
+    """ "by customer color": no table of customers holds a color (the items' does), so
+    'customer' is not read away; the question stays asked back."""
+    _, decision = read_and_decide("Total web sales net paid by customer color", _owners())
+    assert decision.code == "behaviour.several_metrics"
+
+
+def test_a_fan_out_names_the_table_the_question_needs() -> None:
+    """The refusal named only web_sales, which the question never mentioned (F14)."""
+    layer = _owners()
+    reading = read("Total store sales net paid by customer state", layer)
+    with pytest.raises(FanOut) as raised:
+        plan(reading, layer)
+    message = str(raised.value)
+    assert "web_sales lies on the join path from store_sales to customer_address" in message
+    assert "the direct join is forbidden: 12 rows of store_sales have no match" in message

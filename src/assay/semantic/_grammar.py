@@ -209,6 +209,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             continue
         else:
             tags[i] = _Tag("WORD", *_hyphenated(tokens, taken, i), canonical(low))
+    for i in _owners(tags, tokens, layer):
+        del tags[i]  # "by customer state": the customers' state, not a count of customers
     # A word inside a grammar phrase ("compared with") is not the function word before the
     # next tag: "cancellations compared with alterations" names alterations as compared, not
     # as context ("with" alone would make it the rows measured, and drop it).
@@ -376,19 +378,57 @@ def _hyphenated(tokens: list[Token], taken: list[bool], i: int) -> tuple[Token, 
 _OF_ROWS = frozenset({"for", "from", "of", "among"})
 
 
+# A word said of the rows a metric names ("large transactions", "good customers").
+_SAID_OF_ROWS = frozenset({"WORD", "VALUE"})
+
+
 def _metric_before(tags: dict[int, _Tag], tokens: list[Token], i: int) -> str:
     """The word before token ``i``; for a metric's phrase after one unread word that itself
     follows "for", "from", "of" or "among" ("amount for large transactions"), that word: the
     phrase names the rows measured, as "for transactions" does, not a second metric (outside
-    tryout 19: MetricFlow's "transactions ... for large transactions" was asked which one)."""
+    tryout 19: MetricFlow's "transactions ... for large transactions" was asked which one);
+    a value the layer reads counts as that word ("for good customers", tryout 22 F16)."""
     before = _before(tokens, i)
     tag = tags.get(i)
     if tag is None or tag.kind != "METRIC" or i < 2:
         return before
     word = tags.get(i - 1)
-    if word is not None and word.kind == "WORD" and _before(tokens, i - 1) in _OF_ROWS:
+    if word is not None and word.kind in _SAID_OF_ROWS and _before(tokens, i - 1) in _OF_ROWS:
         return _before(tokens, i - 1)
     return before
+
+
+def _owners(tags: dict[int, _Tag], tokens: list[Token], layer: SemanticLayer) -> list[int]:
+    """Where a count's one-word name ("customer", of a layer counting customers) is said
+    between "by" and a dimension of its table, or of a table it joins ("by customer state"):
+    it says whose the dimension is, not a second measure (outside tryout 22 F16 was asked back
+    "'Total store sales net paid', 'customer' apart; which one should be measured")."""
+    out = []
+    for i, tag in tags.items():
+        before, after = tags.get(i - 1), tags.get(i + 1)
+        if tag.kind != "METRIC" or before is None or after is None:
+            continue
+        if before.kind != "BY" or after.kind != "DIM" or tag.payload.end != i + 1:
+            continue
+        word = canonical(tokens[i].lower)
+        metrics = [layer.metric(t) for t in tag.payload.targets]
+        dim_table = layer.dimension(after.payload.targets[0]).column.split(".")[0]
+        if all(
+            names_table(word, {m.table})
+            and m.expression.replace(" ", "").lower() == "count(*)"
+            and _joined(layer, m.table, dim_table)
+            for m in metrics
+        ):
+            out.append(i)
+    return out
+
+
+def _joined(layer: SemanticLayer, table: str, other: str) -> bool:
+    """Whether two tables are one table or joined directly."""
+    if table == other:
+        return True
+    pairs = {(j.left.split(".")[0], j.right.split(".")[0]) for j in layer.joins}
+    return (table, other) in pairs or (other, table) in pairs
 
 
 def _before(tokens: list[Token], i: int) -> str:
