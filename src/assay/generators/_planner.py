@@ -141,13 +141,26 @@ def _joins(
             if fans_out and not distinct:
                 raise FanOut(
                     f"Joining {target} to {metric.table} would multiply rows and inflate "
-                    f"{metric.label}.",
+                    f"{metric.label}{_on_the_way(layer, metric.table, goal, target)}.",
                     hint="Define the metric on the joined grain.",
                 )
             key = join.right if forward else join.left
             ordered.append(_Join(target, f"{join.left} = {join.right}", key, outer))
             joined.add(target)
     return ordered
+
+
+def _on_the_way(layer: SemanticLayer, table: str, goal: str, step: str) -> str:
+    """Why a table the question never named is joined: it lies on the path to one it needs,
+    and why the direct join was not taken (outside tryout 22 F14: "Joining web_sales to
+    customer" read as if the question had asked about web sales)."""
+    if step == goal:
+        return ""
+    said = f" ({step} lies on the join path from {table} to {goal}, which the question needs"
+    for forbidden in layer.forbidden_joins:
+        if {forbidden.left, forbidden.right} == {table, goal}:
+            return f"{said}; the direct join is forbidden: {forbidden.reason})"
+    return f"{said})"
 
 
 def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Plan:

@@ -36,6 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from assay.semantic._lookup import value_lookups
 from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
@@ -135,6 +136,38 @@ def _ranking_label(r: Ranking) -> str:
     if r.n is None:
         return f"sorted {'highest' if r.descending else 'lowest'} first"
     return f"{'top' if r.descending else 'bottom'} {r.n}"
+
+
+def _place_swapped(
+    text: str, appended: str, before: Reading, said: Reading, layer: SemanticLayer
+) -> tuple[str, str, list[str]]:
+    """ "same for France" after "customers in Germany", where the nation names are looked up
+    in the data, not read at layer load (``_lookup``): neither is a filter yet, so France was
+    added beside Germany ("customers in Germany France", abstained on; outside tryout 22 F11).
+    A place said alone takes the place of the one place before it on the same column."""
+    alone = said.value_like or said.unread  # "France" said alone stands where nothing reads
+    if said.metrics or said.groups or said.filters or len(alone) != 1:
+        return text, appended, []
+    word = alone[0]
+    column = _looked_up_in(word, layer)
+    olds = [w for w in before.value_like if column and _looked_up_in(w, layer) == column]
+    if len(olds) != 1:
+        return text, appended, []
+    swapped, done = re.subn(rf"\b{re.escape(olds[0])}\b", word, text, count=1, flags=re.I)
+    if not done:
+        return text, appended, []
+    rest = re.sub(rf"\b{re.escape(word)}\b", "", appended, count=1, flags=re.I).strip()
+    rest = "" if rest.lower() in _BARE_PREPOSITIONS else rest
+    return swapped, rest, [f"filter {column} {olds[0]} -> {word}"]
+
+
+def _looked_up_in(word: str, layer: SemanticLayer) -> str | None:
+    """The one open dimension a place name would be looked up in, or None."""
+    lookups = value_lookups((word,), layer)
+    return lookups[0].dimension if lookups else None
+
+
+_BARE_PREPOSITIONS = frozenset({"", "in", "for", "from", "of", "at"})
 
 
 def _clean(fragment: str) -> str:
@@ -418,6 +451,9 @@ def compose_follow_up(
             f"filter {_filter_label(old_filter)} -> "
             + "; ".join(_filter_label(f) for f in new_filters)
         )
+
+    text, appended, swapped = _place_swapped(text, appended, before, said, layer)
+    replaced += swapped
 
     if said.ranking and before.ranking:
         if ranked is not None:  # "top 5" after "top 3 countries by ...": said in its place

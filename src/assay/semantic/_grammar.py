@@ -23,6 +23,7 @@ from lark.lexer import Lexer
 from assay.semantic._model import SemanticLayer
 from assay.semantic._periods import NO_CLOCK, find_periods
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, entity_named, tokenize
+from assay.semantic._tied import untied
 from assay.semantic._words import FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["GRAMMAR", "Tag", "names_table", "parse"]
@@ -99,7 +100,12 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         if inside:
             tags[inside[0]] = _Tag("PERIOD", tokens[inside[0]], inside[0], period)
     ambiguous: list[Match] = []
-    for m in lexicon.match_tokens(tokens, taken):
+    matches = lexicon.match_tokens(tokens, taken)
+    grammar_at: set[int] = set()  # values that are words of grammar, left to the grammar
+    for m in matches:
+        if untied(m, tokens, matches):
+            grammar_at.add(m.start)
+            continue
         if m.kind == "ambiguous":
             m = entity_named(m, tokens, layer)
         if m.kind == "ambiguous":  # left to the words nothing reads, and asked back
@@ -186,6 +192,10 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             # layer's own "quick buy" left over; read as an unknown word (asked back), never
             # dropped (50 transactions were shown for it)
             tags[i] = _Tag("WORD", t, i, canonical(low))
+        elif i in grammar_at and not _quantifies(tokens, i):
+            # "sales for all": a stored value ('All') said with nothing after it to quantify;
+            # asked back, neither filtered on nor dropped
+            tags[i] = _Tag("WORD", t, i, canonical(low))
         elif low in FUNCTION_WORDS or canonical(low) in FUNCTION_WORDS:
             continue
         elif low in _CLASS_NOUNS and (prev := tags.get(i - 1)) is not None and prev.kind == "VALUE":
@@ -199,6 +209,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
             continue
         else:
             tags[i] = _Tag("WORD", *_hyphenated(tokens, taken, i), canonical(low))
+    for i in _owners(tags, tokens, layer):
+        del tags[i]  # "by customer state": the customers' state, not a count of customers
     # A word inside a grammar phrase ("compared with") is not the function word before the
     # next tag: "cancellations compared with alterations" names alterations as compared, not
     # as context ("with" alone would make it the rows measured, and drop it).
@@ -213,6 +225,11 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         for k in sorted(tags)
     ]
     return _postposed(_separators(ordered)), ambiguous
+
+
+def _quantifies(tokens: list[Token], i: int) -> bool:
+    """Whether the word at ``i`` has a word after it to quantify ("all categories")."""
+    return i + 1 < len(tokens) and tokens[i + 1].text[:1].isalpha()
 
 
 # Negations said after the values they exclude ("cardiology excluded").
@@ -361,19 +378,57 @@ def _hyphenated(tokens: list[Token], taken: list[bool], i: int) -> tuple[Token, 
 _OF_ROWS = frozenset({"for", "from", "of", "among"})
 
 
+# A word said of the rows a metric names ("large transactions", "good customers").
+_SAID_OF_ROWS = frozenset({"WORD", "VALUE"})
+
+
 def _metric_before(tags: dict[int, _Tag], tokens: list[Token], i: int) -> str:
     """The word before token ``i``; for a metric's phrase after one unread word that itself
     follows "for", "from", "of" or "among" ("amount for large transactions"), that word: the
     phrase names the rows measured, as "for transactions" does, not a second metric (outside
-    tryout 19: MetricFlow's "transactions ... for large transactions" was asked which one)."""
+    tryout 19: MetricFlow's "transactions ... for large transactions" was asked which one);
+    a value the layer reads counts as that word ("for good customers", tryout 22 F16)."""
     before = _before(tokens, i)
     tag = tags.get(i)
     if tag is None or tag.kind != "METRIC" or i < 2:
         return before
     word = tags.get(i - 1)
-    if word is not None and word.kind == "WORD" and _before(tokens, i - 1) in _OF_ROWS:
+    if word is not None and word.kind in _SAID_OF_ROWS and _before(tokens, i - 1) in _OF_ROWS:
         return _before(tokens, i - 1)
     return before
+
+
+def _owners(tags: dict[int, _Tag], tokens: list[Token], layer: SemanticLayer) -> list[int]:
+    """Where a count's one-word name ("customer", of a layer counting customers) is said
+    between "by" and a dimension of its table, or of a table it joins ("by customer state"):
+    it says whose the dimension is, not a second measure (outside tryout 22 F16 was asked back
+    "'Total store sales net paid', 'customer' apart; which one should be measured")."""
+    out = []
+    for i, tag in tags.items():
+        before, after = tags.get(i - 1), tags.get(i + 1)
+        if tag.kind != "METRIC" or before is None or after is None:
+            continue
+        if before.kind != "BY" or after.kind != "DIM" or tag.payload.end != i + 1:
+            continue
+        word = canonical(tokens[i].lower)
+        metrics = [layer.metric(t) for t in tag.payload.targets]
+        dim_table = layer.dimension(after.payload.targets[0]).column.split(".")[0]
+        if all(
+            names_table(word, {m.table})
+            and m.expression.replace(" ", "").lower() == "count(*)"
+            and _joined(layer, m.table, dim_table)
+            for m in metrics
+        ):
+            out.append(i)
+    return out
+
+
+def _joined(layer: SemanticLayer, table: str, other: str) -> bool:
+    """Whether two tables are one table or joined directly."""
+    if table == other:
+        return True
+    pairs = {(j.left.split(".")[0], j.right.split(".")[0]) for j in layer.joins}
+    return (table, other) in pairs or (other, table) in pairs
 
 
 def _before(tokens: list[Token], i: int) -> str:

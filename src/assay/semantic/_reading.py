@@ -47,6 +47,7 @@ from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
+from assay.semantic._ranked import ranked_total
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -297,6 +298,9 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     listed = _listed_aggregates(question, lexicon)
     if listed != question:
         return dataclasses.replace(read(listed, layer, lexicon), question=question)
+    ranked = ranked_total(question, lexicon)
+    if ranked != question:  # "which category has the highest net paid": ranked by the total
+        return dataclasses.replace(read(ranked, layer, lexicon), question=question)
     compared = _compared(question, layer, lexicon)
     if compared is not None:
         return compared
