@@ -47,6 +47,7 @@ from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
+from assay.semantic._reach import by_reach
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -271,7 +272,8 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
-    return counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    return by_reach(reading, layer, read)
 
 
 def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
