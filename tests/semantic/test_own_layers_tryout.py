@@ -145,6 +145,9 @@ def test_before_a_year_is_the_period_up_to_it() -> None:
     ]
     (month,) = find_periods("revenue before March 2022", clock)
     assert (month.end, month.label) == (dt.date(2022, 3, 1), "before March 2022")
+    # a unit before "before" counts back from the period: never every day before it
+    for said in ("the month before March 2022", "the day before yesterday", "the year before 2022"):
+        assert not any(p.open_start for p in find_periods(f"orders {said}", clock)), said
 
 
 _ORDERS = Metric("orders", "orders", ("orders",), "orders", "COUNT(*)", "orders.placed")

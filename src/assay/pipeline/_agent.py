@@ -904,9 +904,12 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
 
 def _partial_end(reading: Reading, last: dt.date) -> str:
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
-    open_ended = ("since ", "after ", "before ")
-    if len(reading.periods) == 1 and reading.periods[0].label.startswith(open_ended):
+    if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
         return f"to {last}"  # an open period runs to the last day covered: say which
+    if len(reading.periods) == 1 and reading.periods[0].open_start:
+        # "before 2023" of data that ends in April 2022: to its last day, said; never "not
+        # over" (the span is the data's, not the calendar's)
+        return f"to {last}" if cut else ""
     if not cut and reading.grain in _GRAIN_MONTHS and not reading.periods:
         # "gross revenue by month": the last month shown runs only to the coverage's end.
         months = _GRAIN_MONTHS[reading.grain]

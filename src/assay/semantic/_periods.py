@@ -571,7 +571,9 @@ def find_periods(
             r"(?:the\s+)?)?$",
             text[: period.span[0]],
         )
-        before = re.search(r"\bbefore\s+(?:the\s+)?$", text[: period.span[0]])
+        before = re.search(r"\bbefore\s+$", text[: period.span[0]])
+        if before and _UNIT_BEFORE.search(text[: before.start()]):
+            before = None  # "the month before March 2023": one month, not every day before it
         if before and not since and not period.relative_previous:
             period = _before(period, text, before.start(), first_day or EARLIEST)
         elif since and since.group(1) in {"since", "after"} and not period.relative_previous:
@@ -589,6 +591,11 @@ def find_periods(
 
 # The first day of a period said with no start ("before 2023") when the data's is unknown.
 EARLIEST = dt.date(1, 1, 1)
+# "the day before yesterday", "the year before 2023", "two months before": a unit (or a
+# number) said before "before" counts back from the period, which no open span reads
+_UNIT_BEFORE = re.compile(
+    r"\b(?:days?|weeks?|months?|quarters?|years?|yrs?|periods?|times?|one|two|three|\d+)\s+$"
+)
 
 
 def _before(period: Period, text: str, said: int, first_day: dt.date) -> Period:
