@@ -248,6 +248,13 @@ def test_distinct_and_either_on_cube(cube: Agent, tpch_duckdb: Path) -> None:
     in_1995 = "o_orderdate >= DATE '1995-01-01' AND o_orderdate < DATE '1996-01-01'"
     distinct = _sql(tpch_duckdb, f"SELECT count(DISTINCT o_custkey) FROM orders WHERE {in_1995}")
     assert _shown(cube, "How many distinct customers ordered in 1995?") == distinct
+    customers = _sql(tpch_duckdb, "SELECT count(DISTINCT c_custkey) FROM customer")
+    assert _shown(cube, "How many distinct customers are there?") == customers
+    # the customers per segment, never the number of segments (5, shown before)
+    by_segment = _sql(
+        tpch_duckdb, "SELECT c_mktsegment, count(DISTINCT c_custkey) FROM customer GROUP BY 1"
+    )
+    assert _shown(cube, "how many unique customers by segment") == by_segment
     both = _sql(
         tpch_duckdb,
         "SELECT count(*) FROM orders WHERE o_orderdate >= DATE '1995-01-01' "

@@ -38,8 +38,8 @@ __all__ = ["distinct_entities", "why_not_distinct"]
 
 _ASKED = re.compile(
     r"^\s*(?:how\s+many|(?:the\s+)?(?:number|count)\s+of)\s+(?P<distinct>distinct|unique|"
-    r"different)\s+(?P<entity>[a-z]+)\s+(?:(?P<verb>[a-z]+)\b(?:\s+(?:an?|any|some)?\s*"
-    r"(?P<noun>[a-z]+)\b)?)",
+    r"different)\s+(?P<entity>[a-z]+)\b(?:\s+(?P<verb>[a-z]+)\b(?:\s+(?:an?|any|some)?\s*"
+    r"(?P<noun>[a-z]+)\b)?)?",
     re.IGNORECASE,
 )
 _SAID = frozenset({"number of distinct", "number of different", "number of unique"})
@@ -60,14 +60,18 @@ def distinct_entities(
     entity = _table_named(asked.group("entity"), layer.tables)
     if entity is None:
         return None
-    found = _counted(asked, entity, layer)
-    if found is None:
-        return None
-    join, said = found
-    metric = _existing(join, layer) or _made(join, asked.group("entity").lower(), layer)
+    if _own(asked):
+        metric, end = _keys(entity, asked.group("entity").lower(), layer), asked.end("entity")
+    else:
+        found = _counted(asked, entity, layer)
+        if found is None:
+            return None
+        join, said = found
+        metric = _existing(join, layer) or _made(join, asked.group("entity").lower(), layer)
+        end = asked.end(said)
     if metric is None:
         return None
-    words = reading.question[asked.start("distinct") : asked.end(said)]
+    words = reading.question[asked.start("distinct") : end]
     named = dataclasses.replace(metric, synonyms=(*metric.synonyms, words))
     others = tuple(m for m in layer.metrics if m.name != metric.name)
     wider = dataclasses.replace(layer, metrics=(*others, named))
@@ -77,6 +81,35 @@ def distinct_entities(
     return again, wider
 
 
+# "how many distinct customers (are there)", "... by segment", "... in Germany": the
+# entity's own rows, nothing they did; the words after are read as for any metric
+_BE = frozenset({"are", "is", "exist", "exists", "there", "by", "per", "in", "for", "from"})
+
+
+def _own(asked: re.Match[str]) -> bool:
+    verb = asked.group("verb")
+    return verb is None or verb.lower() in _BE
+
+
+def _keys(entity: str, entities: str, layer: SemanticLayer) -> Metric | None:
+    """``COUNT(DISTINCT entity.key)`` over the entity's own table, untimed (a period asked of
+    it is abstained on: when a customer "was" is not said by its key); the key is the one
+    column the layer's joins reach the table by."""
+    keys = {
+        j.right for j in layer.joins if j.relationship == "many_to_one" and j.tables[1] == entity
+    }
+    if len(keys) != 1:
+        return None
+    (key,) = keys
+    return Metric(
+        f"distinct_{key.replace('.', '_')}",
+        f"number of distinct {entities}",
+        (),
+        entity,
+        f"COUNT(DISTINCT {key})",
+    )
+
+
 def why_not_distinct(reading: Reading, layer: SemanticLayer) -> str:
     """Why a count of distinct entities was not read (``""`` when the question is not one):
     the rows to count them over were not named by a table the layer joins to them."""
@@ -84,7 +117,7 @@ def why_not_distinct(reading: Reading, layer: SemanticLayer) -> str:
         return ""
     asked = _ASKED.match(reading.question)
     entity = _table_named(asked.group("entity"), layer.tables) if asked else None
-    if asked is None or entity is None:
+    if asked is None or entity is None or _own(asked):
         return ""
     joined = sorted(
         j.tables[0]
