@@ -25,6 +25,7 @@ from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import (
     Dimension,
+    JoinPath,
     Lexicon,
     Metric,
     SemanticLayer,
@@ -246,10 +247,15 @@ def test_derive_names_checks_what_it_is_given() -> None:
 
 
 def test_two_explicit_dimensions_called_alike_are_asked_back() -> None:
-    """OSI gives both ss_store_sk and s_city the synonym "location": the first was read."""
+    """OSI gives both ss_store_sk and s_city the synonym "location": the first was read. (Both
+    reach the sales rows, as in OSI: a dimension no join reaches is not a reading of a word,
+    ``semantic._reach``.)"""
     layer = _store(
         _dim("ss_store_sk", "store_sales.ss_store_sk", "store", "location"),
         _dim("s_city", "store.s_city", "city", "location"),
+    )
+    layer = dataclasses.replace(
+        layer, joins=(JoinPath("store_sales.ss_store_sk", "store.s_store_sk"),)
     )
     _, decision = _decide(layer, "total sales by location")
     assert decision.code == "behaviour.ambiguous_name"

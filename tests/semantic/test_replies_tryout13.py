@@ -104,17 +104,38 @@ def _sql(db: Path, sql: str) -> dict[str, float]:
 # --- 1. replies to an ask-back naming several dimensions ------------------------------------
 
 
+# Line items have a customer and a supplier: "region" is the customer's (defined) or the
+# supplier's (a role the layer leaves undefined), asked back. (An order has no supplier:
+# "number of orders by region" is read as the customer's region, ``test_one_choice_is_read``.)
+_ASKED = "number of line items by region in 1995"
+
+
 @pytest.mark.parametrize("reply", ["customer regions", "the customer regions one", "r_name"])
 def test_a_reply_naming_an_offered_dimension_re_asks_with_it(
     cube: Agent, tpch_duckdb: Path, reply: str
 ) -> None:
     """tryout 11 F38: the reply was appended and the same ask-back came again."""
-    question = "number of orders by region in 1995"
-    assert cube.ask(question).behaviour == "clarify"
-    composed = compose_follow_up(question, reply, cube.layer, cube.lexicon)
+    assert cube.ask(_ASKED).behaviour == "clarify"
+    composed = compose_follow_up(_ASKED, reply, cube.layer, cube.lexicon)
     assert composed["unclear"] is None
-    assert composed["question"] == "number of orders by customer regions in 1995?"
+    assert composed["question"] == "number of line items by customer regions in 1995?"
     assert composed["replaced"] == ["region (asked back) -> customer regions"]
+    expected = _sql(
+        tpch_duckdb,
+        "SELECT r.r_name, count(*) FROM lineitem l JOIN orders o ON l.l_orderkey = o.o_orderkey "
+        "JOIN customer c ON o.o_custkey = c.c_custkey "
+        "JOIN nation n ON c.c_nationkey = n.n_nationkey "
+        "JOIN region r ON n.n_regionkey = r.r_regionkey "
+        "WHERE l.l_shipdate >= DATE '1995-01-01' AND l.l_shipdate < DATE '1996-01-01' "
+        "GROUP BY 1",
+    )
+    assert _rows(cube.ask(composed["question"])) == expected
+
+
+def test_one_choice_is_read(cube: Agent, tpch_duckdb: Path) -> None:
+    """An outside tryout saw "customers count by region" asked back offering one choice (the
+    supplier's region, which a customer does not have, and the base cube's): read as the
+    customer's region, the only one the counted rows reach."""
     expected = _sql(
         tpch_duckdb,
         "SELECT r.r_name, count(*) FROM orders o JOIN customer c ON o.o_custkey = c.c_custkey "
@@ -123,15 +144,19 @@ def test_a_reply_naming_an_offered_dimension_re_asks_with_it(
         "WHERE o.o_orderdate >= DATE '1995-01-01' AND o.o_orderdate < DATE '1996-01-01' "
         "GROUP BY 1",
     )
-    assert _rows(cube.ask(composed["question"])) == expected
+    assert _rows(cube.ask("number of orders by region in 1995")) == expected
+    customers = _sql(
+        tpch_duckdb,
+        "SELECT r.r_name, count(*) FROM customer c JOIN nation n ON c.c_nationkey = n.n_nationkey "
+        "JOIN region r ON n.n_regionkey = r.r_regionkey GROUP BY 1",
+    )
+    assert _rows(cube.ask("Customers count by region")) == customers
 
 
 def test_a_dimension_chosen_with_a_new_period(cube: Agent) -> None:
     """The period said with the choice replaces the question's, never dropped."""
-    composed = compose_follow_up(
-        "number of orders by region in 1995", "customer regions in 1996", cube.layer, cube.lexicon
-    )
-    assert composed["question"] == "number of orders by customer regions in 1996?"
+    composed = compose_follow_up(_ASKED, "customer regions in 1996", cube.layer, cube.lexicon)
+    assert composed["question"] == "number of line items by customer regions in 1996?"
     assert composed["replaced"] == [
         "region (asked back) -> customer regions",
         "period 1995 -> 1996",
@@ -141,9 +166,7 @@ def test_a_dimension_chosen_with_a_new_period(cube: Agent) -> None:
 @pytest.mark.parametrize("reply", ["yes", "supplier regions", "nations"])
 def test_a_reply_naming_no_offered_dimension_is_asked_back(cube: Agent, reply: str) -> None:
     """A yes says nothing of which; a meaning the layer leaves undefined is no choice."""
-    composed = compose_follow_up(
-        "number of orders by region in 1995", reply, cube.layer, cube.lexicon
-    )
+    composed = compose_follow_up(_ASKED, reply, cube.layer, cube.lexicon)
     assert composed["unclear"] is not None
     assert "it names none of the choices offered ('customer regions')" in composed["unclear"]
 

@@ -168,7 +168,7 @@ def write_governed(
     scope = f" {where}" if where else ""
     # "since March 2024", "after 2023": an open period says its own preposition
     when = (
-        (f" {period}" if period.startswith(("since ", "after ")) else f" in {period}")
+        (f" {period}" if period.startswith(("since ", "after ", "before ")) else f" in {period}")
         if period
         else ""
     )

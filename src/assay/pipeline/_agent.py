@@ -55,11 +55,13 @@ from assay.semantic import (
     ValueLookup,
     check_against,
     distinct_count,
+    distinct_entities,
     entity_columns,
     read,
     said_bounds,
     value_lookup_sql,
     value_lookups,
+    why_not_distinct,
     with_derived_names,
     with_found,
     with_numeric_columns,
@@ -198,6 +200,10 @@ class Agent:
         refusal = tuple(dict.fromkeys(r.code for r in found))
         reading = counted or read(text, self.layer, self.lexicon)
         distinct = None if found else distinct_count(reading, self.layer)
+        if distinct is None and not found and counted is None:
+            # "how many distinct customers ordered in 1995": the entity's keys counted
+            # distinctly over the rows the verb names (``semantic._distinct_entity``)
+            distinct = distinct_entities(reading, self.layer, read)
         if distinct is not None:
             # "how many different types of pet": the count of one dimension's values, a
             # metric made for this question only; read, planned and checked on a copy of the
@@ -207,6 +213,9 @@ class Agent:
             one.layer = layer
             return one._begin(question, ident, reading)
         decision = decide_behaviour(reading, self.layer, refusal)
+        why = why_not_distinct(reading, self.layer)
+        if decision.code == "behaviour.concept_missing" and why:
+            decision = replace(decision, message=why)
         if found:  # name the payload: what was asked for, in the user's words
             decision = replace(
                 decision,
@@ -897,6 +906,10 @@ def _partial_end(reading: Reading, last: dt.date) -> str:
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
     if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
         return f"to {last}"  # an open period runs to the last day covered: say which
+    if len(reading.periods) == 1 and reading.periods[0].open_start:
+        # "before 2023" of data that ends in April 2022: to its last day, said; never "not
+        # over" (the span is the data's, not the calendar's)
+        return f"to {last}" if cut else ""
     if not cut and reading.grain in _GRAIN_MONTHS and not reading.periods:
         # "gross revenue by month": the last month shown runs only to the coverage's end.
         months = _GRAIN_MONTHS[reading.grain]

@@ -168,7 +168,7 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
                     f"{layer.metric(name).label} has data from {own[0]} to {own[1]}; "
                     f"{period.label} is outside it, so there is no data to answer from.",
                 )
-            if period.start < own[0]:
+            if period.start < own[0] and not period.open_start:
                 # begins before the metric's rows do (outside tryout 15: "2100 is outside it"
                 # of data from 2100-01-02): partly covered, and said so
                 return BehaviourDecision(

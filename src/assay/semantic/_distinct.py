@@ -17,6 +17,7 @@ and the written answer treat it as any governed count.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from assay.semantic._model import Metric, SemanticLayer
 from assay.semantic._reading import Reading
@@ -24,6 +25,11 @@ from assay.semantic._reading import Reading
 __all__ = ["distinct_count"]
 
 _SAID = frozenset({"number of distinct", "number of different", "number of unique"})
+# "distinct customers by segment": the dimension said as a grouping of what is counted
+_BY = re.compile(
+    r"\b(?:distinct|different|unique)\s+[a-z]+\s+(?:by|per|for\s+each|in\s+each|across)\b",
+    re.IGNORECASE,
+)
 # the fields that must be empty: anything the question said beyond the count of one dimension
 _NOTHING_ELSE = (
     "metrics",
@@ -76,6 +82,8 @@ def distinct_count(reading: Reading, layer: SemanticLayer) -> tuple[Reading, Sem
     if len(reading.groups) != 1:
         return None
     dimension = layer.dimension(reading.groups[0])
+    if _counts_a_table(reading.question):
+        return None
     table, _, column = dimension.column.partition(".")
     if dimension.expression or not table or not column or "." in column:
         return None
@@ -92,3 +100,10 @@ def distinct_count(reading: Reading, layer: SemanticLayer) -> tuple[Reading, Sem
     wider = dataclasses.replace(layer, metrics=(*layer.metrics, metric))
     counted = dataclasses.replace(reading, metrics=(name,), groups=(), derived=(), notes=())
     return counted, wider
+
+
+def _counts_a_table(question: str) -> bool:
+    """Whether the count is of the word said, grouped by the dimension: "how many unique
+    customers by segment" counts customers per segment (``_distinct_entity``), never the
+    segments (found shown as "5", the number of segments)."""
+    return _BY.search(question) is not None

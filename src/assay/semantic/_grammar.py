@@ -88,7 +88,10 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
     tokens = tokenize(question)
     # A layer without a clock still finds the periods a question names, so that the behaviour
     # rules can abstain on them; relative ones are read against a stand-in date, never applied.
-    periods = find_periods(question, layer.clock or NO_CLOCK, layer.fiscal_year_start_month)
+    first_day = layer.coverage[0] if layer.coverage else None
+    periods = find_periods(
+        question, layer.clock or NO_CLOCK, layer.fiscal_year_start_month, first_day
+    )
     taken = [False] * len(tokens)
     tags: dict[int, _Tag] = {}
     for period in periods:

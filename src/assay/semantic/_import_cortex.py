@@ -67,6 +67,17 @@ def _load(path: Path) -> dict[str, Any]:
     return raw
 
 
+def _spaced(synonyms: list[Any]) -> list[str]:
+    """A dimension's synonyms as words: Cortex writes them as identifiers (``product_category``)
+    that a question says with spaces ("revenue by product category")."""
+    out: list[str] = []
+    for synonym in synonyms:
+        words = str(synonym).replace("_", " ")
+        if words not in out:
+            out.append(words)
+    return out
+
+
 def import_cortex(path: Path) -> ImportResult:
     """Map the Cortex Analyst model at ``path`` (see the module docstring)."""
     raw = _load(path)
@@ -98,7 +109,7 @@ def import_cortex(path: Path) -> ImportResult:
                     {
                         "name": str(dim["name"]),
                         "column": f"{phys}.{expr}",
-                        "synonyms": [str(s) for s in dim.get("synonyms") or []],
+                        "synonyms": _spaced(dim.get("synonyms") or []),
                     }
                 )
             else:

@@ -137,16 +137,39 @@ def _qualify(expr: str, table: str) -> str | None:
 def _unique_dimensions(
     dimensions: list[dict[str, Any]], unmapped: list[str]
 ) -> list[dict[str, Any]]:
-    """The dimensions with the first of each name kept; each later one is reported unmapped."""
+    """The dimensions, each name once. A name two tables share (Cortex's marketing model has a
+    CATEGORY on PRODUCTS and on MARKETING_CAMPAIGN_METRICS) is kept on each, told apart by its
+    table: named ``TABLE_NAME``, with the shared name and "table name" as synonyms, so a word
+    only one of them answers picks it and one that cannot tell is asked back (an outside tryout
+    saw the second dropped as a duplicate, and "revenue for Footwear" abstained). A name said
+    twice of one table keeps the first; each later one is reported unmapped."""
+    tables: dict[str, set[str]] = {}
+    for d in dimensions:
+        tables.setdefault(str(d["name"]), set()).add(str(d["column"]).split(".")[0])
     seen: set[str] = set()
     unique = []
     for d in dimensions:
+        if len(tables[str(d["name"])]) > 1:
+            d = _by_table(d)
         if d["name"] in seen:
             unmapped.append(f"dimension {d['name']} ({d['column']}): a duplicate name")
             continue
         seen.add(str(d["name"]))
         unique.append(d)
     return unique
+
+
+def _by_table(dimension: dict[str, Any]) -> dict[str, Any]:
+    """``dimension`` named by its table and name (``PRODUCTS_CATEGORY``), its own name and
+    "products category" kept as synonyms."""
+    name, table = str(dimension["name"]), str(dimension["column"]).split(".")[0]
+    words = f"{table} {name}".replace("_", " ").lower()
+    synonyms = [s for s in (name, words) if s not in dimension.get("synonyms", [])]
+    return {
+        **dimension,
+        "name": f"{table}_{name}",
+        "synonyms": [*synonyms, *dimension.get("synonyms", [])],
+    }
 
 
 def _own_columns(expr: str, table: str) -> str:

@@ -95,6 +95,9 @@ class Period:
     relative_previous: bool = False  # "the previous year": relative to another period named
     ranged: bool = False  # "from 2022 to 2024": one span made of two named ends
     ends: tuple[Period, ...] = ()  # the two periods a ranged span was made from
+    # "before 2023": from the first date the data holds (the layer's coverage start, or
+    # ``EARLIEST`` when it declares none) to the period said, that period left out
+    open_start: bool = False
 
     def overlaps(self, start: dt.date, end_inclusive: dt.date) -> bool:
         return self.start <= end_inclusive and self.end > start
@@ -524,8 +527,13 @@ class _NoPeriodHere(Exception):
     """A spelling that names no period under this layer's fiscal year."""
 
 
-def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> list[Period]:
+def find_periods(
+    question: str, clock: dt.date, fiscal_start_month: int = 1, first_day: dt.date | None = None
+) -> list[Period]:
     """Every period the question names, in order, none overlapping another's words.
+
+    "since 2022" runs from 2022-01-01 to the clock; "before 2023" from ``first_day`` (the
+    first date the data holds; ``EARLIEST`` when unknown) up to 2023-01-01, left out.
 
     Example:
         >>> [p.label for p in find_periods("Q1 2024 vs Q1 2023", dt.date(2024, 11, 15))]
@@ -563,7 +571,12 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             r"(?:the\s+)?)?$",
             text[: period.span[0]],
         )
-        if since and since.group(1) in {"since", "after"} and not period.relative_previous:
+        before = re.search(r"\bbefore\s+$", text[: period.span[0]])
+        if before and _UNIT_BEFORE.search(text[: before.start()]):
+            before = None  # "the month before March 2023": one month, not every day before it
+        if before and not since and not period.relative_previous:
+            period = _before(period, text, before.start(), first_day or EARLIEST)
+        elif since and since.group(1) in {"since", "after"} and not period.relative_previous:
             start = period.end if since.group(1) == "after" else period.start
             period = Period(
                 start,
@@ -574,6 +587,31 @@ def find_periods(question: str, clock: dt.date, fiscal_start_month: int = 1) -> 
             )
         out.append(period)
     return out
+
+
+# The first day of a period said with no start ("before 2023") when the data's is unknown.
+EARLIEST = dt.date(1, 1, 1)
+# "the day before yesterday", "the year before 2023", "two months before": a unit (or a
+# number) said before "before" counts back from the period, which no open span reads
+_UNIT_BEFORE = re.compile(
+    r"\b(?:days?|weeks?|months?|quarters?|years?|yrs?|periods?|times?|one|two|three|\d+)\s+$"
+)
+
+
+def _before(period: Period, text: str, said: int, first_day: dt.date) -> Period:
+    """ "before 2023": the days from ``first_day`` up to the period said, that period left
+    out (an outside tryout saw "orders before 2023" asked back, while "since 2022" was read).
+    Data that begins on or after the period has none of these days: the span is then the one
+    day before the period, which the coverage rules find outside the data."""
+    start = first_day if first_day < period.start else period.start - dt.timedelta(days=1)
+    return Period(
+        start,
+        period.start,
+        f"before {period.label}",
+        text[said : period.span[1]],
+        (said, period.span[1]),
+        open_start=True,
+    )
 
 
 _RANGE = re.compile(r"^\s*(?:-|to|through|thru|until|till|and)\s*$")

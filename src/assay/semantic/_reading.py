@@ -41,13 +41,15 @@ from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
+from assay.semantic._either import either
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
-from assay.semantic._numeric import counted_rows, everyday_bounds
+from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._ranked import ranked_total
+from assay.semantic._reach import by_reach
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -209,7 +211,7 @@ class Reading:
         elif len(self.periods) > 1:
             parts.append("comparing " + " with ".join(_plain(p) for p in self.periods))
         elif self.periods:
-            since = self.periods[0].label.startswith(("since ", "after "))
+            since = self.periods[0].label.startswith(("since ", "after ", "before "))
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
         elif timed or not self.metrics:
             parts.append("over all dates")
@@ -272,7 +274,8 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
-    return counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    return by_reach(reading, layer, read)
 
 
 def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
@@ -882,6 +885,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         if len(periods) != 2:
             dangling.append(f"{changes[0]} (a change needs two periods to compare)")
             change = None
+    if change is None and not timeless(layer):
+        periods, alternatives = either(periods, question)
+        dangling += [alternatives] if alternatives else []
     for p in periods:
         if (
             change is None

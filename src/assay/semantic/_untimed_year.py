@@ -200,9 +200,10 @@ def _open_ended(reading: Reading, year: Dimension) -> Reading:
     """ "after 1975", "since 1975", "before 1975": a bound on the year column."""
     bounds, periods, unread = list(reading.comparisons), [], list(reading.unread)
     for p in reading.periods:
-        found = re.fullmatch(r"(after|since) (\d{4})", p.label)
-        if found and p.start.month == 1 and p.start.day == 1:
-            op = ">" if found.group(1) == "after" else ">="
+        found = re.fullmatch(r"(after|since|before) (\d{4})", p.label)
+        day = p.end if p.open_start else p.start
+        if found and day.month == 1 and day.day == 1:
+            op = {"after": ">", "since": ">=", "before": "<"}[found.group(1)]
             bounds.append(Comparison(year.name, op, found.group(2), p.text))
         else:
             periods.append(p)
