@@ -17,9 +17,10 @@ with why each wrong one is wrong):
   out against ``assay-1.0-r9``; its first look is kept in ``FIRST_LOOK``.
 - ``agreed16`` (70 records: 35 right, 35 wrong; one answer SQL per record) on TPC-DS sf 0.01
   (50, ``{tpcds}``) and TPC-H sf 0.01 (20): schemas no check was built on. Its author kept
-  each wrong answer's kind of mistake in ``meta.jsonl``. Its first look (kept in
-  ``FIRST_LOOK``) was taken unplanned, before a bundle was frozen for it; nothing has been
-  tuned on it (no record of it was read by anyone working on the checks).
+  each wrong answer's kind of mistake in ``meta.jsonl``. Its first look was taken unplanned,
+  before a bundle was frozen for it; its second against ``assay-1.0-r14``; one change was made
+  with that number in view, so it is TUNED ON since (both looks in ``FIRST_LOOK``; no record of
+  it has been read by anyone working on the checks).
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -27,6 +28,7 @@ with why each wrong one is wrong):
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -37,6 +39,7 @@ from benchmarks._common import report, write
 
 SET = Path(__file__).parent / "heldout" / "agreed14"  # agreed15 and agreed16 beside it
 SLICE = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "spider-slice"
+MODELS = SLICE.parent / "semantic-models"
 
 # Each set's one held-out look (the bundle frozen before it), and the same set scored by the
 # code before these checks (main 2fad328).
@@ -70,10 +73,18 @@ FIRST_LOOK = {
             "right": {"show": 23, "withhold": 12},
             "wrong": {"show": 9, "withhold": 26},
         },
+        # Its second look, against the frozen assay-1.0-r14 (this session's checks): fewer
+        # right withheld, more wrong shown. One change followed, made with this number in view
+        # (keys guessed from names are not chained: _consistency._reaches), so its later numbers
+        # are TUNED ON.
+        "r14_second_look": {
+            "right": {"show": 27, "withhold": 8},
+            "wrong": {"show": 14, "withhold": 21},
+        },
     },
 }
-# agreed15 and agreed16 stay held out: nothing tuned on them
-TUNED_ON = {"agreed14": True, "agreed15": False, "agreed16": False}
+# agreed15 stays held out (nothing tuned on it); agreed16 was looked at twice (FIRST_LOOK)
+TUNED_ON = {"agreed14": True, "agreed15": False, "agreed16": True}
 
 
 def _score(samples: Path, out: Path) -> list[dict[str, object]]:
@@ -97,9 +108,27 @@ def _samples(name: str, folder: Path) -> Path:
 
             built = build_tpc(tpc, 0.01, folder / f"{tpc}.duckdb")
             text = text.replace("{" + tpc + "}", str(built))
+    for n, source in enumerate(sorted(set(re.findall(r"\{csv:([^}]+)\}", text)))):
+        built = _from_csv(MODELS / source, folder / f"csv{n}.duckdb")
+        text = text.replace("{csv:" + source + "}", str(built))
     out = folder / f"{name}.jsonl"
     out.write_text(text, encoding="utf-8")
     return out
+
+
+def _from_csv(source: Path, path: Path) -> Path:
+    """One DuckDB table per CSV of ``source`` (../shared/data/semantic-models/...), named after
+    the file, read as DuckDB reads it (``read_csv_auto``): how agreed17's author built them."""
+    import duckdb
+
+    con = duckdb.connect(str(path))
+    try:
+        for csv in sorted(source.glob("*.csv")):
+            literal = str(csv).replace("'", "''")
+            con.execute(f"CREATE TABLE \"{csv.stem}\" AS SELECT * FROM read_csv_auto('{literal}')")
+    finally:
+        con.close()
+    return path
 
 
 def _one(name: str) -> tuple[dict[str, object], list[tuple[str, str, str, bool]]]:

@@ -131,3 +131,20 @@ def test_asked_totals_rates_and_named_means_are_no_aggregate_mismatch(
 )
 def test_unasked_sums_and_averages_still_fire(question: str, sql: str) -> None:
     assert _aggregate(question, sql) != []
+
+
+def test_keys_guessed_from_names_are_not_chained() -> None:
+    # No declared keys: orders.o_shop_sk names shop's key (one hop, read as the shop's orders),
+    # shop.s_region_sk region's; "regions" answered from orders alone is still a mismatch.
+    guessed = Catalog(
+        (
+            _table("orders", "o_order_sk", "o_shop_sk"),
+            _table("shop", "s_shop_sk", "s_region_sk"),
+            _table("region", "r_region_sk", "r_name"),
+        ),
+        dialect="sqlite",
+    )
+    assert _codes("List the orders of each shop", "SELECT o_order_sk FROM orders", guessed) == []
+    assert _codes("List every region", "SELECT o_shop_sk FROM orders", guessed) == [
+        "signal.table_mismatch"
+    ]
