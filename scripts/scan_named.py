@@ -1,7 +1,8 @@
-"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``) and
-the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) on
-answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a right
-answer is a false positive to read.
+"""Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
+the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) and
+count16's (``aggregate_fit`` with the database's profiles, ``comparison_fit`` on years said as
+ages) on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on
+a right answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -31,7 +32,7 @@ import scan_conditions as scan
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._coded import code_meaning
-from assay.checks._consistency import _read
+from assay.checks._consistency import _read, aggregate_fit, comparison_fit
 from assay.checks._dropped import value_dropped
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
@@ -51,6 +52,8 @@ def _remember(db: Path) -> Catalog:
 
 
 class _Runner:
+    dialect = "sqlite"  # profile_column writes its SQL for it
+
     def __init__(self, db: Path) -> None:
         self.db = db
 
@@ -166,6 +169,9 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         )
         found += [(f.code, f.message) for f in numbers_in_text(profiled, tree, _owner)]
         found += _as_text(profiled, db, sql)
+        ctx = profiled  # aggregate_fit reads which columns are keys from the profiles
+    for check in (aggregate_fit, comparison_fit):
+        found += [(f.code, f.message) for f in check(ctx).findings]
     return found
 
 
