@@ -141,3 +141,19 @@ def test_the_bare_words_of_money_name_its_total_alone(star: tuple[Path, Path]) -
         "LEFT JOIN item ON ss_item_sk = i_item_sk GROUP BY 1",
     )
     assert _rounded(rows) == _rounded(truth)
+
+
+@pytest.mark.slow
+def test_a_count_over_all_dates_rests_on_no_unconfirmed_join(star: tuple[Path, Path]) -> None:
+    """The row count's authority is the schema's: a count over all dates never joins the
+    calendar, so it is not confirm-first for the inferred date key; one in a period is."""
+    db, layer = star
+    with connect(str(db)) as connector:
+        agent = Agent(connector, load_semantic(layer))
+        total = agent.ask("What is the store sales count?")
+        period = agent.ask("What is the store sales count in 2001?")
+    assert total.action == "show", total.reasons
+    assert period.action == "warn" and "cap.unconfirmed_fact" in period.reasons
+    assert period.candidate is not None and period.candidate.result is not None
+    truth = _sql(db, f"SELECT count(*) FROM store_sales {JOIN} WHERE d_year = 2001")
+    assert [tuple(r) for r in period.candidate.result.rows] == truth

@@ -718,8 +718,10 @@ def _timing(
     span: tuple[str, str] | None,
 ) -> tuple[list[str], str, list[str]]:
     """A table's metrics' time lines (``time_column``, and ``coverage`` where its dates cover
-    less than the layer's), why, and the authority of its row count: its first date column;
-    else the calendar's date through its first key into one (``_time_keys``); else none."""
+    less than the layer's), why, and the authority of its row count: its first date column
+    (the count rests on that column's type); else the calendar's date through its first key
+    into one (``_time_keys``; the count rests on the schema, the join on its own fact); else
+    none."""
     time = _time_column(reports)
     tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
     own: tuple[str, str] | None = None
@@ -733,19 +735,13 @@ def _timing(
     if own is not None and own != span:  # this table's dates cover less than the layer's
         timed.append(f"    coverage: {{start: {own[0]}, end: {own[1]}}}")
     if key is not None:
+        # The count rests on the schema; an answer through the key rests on the join too,
+        # named apart (a total over all dates never joins it, so is not capped by it).
         why = (
             f"time column {tc}, through {table}.{key[0]} (its first key into the calendar "
-            f"{key[1]}); tier PATTERN_CONFIRMED "
-            f"({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})"
+            f"{key[1]}: the join above carries that fact); read from the schema"
         )
-        count_authority = _authority(
-            data,
-            f"{table}.{key[0]}",
-            "references",
-            Tier.PATTERN_CONFIRMED,
-            0.7,
-            f"{key[1]}.{key[2]}",
-        )
+        count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
     elif tc:
         why = (
             f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
