@@ -50,6 +50,7 @@ __all__ = [
     "ResourceLimit",
     "ScoringError",
     "SemanticError",
+    "UnmatchedRows",
     "error_for_code",
 ]
 
@@ -136,6 +137,14 @@ class NoJoinPath(GenerationError):
     code = "plan.no_join_path"
 
 
+class UnmatchedRows(GenerationError):
+    """The planner refused a join that leaves rows of the metric's table without a partner
+    (a NULL or missing key) where they would vanish from the answer (a total or a negated
+    filter through it): a deliberate abstention, not a failure."""
+
+    code = "plan.unmatched_rows"
+
+
 class LLMUnavailable(GenerationError):
     """The model endpoint is down, timed out or answered garbage."""
 
@@ -173,6 +182,7 @@ _ALL_ERRORS: tuple[type[AssayError], ...] = (
     GenerationError,
     FanOut,
     NoJoinPath,
+    UnmatchedRows,
     LLMUnavailable,
     ScoringError,
     LedgerError,

@@ -33,6 +33,9 @@ semantic_model:
           - name: d_date
             expression: {dialects: [{dialect: ANSI_SQL, expression: d_date}]}
             dimension: {is_time: true}
+          - name: d_year
+            expression: {dialects: [{dialect: ANSI_SQL, expression: d_year}]}
+            dimension: {is_time: true}
       - name: item
         source: db.public.item
         fields:
@@ -101,6 +104,8 @@ def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
     assert code == 0, output
     assert "metrics[1] (sales_by_brand): named as a breakdown" in output
     assert "metrics[2] (sales_per_item): it reads item, sales" in output
+    # a second time field is reported, never dropped silently (outside tryout 22)
+    assert "fields.d_year: a time field beside date_dim.d_date, the dataset's first" in output
     layer = load_semantic(out)
     # Coverage is the dates the sales join to, not the whole calendar table (2030).
     assert str(layer.coverage) == "(datetime.date(2024, 1, 1), datetime.date(2024, 1, 2))"
@@ -124,34 +129,42 @@ def test_imports_and_answers_with_the_source_rows(tmp_path: Path) -> None:
 
 
 def test_undated_rows_are_not_silently_left_out(tmp_path: Path) -> None:
-    """A metric timed through a join that leaves a row undated is imported untimed: without
-    a period it counts every row (the undated one included); with a period it abstains."""
+    """A metric timed through a join that leaves a row undated stays timed, the join marked
+    (outside tryout 22: imported untimed, every period abstained): without a period it
+    counts every row (the undated one included, the calendar never joined); a period keeps
+    the dated rows in it; a year grain puts the undated row in a NULL year of its own."""
     db = tmp_path / "undated.duckdb"
     _db(db, undated=True)
     code, output, out = _import(tmp_path, db)
     assert code == 0, output
-    assert "total_sales: untimed: 1 rows of sales have no date in date_dim.d_date" in output
+    assert (
+        "metric total_sales: timed by date_dim.d_date, but 1 rows of sales have no date there"
+        in output
+    )
     layer = load_semantic(out)
     assert [(m.name, m.time_column) for m in layer.metrics] == [
-        ("total_sales", ""),
-        ("sales_per_item", ""),
+        ("total_sales", "date_dim.d_date"),
+        ("sales_per_item", "date_dim.d_date"),
     ]
-    assert layer.clock is None and layer.coverage is None
+    assert [j.unmatched for j in layer.joins if j.right == "date_dim.d_date_sk"] == [1]
     con = duckdb.connect(str(db), read_only=True)
     everything = con.execute("SELECT SUM(s_amount) FROM sales").fetchall()
-    dated = con.execute(
-        "SELECT SUM(s.s_amount) FROM sales s JOIN date_dim d ON s.s_date_sk = d.d_date_sk"
-    ).fetchall()
+    dated = "FROM sales s LEFT JOIN date_dim d ON s.s_date_sk = d.d_date_sk"
+    in_2024 = con.execute(f"SELECT SUM(s.s_amount) {dated} WHERE year(d.d_date) = 2024").fetchall()
+    by_year = con.execute(f"SELECT year(d.d_date), SUM(s.s_amount) {dated} GROUP BY 1").fetchall()
     con.close()
-    assert everything != dated  # the undated row carries an amount
+    assert everything != in_2024  # the undated row carries an amount
     with connect(str(db)) as connector:
         agent = Agent(connector, layer)
         total = agent.ask("total sales")
         period = agent.ask("total sales in 2024")
-    assert total.candidate is not None and total.candidate.result is not None
+        yearly = agent.ask("total sales by year")
+    for verdict in (total, period, yearly):
+        assert verdict.candidate is not None and verdict.candidate.result is not None
+    assert "date_dim" not in (total.candidate.final_sql or "")
     assert list(total.candidate.result.rows) == everything
-    assert period.action == "withhold"
-    assert period.behaviour == "abstain" and period.reasons == ("behaviour.no_time",)
+    assert list(period.candidate.result.rows) == in_2024
+    assert sorted(yearly.candidate.result.rows, key=str) == sorted(by_year, key=str)
 
 
 def test_not_osi_is_a_clear_error(tmp_path: Path) -> None:

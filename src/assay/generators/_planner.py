@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot import exp
 
-from assay.errors import FanOut, GenerationError, NoJoinPath
+from assay.errors import FanOut, GenerationError, NoJoinPath, UnmatchedRows
 from assay.generators._side_by_side import bands, side_by_side
 from assay.semantic import (
     Comparison,
@@ -107,11 +107,13 @@ def _joins(
     first, joined inner; the tables only a grouping needs are LEFT joined, so a fact row with
     no match stays in the answer as its own group instead of vanishing from the total.
 
-    A join that leaves rows without a partner (``unmatched``) is taken only into a table of
-    ``kept``: one a positive filter (``=``, ``IN``, a numeric bound) on its own column holds to
-    values, which no unmatched row (all NULL there) can have, so the inner join keeps the rows
-    any correct plan keeps. Any other use (a total, a metric, a period, a grouping, a negated
-    filter) is refused: the unmatched rows would vanish or be counted as "not X".
+    A join that leaves rows without a partner (``unmatched``) is taken inner only into a table
+    of ``kept``: one a positive filter (``=``, ``IN``, a numeric bound, a period on its date)
+    on its own column holds to values, which no unmatched row (all NULL there) can have, so
+    the inner join keeps the rows any correct plan keeps. Into a table only a grouping needs
+    it is LEFT joined like any other: the unmatched rows stay, as a group of their own ("(no
+    store)"; a NULL year of a time grain). Any other use (a total, a metric, a negated filter)
+    is refused: the unmatched rows would vanish or be counted as "not X".
 
     The one exception is a table of ``measured``: one only the metric's own expression reads
     (``SUM(store.s_number_employees)`` of a metric over ``store_sales``), neither grouped nor
@@ -131,8 +133,8 @@ def _joins(
                 continue
             if join.unmatched and forward and goal in measured and target not in kept:
                 outer = True  # this step and every later one: no row of the metric's table lost
-            if join.unmatched and not (forward and (target in kept or goal in measured)):
-                raise GenerationError(
+            if join.unmatched and not (forward and (target in kept or goal in measured or outer)):
+                raise UnmatchedRows(
                     f"{join.unmatched} rows of {join.tables[0]} have no match in "
                     f"{join.tables[1]}: joined to answer this, they would vanish from it.",
                     hint=f"Only a filter keeping {join.tables[1]} to given values may join it.",
@@ -233,9 +235,13 @@ def _plan(
     groups = [layer.dimension(name) for name in reading.groups]
     filters = [(layer.dimension(f.dimension), f) for f in reading.filters]
     # The time column's table is joined only when a period or grain reads it: an inner join
-    # to a date table would drop every fact row without a date from an all-time answer.
+    # to a date table would drop every fact row without a date from an all-time answer. A
+    # period keeps it to dates (a row with no date is in no period: joined inner, as a filter
+    # keeping values is); a grain alone groups by it, LEFT joined (a row with no date stays,
+    # in a year of its own, NULL).
     timed = bool(time_col) and (bool(reading.periods) or reading.grain is not None)
-    needed = _tables_of(metric.expression) | (_tables_of(time_col) if timed else set())
+    dated = _tables_of(time_col) if time_col and reading.periods else set()
+    needed = _tables_of(metric.expression) | dated
     for other in metrics[1:]:
         needed |= _tables_of(other.expression)
     for text in metric.required_filters:
@@ -245,11 +251,14 @@ def _plan(
         needed.add(dim.column.split(".")[0])
     needed |= entities
     grouped = {dim.column.split(".")[0] for dim in groups}
+    if timed and not dated:
+        grouped |= _tables_of(time_col)
     # the tables a positive filter on a plain column keeps to values (never NULL there)
     kept = frozenset(
         [d.column.split(".")[0] for d, f in filters if not f.negated and not d.expression]
         + [d.column.split(".")[0] for d, _ in bounded if not d.expression]
         + list(entities)
+        + list(dated)
     )
     read = set(_tables_of(metric.expression))
     for other in metrics[1:]:
@@ -291,6 +300,9 @@ def _plan(
         key = _grain_key(reading.grain, time, dialect)
         projections.append(exp.alias_(key, reading.grain))
         keys.append(key)
+        dateless = outer.get(_split(time_col)[1]) if time_col else None
+        if dateless is not None:  # the rows with no date: a NULL period of their own
+            keys.append(exp.paren(exp.column(*_split(dateless.key)).is_(exp.null())))
     for group in groups:
         key = _dimension_sql(group)
         table = group.column.split(".")[0]

@@ -711,9 +711,13 @@ def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
     (values)`` or a numeric bound on a plain column of source ``alias``: a row where the
     source matched nothing (NULL in every column) cannot pass it."""
     where = scope.expression.args.get("where")
-    if where is None:
-        return False
-    stack, parts = [where.this], []
+    return where is not None and _keeps(ctx, scope, where.this, alias)
+
+
+def _keeps(ctx: GuardContext, scope: Scope, condition: exp.Expr, alias: str) -> bool:
+    """``_kept_to_values`` of one condition: one of its top-level ANDs keeps ``alias`` to
+    values, or is an OR each of whose sides does (two compared periods, "2023 vs 2024")."""
+    stack, parts = [condition], []
     while stack:
         node = stack.pop()
         if isinstance(node, exp.Paren):
@@ -724,6 +728,10 @@ def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
             parts.append(node)
     sources = scope.selected_sources
     for part in parts:
+        if isinstance(part, exp.Or):
+            if _keeps(ctx, scope, part.left, alias) and _keeps(ctx, scope, part.right, alias):
+                return True
+            continue
         if not isinstance(part, _KEEPS):
             continue
         if isinstance(part, exp.In):
@@ -747,12 +755,14 @@ def _kept_to_values(ctx: GuardContext, scope: Scope, alias: str) -> bool:
     return False
 
 
-def _left_joined_to_aggregates(ctx: GuardContext, scope: Any, alias: str) -> bool:
+def _left_joined_keeping_rows(ctx: GuardContext, scope: Any, alias: str) -> bool:
     """The source ``alias`` is a table LEFT joined in ``scope`` and its columns are read only
-    by its join condition and inside aggregates (``SUM(s.s_number_employees)``): every row of
-    the other side stays in the answer, none is grouped, filtered or labelled by the right
-    table's (NULL) columns (a grouping by the other side's own columns keeps them), so none
-    is lost. An unqualified column it may own is not proof."""
+    by its join condition, inside aggregates (``SUM(s.s_number_employees)``), or, where the
+    unmatched rows are grouped apart (``_unmatched_apart``), as GROUP BY keys
+    (``YEAR(date_dim.d_date)``, ``store.s_state``) and in a projection or ordering by those
+    keys (the planner's "(no store)" label): every row of the other side stays in the answer,
+    none filtered by the right table's (NULL) columns, so none is lost. An unqualified column
+    it may own is not proof."""
     select = scope.expression
     if not isinstance(select, exp.Select):
         return False
@@ -772,6 +782,7 @@ def _left_joined_to_aggregates(ctx: GuardContext, scope: Any, alias: str) -> boo
         return False
     source = scope.selected_sources[alias][1]
     in_on = {id(c) for c in on.find_all(exp.Column)}
+    keys = _group_keys(select) if _unmatched_apart(select, on, alias) else set()
     for column in select.find_all(exp.Column):
         if id(column) in in_on:
             continue
@@ -782,17 +793,68 @@ def _left_joined_to_aggregates(ctx: GuardContext, scope: Any, alias: str) -> boo
             if column.table
             else _source_has(ctx, source, column.name)
         )
-        if owned and column.find_ancestor(exp.AggFunc) is None:
+        if owned and column.find_ancestor(exp.AggFunc) is None and not _in_key(column, keys):
             return False
     return True
+
+
+def _unparen(node: exp.Expr) -> exp.Expr:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def _group_keys(select: exp.Select) -> set[str]:
+    """The SQL of each GROUP BY key, parentheses aside."""
+    group = select.args.get("group")
+    if group is None:
+        return set()
+    return {_unparen(k).sql(dialect="duckdb") for k in group.expressions}
+
+
+def _unmatched_apart(select: exp.Select, on: exp.Expr, alias: str) -> bool:
+    """A GROUP BY key is ``alias.key IS NULL`` on a column of the join's own condition: the
+    rows the LEFT JOIN matched to nothing are a group of their own, never merged with the
+    rows whose grouped value is NULL (the planner's "(no store)" group)."""
+    group = select.args.get("group")
+    ons = {c.name.lower() for c in on.find_all(exp.Column) if c.table.lower() == alias.lower()}
+    for key in group.expressions if group is not None else ():
+        key = _unparen(key)
+        if isinstance(key, exp.Is) and isinstance(key.expression, exp.Null):
+            column = key.this
+            if (
+                isinstance(column, exp.Column)
+                and column.table.lower() == alias.lower()
+                and column.name.lower() in ons
+            ):
+                return True
+    return False
+
+
+def _in_key(column: exp.Column, keys: set[str]) -> bool:
+    """The column is read as (part of) a GROUP BY key: in the GROUP BY clause itself, or in
+    a projection or ordering where it or an expression around it is one of the keys. A
+    WHERE, HAVING or another join's condition reading it is no key."""
+    if not keys or column.find_ancestor(exp.Where, exp.Having, exp.Join, exp.Qualify):
+        return False
+    if column.find_ancestor(exp.Group) is not None:
+        return True
+    node: exp.Expr | None = column
+    while node is not None and not isinstance(node, exp.Select):
+        if _unparen(node).sql(dialect="duckdb") in keys:
+            return True
+        node = node.parent
+    return False
 
 
 def unmatched_joins(ctx: GuardContext) -> list[Violation]:
     """Refuse a scope joining the two tables of a join that leaves rows of its left table
     without a partner (``unmatched`` in the layer), unless the right table is a source of the
     scope itself and its WHERE keeps that source to values (``=``, ``IN``, a numeric bound on a
-    plain column): then no unmatched row could be in the answer, joined inner or not. A total,
-    a grouping or a negated filter through the join would lose those rows silently."""
+    plain column, a period on its date): then no unmatched row could be in the answer, joined
+    inner or not; or unless it is LEFT joined and read only in aggregates and group keys, which
+    keeps every row. A total, an inner grouping or a negated filter through the join would lose
+    those rows silently."""
     if ctx.semantic is None:
         return []
     partial = [j for j in ctx.semantic.joins if j.unmatched]
@@ -815,7 +877,7 @@ def unmatched_joins(ctx: GuardContext) -> list[Violation]:
             ]
             if any(_kept_to_values(ctx, scope, a) for a in direct):
                 continue
-            if direct and all(_left_joined_to_aggregates(ctx, scope, a) for a in holders):
+            if direct and all(_left_joined_keeping_rows(ctx, scope, a) for a in holders):
                 continue
             reported.add((left, right))
             found.append(

@@ -82,9 +82,13 @@ def _rested(kind: str, name: str, tier: str, confidence: float | None, fact: str
 
 
 def rested_on(planned: Plan, reading: Reading, layer: SemanticLayer) -> tuple[Rested, ...]:
-    """The metric, the joins between the plan's tables and the dimensions read, in that order."""
-    metric = planned.metric
-    out = [_rested("metric", metric.name, metric.tier, metric.confidence, metric.fact)]
+    """Every metric asked, the joins between the plan's tables and the dimensions read, in
+    that order. Each metric counts, not only the plan's first: "store sales count and total
+    web sales net paid" rests on a guessed sum too (outside tryout 22 was shown it plainly,
+    the second metric's tier unread)."""
+    metrics = [planned.metric]
+    metrics += [m for m in layer.metrics if m.name in reading.metrics and m not in metrics]
+    out = [_rested("metric", m.name, m.tier, m.confidence, m.fact) for m in metrics]
     tables = set(planned.tables)
     for j in layer.joins:
         left, right = j.tables

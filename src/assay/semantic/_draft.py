@@ -9,14 +9,18 @@ confidence of its evidence:
   flagged) when otherwise signed; a column holding stand-in codes (-1, 9999, ...) is left out
   and flagged, never summed (a 0 in a money column is an amount, not a stand-in); keys, ids
   (``_sk``, ``_id``) and numbers ("ticket number") are never measured, each named in a comment;
-  the table's first date column is the metric's time column, and a table without one gets
-  metrics without time;
+  the table's first date column is the metric's time column; a table without one whose key
+  points at a calendar (a star schema's fact) is timed by the calendar's date through its first
+  such key, the join marked with the rows that have no date (``_time_keys``); any other table
+  gets metrics without time;
 - labels and synonyms use the words a question uses: where every column of a table shares a
   prefix (TPC-DS ``ss_`` of store_sales), the table's words stand for it ("total store sales
   net profit", never "total ss net profit");
 - per summed column, also its average, maximum and minimum over its own table ("mean age",
   "highest weight"); the column's bare words ("age") name all four, so a question saying only
-  them is asked back with the four named, never answered with one;
+  them is asked back with the four named, never answered with one; of money or a quantity of
+  units ("store sales net paid", "quantity") they name the total alone, as an analyst means
+  it (outside tryout 22: every such question was asked back, once with 12 choices);
 - dimensions from closed low-cardinality text columns with their values (a customer's state,
   49 values repeated over 500 addresses, is one); PII columns never; a numeric column only
   when its values are codes, not quantities (car_1's Cylinders: few values; a column of years,
@@ -117,6 +121,8 @@ MONEY_WORDS = frozenset(
 QUANTITY_WORDS = frozenset(
     {"age", "weight", "height", "capacity", "length", "width", "price", "cost", "salary"}
 )
+# Name words that say a column counts units, which an analyst adds up ("store sales quantity").
+UNIT_WORDS = frozenset({"quantity", "qty", "units"})
 # Name words that say a text column labels its rows (a stadium's name): an open dimension.
 LABEL_WORDS = frozenset({"name", "title"})
 # The patterns of a numeric column that is no quantity but says which rows: a dimension.
@@ -409,6 +415,42 @@ def _time_column(reports: Iterable[ColumnReport]) -> ColumnReport | None:
     )
 
 
+def _time_keys(data: DraftInput) -> dict[str, tuple[str, str, str]]:
+    """Per fact table without a date column of its own, its date key into a calendar: table ->
+    (key column, calendar table, calendar key column). Of several (TPC-DS catalog_sales'
+    sold and ship dates) the first in the table's column order, as a table's first date
+    column is its time (``_time_column``); its metrics are timed by the calendar's date
+    (``date_dim.d_date``) through it, so "in 2002" and "by year" are answered on a star
+    schema (outside tryout 22: no sales metric had time)."""
+    refs = {(k.table, k.column): (k.ref_table, k.ref_column) for k in data.keys if k.named}
+    refs |= {(t, c): (rt, rc) for t, c, rt, rc in declared_keys(data.catalog.foreign_keys)}
+    out: dict[str, tuple[str, str, str]] = {}
+    for table in data.profile.tables:
+        if _time_column(table.columns) is not None:
+            continue
+        for report in table.columns:
+            key = (table.name, report.fingerprint.column)
+            if key in data.calendar_spans and key in refs:
+                out[table.name] = (key[1], *refs[key])
+                break
+    return out
+
+
+def _time_join_lines(data: DraftInput, t: str, c: str, rt: str, rc: str, why: str) -> list[str]:
+    """The comment and the ``unmatched`` count of a fact's date key whose rows are not all
+    dated (TPC-DS store_sales: 1,208 rows with no ss_sold_date_sk): kept as a join, marked,
+    so a period (a filter keeping the calendar to dates, which no undated row passes) joins
+    it, a grain LEFT joins it, and a total over all dates never does (no row lost)."""
+    lost = data.orphans.get((t, c), 0)
+    if not lost:
+        return [f"  # {why}; the date of {t}'s rows: its metrics are timed by {rt}"]
+    return [
+        f"  # {why}; the date of {t}'s rows, but {lost} rows of {t} have none (a NULL or "
+        f"missing key): used for periods (no such row is in one) and LEFT joined for a time "
+        f"grain (a NULL year holds them); a total over all dates never joins {rt}",
+    ]
+
+
 def _join_lines(data: DraftInput) -> list[str]:
     lines = ["joins:"]
     declared = {(t, c): (rt, rc) for t, c, rt, rc in declared_keys(data.catalog.foreign_keys)}
@@ -446,7 +488,27 @@ def _join_lines(data: DraftInput) -> list[str]:
         )
     forbidden = []
     joined = _joined_pairs(data, edges)
+    timed = _time_keys(data)
     for (t, c), (rt, rc, why, tier, raw) in sorted(edges.items()):
+        if t in timed and timed[t][1] == rt and timed[t][0] != c:
+            # A second date of the rows (a ship date beside the sold date): two joins between
+            # the tables would leave to chance which date a period is on.
+            lines.append(
+                f"  # {t}.{c} -> {rt}.{rc} not proposed: {t} is timed by {timed[t][0]} (its "
+                "first key into the calendar); add this join by hand to ask by this date"
+            )
+            continue
+        if t in timed and timed[t][0] == c:
+            lost = data.orphans.get((t, c), 0)
+            lines += [
+                *_time_join_lines(data, t, c, rt, rc, why),
+                f"  - left: {_s(f'{t}.{c}')}",
+                f"    right: {_s(f'{rt}.{rc}')}",
+                "    relationship: many_to_one",
+                *([f"    unmatched: {lost}"] if lost else []),
+                *_authority(data, f"{t}.{c}", "references", tier, raw, f"{rt}.{rc}"),
+            ]
+            continue
         if data.orphans.get((t, c)) and frozenset((t, rt)) in joined:
             lines.append(_orphan_beside_a_join(data, t, c, rt, rc))
             continue
@@ -496,10 +558,13 @@ def _orphan_beside_a_join(data: DraftInput, t: str, c: str, rt: str, rc: str) ->
 
 
 def _key_columns(data: DraftInput) -> set[tuple[str, str]]:
-    """Both sides of every inferred and declared key: identifiers, never quantities."""
-    out = {(k.table, k.column) for k in data.keys} | {
-        (k.ref_table, k.ref_column) for k in data.keys
-    }
+    """Both sides of every key a join is proposed from (inferred with names that agree, or
+    declared): identifiers, never quantities. A column whose values are merely contained in
+    a key (TPC-DS inv_quantity_on_hand, 0 to 1000, inside customer keys) joins nothing and
+    is judged as any other column (outside tryout 22: the only inventory measure was dropped
+    as "a key")."""
+    named = [k for k in data.keys if k.named]
+    out = {(k.table, k.column) for k in named} | {(k.ref_table, k.ref_column) for k in named}
     for t, c, rt, rc in declared_keys(data.catalog.foreign_keys):
         out |= {(t, c), (rt, rc)}
     return out
@@ -630,6 +695,13 @@ def _money(column: str) -> bool:
     return bool(set(split_name(column).split()) & MONEY_WORDS)
 
 
+def _totalled(column: str) -> bool:
+    """Whether the column's bare words mean its total: money ("net paid") or a quantity of
+    units ("quantity", "quantity on hand"), which an analyst adds up; an age or a weight is
+    not (its bare words stay shared by its total, average, maximum and minimum: asked back)."""
+    return _money(column) or bool(set(split_name(column).split()) & UNIT_WORDS)
+
+
 def _zero_only(stand_ins: Iterable[tuple[str, float]]) -> bool:
     """Whether the only stand-in code found is 0: in a money column 0 is an amount (a free item,
     nothing paid), and a sum is the same with or without it."""
@@ -639,21 +711,38 @@ def _zero_only(stand_ins: Iterable[tuple[str, float]]) -> bool:
         return False
 
 
-def _measures(
+def _timing(
     data: DraftInput,
     table: str,
     reports: tuple[ColumnReport, ...],
-    plain: _Plain,
-    span: tuple[str, str] | None = None,
-) -> list[str]:
+    span: tuple[str, str] | None,
+) -> tuple[list[str], str, list[str]]:
+    """A table's metrics' time lines (``time_column``, and ``coverage`` where its dates cover
+    less than the layer's), why, and the authority of its row count: its first date column
+    (the count rests on that column's type); else the calendar's date through its first key
+    into one (``_time_keys``; the count rests on the schema, the join on its own fact); else
+    none."""
     time = _time_column(reports)
     tc = f"{table}.{time.fingerprint.column}" if time is not None else ""
-    timed = [f"    time_column: {_s(tc)}"] if tc else []
+    own: tuple[str, str] | None = None
     if time is not None and time.fingerprint.min_value is not None:
         own = (str(time.fingerprint.min_value)[:10], str(time.fingerprint.max_value)[:10])
-        if own != span:  # this table's dates cover less than the layer's
-            timed.append(f"    coverage: {{start: {own[0]}, end: {own[1]}}}")
-    if tc:
+    key = _time_keys(data).get(table)
+    if key is not None:  # no date column of its own: the calendar's date, through its key
+        tc = f"{key[1]}.{data.calendars[key[1]]}"
+        own = data.calendar_spans[(table, key[0])]
+    timed = [f"    time_column: {_s(tc)}"] if tc else []
+    if own is not None and own != span:  # this table's dates cover less than the layer's
+        timed.append(f"    coverage: {{start: {own[0]}, end: {own[1]}}}")
+    if key is not None:
+        # The count rests on the schema; an answer through the key rests on the join too,
+        # named apart (a total over all dates never joins it, so is not capped by it).
+        why = (
+            f"time column {tc}, through {table}.{key[0]} (its first key into the calendar "
+            f"{key[1]}: the join above carries that fact); read from the schema"
+        )
+        count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
+    elif tc:
         why = (
             f"time column {tc} (first date column); tier PATTERN_CONFIRMED "
             f"({cap_confidence(0.7, Tier.PATTERN_CONFIRMED):.2f})"
@@ -662,6 +751,17 @@ def _measures(
     else:
         why = "no date column, so no time (no period can be asked); read from the schema"
         count_authority = _authority(data, table, "row_count", Tier.DOC_CITED_STRONG, 1.0)
+    return timed, why, count_authority
+
+
+def _measures(
+    data: DraftInput,
+    table: str,
+    reports: tuple[ColumnReport, ...],
+    plain: _Plain,
+    span: tuple[str, str] | None = None,
+) -> list[str]:
+    timed, why, count_authority = _timing(data, table, reports, span)
     count_words = plain.synonyms(f"metric:{table}", f"{table} count", f"{table}_count")
     lines = [
         f"  # every row of {table}; {why}",
@@ -699,9 +799,10 @@ def _measures(
         lines += _metric(data, plain, (table, fp.column, word, agg), timed, tier, raw, bare)
         if word != "total":
             continue
+        shared = [] if _totalled(fp.column) else bare  # the total owns the bare words
         for stat, (fn, _) in STATISTICS.items():
             lines.append(f"  # {fn} of the summed column {column} over its own rows; {why}")
-            lines += _metric(data, plain, (table, fp.column, stat, fn), timed, tier, raw, bare)
+            lines += _metric(data, plain, (table, fp.column, stat, fn), timed, tier, raw, shared)
     return lines
 
 

@@ -21,7 +21,9 @@ Read: the first ``semantic_model`` entry of the file (others are reported). Mapp
   notes the fan-out the definition holds and every answer is warned
   (``cap.fan_out_in_metric``), never shown plain.
 
-Reported, not mapped: a metric over columns of datasets no one of them joins many to one,
+Reported, not mapped: a dataset's time fields after its first (``d_year``, ``d_quarter_name``
+beside ``d_date``: periods and grains are read on the first, never a silent drop), a metric
+over columns of datasets no one of them joins many to one,
 fields without ``dimension`` (facts: OSI's
 measures are its model-level metrics), expressions that are not one column, relationships
 over several columns, other dialects, and ``custom_extensions``.
@@ -108,6 +110,11 @@ def import_osi(path: Path) -> ImportResult:
                 continue
             if dim.get("is_time"):
                 time_of.setdefault(name, f"{table}.{expr}")
+                if time_of[name] != f"{table}.{expr}":
+                    unmapped.append(
+                        f"{where}: a time field beside {time_of[name]}, the dataset's first: "
+                        "periods and time grains ('in 2001', 'by quarter') are read on that one"
+                    )
                 continue
             dimensions.append(
                 {
