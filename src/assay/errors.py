@@ -14,6 +14,7 @@ The tree::
     ├── GenerationError             generation.error
     │   ├── FanOut                  plan.fan_out
     │   ├── NoJoinPath              plan.no_join_path
+    │   ├── UnmatchedRows           plan.unmatched_rows
     │   └── LLMUnavailable          llm.unavailable
     ├── ScoringError                scoring.error
     ├── LedgerError                 ledger.error

