@@ -389,6 +389,17 @@ CASES.update(
             _sql("SELECT count(*) FROM people WHERE age >= 30", question=OLDER),
             _sql("SELECT count(*) FROM people WHERE age > 30", question=OLDER),
         ),
+        "period_end_included": Case(
+            "signal.period_overrun",
+            _sql(
+                "SELECT count(*) FROM people WHERE joined BETWEEN '2021-01-01' AND '2022-01-01'",
+                question="How many people joined in 2021?",
+            ),
+            _sql(
+                "SELECT count(*) FROM people WHERE joined BETWEEN '2021-01-01' AND '2021-12-31'",
+                question="How many people joined in 2021?",
+            ),
+        ),
         "bound_on_other_column": Case(
             "signal.bound_on_other_column",
             _sql(

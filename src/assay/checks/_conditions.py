@@ -46,6 +46,7 @@ from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
+from assay.checks._period_ends import period_end_included
 from assay.checks._where import (
     Const,
     comparison,
@@ -73,6 +74,7 @@ CONDITION_SIGNALS = (
     "signal.always_true_filter",
     "signal.negation_dropped",
     "signal.bound_strictness",
+    "signal.period_overrun",
     "signal.bound_on_other_column",
     *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
 )
@@ -431,6 +433,7 @@ CONDITION_CHECKS = (
     always_true_filter,
     negation_dropped,
     bound_strictness,
+    period_end_included,
     bound_on_other_column,
     *NEGATION_CHECKS,
 )

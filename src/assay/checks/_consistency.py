@@ -28,7 +28,11 @@ from assay.checks._cues import (
     table_words,
     words,
 )
-from assay.checks._distinct_counts import counts_keys_of, unasked_distinct_counts
+from assay.checks._distinct_counts import (
+    counts_keys_of,
+    unasked_distinct_counts,
+    uncounted_distinct,
+)
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -213,6 +217,10 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         problems.append("the SQL adds up (SUM) but the question asks for no total")
     if not distinct and unasked_distinct_counts(ctx, sql.tree):
         problems.append("the SQL counts distinct values but the question does not say distinct")
+    if uncounted_distinct(ctx, sql.tree):
+        problems.append(
+            "the question counts different values but the SQL counts every row (no DISTINCT)"
+        )
     if not problems:
         return CheckOutcome()
     return CheckOutcome(

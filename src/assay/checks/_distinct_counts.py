@@ -31,12 +31,16 @@ from assay.checks._cues import named_tables
 from assay.checks._sql import column_reads
 from assay.errors import ExecutionError
 
-__all__ = ["counts_keys_of", "unasked_distinct_counts"]
+__all__ = ["counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
 
 # Clauses that pick or rank rows: an aggregate under them is never a returned value.
 _FILTERS = (exp.Where, exp.Having, exp.Order)
 # The thing counted: the one or two words after the count's cue ("how many car makers")
 _COUNTED = re.compile(r"\b(?:how many|number of|count of|count the)((?:\s+[a-z_]+){1,2})")
+# "how many different customers", "the number of unique items"
+_COUNT_DISTINCT = re.compile(
+    r"\b(?:how many|number of|count of|count the)\s+(?:distinct|different|unique)\b"
+)
 
 
 def unasked_distinct_counts(ctx: CheckContext, tree: exp.Expr) -> list[exp.Count]:
@@ -107,3 +111,35 @@ def _foreign_keys(ctx: CheckContext, table: str, column: str) -> list[ForeignKey
         for fk in ctx.catalog.foreign_keys
         if fk.table.lower() == table.lower() and [c.lower() for c in fk.columns] == [column.lower()]
     ]
+
+
+def uncounted_distinct(ctx: CheckContext, tree: exp.Expr) -> bool:
+    """ "How many different customers ..." answered with a COUNT of a column that repeats, with
+    no DISTINCT anywhere that removes the repeats (``COUNT(ss_customer_sk)`` over sales lines
+    counts each customer once per line; agreed16, written blind). Silent when the counted
+    column is unique in its table (a key: its rows are the entities), when a SELECT DISTINCT,
+    a GROUP BY or a set operation dedups first, and without the database's profiles (nothing
+    known: aggregate_fit then says nothing new)."""
+    if not _COUNT_DISTINCT.search(ctx.question.lower()) or ctx.catalog is None:
+        return False
+    if ctx.profiles is None:
+        return False
+    if any(isinstance(s, exp.Select) and s.args.get("distinct") for s in tree.find_all(exp.Select)):
+        return False
+    if tree.find(exp.Group, exp.Union, exp.Except, exp.Intersect) is not None:
+        return False
+    counts = [
+        c
+        for c in tree.find_all(exp.Count)
+        if c.find_ancestor(*_FILTERS) is None and isinstance(c.this, exp.Column)
+    ]
+    if len(counts) != 1:
+        return False
+    reads = column_reads(tree, ctx.catalog, counts[0].this)
+    if len(reads) != 1:
+        return False
+    try:
+        profile = ctx.profiles.profile(*reads[0])
+    except ExecutionError:
+        return False
+    return profile is not None and profile.n_distinct < profile.n_rows - profile.n_null

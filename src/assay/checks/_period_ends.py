@@ -1,0 +1,138 @@
+"""A period the question names, closed in the SQL on the first day of the next one.
+
+"Orders placed in the first quarter of 1994" as ``o_orderdate BETWEEN '1994-01-01' AND
+'1994-04-01'`` counts the orders of 1 April; "customers born in the 1970s" as
+``c_birth_year BETWEEN 1970 AND 1980`` counts those born in 1980 (agreed16, a blind set: both
+shown at 1.00). The question's period is read (a decade, a quarter, a month or a year), and an
+inclusive upper bound (``BETWEEN``, ``<=``) on the day or year just after it, beside a lower
+bound on its first day or year, is ``signal.period_overrun``: the SQL takes in one unit of the
+next period. A bound written as the period's last day (``'1994-03-31'``, ``1979``), or an
+exclusive one (``< '1994-04-01'``), is right and silent.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._where import finding, tree_of
+
+__all__ = ["period_end_included"]
+
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
+_ORDINAL |= {"fourth": 4, "4th": 4, "last": 4}
+_DECADE = re.compile(r"\b(?:the\s+)?((?:1[89]|20)\d0)'?s\b")
+_QUARTER = re.compile(
+    r"\b(?:(first|second|third|fourth|last|1st|2nd|3rd|4th)\s+quarter\s+(?:of\s+)?|q([1-4])\s+)"
+    r"((?:19|20)\d\d)\b"
+)
+_MONTH = re.compile(rf"\b({'|'.join(_MONTHS)})\s+(?:of\s+)?((?:19|20)\d\d)\b")
+_YEAR = re.compile(r"\b(?:in|during)\s+((?:19|20)\d\d)\b(?!\s*[-/])")
+
+# A period: its first day and the day after its last, and the same in years when it is whole
+# years (a bound on a year column).
+Period = tuple[str, dt.date, dt.date, int | None, int | None]
+
+
+def _periods(question: str) -> list[Period]:
+    text = question.lower()
+    found: list[Period] = []
+    for m in _DECADE.finditer(text):
+        start = int(m.group(1))
+        found.append(
+            (m.group(0), dt.date(start, 1, 1), dt.date(start + 10, 1, 1), start, start + 10)
+        )
+    for m in _QUARTER.finditer(text):
+        q = _ORDINAL[m.group(1)] if m.group(1) else int(m.group(2))
+        year = int(m.group(3))
+        first = dt.date(year, 3 * q - 2, 1)
+        after = dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)
+        found.append((m.group(0), first, after, None, None))
+    for m in _MONTH.finditer(text):
+        month, year = _MONTHS.index(m.group(1)) + 1, int(m.group(2))
+        after = dt.date(year + 1, 1, 1) if month == 12 else dt.date(year, month + 1, 1)
+        found.append((m.group(0), dt.date(year, month, 1), after, None, None))
+    if not found:
+        for m in _YEAR.finditer(text):
+            year = int(m.group(1))
+            found.append((m.group(0), dt.date(year, 1, 1), dt.date(year + 1, 1, 1), year, year + 1))
+    return found
+
+
+def _value(node: exp.Expr | None) -> dt.date | int | None:
+    """A literal bound as a date (``'1994-04-01'``, ``DATE '1994-04-01'``) or a whole year."""
+    if isinstance(node, (exp.Cast, exp.TsOrDsToDate)) or (
+        isinstance(node, exp.Anonymous) and node.name.lower() in {"date", "datetime"}
+    ):
+        node = (
+            node.this if not isinstance(node, exp.Anonymous) else next(iter(node.expressions), None)
+        )
+    if not isinstance(node, exp.Literal):
+        return None
+    text = node.name.strip()
+    if not node.is_string and re.fullmatch(r"(?:19|20)\d\d", text):
+        return int(text)
+    match = re.fullmatch(r"((?:19|20)\d\d)-(\d\d)-(\d\d)(?:[ T]00:00(?::00)?)?", text)
+    if match is None:
+        return None
+    try:
+        return dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return None
+
+
+def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
+    """(column, lower bound, inclusive upper bound) of each BETWEEN, and of a ``>=``/``>`` paired
+    with a ``<=`` on the same column in one AND chain."""
+    out: list[tuple[exp.Expr, object, object]] = []
+    for node in tree.find_all(exp.Between):
+        out.append((node.this, _value(node.args.get("low")), _value(node.args.get("high"))))
+    for le in tree.find_all(exp.LTE):
+        if not isinstance(le.this, exp.Column):
+            continue
+        chain = le.find_ancestor(exp.Where)
+        lows = [
+            _value(ge.expression)
+            for ge in (chain.find_all(exp.GTE, exp.GT) if chain is not None else ())
+            if isinstance(ge.this, exp.Column) and ge.this.sql() == le.this.sql()
+        ]
+        for low in lows:
+            out.append((le.this, low, _value(le.expression)))
+    return out
+
+
+def period_end_included(ctx: CheckContext) -> CheckOutcome:
+    """``signal.period_overrun`` for "the first quarter of 1994" as ``BETWEEN '1994-01-01'
+    AND '1994-04-01'`` (the module docstring)."""
+    periods = _periods(ctx.question)
+    if not periods:
+        return CheckOutcome()
+    tree = tree_of(ctx)
+    if tree is None:
+        return CheckOutcome()
+    for column, low, high in _ranges(tree):
+        for said, first, after, first_year, after_year in periods:
+            dates = low == first and high == after
+            years = first_year is not None and low == first_year and high == after_year
+            if dates or years:
+                last = after - dt.timedelta(days=1) if dates else (after_year or 0) - 1
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.period_overrun",
+                            f"The question asks for '{said}', which ends on {last}, but the SQL "
+                            f"bounds {column.sql()} up to {high} included: it takes in the "
+                            "first unit of the next period.",
+                            said=said,
+                            sql=column.sql(),
+                            upper=str(high),
+                        ),
+                    )
+                )
+    return CheckOutcome()

@@ -1,0 +1,58 @@
+""" "How many different customers ..." answered by a COUNT that counts every sales line: the
+question's DISTINCT is missing (agreed16, a blind set: two such answers were shown at 1.00)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.checks._helpers import codes, scored
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("distinct") / "shop.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE customer AS SELECT i AS c_customer_sk, 'C' || i AS c_name "
+        "FROM range(1, 41) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE store_sales AS SELECT i AS ss_ticket_number, 1 + i % 40 AS ss_customer_sk, "
+        "i * 1.5 AS ss_net_paid FROM range(1, 401) t(i)"
+    )
+    con.close()
+    return path
+
+
+FIVE = 5
+
+
+def _verdict(tmp_path: Path, shop: Path, question: str, sql: str) -> dict:  # type: ignore[type-arg]
+    return scored(tmp_path, shop, question, *[sql] * FIVE)
+
+
+def test_different_customers_counted_per_line_is_withheld(tmp_path: Path, shop: Path) -> None:
+    verdict = _verdict(
+        tmp_path,
+        shop,
+        "How many different customers bought something in our stores?",
+        "SELECT COUNT(ss_customer_sk) FROM store_sales",
+    )
+    assert "signal.aggregate_mismatch" in codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT COUNT(DISTINCT ss_customer_sk) FROM store_sales",
+        "SELECT COUNT(*) FROM (SELECT DISTINCT ss_customer_sk FROM store_sales) t",
+        "SELECT COUNT(c_customer_sk) FROM customer",  # a key: each row one customer
+    ],
+)
+def test_counted_once_each_is_not_this_finding(tmp_path: Path, shop: Path, sql: str) -> None:
+    verdict = _verdict(tmp_path, shop, "How many different customers are there?", sql)
+    assert "signal.aggregate_mismatch" not in codes(verdict), verdict["findings"]

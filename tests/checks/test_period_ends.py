@@ -1,0 +1,49 @@
+"""A period the question names, closed on the first day (or year) of the next one: agreed16's
+"first quarter of 1994" as BETWEEN '1994-01-01' AND '1994-04-01' and "born in the 1970s" as
+BETWEEN 1970 AND 1980 were shown at 1.00."""
+
+from __future__ import annotations
+
+import pytest
+
+from assay.checks import CheckContext
+from assay.checks._period_ends import period_end_included
+from assay.types import Candidate
+
+Q1 = "How many orders were placed in the first quarter of 1994?"
+DECADE = "How many customers were born in the 1970s?"
+
+
+def _fires(question: str, where: str) -> bool:
+    sql = f"SELECT count(*) FROM t WHERE {where}"
+    outcome = period_end_included(CheckContext(question, Candidate(sql), "duckdb", None))
+    return [f.code for f in outcome.findings] == ["signal.period_overrun"]
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (Q1, "d BETWEEN '1994-01-01' AND '1994-04-01'"),
+        (Q1, "d >= '1994-01-01' AND d <= DATE '1994-04-01'"),
+        (DECADE, "y BETWEEN 1970 AND 1980"),
+        ("How many sales in December 1999?", "d BETWEEN '1999-12-01' AND '2000-01-01'"),
+        ("How many sales were made in 1999?", "y BETWEEN 1999 AND 2000"),
+        ("Revenue in Q4 2001?", "d BETWEEN '2001-10-01' AND '2002-01-01'"),
+    ],
+)
+def test_the_next_periods_first_day_included_fires(question: str, where: str) -> None:
+    assert _fires(question, where)
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (Q1, "d BETWEEN DATE '1994-01-01' AND DATE '1994-03-31'"),
+        (Q1, "d >= '1994-01-01' AND d < '1994-04-01'"),
+        (DECADE, "y BETWEEN 1970 AND 1979"),
+        ("How many sales between 1999 and 2000?", "y BETWEEN 1999 AND 2000"),
+        ("How many sales were made in 1999?", "y = 1999"),
+    ],
+)
+def test_a_period_closed_on_its_own_last_day_is_silent(question: str, where: str) -> None:
+    assert not _fires(question, where)
