@@ -42,6 +42,9 @@ _COLUMN: dict[str, str] = {
 }
 
 
+_GLUED = re.compile(r"[a-z]+date")
+
+
 def _words(name: str) -> list[str]:
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
     return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
@@ -61,6 +64,8 @@ def date_events(columns: list[str]) -> dict[str, str]:
         parts = _words(column)
         if prefix and parts[:1] == [prefix]:
             parts = parts[1:]
+        # TPC-H writes the date into the word: "l_shipdate", "o_orderdate".
+        parts = [q for p in parts for q in ([p[:-4], "date"] if _GLUED.fullmatch(p) else [p])]
         events = {_COLUMN[p] for p in parts if p in _COLUMN}
         if "date" in parts and len(events) == 1:
             found[column.lower()] = events.pop()
@@ -101,7 +106,31 @@ def date_keys_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[F
                 {"named": f"{table}.{meant[0]}", "used": [f"{table}.{c}" for c in other]},
             )
         )
-    return findings
+    return findings or _across_tables(question, event, tree, catalog)
+
+
+def _across_tables(question: str, event: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
+    """The same across the tables the SQL reads: "line items shipped in 1996" filtered on
+    ``orders.o_orderdate`` while the lineitem it joins has ``l_shipdate`` (agreed16)."""
+    used = _used_dates(tree, catalog)
+    meant, other = [], []
+    for table in sorted(used):
+        info = catalog.table(table)
+        events = date_events(info.column_names) if info is not None else {}
+        meant += [f"{table}.{c}" for c, e in events.items() if e == event]
+        other += [f"{table}.{c}" for c in sorted(used[table]) if events.get(c, event) != event]
+    used_names = {f"{t}.{c}" for t, cs in used.items() for c in cs}
+    if len(meant) != 1 or not other or meant[0] in used_names:
+        return []
+    return [
+        Finding(
+            "signal.column_mismatch",
+            "signal",
+            f"The question asks about what was {_verb(question)} but the SQL reads "
+            f"{', '.join(other)} instead of {meant[0]}.",
+            {"named": meant[0], "used": other},
+        )
+    ]
 
 
 def _verb(question: str) -> str:
