@@ -36,3 +36,21 @@ def scored(tmp_path: Path, db: str | Path, question: str, *sqls: str) -> dict[st
 def codes(verdict: dict[str, Any]) -> list[str]:
     """The codes of a verdict's findings, in order."""
     return [f["code"] for f in verdict["findings"]]
+
+
+def wrong_withheld_right_clear(
+    tmp_path: Path,
+    case: tuple[str, str, str, str, str, str],
+    right_shown: bool = False,
+) -> None:
+    """One wrong-and-right pair ``(name, db, question, wrong, right, code)``, each as five
+    agreeing samples: the wrong SQL draws ``code`` and is withheld, the right one does not draw
+    it (and, with ``right_shown``, is shown)."""
+    name, db, question, wrong, right, code = case
+    verdict = scored(tmp_path, db, question, *[wrong] * 5)
+    assert code in codes(verdict), (name, codes(verdict))
+    assert verdict["action"] == "withhold"
+    fine = scored(tmp_path, db, question, *[right] * 5)
+    assert code not in codes(fine), (name, codes(fine))
+    if right_shown:
+        assert fine["action"] == "show", (name, fine["reasons"])

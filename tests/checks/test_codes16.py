@@ -11,7 +11,7 @@ import pytest
 
 from assay.checks import QUESTION_SIGNALS
 from assay.checks._coded import asked_sex
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 
 FEMALE_STUDENTS = "How many female students are there?"
 NOT_FEMALE = "How many students are not female?"
@@ -67,11 +67,7 @@ def test_the_code_is_a_question_signal() -> None:
 def test_a_unanimous_wrong_condition_is_not_shown(
     tmp_path: Path, name: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = scored(tmp_path, db, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, db, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
+    wrong_withheld_right_clear(tmp_path, (name, db, question, wrong, right, code))
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._conditions import always_true_filter
 from assay.types import Candidate
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import wrong_withheld_right_clear
 
 NEITHER = "Which students live neither in PIT nor in HKG? Give their first names."
 WEIGHT = "Which cars weigh under 2000 or over 4000? Give their ids."
@@ -50,11 +50,7 @@ def test_the_code_is_a_question_signal() -> None:
 def test_a_unanimous_wrong_condition_is_not_shown(
     tmp_path: Path, name: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = scored(tmp_path, db, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, db, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
+    wrong_withheld_right_clear(tmp_path, (name, db, question, wrong, right, code))
 
 
 @pytest.mark.parametrize(

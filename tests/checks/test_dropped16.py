@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from assay.checks import QUESTION_SIGNALS
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 
 CAT_OWNERS = "How many students have a cat?"
 OLD_DOGS = "How many dogs are older than 1?"
@@ -51,11 +51,7 @@ def test_the_code_is_a_question_signal() -> None:
 def test_a_unanimous_wrong_condition_is_not_shown(
     tmp_path: Path, name: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = scored(tmp_path, db, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, db, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
+    wrong_withheld_right_clear(tmp_path, (name, db, question, wrong, right, code))
 
 
 # (name, db, question, SQL the check must stay silent on)

@@ -13,7 +13,7 @@ import pytest
 from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.types import Candidate, FindingCode
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import wrong_withheld_right_clear
 
 CODES = (
     "signal.negation_missing",
@@ -98,12 +98,7 @@ def test_the_codes_are_question_signals_at_the_end_of_the_signal_group() -> None
 def test_a_unanimous_wrong_reading_is_not_shown(
     tmp_path: Path, name: str, db: str, question: str, wrong: str, right: str, code: str
 ) -> None:
-    verdict = scored(tmp_path, db, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, db, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
-    assert fine["action"] == "show", (name, fine["reasons"])
+    wrong_withheld_right_clear(tmp_path, (name, db, question, wrong, right, code), right_shown=True)
 
 
 @pytest.mark.parametrize(
