@@ -599,10 +599,12 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         if not references(ctx.catalog, other, name) or counts_table(ctx.question, name)
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
-        return CheckOutcome((_contained_finding(instead, named, read),))
+        why = "a table whose name only contains the one named holds other rows"
+        return CheckOutcome((_instead_finding(instead, named, read, why),))
     siblings = sibling_instead(ctx.question, named, read)
     if siblings:  # outside tryout 22: "web sales" summed from catalog_sales
-        return CheckOutcome((_sibling_finding(siblings, named, read),))
+        why = "a sibling table, ending in the same word, that holds other rows"
+        return CheckOutcome((_instead_finding(siblings, named, read, why),))
     # A read table whose rows each name a row of a named one answers about it too: EHRSQL's
     # "patient 10020944" is read through admissions.subject_id, a foreign key to patients (the
     # gold SQL of 4,348 of its 5,605 answerable questions drew this finding). A count of the
@@ -649,28 +651,15 @@ def _reaches(catalog: Catalog, table: str, named: frozenset[str]) -> bool:
     return False
 
 
-def _sibling_finding(
-    siblings: list[tuple[str, str]], named: frozenset[str], read: set[str]
+def _instead_finding(
+    pairs: list[tuple[str, str]], named: frozenset[str], read: set[str], why: str
 ) -> Finding:
-    pairs = "; ".join(f"{other} instead of {name}" for name, other in siblings)
+    """``signal.table_mismatch`` naming each table read in place of a named one, and why."""
+    said = "; ".join(f"{other} instead of {name}" for name, other in pairs)
     return _finding(
         "signal.table_mismatch",
-        f"The question names {', '.join(sorted(named))} but the SQL reads {pairs}: a sibling "
-        "table, ending in the same word, that holds other rows.",
-        named=sorted({name for name, _ in siblings}),
-        read=sorted(read),
-    )
-
-
-def _contained_finding(
-    instead: list[tuple[str, str]], named: frozenset[str], read: set[str]
-) -> Finding:
-    pairs = "; ".join(f"{other} instead of {name}" for name, other in instead)
-    return _finding(
-        "signal.table_mismatch",
-        f"The question names {', '.join(sorted(named))} but the SQL reads {pairs}: a table "
-        "whose name only contains the one named holds other rows.",
-        named=sorted({name for name, _ in instead}),
+        f"The question names {', '.join(sorted(named))} but the SQL reads {said}: {why}.",
+        named=sorted({name for name, _ in pairs}),
         read=sorted(read),
     )
 
