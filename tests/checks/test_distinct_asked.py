@@ -56,3 +56,41 @@ def test_different_customers_counted_per_line_is_withheld(tmp_path: Path, shop: 
 def test_counted_once_each_is_not_this_finding(tmp_path: Path, shop: Path, sql: str) -> None:
     verdict = _verdict(tmp_path, shop, "How many different customers are there?", sql)
     assert "signal.aggregate_mismatch" not in codes(verdict), verdict["findings"]
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [  # agreed16's right answers, withheld as aggregate_mismatch before
+        (
+            "How many different tickets did customers buy?",
+            "SELECT COUNT(DISTINCT ss_ticket_number) FROM store_sales",
+        ),
+        (
+            "How many customers bought something in our stores?",
+            "SELECT COUNT(DISTINCT ss_customer_sk) FROM store_sales",
+        ),
+        (
+            "What was the net paid for each customer?",
+            "SELECT ss_customer_sk, SUM(ss_net_paid) FROM store_sales GROUP BY ss_customer_sk",
+        ),
+        (
+            "Which customer paid the most?",
+            "SELECT ss_customer_sk FROM store_sales GROUP BY 1 ORDER BY SUM(ss_net_paid) DESC "
+            "LIMIT 1",
+        ),
+    ],
+)
+def test_entities_counted_once_and_totals_per_group_are_asked(
+    tmp_path: Path, shop: Path, question: str, sql: str
+) -> None:
+    assert "signal.aggregate_mismatch" not in codes(_verdict(tmp_path, shop, question, sql))
+
+
+def test_a_sum_for_a_maximum_per_group_is_still_judged(tmp_path: Path, shop: Path) -> None:
+    verdict = _verdict(
+        tmp_path,
+        shop,
+        "Which customer made the most expensive purchase, the maximum net paid?",
+        "SELECT ss_customer_sk FROM store_sales GROUP BY 1 ORDER BY SUM(ss_net_paid) DESC LIMIT 1",
+    )
+    assert "signal.aggregate_mismatch" in codes(verdict)

@@ -212,6 +212,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         and not asked & {"sum", "count"}
         and not _AMOUNT.search(ctx.question)
         and not _sums_within(sql.tree, asked)
+        and not _per_group(ctx.question, sql)
         and not _broken_down(ctx, sql)
     ):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
@@ -242,6 +243,25 @@ _AMOUNT = re.compile(
     r"\b(how much|amount of|accumulated|aggregate|overall|cumulative)\b", re.IGNORECASE
 )
 _RATE = re.compile(r"\b(rate|ratio|proportion|percentage|fraction)\b", re.IGNORECASE)
+
+
+# A measure asked per group, or groups ranked by it: its value per group is its total there
+# ("web sales net profit for each category", "which category had the most units returned",
+# "top 5 categories by revenue"; agreed16's right answers were withheld).
+_PER_GROUP = re.compile(
+    r"\b(for each|each|every|per|by|(?:the )?most|top \d+|top (?:two|three|four|five|ten))\b",
+    re.IGNORECASE,
+)
+
+
+_PER_ROW = re.compile(r"\b(maximum|max|minimum|min|average|mean)\b", re.IGNORECASE)
+
+
+def _per_group(question: str, sql: _Sql) -> bool:
+    """The SQL sums per group and the question asks per group or ranks the groups, naming no
+    other aggregate ("the most gasoline, that is the maximum miles per gallon" as ORDER BY
+    SUM(mpg) is still judged)."""
+    return sql.grouped and bool(_PER_GROUP.search(question)) and not _PER_ROW.search(question)
 
 
 def _named_in_literal(cues: tuple[str, ...], tree: exp.Expr) -> bool:

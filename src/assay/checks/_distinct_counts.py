@@ -79,7 +79,24 @@ def _refers_to_counted(ctx: CheckContext, table: str, column: str) -> bool:
     names right after its count's cue."""
     assert ctx.catalog is not None
     counted = " ".join(m.group(1) for m in _COUNTED.finditer(ctx.question.lower()))
-    return any(named_tables(counted, (fk.ref_table,)) for fk in _foreign_keys(ctx, table, column))
+    if any(named_tables(counted, (fk.ref_table,)) for fk in _foreign_keys(ctx, table, column)):
+        return True
+    # With no declared key, the column's own name saying the counted thing ("how many web
+    # orders" as COUNT(DISTINCT ws_order_number), "how many customers" as COUNT(DISTINCT
+    # ws_bill_customer_sk): each order or customer once, over its many lines; agreed16).
+    return not ctx.catalog.foreign_keys and _names_counted(column, counted)
+
+
+def _names_counted(column: str, counted: str) -> bool:
+    """Whether a word of the column (less its short prefix) is the counted noun.
+
+    Example:
+        >>> _names_counted("ws_order_number", " web orders"), _names_counted("ws_item_sk", " web")
+        (True, False)
+    """
+    nouns = {w.rstrip("s") for w in counted.split() if len(w) > 3}
+    parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
+    return any(p.rstrip("s") in nouns for p in parts[1:] if len(p) > 3)
 
 
 def counts_keys_of(ctx: CheckContext, tree: exp.Expr, tables: frozenset[str]) -> bool:
