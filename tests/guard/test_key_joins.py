@@ -183,3 +183,28 @@ def test_assay_score_notes_an_unrelated_join_where_nothing_is_known(tmp_path: Pa
 def test_assay_score_withholds_a_join_of_two_things_own_keys(tmp_path: Path) -> None:
     db = _star(tmp_path)
     assert _scored(db, UNRELATED)[0] == "veto.no_result"
+
+
+TPCH = Catalog(
+    tuple(
+        TableInfo(t, tuple(ColumnInfo(c, "INTEGER") for c in cols))
+        for t, cols in {
+            "customer": ("c_custkey", "c_nationkey", "c_acctbal"),
+            "nation": ("n_nationkey", "n_regionkey", "n_name"),
+            "region": ("r_regionkey", "r_name"),
+        }.items()
+    )
+)
+
+
+def test_keys_glued_to_their_names_are_read_as_keys() -> None:
+    """TPC-H writes the key word into the name (``n_nationkey``): a nation's key equated with
+    a region's is two things' own keys (agreed16: "customers in Asia" averaged one nation's
+    balances, shown at 1.00), while the schema's own joins pass."""
+    wrong = (
+        "SELECT AVG(c_acctbal) FROM customer JOIN nation ON c_nationkey = n_nationkey "
+        "JOIN region ON n_nationkey = r_regionkey WHERE r_name = 'ASIA'"
+    )
+    assert _codes(wrong, TPCH) == ["guard.unrelated_join"]
+    right = wrong.replace("n_nationkey = r_regionkey", "n_regionkey = r_regionkey")
+    assert _codes(right, TPCH) == []

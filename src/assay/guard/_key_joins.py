@@ -81,15 +81,21 @@ def _known(ctx: GuardContext) -> _Classes:
 
 
 def _key_named(column: str) -> bool:
-    """The column's last word is a key word (``c_customer_sk``, ``StuID``, ``Code``)."""
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", column)
-    words = [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    """The column's last word is a key word (``c_customer_sk``, ``StuID``, ``Code``,
+    ``n_nationkey``)."""
+    words = _words(column)
     return bool(words) and words[-1] in _KEY_WORDS
 
 
 def _words(name: str) -> list[str]:
+    """A name's words, a key word glued to the thing it keys split off (TPC-H's
+    ``n_nationkey``: n, nation, key)."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", name)
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    words = [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    return [p for w in words for p in (_GLUED.sub(r"\1 key", w).split())]
+
+
+_GLUED = re.compile(r"^([a-z]{4,})key$")
 
 
 def _singular(word: str) -> str:
