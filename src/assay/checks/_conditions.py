@@ -32,6 +32,11 @@ The set-operation checks live in ``_negations`` and run from ``CONDITION_CHECKS`
 negation), ``signal.between_strictness`` ("strictly between" as ``BETWEEN``),
 ``signal.or_precedence`` (``a AND b OR c`` binding ``a`` to one branch of an OR on one column)
 and ``signal.both_as_either`` ("both 2014 and 2015" as ``Year IN (2014, 2015)``).
+
+About 440 lines: the three checks above read the WHERE with one set of helpers (the comparisons
+of one column, their constants, the AND and OR chains of ``_where``), which a split would
+export; the bound and negation checks, with readings of their own, live in ``_bounds``,
+``_period_ends`` and ``_negations``.
 """
 
 from __future__ import annotations

@@ -6,6 +6,11 @@ evidence (the cue in the question, the clause in the SQL). They say nothing when
 cue is not read or the SQL does not parse, so their silence is never evidence of a right answer.
 The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
 ``assay-1.0`` weighs them.
+
+One module (about 640 lines) because the checks share one reading of the question's cues and of
+the SQL (``_read``); their longer readings live beside it: what a question asks of an aggregate
+(``_asked``), of COUNT(DISTINCT) (``_distinct_counts``), of tables and columns (``_mentions``,
+``_named_fit``, ``_date_keys``).
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from functools import lru_cache
 from sqlglot import exp
 
 from assay.catalog import Catalog
+from assay.checks._asked import AMOUNT, RATE, named_in_literal, per_group, sums_within
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import (
@@ -197,22 +203,22 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     asked = cues.aggregates | defined
     distinct = cues.distinct or "count_distinct" in defined
     problems = []
-    if "avg" in sql.aggregates and "avg" not in asked and not _RATE.search(ctx.question):
+    if "avg" in sql.aggregates and "avg" not in asked and not RATE.search(ctx.question):
         problems.append("the SQL averages (AVG) but the question asks for no average")
     names = " ".join(c.name.lower() for c in sql.tree.find_all(exp.Column))
     if (
         "avg" in cues.aggregates
         and "avg" not in sql.aggregates
         and "average" not in names
-        and not _named_in_literal(("mean", "average", "avg"), sql.tree)
+        and not named_in_literal(("mean", "average", "avg"), sql.tree)
     ):
         problems.append("the question asks for an average but the SQL has no AVG")
     if (
         "sum" in sql.aggregates
         and not asked & {"sum", "count"}
-        and not _AMOUNT.search(ctx.question)
-        and not _sums_within(sql.tree, asked)
-        and not _per_group(ctx.question, sql)
+        and not AMOUNT.search(ctx.question)
+        and not sums_within(sql.tree, asked)
+        and not per_group(ctx.question, sql.grouped)
         and not _broken_down(ctx, sql)
     ):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
@@ -234,67 +240,6 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
-
-
-# Words that ask for a sum without saying "total" (EHRSQL's gold sums doses and volumes for
-# "how much X has patient N been prescribed", "the amount of", "the accumulated output"), and
-# for an average of an indicator ("the 3-month mortality rate" as AVG of 0 and 1).
-_AMOUNT = re.compile(
-    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative)\b", re.IGNORECASE
-)
-_RATE = re.compile(r"\b(rate|ratio|proportion|percentage|fraction)\b", re.IGNORECASE)
-
-
-# A measure asked per group, or groups ranked by it: its value per group is its total there
-# ("web sales net profit for each category", "which category had the most units returned",
-# "top 5 categories by revenue"; agreed16's right answers were withheld).
-_PER_GROUP = re.compile(
-    r"\b(for each|each|every|per|by|(?:the )?most|top \d+|top (?:two|three|four|five|ten))\b",
-    re.IGNORECASE,
-)
-
-
-_PER_ROW = re.compile(r"\b(maximum|max|minimum|min|average|mean)\b", re.IGNORECASE)
-
-
-def _per_group(question: str, sql: _Sql) -> bool:
-    """The SQL sums per group and the question asks per group or ranks the groups, naming no
-    other aggregate ("the most gasoline, that is the maximum miles per gallon" as ORDER BY
-    SUM(mpg) is still judged)."""
-    return sql.grouped and bool(_PER_GROUP.search(question)) and not _PER_ROW.search(question)
-
-
-def _named_in_literal(cues: tuple[str, ...], tree: exp.Expr) -> bool:
-    """Whether a string the SQL compares with holds one of ``cues``: the word then names a
-    measure ("arterial blood pressure mean", an item of EHRSQL's d_items), not an average."""
-    return any(
-        re.search(rf"\b{cue}\b", literal.name.lower())
-        for literal in tree.find_all(exp.Literal)
-        if literal.is_string
-        for cue in cues
-    )
-
-
-def _sums_within(tree: exp.Expr, asked: frozenset[str]) -> bool:
-    """Every SUM builds totals inside a subquery that an asked outer MAX, MIN or AVG reads
-    ("the maximum cost of a hospital stay involving X" as MAX over each stay's SUM)."""
-    outer = {"max": exp.Max, "min": exp.Min, "avg": exp.Avg}
-    wanted = [outer[a] for a in asked & outer.keys()]
-    sums = list(tree.find_all(exp.Sum))
-    return bool(wanted and sums) and all(_outer_aggregate(s, tuple(wanted)) for s in sums)
-
-
-def _outer_aggregate(node: exp.Expr, kinds: tuple[type[exp.Expr], ...]) -> bool:
-    """Whether a SELECT enclosing ``node``'s own SELECT computes one of ``kinds`` over it."""
-    inner = node.find_ancestor(exp.Select)
-    select = inner.find_ancestor(exp.Select) if inner is not None else None
-    while select is not None:
-        if any(
-            a.find_ancestor(exp.Select) is select for kind in kinds for a in select.find_all(kind)
-        ):
-            return True
-        select = select.find_ancestor(exp.Select)
-    return False
 
 
 def _broken_down(ctx: CheckContext, sql: _Sql) -> bool:
