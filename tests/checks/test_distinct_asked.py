@@ -94,3 +94,24 @@ def test_a_sum_for_a_maximum_per_group_is_still_judged(tmp_path: Path, shop: Pat
         "SELECT ss_customer_sk FROM store_sales GROUP BY 1 ORDER BY SUM(ss_net_paid) DESC LIMIT 1",
     )
     assert "signal.aggregate_mismatch" in codes(verdict)
+
+
+def test_units_counted_as_lines_is_an_aggregate_mismatch() -> None:
+    """agreed16: "How many units were returned to our stores in 2002?" as COUNT(*) of return
+    lines, though store_returns has sr_return_quantity (shown at 1.00)."""
+    from assay.catalog import Catalog, ColumnInfo, TableInfo
+    from assay.checks import CheckContext
+    from assay.checks._consistency import aggregate_fit
+    from assay.types import Candidate
+
+    returns = TableInfo(
+        "store_returns", tuple(ColumnInfo(c, "") for c in ("sr_item_sk", "sr_return_quantity"))
+    )
+    catalog = Catalog((returns,))
+
+    def messages(sql: str) -> list[str]:
+        ctx = CheckContext("How many units were returned?", Candidate(sql), "duckdb", catalog)
+        return [f.message for f in aggregate_fit(ctx).findings]
+
+    assert any("counts units" in m for m in messages("SELECT COUNT(*) FROM store_returns"))
+    assert messages("SELECT SUM(sr_return_quantity) FROM store_returns") == []

@@ -5,7 +5,8 @@ gold sums doses and volumes so), per group ("for each category", "top 5 categori
 "which category had the most units": a measure per group is its total there), or inside an asked
 outer MAX, MIN or AVG ("the maximum cost of a stay" over each stay's SUM); an AVG by "rate" or
 "ratio" (a mortality rate is an average of 0 and 1); and "mean" inside a compared string names a
-measure ("arterial blood pressure mean"), not an average.
+measure ("arterial blood pressure mean"), not an average. And "how many units" asks a sum of a
+quantity column, never a count of lines (``units_counted``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["AMOUNT", "RATE", "named_in_literal", "per_group", "sums_within"]
+__all__ = ["AMOUNT", "RATE", "named_in_literal", "per_group", "sums_within", "units_counted"]
 
 # Words that ask for a sum without saying "total" (EHRSQL's gold sums doses and volumes for
 # "how much X has patient N been prescribed", "the amount of", "the accumulated output"), and
@@ -75,3 +76,24 @@ def _outer_aggregate(node: exp.Expr, kinds: tuple[type[exp.Expr], ...]) -> bool:
             return True
         select = select.find_ancestor(exp.Select)
     return False
+
+
+_UNITS = re.compile(r"\b(?:how many|number of|count of)\s+units\b", re.IGNORECASE)
+_QUANTITY = re.compile(r"(?:^|_)(?:quantity|qty)(?:_|$)", re.IGNORECASE)
+
+
+def units_counted(question: str, tree: exp.Expr, columns: list[str]) -> bool:
+    """ "How many units were returned?" answered with a COUNT of rows, no SUM, though a table
+    the SQL reads has a quantity column (agreed16: return lines counted, shown at 1.00).
+
+    Example:
+        >>> import sqlglot
+        >>> tree = sqlglot.parse_one("SELECT COUNT(*) FROM store_returns")
+        >>> units_counted("How many units were returned?", tree, ["sr_return_quantity"])
+        True
+        >>> units_counted("How many returns were there?", tree, ["sr_return_quantity"])
+        False
+    """
+    if not _UNITS.search(question) or tree.find(exp.Count) is None or tree.find(exp.Sum):
+        return False
+    return any(_QUANTITY.search(c) for c in columns)

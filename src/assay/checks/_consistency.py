@@ -22,7 +22,14 @@ from functools import lru_cache
 from sqlglot import exp
 
 from assay.catalog import Catalog
-from assay.checks._asked import AMOUNT, RATE, named_in_literal, per_group, sums_within
+from assay.checks._asked import (
+    AMOUNT,
+    RATE,
+    named_in_literal,
+    per_group,
+    sums_within,
+    units_counted,
+)
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import (
@@ -224,6 +231,10 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         problems.append("the SQL adds up (SUM) but the question asks for no total")
     if not distinct and unasked_distinct_counts(ctx, sql.tree):
         problems.append("the SQL counts distinct values but the question does not say distinct")
+    if ctx.catalog is not None and units_counted(
+        ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
+    ):
+        problems.append("the question counts units but the SQL counts rows, not a quantity")
     if uncounted_distinct(ctx, sql.tree):
         problems.append(
             "the question counts different values but the SQL counts every row (no DISTINCT)"
@@ -240,6 +251,12 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+def _columns_read(catalog: Catalog, tree: exp.Expr) -> list[str]:
+    """Every column of the tables the SQL reads."""
+    tables = [catalog.table(t) for t in referenced_tables(tree)]
+    return [c for info in tables if info is not None for c in info.column_names]
 
 
 def _broken_down(ctx: CheckContext, sql: _Sql) -> bool:
