@@ -115,3 +115,31 @@ def test_units_counted_as_lines_is_an_aggregate_mismatch() -> None:
 
     assert any("counts units" in m for m in messages("SELECT COUNT(*) FROM store_returns"))
     assert messages("SELECT SUM(sr_return_quantity) FROM store_returns") == []
+
+
+def test_per_the_aggregated_tables_own_row_is_no_missing_grouping() -> None:
+    """agreed16: "average quantity per line item on urgent orders" over lineitem's rows was
+    withheld as grouping_missing; "per store" over store_sales still asks one value a store."""
+    from assay.catalog import Catalog, ColumnInfo, TableInfo
+    from assay.checks import CheckContext
+    from assay.checks._consistency import grouping_fit
+    from assay.types import Candidate
+
+    def table(name: str, *columns: str) -> TableInfo:
+        return TableInfo(name, tuple(ColumnInfo(c, "") for c in columns))
+
+    catalog = Catalog(
+        (
+            table("lineitem", "l_orderkey", "l_quantity"),
+            table("store_sales", "ss_store_sk", "ss_net_paid"),
+        )
+    )
+
+    def fired(question: str, sql: str) -> bool:
+        return bool(
+            grouping_fit(CheckContext(question, Candidate(sql), "duckdb", catalog)).findings
+        )
+
+    assert not fired("Average quantity per line item?", "SELECT AVG(l_quantity) FROM lineitem")
+    assert fired("Total net paid per store?", "SELECT SUM(ss_net_paid) FROM store_sales")
+    assert fired("Average quantity for each line item?", "SELECT AVG(l_quantity) FROM lineitem")

@@ -58,6 +58,7 @@ from assay.checks._mentions import (
 from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
+from assay.checks._values import _owner
 from assay.checks._where import negated
 from assay.types import Finding
 
@@ -357,6 +358,8 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     cues, sql = read
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
+    if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):
+        return CheckOutcome()
     return CheckOutcome(
         (
             _finding(
@@ -367,6 +370,29 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+_PER = re.compile(r"\bper\s+([a-z]+)(?:\s+([a-z]+))?")
+
+
+def _per_own_row(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
+    """ "Average quantity per line item" over ``lineitem``'s own rows: "per" names the table the
+    aggregate reads, so its value per row is asked, not one per group (agreed16: withheld as
+    grouping_missing). Only "per", never "each" or "for every"."""
+    text = question.lower()
+    match = _PER.search(text)
+    if match is None or re.search(r"\b(each|every)\b", text):
+        return False
+    said = [w for w in match.groups() if w]
+    forms = {said[0], "".join(said), "_".join(said)}
+    forms |= {f[:-1] for f in forms if f.endswith("s")}
+    read: set[str] = set()
+    for agg in tree.find_all(exp.Avg, exp.Sum, exp.Max, exp.Min):
+        for column in agg.find_all(exp.Column):
+            owner = _owner(column, tree, catalog)
+            if owner is not None:
+                read.add(owner[0].lower())
+    return bool(read) and any(t.rstrip("s") in forms or t in forms for t in read)
 
 
 def projection_fit(ctx: CheckContext) -> CheckOutcome:
