@@ -80,7 +80,7 @@ class FindingCode(StrEnum):
     SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"
     SIGNAL_BOUND_STRICTNESS = "signal.bound_strictness"
-    SIGNAL_PERIOD_OVERRUN = "signal.period_overrun"
+    SIGNAL_PERIOD_BOUND = "signal.period_bound"
     SIGNAL_BOUND_ON_OTHER_COLUMN = "signal.bound_on_other_column"
     SIGNAL_NEGATION_MISSING = "signal.negation_missing"
     SIGNAL_BETWEEN_STRICTNESS = "signal.between_strictness"

@@ -95,6 +95,10 @@ def _aggregate(question: str, sql: str) -> list[str]:
             "How much heparin has patient 5 been prescribed?",
             "SELECT SUM(dose) FROM prescriptions WHERE subject_id = 5 AND drug = 'heparin'",
         ),
+        (  # outside tryout 23: revenue is a total by nature
+            "What was store sales revenue in 2001?",
+            "SELECT SUM(ss_ext_sales_price) FROM store_sales WHERE year = 2001",
+        ),
         (
             "What was the accumulated output for patient 5?",
             "SELECT SUM(value) FROM outputevents WHERE subject_id = 5",

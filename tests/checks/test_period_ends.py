@@ -17,7 +17,7 @@ DECADE = "How many customers were born in the 1970s?"
 def _fires(question: str, where: str) -> bool:
     sql = f"SELECT count(*) FROM t WHERE {where}"
     outcome = period_end_included(CheckContext(question, Candidate(sql), "duckdb", None))
-    return [f.code for f in outcome.findings] == ["signal.period_overrun"]
+    return [f.code for f in outcome.findings] == ["signal.period_bound"]
 
 
 @pytest.mark.parametrize(
@@ -47,3 +47,9 @@ def test_the_next_periods_first_day_included_fires(question: str, where: str) ->
 )
 def test_a_period_closed_on_its_own_last_day_is_silent(question: str, where: str) -> None:
     assert not _fires(question, where)
+
+
+def test_a_period_closed_days_before_its_end_fires() -> None:
+    # outside tryout 23: "in 2001" as BETWEEN '2001-01-01' AND '2001-12-30' drops 31 December
+    assert _fires("Total sales in 2001?", "d BETWEEN '2001-01-01' AND '2001-12-30'")
+    assert not _fires("Total sales in 2001?", "d BETWEEN '2001-01-01' AND '2001-12-31'")

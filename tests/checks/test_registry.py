@@ -390,7 +390,7 @@ CASES.update(
             _sql("SELECT count(*) FROM people WHERE age > 30", question=OLDER),
         ),
         "period_end_included": Case(
-            "signal.period_overrun",
+            "signal.period_bound",
             _sql(
                 "SELECT count(*) FROM people WHERE joined BETWEEN '2021-01-01' AND '2022-01-01'",
                 question="How many people joined in 2021?",

@@ -21,7 +21,8 @@ __all__ = ["AMOUNT", "RATE", "named_in_literal", "per_group", "sums_within", "un
 # "how much X has patient N been prescribed", "the amount of", "the accumulated output"), and
 # for an average of an indicator ("the 3-month mortality rate" as AVG of 0 and 1).
 AMOUNT = re.compile(
-    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative)\b", re.IGNORECASE
+    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative|revenue|turnover)\b",
+    re.IGNORECASE,
 )
 RATE = re.compile(r"\b(rate|ratio|proportion|percentage|fraction)\b", re.IGNORECASE)
 

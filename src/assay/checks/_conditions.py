@@ -79,7 +79,7 @@ CONDITION_SIGNALS = (
     "signal.always_true_filter",
     "signal.negation_dropped",
     "signal.bound_strictness",
-    "signal.period_overrun",
+    "signal.period_bound",
     "signal.bound_on_other_column",
     *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
 )

@@ -101,13 +101,17 @@ def numeric_cells(rows: Iterable[Iterable[Any]]) -> list[float]:
 
 
 def cited_by(number: WrittenNumber, cells: list[float], row_count: int | None) -> bool:
-    """Whether a cell, a cell times 100, or the row count matches the number as written.
+    """Whether a cell, a share cell times 100 (a percentage), or the row count matches the
+    number as written. Only a share (at most 1 in size) is read as a percentage: "There are 200
+    dogs." for a count of 2 was shown as cited (outside tryout 23).
 
     Example:
         >>> cited_by(extract_numbers("42.1%")[0], [0.4213], None)
         True
+        >>> cited_by(extract_numbers("200 dogs")[0], [2.0], None)
+        False
     """
-    targets = list(cells) + [c * 100 for c in cells]
+    targets = list(cells) + [c * 100 for c in cells if abs(c) <= 1]
     if row_count is not None:
         targets.append(float(row_count))
     tolerance = number.tolerance + 1e-9  # float noise in cells such as 0.1 + 0.2

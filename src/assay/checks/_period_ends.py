@@ -1,13 +1,15 @@
-"""A period the question names, closed in the SQL on the first day of the next one.
+"""A period the question names, closed in the SQL on the first day of the next one, or a few
+days before its own last.
 
 "Orders placed in the first quarter of 1994" as ``o_orderdate BETWEEN '1994-01-01' AND
 '1994-04-01'`` counts the orders of 1 April; "customers born in the 1970s" as
 ``c_birth_year BETWEEN 1970 AND 1980`` counts those born in 1980 (agreed16, a blind set: both
 shown at 1.00). The question's period is read (a decade, a quarter, a month or a year), and an
 inclusive upper bound (``BETWEEN``, ``<=``) on the day or year just after it, beside a lower
-bound on its first day or year, is ``signal.period_overrun``: the SQL takes in one unit of the
+bound on its first day or year, is ``signal.period_bound``: the SQL takes in one unit of the
 next period. A bound written as the period's last day (``'1994-03-31'``, ``1979``), or an
-exclusive one (``< '1994-04-01'``), is right and silent.
+exclusive one (``< '1994-04-01'``), is right and silent. So is the opposite slip: "in 2001"
+as ``BETWEEN '2001-01-01' AND '2001-12-30'`` leaves out 31 December (outside tryout 23).
 """
 
 from __future__ import annotations
@@ -108,7 +110,7 @@ def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
 
 
 def period_end_included(ctx: CheckContext) -> CheckOutcome:
-    """``signal.period_overrun`` for "the first quarter of 1994" as ``BETWEEN '1994-01-01'
+    """``signal.period_bound`` for "the first quarter of 1994" as ``BETWEEN '1994-01-01'
     AND '1994-04-01'`` (the module docstring)."""
     periods = _periods(ctx.question)
     if not periods:
@@ -118,6 +120,26 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     for column, low, high in _ranges(tree):
         for said, first, after, first_year, after_year in periods:
+            last_day = after - dt.timedelta(days=1)
+            short = (
+                low == first
+                and isinstance(high, dt.date)
+                and last_day - dt.timedelta(days=3) <= high < last_day
+            )
+            if short:  # "in 2001" as BETWEEN '2001-01-01' AND '2001-12-30' (outside tryout 23)
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.period_bound",
+                            f"The question asks for '{said}', which ends on {last_day}, but the "
+                            f"SQL bounds {column.sql()} up to {high}: it leaves out the period's "
+                            "last days.",
+                            said=said,
+                            sql=column.sql(),
+                            upper=str(high),
+                        ),
+                    )
+                )
             dates = low == first and high == after
             years = first_year is not None and low == first_year and high == after_year
             if dates or years:
@@ -125,7 +147,7 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
                 return CheckOutcome(
                     (
                         finding(
-                            "signal.period_overrun",
+                            "signal.period_bound",
                             f"The question asks for '{said}', which ends on {last}, but the SQL "
                             f"bounds {column.sql()} up to {high} included: it takes in the "
                             "first unit of the next period.",
