@@ -280,9 +280,10 @@ def test_a_table_joined_twice_without_aliases_is_named_not_raised(
 
 
 def test_a_governed_metric_named_is_its_aggregate_asked() -> None:
-    """ "gross revenue in 2023" says no "total", but names a metric defined as a SUM: the
-    planner's SQL for it is no aggregate mismatch; the same SQL without the definition is."""
-    question = "gross revenue in 2023"
+    """ "gross sales in 2023" says no "total", but names a metric defined as a SUM: the
+    planner's SQL for it is no aggregate mismatch; the same SQL without the definition is.
+    ("revenue" itself asks a total since outside tryout 23.)"""
+    question = "gross sales in 2023"
     sql = "SELECT SUM(l.quantity * l.unit_price) AS value FROM order_lines AS l"
     plain = _context(question, sql)
     assert "signal.aggregate_mismatch" in run_checks(plain, QUESTION_CHECKS).codes()
