@@ -185,6 +185,13 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
             problems.append(f"the question asks for the {word} but the SQL sorts descending")
     if order.picked:
         problems += _aged(plain, keys, desc)
+    if len(keys) == 1 and _aggregate_key(tree, keys[0]):
+        going = _explicit_order(text)
+        if going is not None and going != desc[0]:
+            asked, sorted_ = ("descending", "ascending") if going else ("ascending", "descending")
+            problems.append(
+                f"the question asks for {asked} order but the SQL sorts the aggregate {sorted_}"
+            )
     if ranged is None and len(keys) == 1 and isinstance(keys[0], exp.Column):
         # "the first names of students, oldest first": the first "X first" that is an end
         said = [m.group(1) for m in _FIRST.finditer(text) if m.group(1) in _ENDS]
@@ -194,6 +201,34 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
     if ranged is None or len(keys) != 1 or not isinstance(keys[0], exp.Column):
         return problems
     return problems + _range_problem(ranged, keys[0], desc[0], question)
+
+
+# An order said outright, of whatever is ranked ("by number of orders, highest first"): True
+# descending, False ascending (outside tryout 23: both shown sorted the other way).
+_SAID_DESC = re.compile(
+    r"\b(?:(?:highest|largest|biggest|most|greatest) first|descending|(?:highest|largest|most) "
+    r"to (?:the )?(?:lowest|smallest|least|fewest))\b"
+)
+_SAID_ASC = re.compile(
+    r"\b(?:(?:lowest|smallest|fewest|least) first|ascending|(?:lowest|smallest|least|fewest) "
+    r"to (?:the )?(?:highest|largest|most|biggest))\b"
+)
+
+
+def _explicit_order(text: str) -> bool | None:
+    desc, asc = bool(_SAID_DESC.search(text)), bool(_SAID_ASC.search(text))
+    return None if desc == asc else desc
+
+
+def _aggregate_key(tree: exp.Expr, key: exp.Expr) -> bool:
+    """Whether the one ORDER BY key is an aggregate, or the alias of one in the SELECT."""
+    if key.find(exp.AggFunc) is not None:
+        return True
+    if isinstance(key, exp.Column) and not key.table and isinstance(tree, exp.Select):
+        for projection in tree.expressions:
+            if isinstance(projection, exp.Alias) and projection.alias == key.name:
+                return projection.find(exp.AggFunc) is not None
+    return False
 
 
 def _range_problem(ranged: re.Match[str], key: exp.Column, desc: bool, question: str) -> list[str]:
