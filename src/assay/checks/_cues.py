@@ -212,7 +212,15 @@ def requested_attributes(question: str) -> tuple[str, ...] | None:
         return None
     head = match.group(1)
     parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if p.strip()]
+    # "..., most pets first": an order, not an attribute (outside tryout 24)
+    parts = [p for p in parts if not _ORDER_PART.fullmatch(p.rstrip(".?!"))]
     return tuple(parts) if len(parts) >= 2 else None
+
+
+_ORDER_PART = re.compile(
+    r"(?:sorted |ordered )?(?:by )?(?:the )?\w+(?: \w+)? (?:first|last)|(?:in )?(?:ascending|"
+    r"descending)(?: order)?"
+)
 
 
 _SYNONYMS = {

@@ -206,11 +206,13 @@ def direction_problems(question: str, tree: exp.Expr, wants: tuple[bool, bool]) 
 # An order said outright, of whatever is ranked ("by number of orders, highest first"): True
 # descending, False ascending (outside tryout 23: both shown sorted the other way).
 _SAID_DESC = re.compile(
-    r"\b(?:(?:highest|largest|biggest|most|greatest) first|descending|(?:highest|largest|most) "
+    r"\b(?:(?:highest|largest|biggest|most|greatest)(?: \w+)? first|descending|"
+    r"(?:highest|largest|most) "
     r"to (?:the )?(?:lowest|smallest|least|fewest))\b"
 )
 _SAID_ASC = re.compile(
-    r"\b(?:(?:lowest|smallest|fewest|least) first|ascending|(?:lowest|smallest|least|fewest) "
+    r"\b(?:(?:lowest|smallest|fewest|least)(?: \w+)? first|ascending|"
+    r"(?:lowest|smallest|least|fewest) "
     r"to (?:the )?(?:highest|largest|most|biggest))\b"
 )
 
