@@ -128,6 +128,23 @@ def test_sql_as_the_answer_to_a_question_is_one_sample(client: TestClient) -> No
     assert "cap.single_sample" not in [f["code"] for f in plain["verdict"]["findings"]]
 
 
+def test_sql_answering_another_question_is_withheld(client: TestClient) -> None:
+    # Outside tryout 25: 1993's order count for "How many orders were placed in 1992?" came back
+    # warned (the paper's 2.1 rule, whose question-SQL signals never lower a score), its number
+    # on the page. Scored by assay-1.0, as /api/score is, the signal withholds it.
+    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023"
+    asked = client.post(
+        "/api/sql", json={"sql": sql, "question": "How many orders were placed in 2022?"}
+    ).json()
+    assert asked["badge"] == "withhold" and asked["answer"] is None
+    assert asked["verdict"]["rule"]["name"] == "assay"
+    assert "signal.literal_missing" in asked["verdict"]["reasons"]
+    right = client.post(
+        "/api/sql", json={"sql": sql, "question": "How many orders were placed in 2023?"}
+    ).json()
+    assert right["badge"] == "warn" and right["answer"]["result"]["rows"][0][0] > 0
+
+
 def test_score_samples(client: TestClient) -> None:
     records = [
         {

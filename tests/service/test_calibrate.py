@@ -69,6 +69,12 @@ def test_calibrate_from_ledger_then_chow(
         # The answers it judges were never part of its fit.
         assert body["verdict"]["id"] not in fitted_on
         assert svc.semantic()["databases"]["shop"]["policy"].startswith("chow(")
+        # The map was fitted on agreement_first's scores: assay-1.0's (a square root of the
+        # agreement) are gated by the fixed thresholds, never through another rule's map.
+        sql = svc.sql("SELECT count(*) AS n FROM orders")
+        assert sql["verdict"]["rule"]["name"] == "assay"
+        assert sql["verdict"]["policy"]["name"].startswith("thresholds(")
+        assert sql["badge"] == "show" and sql["policy"]["kind"] == "thresholds"
     finally:
         svc.close()
         svc.ledger.close()

@@ -36,6 +36,9 @@ from assay.types import Candidate, Finding, Verdict
 
 __all__ = ["Service"]
 
+# The rule the asks are scored by (Agent.ask), and so the one a ledger calibrator is fitted on.
+ASK_RULE = "agreement_first"
+
 
 @dataclass
 class _Database:
@@ -266,7 +269,9 @@ class Service:
             "follow_up": follow_up,
             "policy": {
                 "name": record["policy"]["name"],
-                "kind": db.policy.kind,
+                # the policy that decided this verdict (an /api/sql verdict is gated by the
+                # thresholds where the asks' calibrated map does not apply)
+                "kind": "chow" if record["policy"]["name"].startswith("chow(") else "thresholds",
                 "version": record["policy"]["version"],
             },
         }
@@ -300,7 +305,10 @@ class Service:
                 question=question or "(a query run as given)",
                 samples=[SampleModel(final_sql=run.report.sql)],
             )
-            scorer = self._scorer(db, "agreement_first")
+            # Scored by assay-1.0, as `assay score` and /api/score are: its question-SQL
+            # signals withhold a query that answers another question (the paper's 2.1 only
+            # warned: outside tryout 25 saw 1993's order count shown, warned, for 1992).
+            scorer = self._scorer(db, DEFAULT_RULE)
             with db.lock:
                 verdict = scorer.score(
                     record_in,
@@ -377,9 +385,14 @@ class Service:
         return {"ok": True, "database": db.key, "verdicts": out}
 
     def _scorer(self, db: _Database, rule: str) -> Scorer:
+        """The database's scorer for ``rule``. A calibrated policy maps scores of the rule it
+        was fitted on (the asks', agreement_first); any other rule's scores are gated by the
+        fixed thresholds, never through another rule's map."""
         with db.lock:
             if rule not in db.scorers:
-                scorer = Scorer.named(rule, policy=db.policy, settings=self.settings)
+                fitted = db.policy.calibrator is None or rule == ASK_RULE
+                policy = db.policy if fitted else GatePolicy()
+                scorer = Scorer.named(rule, policy=policy, settings=self.settings)
                 db.scorers[rule] = scorer
             return db.scorers[rule]
 
@@ -473,10 +486,10 @@ def _policy(config: ServiceConfig, key: str) -> GatePolicy:
     if folder is None or not (folder / f"{key}.json").exists():
         return GatePolicy()
     calibrator = IsotonicCalibrator.load(folder / f"{key}.json")
-    if calibrator.rule not in ("", "agreement_first"):
+    if calibrator.rule not in ("", ASK_RULE):
         raise ConfigError(
             f"The calibrator for {key!r} was fitted on rule {calibrator.rule!r}, but the "
-            "service scores with 'agreement_first'.",
+            f"service scores its answers with {ASK_RULE!r}.",
             hint="Refit it with 'assay calibrate --ledger' on this service's ledger.",
         )
     return GatePolicy.chow(config.calibration.cost, calibrator)
