@@ -1,8 +1,9 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) and
-count16's (``aggregate_fit`` with the database's profiles, ``comparison_fit`` on years said as
-ages) on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on
-a right answer is a false positive to read.
+count16's (``aggregate_fit`` with the database's profiles and the answer's rows,
+``comparison_fit`` on years said as ages) and ``grouping_fit`` (a time grain asked and another
+grouped by) on answers known right or wrong, with the loop of ``scan_conditions.py``: every
+firing on a right answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -32,7 +33,7 @@ import scan_conditions as scan
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._coded import code_meaning
-from assay.checks._consistency import _read, aggregate_fit, comparison_fit
+from assay.checks._consistency import _read, aggregate_fit, comparison_fit, grouping_fit
 from assay.checks._dropped import value_dropped
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
@@ -65,6 +66,14 @@ class _Runner:
         finally:
             con.close()
         return Result(("v",), tuple(tuple(r) for r in rows), len(rows))
+
+
+def _result(db: Path, sql: str) -> Result | None:
+    """The answer's rows on SQLite, or ``None`` when the SQL fails there."""
+    try:
+        return _Runner(db).execute(sql, time_limit_ms=2_000, max_rows=1_000)
+    except sqlite3.Error:
+        return None
 
 
 def _as_text(ctx: CheckContext, db: Path, sql: str) -> list[tuple[str, str]]:
@@ -169,8 +178,10 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         )
         found += [(f.code, f.message) for f in numbers_in_text(profiled, tree, _owner)]
         found += _as_text(profiled, db, sql)
-        ctx = profiled  # aggregate_fit reads which columns are keys from the profiles
-    for check in (aggregate_fit, comparison_fit):
+        # aggregate_fit reads which columns are keys from the profiles, and a count's own
+        # value from the answer's rows (a join that repeats the counted rows: _fan_out)
+        ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
+    for check in (aggregate_fit, comparison_fit, grouping_fit):
         found += [(f.code, f.message) for f in check(ctx).findings]
     return found
 

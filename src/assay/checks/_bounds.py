@@ -2,7 +2,7 @@
 
 - ``signal.bound_strictness``: the question's bound is strict ("after", "more than", "under")
   and the SQL's comparison on that number inclusive (``>=``), or the reverse ("at least",
-  "or later" as ``>``).
+  "or later" as ``>``; "through 1979", "until 1979" as ``< 1979``).
 - ``signal.bound_on_other_column``: the question bounds a column by name ("weight over 2000")
   and the SQL puts that number on another column (``Year > 2000``) while the named one is there
   in the tables it reads.
@@ -37,7 +37,11 @@ _BEFORE = re.compile(
     r"(?:(?P<neg>\bnot|\bno|n't)\s+)?\b(?P<phrase>"
     r"(?:in|on|at) or (?:after|later than|before|earlier than)|"
     r"at least|at most|no less than|no fewer than|no more than|a minimum of|a maximum of|"
-    r"up to|since|" + _STRICT_MORE + "|" + _STRICT_LESS + r")"
+    r"up to|up until|up through|through|until|till|since|"
+    + _STRICT_MORE
+    + "|"
+    + _STRICT_LESS
+    + r")"
     r"\s+(?:the (?:year|age) (?:of )?)?\$?$"
 )
 # "30 or older", "1975 and later": not "30 and less than 50" nor "1975 and before 1980"
@@ -48,6 +52,12 @@ _AFTER_MORE = re.compile(
 _AFTER_LESS = re.compile(
     r"^(?:\s+[a-z]+)?\s+(?:or|and) (?:less|fewer|lower|below|under|earlier|before|younger|"
     r"smaller|shorter|lighter)\b(?!\s+(?:than|\$?\d))"
+)
+# "through 1979", "until 1979": the year named is in (outside tryout 23: "made through 1979" as
+# ``Year < 1979`` was shown at 1.00)
+_AT_MOST = frozenset(
+    {"at most", "no more than", "a maximum of", "up to", "up until", "up through", "through"}
+    | {"until", "till"}
 )
 _NUM = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w.])")
 
@@ -72,7 +82,7 @@ def _bound(before: str, after: str) -> tuple[str, bool, str] | None:
         return ("more" if re.search(r"after|later", phrase) else "less"), False, phrase
     if phrase in ("at least", "no less than", "no fewer than", "a minimum of", "since"):
         direction, strict = "more", False
-    elif phrase in ("at most", "no more than", "a maximum of", "up to"):
+    elif phrase in _AT_MOST:
         direction, strict = "less", False
     elif re.fullmatch(_STRICT_MORE, phrase):
         direction, strict = "more", True

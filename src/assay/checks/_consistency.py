@@ -7,7 +7,7 @@ cue is not read or the SQL does not parse, so their silence is never evidence of
 The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
 ``assay-1.0`` weighs them.
 
-One module (about 640 lines) because the checks share one reading of the question's cues and of
+One module (about 700 lines) because the checks share one reading of the question's cues and of
 the SQL (``_read``); their longer readings live beside it: what a question asks of an aggregate
 (``_asked``), of COUNT(DISTINCT) (``_distinct_counts``), of tables and columns (``_mentions``,
 ``_named_fit``, ``_date_keys``).
@@ -46,6 +46,8 @@ from assay.checks._distinct_counts import (
     unasked_distinct_counts,
     uncounted_distinct,
 )
+from assay.checks._fan_out import fanned_out_count
+from assay.checks._grain import grain_mismatch
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -240,6 +242,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         problems.append(
             "the question counts different values but the SQL counts every row (no DISTINCT)"
         )
+    fanned = fanned_out_count(ctx, sql.tree)  # _fan_out
+    if fanned is not None:
+        problems.append(fanned)
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
@@ -351,11 +356,15 @@ def comparison_fit(ctx: CheckContext) -> CheckOutcome:
 
 
 def grouping_fit(ctx: CheckContext) -> CheckOutcome:
-    """ "each / per / for every" with an aggregate, against GROUP BY."""
+    """ "each / per / for every" with an aggregate, against GROUP BY; a time grain asked
+    ("per year") and another grouped by (``GROUP BY d_moy``: _grain)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
     cues, sql = read
+    grain = grain_mismatch(ctx.question, sql.tree) if sql.grouped else None
+    if grain is not None:
+        return CheckOutcome((_finding("signal.grouping_missing", grain),))
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
     if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):

@@ -36,6 +36,7 @@ from assay.types import Finding
 
 __all__ = [
     "counted_elsewhere",
+    "counted_table",
     "counts_table",
     "direction_problems",
     "one_word_columns",
@@ -374,10 +375,18 @@ def _count_star(tree: exp.Expr) -> bool:
     )
 
 
-def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Finding | None:
-    """``signal.table_mismatch`` for "How many singers ...?" counted over ``concert``."""
+def counted_table(question: str, catalog: Catalog) -> tuple[str, str] | None:
+    """The table whose rows "how many ..." counts, named right after it, the longest name
+    first, and the words that name it; ``None`` when no one table is named there.
+
+    Example:
+        >>> from assay.catalog import TableInfo
+        >>> tables = (TableInfo("car_makers", ()), TableInfo("car_names", ()))
+        >>> counted_table("How many car makers are there?", Catalog(tables))
+        ('car_makers', 'car makers')
+    """
     match = _HOW_MANY.search(" ".join(words(question)))
-    if match is None or not _count_star(tree):
+    if match is None:
         return None
     following = match.group(1).split()
     if following[0] in _DISTINCT and len(following) > 1:  # "how many distinct customers"
@@ -393,8 +402,15 @@ def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Findin
         if len(named) == 1:
             counted, said = named[0], phrase
             break
-    if counted is None:
+    return (counted, said) if counted is not None else None
+
+
+def counted_elsewhere(question: str, tree: exp.Expr, catalog: Catalog) -> Finding | None:
+    """``signal.table_mismatch`` for "How many singers ...?" counted over ``concert``."""
+    found = counted_table(question, catalog) if _count_star(tree) else None
+    if found is None:
         return None
+    counted, said = found
     own = table_words(counted)
     read = referenced_tables(tree)
     if not read or any(table_words(t) & own for t in read):

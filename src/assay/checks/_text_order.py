@@ -13,7 +13,9 @@ tryout 22). Each engine says something different:
 
 So the check decides from the data and from the answer, never from the column's name: for each
 column read bare (no CAST) by MAX or MIN, an ORDER BY (a rank window's too) or a comparison with
-a number, whose table declares it text and whose stored values are numbers (at least
+a number, or read by AVG or SUM, bare or cast (SQLite's ``CAST('null' AS REAL)`` is 0, so
+"the average horsepower of cars made in 1971" as ``avg(Horsepower)`` is 101.31, not 104.93:
+outside tryout 23), whose table declares it text and whose stored values are numbers (at least
 ``MIN_NUMERIC_SHARE`` of up to ``MAX_VALUES`` distinct ones), the query is run again with those
 columns read as numbers. When its rows differ from the answer's, ``signal.numbers_as_text``
 names the columns and both answers; when they are the same (four-digit years compare alike as
@@ -81,13 +83,26 @@ def _numeric_literal(node: exp.Expr, dialect: str) -> bool:
     return _number(node.name) is not None and (node.is_string or dialect == "sqlite")
 
 
+def _averaged(column: exp.Column) -> bool:
+    """The column is the value of an AVG or SUM, bare or cast (``avg(CAST(MPG AS REAL))``):
+    SQLite reads its 'null' strings as 0, so they pull an average down (outside tryout 23)."""
+    node: exp.Expr = column
+    if isinstance(node.parent, exp.Cast) and node.parent.this is node:
+        node = node.parent
+    parent = node.parent
+    return isinstance(parent, (exp.Avg, exp.Sum)) and parent.this is node
+
+
 def _read_as_text(tree: exp.Expr, dialect: str) -> list[exp.Column]:
-    """Bare columns whose order the answer depends on: MAX and MIN of them, ORDER BY them,
-    and ``<``, ``<=``, ``>``, ``>=``, BETWEEN against a number."""
+    """Columns whose reading as text the answer depends on: MAX and MIN of them, ORDER BY them,
+    ``<``, ``<=``, ``>``, ``>=``, BETWEEN against a number (all bare), and AVG and SUM of them
+    (bare or cast: a 'null' string is 0 to both)."""
     found: list[exp.Column] = []
     for column in tree.find_all(exp.Column):
         parent = column.parent
         if isinstance(parent, (exp.Max, exp.Min, exp.Ordered)) and parent.this is column:
+            found.append(column)
+        elif _averaged(column):
             found.append(column)
         elif isinstance(parent, (exp.GT, exp.GTE, exp.LT, exp.LTE)):
             other = parent.expression if parent.this is column else parent.this
@@ -202,9 +217,10 @@ def numbers_as_text(ctx: CheckContext) -> CheckOutcome:
     names = sorted(found)
     message = (
         f"{', '.join(names)} {'stores' if len(names) == 1 else 'store'} numbers as text, and "
-        f"the SQL compares or orders {'it' if len(names) == 1 else 'them'} as text: read as "
-        f"numbers the answer is {_first(again.rows)} instead of {_first(shown)}. Read them with "
-        f"CAST(... AS REAL)."
+        f"the SQL compares, orders or averages {'it' if len(names) == 1 else 'them'} as text "
+        f"(a text that is no number, such as 'null', counts as 0): read as numbers the answer "
+        f"is {_first(again.rows)} instead of {_first(shown)}. Read them as numbers and leave "
+        "out the texts that are none."
     )
     evidence = {
         "columns": names,
