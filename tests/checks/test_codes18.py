@@ -112,6 +112,7 @@ def test_silent_where_the_flag_asked_for_is_not_certain(
         (PREFERRED, ("preferred",), True),
         ("customers without the preferred flag", ("preferred",), None),
         ("customers whose preferred flag is N", ("preferred",), None),
+        ("orders whose active flag is 0", ("active",), None),
         ("sales on weekends and weekdays", ("weekend",), None),
         ("How many customers are there?", ("preferred",), None),
     ],
