@@ -1,9 +1,10 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
-the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) and
-count16's (``aggregate_fit`` with the database's profiles and the answer's rows,
-``comparison_fit`` on years said as ages) and ``grouping_fit`` (a time grain asked and another
-grouped by) on answers known right or wrong, with the loop of ``scan_conditions.py``: every
-firing on a right answer is a false positive to read.
+the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
+``_dropped.value_dropped``, ``_keyed.key_meaning``) and count16's (``aggregate_fit`` with the
+database's profiles and the answer's rows, ``comparison_fit`` on years said as ages) and
+``grouping_fit`` (a time grain asked and another grouped by) on answers known right or wrong,
+with the loop of ``scan_conditions.py``: every firing on a right answer is a false positive to
+read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -32,9 +33,11 @@ import scan_conditions as scan
 
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
+from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
 from assay.checks._consistency import _read, aggregate_fit, comparison_fit, grouping_fit
 from assay.checks._dropped import value_dropped
+from assay.checks._keyed import key_meaning
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import numbers_in_text
@@ -143,7 +146,8 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning and value_dropped, on the database or on EHRSQL's stand-in."""
+    """code_meaning, code_dropped, value_dropped and key_meaning, on the database or on
+    EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -151,7 +155,11 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     ctx = CheckContext(
         question, Candidate(sql), "sqlite", catalog, profiles=Profiles(runner, catalog)
     )
-    return [(f.code, f.message) for c in (code_meaning, value_dropped) for f in c(ctx).findings]
+    return [
+        (f.code, f.message)
+        for c in (code_meaning, code_dropped, value_dropped, key_meaning)
+        for f in c(ctx).findings
+    ]
 
 
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:

@@ -40,12 +40,12 @@ def codes(verdict: dict[str, Any]) -> list[str]:
 
 def wrong_withheld_right_clear(
     tmp_path: Path,
-    case: tuple[str, str, str, str, str, str],
+    case: tuple[str, str | Path, str, str, str, str],
     right_shown: bool = False,
 ) -> None:
-    """One wrong-and-right pair ``(name, db, question, wrong, right, code)``, each as five
-    agreeing samples: the wrong SQL draws ``code`` and is withheld, the right one does not draw
-    it (and, with ``right_shown``, is shown)."""
+    """One wrong-and-right pair ``(name, db, question, wrong, right, code)`` (``db`` a path or
+    a Spider database's name), each as five agreeing samples: the wrong SQL draws ``code`` and
+    is withheld, the right one does not draw it (and, with ``right_shown``, is shown)."""
     name, db, question, wrong, right, code = case
     verdict = scored(tmp_path, db, question, *[wrong] * 5)
     assert code in codes(verdict), (name, codes(verdict))

@@ -13,7 +13,7 @@ from typing import Any
 import duckdb
 import pytest
 
-from assay.catalog import Catalog, ColumnInfo, Profiles, TableInfo
+from assay.catalog import Catalog, ColumnInfo, ForeignKey, Profiles, TableInfo
 from assay.checks import CHECKS, Check, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, connect
 from assay.generators import plan
@@ -45,8 +45,8 @@ READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
 @pytest.fixture(scope="module")
 def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
-    a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, and scores whose points
-    are numbers stored as text."""
+    a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, scores whose points
+    are numbers stored as text, and two named regions (1 north, 2 south)."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -60,6 +60,9 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     con.execute(
         "CREATE TABLE scores AS SELECT i AS id, CAST(i * 7 AS VARCHAR) AS points "
         "FROM range(1, 20) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE regions AS SELECT * FROM (VALUES (1, 'north'), (2, 'south')) v(id, region)"
     )
     con.close()
     with connect(str(path)) as connector:
@@ -112,6 +115,19 @@ def _planned(edit: Callable[[str], str] = lambda sql: sql, **extra: Any) -> Buil
 
 def _sql(sql: str, **extra: Any) -> Build:
     return lambda connector: _run(connector, sql, **extra)
+
+
+def _keyed(sql: str, question: str) -> Build:
+    """A context whose catalogue declares ``people.team`` a key of ``regions.id``."""
+
+    def build(connector: PooledConnector) -> CheckContext:
+        ctx = _run(connector, sql, question=question)
+        assert ctx.catalog is not None
+        key = ForeignKey("people", ("team",), "regions", ("id",))
+        catalog = replace(ctx.catalog, foreign_keys=(*ctx.catalog.foreign_keys, key))
+        return replace(ctx, catalog=catalog, profiles=Profiles(connector, catalog))
+
+    return build
 
 
 ONE = Result(("n",), ((7,),), 1)
@@ -306,6 +322,16 @@ CASES: dict[str, Case] = {
         "signal.code_flipped",
         _sql("SELECT count(*) FROM people WHERE sex = 'M'", question="How many women are there?"),
         _sql("SELECT count(*) FROM people WHERE sex = 'F'", question="How many women are there?"),
+    ),
+    "code_dropped": Case(
+        "signal.code_dropped",
+        _sql("SELECT count(*) FROM people", question="How many women are there?"),
+        _sql("SELECT count(*) FROM people WHERE sex = 'F'", question="How many women are there?"),
+    ),
+    "key_meaning": Case(
+        "signal.key_misread",
+        _keyed("SELECT count(*) FROM people WHERE team = 1", "How many people are in the south?"),
+        _keyed("SELECT count(*) FROM people WHERE team = 2", "How many people are in the south?"),
     ),
     "value_dropped": Case(
         "signal.value_dropped",

@@ -11,11 +11,15 @@ lone count of 0),
 ``cap.limit_cuts_tie`` (the row after a LIMIT ties the last row kept),
 ``note.unsupported_commentary``, ``note.judge_issue``, ``note.text_terms_absent``,
 ``veto.garbled_answer`` (a written answer showing None or a raw float),
-``signal.code_flipped`` (the question asks for one sex, the SQL's code selects the other:
-``_coded``), ``signal.value_dropped`` (a stored value the question says and the SQL drops:
-``_dropped``), ``veto.check_failed`` (a check that raised), ``veto.check_timed_out`` (a check's
-query ran past its time limit), the layer codes of ``_verify`` and the question-SQL codes of
-``_consistency`` and ``_values``; each code is emitted by one check only.
+``signal.code_flipped`` (the question asks for one sex, marital status or flag state, the
+SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question asks for one
+sex and the SQL never reads the column coding it: ``_code_dropped``),
+``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
+``signal.key_misread`` (a foreign key compared with the number of another row than the one the
+question names: ``_keyed``), ``veto.check_failed`` (a check that raised),
+``veto.check_timed_out`` (a check's query ran past its time limit), the layer codes of
+``_verify`` and the question-SQL codes of ``_consistency`` and ``_values``; each code is
+emitted by one check only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
 """
@@ -30,12 +34,14 @@ from typing import Any
 
 from sqlglot import exp
 
+from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._dropped import value_dropped
+from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._text_order import numbers_as_text
@@ -449,7 +455,9 @@ CHECKS: tuple[Check, ...] = (
     literal_in_data,
     numbers_as_text,
     code_meaning,
+    code_dropped,
     value_dropped,
+    key_meaning,
     thin_evidence,
 )
 

@@ -94,7 +94,9 @@ QUESTION_SIGNALS = (
     "signal.table_mismatch",
     "signal.column_mismatch",
     "signal.code_flipped",
+    "signal.code_dropped",
     "signal.value_dropped",
+    "signal.key_misread",
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
