@@ -93,6 +93,7 @@ QUESTION_SIGNALS = (
     "signal.column_mismatch",
     "signal.code_flipped",
     "signal.value_dropped",
+    "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
