@@ -1,9 +1,9 @@
 """Wrong answers five agreeing samples saw shown at 1.00 on agreed16 (key18, tuned on): returns
 joined to sales on the item alone, "both" answered with UNION, the years of an EXCEPT swapped,
-"more than half of the price" compared the other way. Each wrong answer is withheld with its
-signal; the right answer beside it does not draw it and is shown. Small DuckDB warehouses built
-here, shaped as TPC-DS's (a prefix on every column, a sales line named by its ticket number and
-item)."""
+"more than half of the price" compared the other way, "cash we refund" as the amount returned.
+Each wrong answer is withheld with its signal; the right answer beside it does not draw it and
+is shown. Small DuckDB warehouses built here, shaped as TPC-DS's (a prefix on every column, a
+sales line named by its ticket number and item)."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     con.execute(
         "CREATE TABLE returns AS SELECT s_ticket_number AS r_ticket_number, s_item_sk AS "
-        "r_item_sk, s_customer_sk AS r_customer_sk, s_net_paid / 2 AS r_amt FROM sales "
+        "r_item_sk, s_customer_sk AS r_customer_sk, s_net_paid / 2 AS r_amt, "
+        "s_net_paid / 4 AS r_refunded_cash FROM sales "
         "WHERE s_ticket_number % 10 = 0"
     )
     con.execute(
@@ -60,6 +61,7 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
 RETURNED = "What was the total net paid on sales lines that were later returned?"
 BOTH = "How many customers have bought both in a store and through the catalog?"
 NOT_NEXT = "How many customers bought in a store in 1999 but not in 2000?"
+REFUNDED = "How much cash did we refund on returns?"
 HALF = "How many items have a wholesale cost that is more than half of their current price?"
 
 
@@ -76,6 +78,13 @@ WRONG_AND_RIGHT = [
         "SELECT SUM(s.s_net_paid) FROM sales s JOIN returns r ON s.s_item_sk = r.r_item_sk "
         "AND s.s_ticket_number = r.r_ticket_number",
         "signal.partial_key_join",
+    ),
+    (
+        "refunded_cash",
+        REFUNDED,
+        "SELECT SUM(r_amt) FROM returns",
+        "SELECT SUM(r_refunded_cash) FROM returns",
+        "signal.column_mismatch",
     ),
     (
         "both_as_union",
