@@ -38,6 +38,7 @@ from assay.checks._coded import code_meaning
 from assay.checks._consistency import _read, aggregate_fit, comparison_fit, grouping_fit
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
+from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import numbers_in_text
@@ -167,6 +168,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
     if tree is None or catalog is None:
         return []
     found = [(f.code, f.message) for f in one_word_columns(question, tree, catalog)]
+    found += [(f.code, f.message) for f in columns_said_loosely(question, tree, catalog)]
     found += _stored_value_checks(question, sql, catalog)
     ctx = CheckContext(question, Candidate(sql), "sqlite", catalog)
     read = _read(ctx)

@@ -64,6 +64,15 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     con.execute(
         "CREATE TABLE regions AS SELECT * FROM (VALUES (1, 'north'), (2, 'south')) v(id, region)"
     )
+    # sales lines named by a ticket number and an item, and refunds of some of them
+    con.execute(
+        "CREATE TABLE lines AS SELECT t AS l_ticket_number, i AS l_item_sk "
+        "FROM range(1, 21) a(t), range(1, 4) b(i)"
+    )
+    con.execute(
+        "CREATE TABLE refunds AS SELECT l_ticket_number AS f_ticket_number, l_item_sk AS "
+        "f_item_sk FROM lines WHERE l_ticket_number % 5 = 0"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -473,6 +482,54 @@ CASES.update(
                 "SELECT age FROM people WHERE team = 2",
                 question=BOTH_TEAMS,
             ),
+        ),
+    }
+)
+
+# A join on part of a two-column key, "both" as UNION, an EXCEPT swapped, a share compared the
+# other way (checks/_partial_keys.py, checks/_set_ops.py).
+BOTH_AS_UNION = "Ages of people who are in both team 1 and team 2?"
+BUT_NOT = "Ages of people in team 1 but not in team 2?"
+HALF_TEAM = "People whose age is more than half of their team?"
+CASES.update(
+    {
+        "partial_key_join": Case(
+            "signal.partial_key_join",
+            _sql("SELECT count(*) FROM lines JOIN refunds ON l_item_sk = f_item_sk"),
+            _sql(
+                "SELECT count(*) FROM lines JOIN refunds ON l_item_sk = f_item_sk "
+                "AND l_ticket_number = f_ticket_number"
+            ),
+        ),
+        "both_as_union": Case(
+            "signal.both_as_union",
+            _sql(
+                "SELECT age FROM people WHERE team = 1 UNION SELECT age FROM people WHERE team = 2",
+                question=BOTH_AS_UNION,
+            ),
+            _sql(
+                "SELECT age FROM people WHERE team = 1 INTERSECT "
+                "SELECT age FROM people WHERE team = 2",
+                question=BOTH_AS_UNION,
+            ),
+        ),
+        "except_swapped": Case(
+            "signal.except_swapped",
+            _sql(
+                "SELECT age FROM people WHERE team = 2 EXCEPT "
+                "SELECT age FROM people WHERE team = 1",
+                question=BUT_NOT,
+            ),
+            _sql(
+                "SELECT age FROM people WHERE team = 1 EXCEPT "
+                "SELECT age FROM people WHERE team = 2",
+                question=BUT_NOT,
+            ),
+        ),
+        "share_comparison_flipped": Case(
+            "signal.share_comparison_flipped",
+            _sql("SELECT count(*) FROM people WHERE team / 2 > age", question=HALF_TEAM),
+            _sql("SELECT count(*) FROM people WHERE age > team / 2", question=HALF_TEAM),
         ),
     }
 )

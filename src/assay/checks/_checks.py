@@ -43,6 +43,7 @@ from assay.checks._cues import read_cues
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
+from assay.checks._partial_keys import partial_key_join
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
@@ -452,6 +453,7 @@ CHECKS: tuple[Check, ...] = (
     limit_cuts_tie,
     *QUESTION_CHECKS,
     *CONDITION_CHECKS,
+    partial_key_join,
     literal_in_data,
     numbers_as_text,
     code_meaning,

@@ -31,7 +31,9 @@ The set-operation checks live in ``_negations`` and run from ``CONDITION_CHECKS`
 ``signal.negation_missing`` (a negated verb, "don't have any car makers", answered with no
 negation), ``signal.between_strictness`` ("strictly between" as ``BETWEEN``),
 ``signal.or_precedence`` (``a AND b OR c`` binding ``a`` to one branch of an OR on one column)
-and ``signal.both_as_either`` ("both 2014 and 2015" as ``Year IN (2014, 2015)``).
+and ``signal.both_as_either`` ("both 2014 and 2015" as ``Year IN (2014, 2015)``); those of
+``_set_ops`` too: ``signal.both_as_union``, ``signal.except_swapped`` and
+``signal.share_comparison_flipped``.
 
 About 440 lines: the three checks above read the WHERE with one set of helpers (the comparisons
 of one column, their constants, the AND and OR chains of ``_where``), which a split would
@@ -52,6 +54,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._period_ends import period_end_included
+from assay.checks._set_ops import SET_OP_CHECKS, SET_OP_SIGNALS
 from assay.checks._where import (
     Const,
     comparison,
@@ -82,6 +85,7 @@ CONDITION_SIGNALS = (
     "signal.period_bound",
     "signal.bound_on_other_column",
     *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
+    *SET_OP_SIGNALS,  # "both" as UNION, EXCEPT swapped, share comparisons: _set_ops
 )
 
 # ---------------------------------------------------------------- unsatisfiable_filter
@@ -441,4 +445,5 @@ CONDITION_CHECKS = (
     period_end_included,
     bound_on_other_column,
     *NEGATION_CHECKS,
+    *SET_OP_CHECKS,
 )

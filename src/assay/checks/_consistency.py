@@ -97,6 +97,7 @@ QUESTION_SIGNALS = (
     "signal.code_dropped",
     "signal.value_dropped",
     "signal.key_misread",
+    "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 

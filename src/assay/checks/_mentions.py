@@ -16,7 +16,8 @@ question can catch them (outside tryout 18, items 63, 65, 80: each shown at 1.00
   ("net profit": ``ss_net_profit``), and the SQL aggregates a sibling of that column
   (``sum(ss_net_paid)``), naming neither the named column nor the sibling's own words; or it
   says when a row happened ("sold") and the SQL reads another of the table's dates
-  (``_date_keys``: ``ws_ship_date_sk``).
+  (``_date_keys``: ``ws_ship_date_sk``); or it says each word of a column in another order
+  ("cash we refund": ``wr_refunded_cash``) and the SQL aggregates a sibling (``_loose_columns``).
 
 Each is silent when it cannot read the question or the SQL, so its silence is never evidence of
 a right answer.
@@ -32,6 +33,7 @@ from assay.catalog import Catalog, column_prefix, names_agree
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
 from assay.checks._date_keys import date_keys_misread
+from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import one_word_columns
 from assay.checks._sql import parse_query
 from assay.checks._values import _names, _owner, _string
@@ -428,4 +430,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
         findings.extend(one_word_columns(ctx.question, tree, catalog))
     if not findings:  # "sold in 2001" through the ship date (_date_keys)
         findings.extend(date_keys_misread(ctx.question, tree, catalog))
+    if not findings:  # "cash we refunded" as sum(wr_return_amt) (_loose_columns)
+        findings.extend(columns_said_loosely(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))
