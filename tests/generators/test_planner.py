@@ -281,3 +281,26 @@ def test_a_time_column_on_another_table_is_joined_only_when_a_period_needs_it() 
     assert "JOIN" not in plan(Reading("total sales", metrics=("total_sales",)), layer).sql
     monthly = Reading("total sales by month", metrics=("total_sales",), grain="month")
     assert "JOIN dates" in plan(monthly, layer).sql
+
+
+def test_no_join_path_names_the_metrics_own_forbidden_join_first() -> None:
+    """Outside tryout 23: a store sales filter on customer_demographics was refused naming the
+    forbidden catalog_returns join, which the question never touched."""
+    from assay.generators._planner import _path
+    from assay.semantic import SemanticLayer
+    from assay.semantic._model import ForbiddenJoin, JoinPath
+
+    layer = SemanticLayer(
+        joins=(
+            JoinPath("catalog_returns.cr_item_sk", "item.i_item_sk"),
+            JoinPath("store_sales.ss_item_sk", "item.i_item_sk"),
+        ),
+        forbidden_joins=(
+            ForbiddenJoin("catalog_returns", "customer_demographics", "28 rows of catalog_returns"),
+            ForbiddenJoin("store_sales", "customer_demographics", "1263 rows of store_sales"),
+        ),
+    )
+    with pytest.raises(
+        NoJoinPath, match=r"forbids joining store_sales to customer_demographics \(1263"
+    ):
+        _path(layer, "store_sales", "customer_demographics")

@@ -134,6 +134,26 @@ def test_the_marketing_category_of_products_answers(marketing: tuple[Agent, Path
     assert agent.ask("revenue and clicks by category").behaviour == "clarify"
 
 
+def test_distinct_products_sold_are_counted_over_the_sales(marketing: tuple[Agent, Path]) -> None:
+    """Outside tryout 23: "distinct" was offered as a typo of the dimension word "district",
+    and "unique products were sold" was told "'were' names none of them"; the products sold
+    are the distinct product keys of the sales rows (over all dates, never the product list,
+    which holds products never sold)."""
+    agent, db = marketing
+    july = "WHERE DATE >= DATE '2025-07-01' AND DATE < DATE '2025-08-01'"
+    sold = "SELECT count(DISTINCT PRODUCT_ID) FROM SALES"
+    assert _shown(agent, "How many distinct products were sold in July 2025?") == _sql(
+        db, f"{sold} {july}"
+    )
+    assert _shown(agent, "How many unique products were sold in July 2025?") == _sql(
+        db, f"{sold} {july}"
+    )
+    verdict = agent.ask("How many distinct products were sold?")
+    assert verdict.candidate is not None
+    assert "SALES.PRODUCT_ID" in (verdict.candidate.final_sql or "")
+    assert _shown(agent, "How many distinct products were sold?") == _sql(db, sold)
+
+
 # --- 2. "before" a period; 5. two periods said as alternatives ------------------------------
 
 

@@ -43,7 +43,9 @@ def test_one_value_of_two_dimensions_is_asked_back_by_its_dimensions(
     args = ["semantic", "import", "--from", "cube", "--source", str(CUBE)]
     run = CliRunner().invoke(main, [*args, "--db", str(tpch_duckdb), "--out", str(out)])
     assert run.exit_code == 0, run.output
-    message = _clarified(tpch_duckdb, out, "Orders count for status F")
+    # "for F", no status named (with "status F" the orders' status is named: outside tryout
+    # 23 expected it read so, and it is)
+    message = _clarified(tpch_duckdb, out, "Orders count for F")
     assert "(F or F?)" not in message
     assert "orders_status F" in message and "line_status F" in message, message
 

@@ -33,7 +33,7 @@ def semantic_record(layer: SemanticLayer, covered: dict[str, list[str | None]]) 
                 "label": m.label,
                 "synonyms": list(m.synonyms),
                 "time_column": m.time_column,
-                "data": covered.get(m.time_column),
+                "data": covered.get(m.name),
             }
             for m in layer.metrics
         ],
@@ -52,15 +52,32 @@ def semantic_record(layer: SemanticLayer, covered: dict[str, list[str | None]]) 
 
 
 def _covered(db: str, layer: SemanticLayer, settings: Any) -> dict[str, list[str | None]]:
-    """The first and last date each metric's time column holds, read from the warehouse."""
+    """The first and last date of each metric's rows, by metric name: its declared coverage
+    (read from the data by ``semantic init`` and ``import``), else its time column's span.
+
+    A time column on another table (``date_dim.d_date`` through a date key) holds the calendar,
+    not the metric's rows: outside tryout 23 saw "data 1900-01-02 to 2100-01-01" for store
+    sales that run from 1998 to 2003. Such a metric with no declared coverage shows no span
+    (``None``), never the calendar's."""
     out: dict[str, list[str | None]] = {}
+    spans: dict[str, list[str | None]] = {}
     with connect(db, settings) as connector:
-        for column in sorted({m.time_column for m in layer.metrics if m.time_column}):
-            table, name = column.split(".", 1)
-            sql = f'SELECT MIN("{name}"), MAX("{name}") FROM "{table}"'
-            row = connector.execute(sql, time_limit_ms=settings.time_limit_ms, max_rows=1).rows
-            low, high = row[0] if row else (None, None)
-            out[column] = [str(low)[:10] if low else None, str(high)[:10] if high else None]
+        for m in layer.metrics:
+            if m.coverage is not None:
+                out[m.name] = [str(m.coverage[0]), str(m.coverage[1])]
+                continue
+            table, name = m.time_column.split(".", 1) if m.time_column else ("", "")
+            if table != m.table:
+                continue
+            if m.time_column not in spans:
+                sql = f'SELECT MIN("{name}"), MAX("{name}") FROM "{table}"'
+                row = connector.execute(sql, time_limit_ms=settings.time_limit_ms, max_rows=1).rows
+                low, high = row[0] if row else (None, None)
+                spans[m.time_column] = [
+                    str(low)[:10] if low else None,
+                    str(high)[:10] if high else None,
+                ]
+            out[m.name] = spans[m.time_column]
     return out
 
 
@@ -127,6 +144,8 @@ def show_command(
         data = m["data"] or [None, None]
         also = f" (also: {', '.join(m['synonyms'])})" if m["synonyms"] else ""
         span = f"data {data[0]} to {data[1]}" if data[0] and data[1] else "no time"
+        if span == "no time" and m["time_column"]:
+            span = f"timed by {m['time_column']} (its span not read)"
         lines.append(f"  {m['label']}{also}; {span}")
     lines.append("dimensions:")
     for d in record["dimensions"]:

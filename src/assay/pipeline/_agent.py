@@ -56,6 +56,7 @@ from assay.semantic import (
     check_against,
     distinct_count,
     distinct_entities,
+    distinct_over_rows,
     entity_columns,
     read,
     said_bounds,
@@ -199,7 +200,12 @@ class Agent:
             )
         refusal = tuple(dict.fromkeys(r.code for r in found))
         reading = counted or read(text, self.layer, self.lexicon)
-        distinct = None if found else distinct_count(reading, self.layer)
+        distinct = None
+        if not found and counted is None:
+            # "how many distinct products were sold": over the sales, before the names
+            distinct = distinct_over_rows(reading, self.layer, read)
+        if distinct is None and not found:
+            distinct = distinct_count(reading, self.layer)
         if distinct is None and not found and counted is None:
             # "how many distinct customers ordered in 1995": the entity's keys counted
             # distinctly over the rows the verb names (``semantic._distinct_entity``)

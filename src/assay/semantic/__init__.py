@@ -4,7 +4,11 @@ from assay.semantic._behaviour import BehaviourDecision, closest_metrics, decide
 from assay.semantic._compare import NUMERIC_TYPE, Comparison
 from assay.semantic._compare import said as said_bounds
 from assay.semantic._distinct import distinct_count
-from assay.semantic._distinct_entity import distinct_entities, why_not_distinct
+from assay.semantic._distinct_entity import (
+    distinct_entities,
+    distinct_over_rows,
+    why_not_distinct,
+)
 from assay.semantic._follow_up import compose_follow_up, on_reading_line, phrase_span
 from assay.semantic._having import GroupCondition
 from assay.semantic._load import check_against, load_semantic, parse_semantic
@@ -68,6 +72,7 @@ __all__ = [
     "decide",
     "distinct_count",
     "distinct_entities",
+    "distinct_over_rows",
     "entity_columns",
     "find_periods",
     "load_semantic",

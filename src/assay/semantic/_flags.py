@@ -20,7 +20,7 @@ from assay.semantic._names import split_name
 from assay.semantic._reading import Filter, Reading
 from assay.semantic._resolve import canonical
 
-__all__ = ["flagged"]
+__all__ = ["flag_said", "flagged"]
 
 _BOOLEAN = re.compile(r"\bTHEN\s+(?:TRUE|FALSE)\s+ELSE\s+(?:TRUE|FALSE)\s+END\s*$", re.I)
 
@@ -94,6 +94,44 @@ def _outcome(reading: Reading, layer: SemanticLayer) -> tuple[Filter, str, list[
         return None
     kept, negation, words = found[0]
     return kept, negation, words.split()
+
+
+# The value meaning "yes" in a closed domain of exactly two values, yes and no.
+_YES_NO = {
+    frozenset({"y", "n"}): "y",
+    frozenset({"yes", "no"}): "yes",
+    frozenset({"true", "false"}): "true",
+}
+# "on weekends", "during holidays": the rows of the flag, said as a noun after a preposition
+_ON = re.compile(r"\b(?:on|during|over|for|at|in)\s+(?:the\s+)?$", re.I)
+_DENIED = re.compile(r"\b(?:not|non|no|without|excluding|except|outside|never)\b", re.I)
+
+
+def _yes(dim: Dimension) -> str | None:
+    """The value of ``dim`` meaning yes (as the layer spells it), when its closed domain is
+    exactly a yes and a no ("Y"/"N", "yes"/"no", "true"/"false"); else ``None``."""
+    yes = _YES_NO.get(frozenset(v.lower() for v in dim.values))
+    if yes is None or len(dim.values) != 2:
+        return None
+    return next(v for v in dim.values if v.lower() == yes)
+
+
+def flag_said(dim: Dimension, before: str, word: str) -> Filter | str | None:
+    """A yes/no dimension named by a word without "by" ("on weekends" for ``d_weekend``).
+
+    Outside tryout 23 saw "total store sales net paid on weekends in 2001" answered as a
+    breakdown (N first, the Y asked for second and unlabelled): a flag said in words asks for
+    its rows, never one row per value. Said right after "on"/"during"/"for"/... with no
+    negation before it, it is a filter on the yes value; said any other way it is a dangling
+    word (returned as the text to ask back), since which rows are meant is unsure. ``None``
+    for any dimension that is not a yes/no flag (read as before).
+    """
+    yes = _yes(dim)
+    if yes is None:
+        return None
+    if _ON.search(before) and not _DENIED.search(" ".join(before.split()[-3:])):
+        return Filter(dim.name, (yes,), False, word, (word,))
+    return f"{word} (only the rows where {dim.name} is {yes}, or one row for each value?)"
 
 
 def flagged(reading: Reading, layer: SemanticLayer) -> Reading:
