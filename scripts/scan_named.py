@@ -1,8 +1,9 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_dropped.value_dropped``) and
 count16's (``aggregate_fit`` with the database's profiles, ``comparison_fit`` on years said as
-ages) on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on
-a right answer is a false positive to read.
+ages), and the whole of ``grouping_fit`` and ``table_fit`` (tryout 23: rows ranked by a total,
+a value compared on another table's attribute) on answers known right or wrong, with the loop
+of ``scan_conditions.py``: every firing on a right answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -32,7 +33,13 @@ import scan_conditions as scan
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._coded import code_meaning
-from assay.checks._consistency import _read, aggregate_fit, comparison_fit
+from assay.checks._consistency import (
+    _read,
+    aggregate_fit,
+    comparison_fit,
+    grouping_fit,
+    table_fit,
+)
 from assay.checks._dropped import value_dropped
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._sql import parse_query
@@ -172,6 +179,8 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         ctx = profiled  # aggregate_fit reads which columns are keys from the profiles
     for check in (aggregate_fit, comparison_fit):
         found += [(f.code, f.message) for f in check(ctx).findings]
+    for check in (grouping_fit, table_fit):  # whole checks, tagged: counted_elsewhere is above
+        found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 
 
