@@ -13,7 +13,8 @@ Right answers withheld before, shown now:
 - "Which item category had the highest store sales net profit" as categories ranked by their
   SUM, and "the store sales net paid in 2001" as a SUM (aggregate_mismatch: "no total");
 - "store sales net paid to male customers" through ``ss_cdemo_sk`` to
-  ``customer_demographics`` (table_mismatch: "reads customer_demographics instead of customer");
+  ``customer_demographics`` (table_mismatch: "reads customer_demographics instead of customer"),
+  while "customers whose current address is" still asks the customer's own key (U7);
 - "average web sales net profit per order line" as one AVG (grouping_missing).
 """
 
@@ -154,6 +155,25 @@ def test_per_order_still_asks_a_group(tmp_path: Path, tpcds_duckdb: Path) -> Non
     verdict = scored(tmp_path, tpcds_duckdb, question, *[PER_LINE] * 5)
     assert "signal.grouping_missing" in codes(verdict)
     assert verdict["action"] == "withhold"
+
+
+def test_a_current_address_is_still_the_customers_own(tmp_path: Path, tpcds_duckdb: Path) -> None:
+    """ "Customers whose current address is in Texas" names ``c_current_addr_sk``: the sale's
+    own ``ss_addr_sk`` stays withheld (tryout 23, U7), the customer's current address shown."""
+    question = "How many store sales were made to customers whose current address is in Texas?"
+    wrong = (
+        "SELECT count(*) FROM store_sales JOIN customer_address ON ss_addr_sk = ca_address_sk "
+        "WHERE ca_state = 'TX'"
+    )
+    right = (
+        "SELECT count(*) FROM store_sales JOIN customer ON ss_customer_sk = c_customer_sk JOIN "
+        "customer_address ON c_current_addr_sk = ca_address_sk WHERE ca_state = 'TX'"
+    )
+    verdict = scored(tmp_path, tpcds_duckdb, question, *[wrong] * 5)
+    assert "signal.table_mismatch" in codes(verdict)
+    assert verdict["action"] == "withhold"
+    fine = scored(tmp_path, tpcds_duckdb, question, *[right] * 5)
+    assert fine["action"] == "show", fine["reasons"]
 
 
 def test_stores_said_only_as_the_channel_stay_clear(tmp_path: Path, tpcds_duckdb: Path) -> None:

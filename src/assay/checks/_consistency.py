@@ -639,7 +639,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     instead = [
         (name, other)
         for name, other in contained_instead(named, read, ctx.catalog.table_names)
-        if not (references(ctx.catalog, other, name) or describes(ctx.catalog, read, name, other))
+        if not (
+            references(ctx.catalog, other, name)
+            or describes(ctx.catalog, ctx.question, read, name, other)
+        )
         or counts_table(ctx.question, name)
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
