@@ -1,10 +1,11 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
 ``_dropped.value_dropped``, ``_keyed.key_meaning``) and count16's (``aggregate_fit`` with the
-database's profiles and the answer's rows, ``comparison_fit`` on years said as ages) and
-``grouping_fit`` (a time grain asked and another grouped by) on answers known right or wrong,
-with the loop of ``scan_conditions.py``: every firing on a right answer is a false positive to
-read.
+database's profiles and the answer's rows, ``comparison_fit`` on years said as ages), and the
+whole of ``grouping_fit`` and ``table_fit`` (a time grain asked and another grouped by; tryout
+23: rows ranked by a total, a value compared on another table's attribute) on answers known
+right or wrong, with the loop of ``scan_conditions.py``: every firing on a right answer is a
+false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -35,7 +36,13 @@ from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
-from assay.checks._consistency import _read, aggregate_fit, comparison_fit, grouping_fit
+from assay.checks._consistency import (
+    _read,
+    aggregate_fit,
+    comparison_fit,
+    grouping_fit,
+    table_fit,
+)
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
@@ -191,8 +198,10 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
-    for check in (aggregate_fit, comparison_fit, grouping_fit):
+    for check in (aggregate_fit, comparison_fit):
         found += [(f.code, f.message) for f in check(ctx).findings]
+    for check in (grouping_fit, table_fit):  # whole checks, tagged: counted_elsewhere is above
+        found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 
 

@@ -7,7 +7,7 @@ cue is not read or the SQL does not parse, so their silence is never evidence of
 The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
 ``assay-1.0`` weighs them.
 
-One module (about 700 lines) because the checks share one reading of the question's cues and of
+One module (about 750 lines) because the checks share one reading of the question's cues and of
 the SQL (``_read``); their longer readings live beside it: what a question asks of an aggregate
 (``_asked``), of COUNT(DISTINCT) (``_distinct_counts``), of tables and columns (``_mentions``,
 ``_named_fit``, ``_date_keys``).
@@ -27,6 +27,7 @@ from assay.checks._asked import (
     RATE,
     named_in_literal,
     per_group,
+    rows_ranked,
     sums_within,
     units_counted,
 )
@@ -47,14 +48,17 @@ from assay.checks._distinct_counts import (
     uncounted_distinct,
 )
 from assay.checks._fan_out import fanned_out_count
+from assay.checks._filtered_elsewhere import filtered_elsewhere
 from assay.checks._grain import grain_mismatch
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
+    describes,
     missing_codes,
     references,
     sibling_instead,
     sum_broken_down,
+    sums_named,
     unfiltered_names,
 )
 from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
@@ -233,6 +237,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         and not sums_within(sql.tree, asked)
         and not per_group(ctx.question, sql.grouped)
         and not _broken_down(ctx, sql)
+        and not (not cues.aggregates and _measure_named(ctx, sql))
     ):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
     if not distinct and unasked_distinct_counts(ctx, sql.tree):
@@ -271,6 +276,11 @@ def _columns_read(catalog: Catalog, tree: exp.Expr) -> list[str]:
 def _broken_down(ctx: CheckContext, sql: _Sql) -> bool:
     """A measure summed per group for "<groups> by <measure>" (``_mentions.sum_broken_down``)."""
     return ctx.catalog is not None and sum_broken_down(ctx.question, sql.tree, ctx.catalog)
+
+
+def _measure_named(ctx: CheckContext, sql: _Sql) -> bool:
+    """Every SUM takes a measure the question names (``_mentions.sums_named``)."""
+    return ctx.catalog is not None and sums_named(ctx.question, sql.tree, ctx.catalog)
 
 
 _DEFINED = re.compile(r"\b(sum|avg|count|max|min)\s*\(\s*(distinct\b)?", re.IGNORECASE)
@@ -360,7 +370,8 @@ def comparison_fit(ctx: CheckContext) -> CheckOutcome:
 
 def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     """ "each / per / for every" with an aggregate, against GROUP BY; a time grain asked
-    ("per year") and another grouped by (``GROUP BY d_moy``: _grain)."""
+    ("per year") and another grouped by (``GROUP BY d_moy``: _grain); and rows ranked by a total
+    against single rows sorted (``_asked.rows_ranked``)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -368,6 +379,20 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     grain = grain_mismatch(ctx.question, sql.tree) if sql.grouped else None
     if grain is not None:
         return CheckOutcome((_finding("signal.grouping_missing", grain),))
+    ranked = rows_ranked(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if ranked is not None:  # "the top 3 customers by total net paid" as the 3 largest sales
+        return CheckOutcome(
+            (
+                _finding(
+                    "signal.grouping_missing",
+                    f"The question ranks {ranked} by a total but the SQL sorts single rows "
+                    f"naming a {ranked}, with no GROUP BY and no SUM: it ranks those rows, not "
+                    f"each {ranked}'s total.",
+                    aggregates=[],
+                    ranked=ranked,
+                ),
+            )
+        )
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
     if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):
@@ -385,17 +410,24 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
 
 
 _PER = re.compile(r"\bper\s+([a-z]+)(?:\s+([a-z]+))?")
+# "per order line", "per line item", "per row": a row of any table read, whatever its name
+# (outside tryout 23, U8: "average web sales net profit per order line" as avg(ws_net_profit)
+# was withheld). "per order" or "per ticket" groups lines, and stays judged.
+_ROW_WORDS = re.compile(r"^(?:(?:order|sales|invoice) line|line|row|record)s?\b")
 
 
 def _per_own_row(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
     """ "Average quantity per line item" over ``lineitem``'s own rows: "per" names the table the
     aggregate reads, so its value per row is asked, not one per group (agreed16: withheld as
-    grouping_missing). Only "per", never "each" or "for every"."""
+    grouping_missing); so does "per order line" or "per row" of any table. Only "per", never
+    "each" or "for every"."""
     text = question.lower()
     match = _PER.search(text)
     if match is None or re.search(r"\b(each|every)\b", text):
         return False
     said = [w for w in match.groups() if w]
+    if _ROW_WORDS.search(" ".join(said)):
+        return True
     forms = {said[0], "".join(said), "_".join(said)}
     forms |= {f[:-1] for f in forms if f.endswith("s")}
     read: set[str] = set()
@@ -600,9 +632,12 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     names (``has_pet`` for "pets": a link table counts the pets of each student), unless that
     table only contains the name of a named table it does not read (``customer_address`` for
     "customers": ``_mentions.contained_instead``) and names none of its rows (``store_sales``
-    for "in stores" is the store channel unless stores are counted: ``_mentions.references``),
-    or is a sibling of a named table (``catalog_sales`` for "web sales":
-    ``_mentions.sibling_instead``)."""
+    for "in stores" is the store channel unless stores are counted: ``_mentions.references``)
+    nor describes them beside a table read that names both (``customer_demographics`` for "male
+    customers", through ``ss_cdemo_sk``: ``_mentions.describes``), or is a sibling of a named
+    table (``catalog_sales`` for "web sales": ``_mentions.sibling_instead``). And a value the
+    question says of a named table it does not read, compared on the same attribute of another
+    ("at stores in Tennessee" as ``ca_state``: ``_filtered_elsewhere``)."""
     if ctx.catalog is None:
         return CheckOutcome()
     sql = _read_sql(ctx)
@@ -616,7 +651,11 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     instead = [
         (name, other)
         for name, other in contained_instead(named, read, ctx.catalog.table_names)
-        if not references(ctx.catalog, other, name) or counts_table(ctx.question, name)
+        if not (
+            references(ctx.catalog, other, name)
+            or describes(ctx.catalog, ctx.question, read, name, other)
+        )
+        or counts_table(ctx.question, name)
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         why = "a table whose name only contains the one named holds other rows"
@@ -625,6 +664,20 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
     if siblings:  # outside tryout 22: "web sales" summed from catalog_sales
         why = "a sibling table, ending in the same word, that holds other rows"
         return CheckOutcome((_instead_finding(siblings, named, read, why),))
+    elsewhere = filtered_elsewhere(ctx.question, sql.tree, ctx.catalog)
+    if elsewhere:  # outside tryout 23: "at stores in Tennessee" as the customer's state
+        return CheckOutcome(
+            (
+                _finding(
+                    "signal.table_mismatch",
+                    f"The question names {', '.join(sorted(named))} but the SQL compares "
+                    f"{'; '.join(elsewhere)}: the same attribute of other rows.",
+                    named=sorted(named),
+                    read=sorted(read),
+                    compared=elsewhere,
+                ),
+            )
+        )
     # A read table whose rows each name a row of a named one answers about it too: EHRSQL's
     # "patient 10020944" is read through admissions.subject_id, a foreign key to patients (the
     # gold SQL of 4,348 of its 5,605 answerable questions drew this finding). A count of the
