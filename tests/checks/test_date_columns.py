@@ -39,3 +39,30 @@ def test_the_meant_date_or_no_event_is_silent() -> None:
     assert _codes(QUESTION, sql) == []
     other = f"SELECT SUM(l_extendedprice) {JOIN} WHERE year(o_orderdate) = 1996"
     assert _codes("What was the total revenue of line items in 1996?", other) == []
+
+
+WEB = Catalog(
+    (
+        _table("web_sales", "ws_sold_date_sk", "ws_ship_date_sk", "ws_net_paid"),
+        _table("date_dim", "d_date_sk", "d_year"),
+    ),
+)
+
+
+def _web(question: str, key: str) -> list[str]:
+    sql = (
+        f"SELECT sum(ws_net_paid) FROM web_sales JOIN date_dim ON {key} = d_date_sk "
+        "WHERE d_year = 2001"
+    )
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    return [f.code for f in date_keys_misread(question, tree, WEB)]
+
+
+def test_a_sales_table_is_dated_by_its_sale_when_no_event_is_said() -> None:
+    # Outside tryout 23, U3 and T2: a year's web (catalog) sales joined to the calendar on the
+    # ship date, shown at 1.00; no verb said, so the sale's own date is meant.
+    question = "What were web sales net paid in 2001?"
+    assert _web(question, "ws_ship_date_sk") == ["signal.column_mismatch"]
+    assert _web(question, "ws_sold_date_sk") == []
+    # another event said: the ship date may be meant, and the check is silent
+    assert _web("What were web sales net paid on shipping in 2001?", "ws_ship_date_sk") == []

@@ -8,8 +8,12 @@ returned; delivered) against the event word of each date column the SQL uses: wh
 has a date column for the event the question says, the SQL uses another of its dates and never
 that one, and the question does not say the other event, it is ``signal.column_mismatch``.
 
-Silent when the question says no event verb or several, when the table has one date, or when
-the SQL does not parse: its silence is never evidence of a right answer.
+With no event verb said, a row of a table whose name says its event (``web_sales``: a sale,
+``catalog_returns``: a return) is dated by that event: "web sales in 2001" joined on the ship
+date is the same misreading (``_own_event_misread``).
+
+Silent when the question says several event verbs, when the table has one date, or when the
+SQL does not parse: its silence is never evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -86,6 +90,8 @@ def date_keys_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[F
     """``signal.column_mismatch`` for "sold in 2001" read through a ship date (see the module
     docstring); ``column_fit`` reads it."""
     said = {_SAID[w] for w in words(question) if w in _SAID}
+    if not said:
+        return _own_event_misread(question, tree, catalog)
     if len(said) != 1:
         return []
     event = next(iter(said))
@@ -131,6 +137,43 @@ def _across_tables(question: str, event: str, tree: exp.Expr, catalog: Catalog) 
             {"named": meant[0], "used": other},
         )
     ]
+
+
+def _events_named(name: str) -> set[str]:
+    """The events a name's words say, plurals read as singulars ("web_sales": sale)."""
+    return {_COLUMN[w] for p in _words(name) for w in (p, p[:-1]) if w in _COLUMN}
+
+
+def _own_event_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
+    """No event verb said: a row of ``web_sales`` "in 2001" is a sale in 2001, dated by its own
+    event's date (``ws_sold_date_sk``), not by when it shipped (outside tryout 23, U3 and T2:
+    web and catalog sales of a year joined to the calendar on the ship date, shown at 1.00).
+    Silent when the question says any event word other than the table's own (shipping,
+    deliveries), when the table's name says no one event, or when the SQL also uses the
+    table's own date."""
+    said = {e for w in words(question) for e in _events_named(w)}
+    findings = []
+    for table, columns in sorted(_used_dates(tree, catalog).items()):
+        own = _events_named(table)
+        info = catalog.table(table)
+        if len(own) != 1 or said - own or info is None:
+            continue
+        event = next(iter(own))
+        events = date_events(info.column_names)
+        meant = sorted(c for c, e in events.items() if e == event)
+        other = sorted(c for c in columns if c in events and events[c] != event)
+        if len(meant) != 1 or not other or set(meant) & columns:
+            continue
+        findings.append(
+            Finding(
+                "signal.column_mismatch",
+                "signal",
+                f"The question asks about {table} rows, dated by their own {event} date "
+                f"({meant[0]}), but the SQL reads {', '.join(other)} instead.",
+                {"named": f"{table}.{meant[0]}", "used": [f"{table}.{c}" for c in other]},
+            )
+        )
+    return findings
 
 
 def _verb(question: str) -> str:
