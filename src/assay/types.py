@@ -81,6 +81,7 @@ class FindingCode(StrEnum):
     SIGNAL_UNSATISFIABLE_FILTER = "signal.unsatisfiable_filter"
     SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"
+    SIGNAL_NEGATION_ADDED = "signal.negation_added"
     SIGNAL_BOUND_STRICTNESS = "signal.bound_strictness"
     SIGNAL_PERIOD_BOUND = "signal.period_bound"
     SIGNAL_BOUND_ON_OTHER_COLUMN = "signal.bound_on_other_column"

@@ -419,6 +419,11 @@ CASES.update(
             _sql("SELECT count(*) FROM people WHERE status = 'void'", question="People not void?"),
             _sql("SELECT count(*) FROM people WHERE status <> 'void'", question="People not void?"),
         ),
+        "negation_added": Case(
+            "signal.negation_added",
+            _sql("SELECT count(*) FROM people WHERE status <> 'void'", question="Void people?"),
+            _sql("SELECT count(*) FROM people WHERE status = 'void'", question="Void people?"),
+        ),
         "bound_strictness": Case(
             "signal.bound_strictness",
             _sql("SELECT count(*) FROM people WHERE age >= 30", question=OLDER),

@@ -52,6 +52,7 @@ from sqlglot import exp
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
+from assay.checks._negation_added import negation_added
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._period_ends import period_end_included
 from assay.checks._set_ops import SET_OP_CHECKS, SET_OP_SIGNALS
@@ -81,6 +82,7 @@ CONDITION_SIGNALS = (
     "signal.unsatisfiable_filter",
     "signal.always_true_filter",
     "signal.negation_dropped",
+    "signal.negation_added",  # a value asked for, excluded: _negation_added
     "signal.bound_strictness",
     "signal.period_bound",
     "signal.bound_on_other_column",
@@ -441,6 +443,7 @@ CONDITION_CHECKS = (
     unsatisfiable_filter,
     always_true_filter,
     negation_dropped,
+    negation_added,
     bound_strictness,
     period_end_included,
     bound_on_other_column,
