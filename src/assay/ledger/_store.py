@@ -306,6 +306,12 @@ class Ledger:
         with self._engine.connect() as conn:
             return list(conn.execute(sa.select(VERDICTS.c.id).order_by(VERDICTS.c.seq)).scalars())
 
+    def databases(self) -> list[str]:
+        """The databases the ledger holds verdicts of, sorted."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(sa.select(VERDICTS.c.database).distinct()).scalars()
+            return sorted(str(d) for d in rows)
+
     def labels(self) -> dict[str, int]:
         """Each verdict's latest feedback as a label."""
         with self._engine.connect() as conn:

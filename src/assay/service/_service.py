@@ -22,7 +22,7 @@ from sqlglot import exp
 
 from assay.connectors import PooledConnector, connect, deadline
 from assay.errors import AssayError, ConfigError, ExecutionTimeout
-from assay.gate import GatePolicy
+from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
 from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
@@ -182,6 +182,7 @@ class Service:
             with self._deadline(started):
                 record, choices = self._answer(db, asked, ident)
         self._in_time(started)
+        _explain_chow(record, db.policy)
         self.ledger.record(
             record,
             database=db.key,
@@ -213,6 +214,7 @@ class Service:
                 with self._deadline(started):
                     record, choices = self._answer(db, question, ident, read=False)
                 self._in_time(started)
+            _explain_chow(record, db.policy)
             self.ledger.record(record, database=db.key, question=question, client=client)
             return self._response(db, record, None, choices)
 
@@ -569,6 +571,38 @@ def _changes_data(statement: str, dialect: str) -> bool:
     except sqlglot.errors.SqlglotError:
         return False
     return any(t is not None and any(t.find_all(*_CHANGES, exp.Into)) for t in trees)
+
+
+def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
+    """Give a verdict withheld by Chow's rule a finding that says why in numbers: the
+    calibrated probability of being right against the threshold its cost sets (outside tryout
+    25: over the API it carried the bare code ``chow.below_threshold``, with no finding)."""
+    if "chow.below_threshold" not in (record.get("reasons") or ()):
+        return
+    if policy.calibrator is None or policy.cost is None or record.get("score") is None:
+        return
+    findings = record.setdefault("findings", [])
+    if any(f.get("code") == "chow.below_threshold" for f in findings):
+        return
+    probability = (record.get("provenance") or {}).get("probability")
+    if probability is None:
+        probability = policy.calibrator(float(record["score"]))
+    threshold = chow_threshold(policy.cost)
+    findings.append(
+        Finding(
+            "chow.below_threshold",
+            "veto",
+            f"The calibrated probability that this answer is right is {probability:.2f}, below "
+            f"the {threshold:.2f} that showing it needs (a wrong answer shown costs "
+            f"{policy.cost:g} times a right one withheld).",
+            {
+                "probability": round(float(probability), 4),
+                "threshold": round(threshold, 4),
+                "cost": policy.cost,
+                "calibrator": policy.calibrator.digest,
+            },
+        ).to_dict()
+    )
 
 
 def _timed_out(limit_s: float) -> ApiError:
