@@ -527,6 +527,15 @@ def test_several_databases_need_a_key(demo_paths: tuple[Path, Path], tmp_path: P
                 },
             )
             _error(other, 422, "request.invalid")
+            # A follow-up that names no database is asked of its answer's (before:
+            # database.required, though the verdict knows its database).
+            inherited = c.post(
+                "/api/ask",
+                json={"question": "and in 2024?", "follow_up_of": ok["verdict"]["id"]},
+            )
+            assert inherited.status_code == 200, inherited.text
+            assert inherited.json()["database"] == "b"
+            assert "2024" in inherited.json()["follow_up"]["question"]
     finally:
         svc.close()
 

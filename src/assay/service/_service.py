@@ -131,9 +131,7 @@ class Service:
         """Ask a question (or a follow-up that inherits a previous reading); the verdict is in
         the ledger when this returns."""
         started = time.monotonic()
-        db = self.database(database)
-        follow_up: dict[str, Any] | None = None
-        asked = question
+        previous = None
         if follow_up_of is not None:
             previous = self.ledger.verdict(follow_up_of)
             if previous is None:
@@ -142,6 +140,14 @@ class Service:
                     f"No verdict {follow_up_of[:80]!r} to follow up.",
                     "Give the id of an earlier answer, or ask a whole question.",
                 )
+            if database is None and previous["database"] in self.databases:
+                # A follow-up is asked of the database its answer came from (outside tryout
+                # 25: with two databases, one that named none was refused).
+                database = previous["database"]
+        db = self.database(database)
+        follow_up: dict[str, Any] | None = None
+        asked = question
+        if previous is not None:
             if previous["database"] != db.key:
                 raise ApiError(
                     "request.invalid",
