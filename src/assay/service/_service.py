@@ -237,10 +237,11 @@ class Service:
         return deadline(max(left, 0.0))
 
     def _in_time(self, started: float) -> None:
-        """Refuse to record an answer past the request's time limit: its client was told 504
-        with nothing recorded (and its queries may have been cut short)."""
+        """Refuse to record an answer made in this process's threads past the request's time
+        limit: its client was told 504 with nothing recorded (and its queries may have been cut
+        short). An answer process is stopped at the limit by its pool instead."""
         limit = self.config.limits.request_time_limit_s
-        if time.monotonic() - started > limit:
+        if self.answerers is None and time.monotonic() - started > limit:
             raise _timed_out(limit)
 
     def _answer(

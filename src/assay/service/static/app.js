@@ -27,6 +27,11 @@
     "behaviour.follow_up_unclear": "the follow-up could not be put together with the previous question for certain",
     "intent.write": "the question asks to change data, and Assay only reads",
     "intent.injection": "the question carries instructions, and Assay does not follow them",
+    "route.unconfirmed_fact": "the answer rests on a fact of the layer that nobody has confirmed yet (assay catalog accept confirms it)",
+    "route.below_confirm": "the evidence for the answer is too weak to give it without a confirmation",
+    "route.below_refuse": "the evidence for the answer is too weak to give it",
+    "route.execution_failed": "the query could not be run",
+    "route.forcing_pii": "the answer would show personal data of a protected kind",
   };
 
   // What /api/semantic said, once it has answered (it is refused until a token is entered when
@@ -189,8 +194,9 @@
     const findings = v.findings || [];
     for (const code of v.reasons || []) {
       const finding = findings.find((f) => f.code === code);
-      const words = finding ? finding.message : (PLAIN[code] || code);
-      const li = el("li", "Because: " + words + " (" + code + ")");
+      const words = finding ? finding.message : PLAIN[code];
+      // A code with no words of its own is said once, not twice ("route.x (route.x)").
+      const li = el("li", "Because: " + (words ? words + " (" + code + ")" : code));
       reasons.appendChild(li);
     }
     for (const f of findings) {
