@@ -295,11 +295,15 @@ BAD_BODIES = [
 
 
 def test_a_body_not_an_object_is_named_in_json_words(client: TestClient) -> None:
-    for body, kind in ((b"null", "null"), (b"[1]", "an array"), (b'"x"', "a string")):
+    for body, kind in (
+        (b"null", "JSON null"),
+        (b"[1]", "a JSON array"),  # before: "The body is JSON an array"
+        (b'"x"', "a JSON string"),
+    ):
         got = client.post(
             "/api/ask", content=body, headers={"content-type": "application/json"}
         ).json()
-        assert got["error"]["message"] == f"The body is JSON {kind}, not an object."
+        assert got["error"]["message"] == f"The body is {kind}, not an object."
 
 
 def test_score_refuses_repeated_ids_before_scoring_any(
@@ -527,6 +531,15 @@ def test_several_databases_need_a_key(demo_paths: tuple[Path, Path], tmp_path: P
                 },
             )
             _error(other, 422, "request.invalid")
+            # A follow-up that names no database is asked of its answer's (before:
+            # database.required, though the verdict knows its database).
+            inherited = c.post(
+                "/api/ask",
+                json={"question": "and in 2024?", "follow_up_of": ok["verdict"]["id"]},
+            )
+            assert inherited.status_code == 200, inherited.text
+            assert inherited.json()["database"] == "b"
+            assert "2024" in inherited.json()["follow_up"]["question"]
     finally:
         svc.close()
 
@@ -536,3 +549,68 @@ def test_every_error_code_is_tested() -> None:
     source = "".join(p.read_text(encoding="utf-8") for p in sorted(here.glob("test_*.py")))
     untested = [code for code in ERROR_CODES if f'"{code}"' not in source]
     assert untested == []
+
+
+def test_messages_say_what_to_do(
+    client: TestClient, demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Each refusal says what went wrong and what to do instead (outside tryout 25: empty hints,
+    a DELETE on a verdict and a preflight told to "POST the question in a JSON body", a chunked
+    body's size misreported, a missing scheme called an unknown token, a forbidden field named
+    as a Python list)."""
+    cross = _error(
+        client.post(
+            "/api/ask", json={"question": SHOW_Q}, headers={"Sec-Fetch-Site": "cross-site"}
+        ),
+        403,
+        "csrf.failed",
+    )
+    assert "cors_origins" in cross["error"]["hint"]
+    deleted = _error(client.delete("/api/verdicts/v-x"), 405, "request.method_not_allowed")
+    assert "POST" not in deleted["error"]["hint"] and "GET" in deleted["error"]["hint"]
+    preflight = _error(
+        client.options(
+            "/api/ask",
+            headers={"Origin": "http://x.example", "Access-Control-Request-Method": "POST"},
+        ),
+        405,
+        "request.method_not_allowed",
+    )
+    assert "CORS is off" in preflight["error"]["hint"]
+    asked = _error(client.get("/api/ask"), 405, "request.method_not_allowed")
+    assert asked["error"]["hint"].startswith("POST the question")
+
+    def chunks() -> Any:  # 200,000 bytes without a Content-Length
+        for _ in range(200):
+            yield b" " * 1_000
+
+    chunked = _error(
+        client.post("/api/ask", content=chunks(), headers={"content-type": "application/json"}),
+        413,
+        "request.too_large",
+    )
+    assert chunked["error"]["message"].startswith("The body is larger than the limit of 65,536")
+    named = _error(
+        client.post(
+            "/api/score",
+            json={"records": [{"id": "a", "question": "q", "samples": [], "db": "x"}]},
+        ),
+        422,
+        "request.forbidden_field",
+    )
+    assert named["error"]["message"].startswith("records[0] names the field 'db':")
+    svc = make_service(demo_paths, f"sqlite:///{tmp_path / 'l.db'}", tokens={"ci": "c" * 24})
+    try:
+        with TestClient(create_app(svc)) as c:
+            bare = _error(
+                c.get("/api/semantic", headers={"Authorization": "c" * 24}), 401, "auth.bad_token"
+            )
+            assert "no scheme" in bare["error"]["message"]
+            basic = _error(
+                c.get("/api/semantic", headers={"Authorization": "Basic abc"}),
+                401,
+                "auth.bad_token",
+            )
+            assert "'Basic'" in basic["error"]["message"]
+    finally:
+        svc.close()

@@ -274,3 +274,68 @@ def test_page_says_chow_decided(
         _shot(browser, "09-chow")
     finally:
         live.stop()
+
+
+def test_a_token_entered_loads_the_databases_and_examples_are_askable(
+    browser: Any, demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Tokens on, two databases: the page's first /api/semantic is refused (401); entering the
+    token loads the list, with no reload (before, it stayed empty and every question failed:
+    "2 databases are configured; the request names none"). Each database's examples ask a year
+    its data covers (before: always "in 2023", from the first database's metrics)."""
+    import yaml
+
+    db, layer = demo_paths
+    narrow = yaml.safe_load(layer.read_text(encoding="utf-8"))
+    narrow["coverage"] = {"start": "2022-01-01", "end": "2022-12-31"}
+    narrow_layer = tmp_path / "narrow.yaml"
+    narrow_layer.write_text(yaml.safe_dump(narrow, sort_keys=False), encoding="utf-8")
+    token = "t" * 24
+    config = write_config(
+        tmp_path,
+        db,
+        layer,
+        tokens={"tester": token},
+        databases={
+            "shop": {"url": str(db), "semantic": str(layer)},
+            "year22": {"url": str(db), "semantic": str(narrow_layer)},
+        },
+    )
+    live = LiveServer(config, tmp_path / "server.log").start()
+    try:
+        browser.get(live.url + "/")
+        WebDriverWait(browser, 20).until(
+            lambda d: d.find_element(By.ID, "status").text, "the refused list is said"
+        )
+        assert not browser.find_elements(By.CSS_SELECTOR, "#examples button")
+        box = browser.find_element(By.ID, "token")
+        box.send_keys(token)
+        box.send_keys(Keys.TAB)  # the token is entered: the list loads
+        WebDriverWait(browser, 20).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#examples button")
+        )
+        options = browser.find_elements(By.CSS_SELECTOR, "#database option")
+        assert [o.get_attribute("value") for o in options] == ["shop", "year22"]
+        assert browser.find_element(By.ID, "status").text == ""
+        first = browser.find_element(By.CSS_SELECTOR, "#examples button")
+        first.click()
+        assert browser.find_element(By.ID, "question").get_attribute("value") == (
+            "What was the gross revenue in 2023?"
+        )
+        browser.find_element(By.CSS_SELECTOR, "#database option[value='year22']").click()
+        first = browser.find_element(By.CSS_SELECTOR, "#examples button")
+        first.click()
+        question = browser.find_element(By.ID, "question")
+        assert question.get_attribute("value") == "What was the gross revenue in 2022?"
+        question.send_keys(Keys.ENTER)
+        card = _newest(browser, 0)
+        assert card.find_element(By.CSS_SELECTOR, ".badge").text.lower() == "show"
+        follow = card.find_element(By.CSS_SELECTOR, '[data-role="follow-input"]')
+        follow.send_keys("and units sold?")
+        follow.send_keys(Keys.ENTER)
+        later = _newest(browser, 1)
+        assert "units sold" in later.find_element(By.CSS_SELECTOR, ".asked").text
+        assert browser.find_element(By.ID, "status").text == ""
+        _shot(browser, "10-token-two-databases")
+    finally:
+        live.stop()

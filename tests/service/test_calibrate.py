@@ -66,6 +66,16 @@ def test_calibrate_from_ledger_then_chow(
         withheld = svc.ask("What was the latest ship date in 2023?")
         assert withheld["verdict"]["action"] == "withhold"
         assert "chow.below_threshold" in withheld["verdict"]["reasons"]
+        # Its finding says why in numbers, over the API as on the page (before: the bare code).
+        (chow,) = [
+            f for f in withheld["verdict"]["findings"] if f["code"] == "chow.below_threshold"
+        ]
+        evidence = chow["evidence"]
+        assert evidence["threshold"] == 0.8 and evidence["cost"] == 4.0
+        assert 0.0 <= evidence["probability"] < 0.8
+        assert f"{evidence['probability']:.2f}, below the 0.80" in chow["message"]
+        stored = svc.ledger.verdict(withheld["verdict"]["id"])
+        assert stored is not None and chow in stored["verdict"]["findings"]
         # The answers it judges were never part of its fit.
         assert body["verdict"]["id"] not in fitted_on
         assert svc.semantic()["databases"]["shop"]["policy"].startswith("chow(")
@@ -129,3 +139,46 @@ def test_export_is_read_by_report_and_calibrate(
         main, ["ledger", "export", "--ledger", url, "--out", str(out), "--database", "nope"]
     )
     assert empty.exit_code == 1 and "holds no verdicts of 'nope'" in empty.output
+
+
+def test_calibrate_names_every_database_and_every_label_left_out(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Labels on /api/sql verdicts are counted as left out (with why), a database with no
+    labels is named, and one-class labels are said in plain words (outside tryout 25: "1
+    labelled answers", the database unnamed, "Cannot calibrate on 55 answers with labels
+    [1.0]")."""
+    db, layer = demo_paths
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    svc = make_service(
+        demo_paths,
+        url,
+        databases={
+            "shop": {"url": str(db), "semantic": str(layer)},
+            "quiet": {"url": str(db), "semantic": str(layer)},
+        },
+    )
+    try:
+        for question in ANSWERED[:3]:
+            svc.feedback(svc.ask(question, "shop")["verdict"]["id"], 1)
+        for sql in ("SELECT count(*) AS n FROM orders", "SELECT 1 AS one"):
+            svc.feedback(svc.sql(sql, "shop")["verdict"]["id"], 0)
+        svc.ask(ANSWERED[0], "quiet")  # asked, never labelled
+    finally:
+        svc.close()
+        svc.ledger.close()
+    out = tmp_path / "calibrators"
+    result = CliRunner().invoke(
+        main, ["calibrate", "--ledger", url, "--out", str(out), "--min-labels", "2"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "quiet: not calibrated (no labelled answers to questions); thresholds stay."
+    assert lines[1] == (
+        "shop: not calibrated (every one of the 3 labels says the answer was right; a "
+        "calibrator learns how often a score is wrong from both kinds: label some wrong "
+        "answers too); thresholds stay. (2 labels on /api/sql or /api/score verdicts left out: "
+        "those are scored by another rule than the questions asked, and the calibrator maps "
+        "the asks' scores)"
+    )
+    assert not out.exists() or not list(out.glob("*.json"))

@@ -35,6 +35,10 @@ def test_relative_paths_are_beside_the_file(tmp_path: Path) -> None:
         ("databases: {}\n", "databases"),
         ("databases:\n  'a b': {url: x, semantic: y}\n", "must be letters"),
         ("databases:\n  shop: {url: x, semantic: y}\ntokens: {ci: short}\n", "shorter than 16"),
+        (
+            "databases:\n  shop: {url: x, semantic: y}\ntokens: {ci: 'sha256:xyz'}\n",
+            "not followed by 64 hex digits",
+        ),
         ("databases:\n  shop: {url: x, semantic: y, password: z}\n", "password"),
         (
             "databases:\n  shop: {url: x, semantic: y}\nlimits: {max_body_bytes: 10}\n",
@@ -43,7 +47,16 @@ def test_relative_paths_are_beside_the_file(tmp_path: Path) -> None:
         ("- a list\n", "not a mapping"),
         ("databases: [\n", "Cannot read"),
     ],
-    ids=["empty", "bad-key", "short-token", "unknown-key", "tiny-body", "list", "not-yaml"],
+    ids=[
+        "empty",
+        "bad-key",
+        "short-token",
+        "bad-sha256",
+        "unknown-key",
+        "tiny-body",
+        "list",
+        "not-yaml",
+    ],
 )
 def test_bad_configuration_is_named(tmp_path: Path, text: str, problem: str) -> None:
     path = tmp_path / "assay.yaml"

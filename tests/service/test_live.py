@@ -131,6 +131,9 @@ def test_mcp_over_streamable_http(demo_paths: tuple[Path, Path], tmp_path: Path)
     config = write_config(tmp_path, *demo_paths, tokens={"agent": token})
     server = LiveServer(config, tmp_path / "server.log").start()
     try:
+        # The start line names the ledger's file (before: "ledger sqlite", no path).
+        log = (tmp_path / "server.log").read_text(encoding="utf-8")
+        assert f"(ledger sqlite:///{tmp_path / 'ledger.db'}; tokens on)" in log
         refused = httpx.post(server.url + "/mcp", json={})
         assert refused.status_code == 401
         assert refused.json()["error"]["code"] == "auth.missing_token"

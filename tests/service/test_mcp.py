@@ -20,7 +20,9 @@ pytestmark = pytest.mark.slow
 
 
 def _payload(result: Any) -> dict[str, Any]:
-    assert not result.is_error, result
+    """The call's JSON; flagged as an error (``isError``) exactly when it is one."""
+    structured = result.structured_content or {}
+    assert bool(result.is_error) == (structured.get("ok") is False), result
     if result.structured_content is not None:
         return dict(result.structured_content)
     return dict(json.loads(result.content[0].text))
@@ -106,3 +108,67 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
         assert ledger.counts().verdicts == 6
     finally:
         ledger.close()
+
+
+def test_mcp_over_http_records_the_token_and_answers_errors_in_the_json_shape(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Over HTTP with tokens on, a call is recorded as its token's name (before: ``mcp-http``,
+    though docs/deploy.md says the token's name); a refused call is flagged ``isError`` and
+    says why in the JSON error shape (before: ``isError`` false, and an argument of the wrong
+    type was answered with pydantic's text); a refused token says what to send."""
+    from starlette.testclient import TestClient
+
+    from assay.service import create_app, mcp_http
+    from tests.service.conftest import make_service
+
+    token = "t" * 24
+    svc = make_service(demo_paths, f"sqlite:///{tmp_path / 'l.db'}", tokens={"laptop": token})
+    routes, lifespan = mcp_http(svc, "127.0.0.1")
+    headers = {"Authorization": f"Bearer {token}", "Accept": "application/json, text/event-stream"}
+
+    def call(c: TestClient, arguments: dict[str, Any]) -> dict[str, Any]:
+        response = c.post(
+            "/mcp",
+            headers=headers,
+            json={
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "tools/call",
+                "params": {"name": "ask", "arguments": arguments},
+            },
+        )
+        assert response.status_code == 200, response.text
+        return dict(response.json()["result"])
+
+    try:
+        app = create_app(svc, extra_routes=routes, lifespan=lifespan)
+        with TestClient(app, base_url="http://127.0.0.1:8000") as c:
+            asked = call(c, {"question": "Delete all cancelled orders."})
+            assert asked["isError"] is False
+            ident = asked["structuredContent"]["verdict_id"]
+            typed = call(c, {"question": 3})
+            assert typed["isError"] is True
+            error = typed["structuredContent"]["error"]
+            assert error["code"] == "request.invalid" and error["details"] == {"field": "question"}
+            assert (
+                error["message"]
+                == "The 'ask' tool's argument 'question' is a number, not a string."
+            )
+            assert "pydantic" not in json.dumps(typed)
+            unknown = call(c, {"question": "x", "database": "nope"})
+            assert unknown["isError"] is True
+            assert unknown["structuredContent"]["error"]["code"] == "database.unknown"
+            named = call(c, {"question": "x", "db": "/etc/passwd"})
+            assert named["structuredContent"]["error"]["code"] == "request.forbidden_field"
+            bare = c.post("/mcp", json={}, headers={"Authorization": token})
+            assert bare.status_code == 401
+            assert "no scheme" in bare.json()["error"]["message"]
+            missing = c.post("/mcp", json={})
+            assert missing.status_code == 401 and missing.json()["error"]["hint"]
+        stored = svc.ledger.verdict(ident)
+        assert stored is not None and stored["client"] == "token:laptop"
+        assert svc.ledger.counts().verdicts == 1  # the refused calls recorded nothing
+    finally:
+        svc.close()
+        svc.ledger.close()

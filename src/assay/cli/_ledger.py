@@ -49,10 +49,14 @@ def calibrate_ledger(url: str, out: Path, min_labels: int) -> None:
     finally:
         ledger.close()
     for item in fitted:
+        left_out = f" ({item.left_out})" if item.left_out else ""
         if item.calibrator is None:
-            click.echo(f"{item.database}: not calibrated ({item.reason}); thresholds stay.")
+            click.echo(
+                f"{item.database}: not calibrated ({item.reason}); thresholds stay.{left_out}"
+            )
         else:
             click.echo(
                 f"{item.database}: isotonic calibrator on {item.n_labelled} labelled answers "
                 f"saved to {out / (item.database + '.json')} (digest {item.calibrator.digest})"
+                f"{left_out}"
             )

@@ -84,7 +84,7 @@ def serve_command(
         _tune_for_latency()
         click.echo(
             f"Assay serving {keys}{' (demo warehouse)' if service.config.demo else ''} on "
-            f"http://{host}:{port}/ (ledger {service.ledger.url.split('://')[0]}; "
+            f"http://{host}:{port}/ (ledger {service.ledger.where}; "
             f"tokens {'on' if service.config.tokens else 'off'})",
             err=True,
         )

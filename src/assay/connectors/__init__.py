@@ -7,6 +7,7 @@ from assay.connectors._connector import (
     QueryCache,
     StatementLog,
     connect,
+    deadline,
     detect,
 )
 from assay.connectors._engines import EngineSpec
@@ -23,6 +24,7 @@ __all__ = [
     "QueryCache",
     "StatementLog",
     "connect",
+    "deadline",
     "detect",
     "pg_role_sql",
 ]

@@ -9,7 +9,11 @@ and the engine settings and the worker are the second.
 from __future__ import annotations
 
 import threading
+import time
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -28,8 +32,54 @@ __all__ = [
     "QueryCache",
     "StatementLog",
     "connect",
+    "deadline",
     "detect",
 ]
+
+# The monotonic time by which every query run in this context must end (a served request's time
+# limit), or None: see ``deadline``.
+_DEADLINE: ContextVar[float | None] = ContextVar("assay_query_deadline", default=None)
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Every query a pooled connector runs in this thread within the block ends by ``seconds``
+    from now: its time limit is cut to what is left, and a query started after that fails at
+    once (``ExecutionTimeout``).
+
+    A server answering in its own threads stops waiting for a request at its time limit, but
+    the thread would run on, and its query would hold the engine's worker until the engine's
+    own limit: the next ask, however trivial, waited for it (outside tryout 25: 504s for 7 s
+    after one slow question). Under a deadline the worker is killed at the request's limit.
+
+    Example:
+        >>> with deadline(30.0):
+        ...     pass
+    """
+    token = _DEADLINE.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _within_deadline(time_limit_ms: int) -> int:
+    """``time_limit_ms``, cut to what is left of the context's deadline.
+
+    Raises:
+        ExecutionTimeout: the deadline has passed.
+    """
+    ends = _DEADLINE.get()
+    if ends is None:
+        return time_limit_ms
+    left_ms = int((ends - time.monotonic()) * 1000)
+    if left_ms <= 0:
+        raise ExecutionTimeout(
+            "The request's time limit ran out before this query could start; it was not run.",
+            hint="Ask a narrower question; the operator sets limits.request_time_limit_s.",
+            details={"time_limit_ms": time_limit_ms},
+        )
+    return min(time_limit_ms, left_ms)
 
 
 @dataclass(frozen=True)
@@ -178,7 +228,10 @@ class PooledConnector(LogsStatements):
                 ``KILL_GRACE_S`` later).
             ResourceLimit: over the memory or CPU limit.
             ExecutionFailed: the engine refused the statement.
+
+        Under a ``deadline``, the time limit is cut to what is left of it.
         """
+        time_limit_ms = _within_deadline(time_limit_ms)
         self._record([sql], "query")
         try:
             payload, sent = self._pool.call(

@@ -149,6 +149,12 @@ class Ledger:
         millisecond (the service then records an ask without leaving its event loop)."""
         return self._sqlite
 
+    @property
+    def where(self) -> str:
+        """The ledger's URL without its password, for logs and messages (the path a SQLite
+        ledger is in: the demo's is shared by everyone on the machine)."""
+        return _redacted(self.url)
+
     def close(self) -> None:
         with self._lock:
             if self._writer is not None:
@@ -290,6 +296,7 @@ class Ledger:
             "question": row["question"],
             "follow_up_of": row["follow_up_of"],
             "created_at": row["created_at"],
+            "client": row["client"],
             "feedback": [dict(f) for f in feedback],
         }
 
@@ -305,6 +312,12 @@ class Ledger:
     def ids(self) -> list[str]:
         with self._engine.connect() as conn:
             return list(conn.execute(sa.select(VERDICTS.c.id).order_by(VERDICTS.c.seq)).scalars())
+
+    def databases(self) -> list[str]:
+        """The databases the ledger holds verdicts of, sorted."""
+        with self._engine.connect() as conn:
+            rows = conn.execute(sa.select(VERDICTS.c.database).distinct()).scalars()
+            return sorted(str(d) for d in rows)
 
     def labels(self) -> dict[str, int]:
         """Each verdict's latest feedback as a label."""

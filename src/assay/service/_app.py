@@ -34,7 +34,15 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from assay.errors import AssayError
-from assay.service._errors import ApiError, error_body, from_assay_error
+from assay.service._config import ServiceConfig
+from assay.service._errors import (
+    ApiError,
+    client_for,
+    encode,
+    error_body,
+    forbidden_field,
+    from_assay_error,
+)
 from assay.service._models import FORBIDDEN_FIELDS, AskBody, FeedbackBody, ScoreBody, SqlBody
 from assay.service._openapi import openapi_document
 from assay.service._service import Service
@@ -106,23 +114,7 @@ def create_app(
     def client_of(request: Request) -> str:
         if not config.tokens:
             return f"ip:{request.client.host if request.client else 'unknown'}"
-        from assay.service._config import token_client
-
-        header = request.headers.get("authorization", "")
-        scheme, _, token = header.partition(" ")
-        if not header:
-            raise ApiError(
-                "auth.missing_token",
-                "This server requires a bearer token.",
-                "Send 'Authorization: Bearer <token>' with a token the operator gave you.",
-            )
-        found = token_client(config.tokens, token.strip()) if scheme.lower() == "bearer" else None
-        if found is None:
-            raise ApiError(
-                "auth.bad_token",
-                "The bearer token is not one this server knows.",
-                "Check the token; the operator can issue a new one.",
-            )
+        found = client_for(config.tokens, request.headers.get("authorization", ""))
         return f"token:{found}"
 
     def check_csrf(request: Request) -> None:
@@ -139,7 +131,12 @@ def create_app(
                 "in cors_origins.",
             )
         if request.headers.get("sec-fetch-site") == "cross-site" and origin is None:
-            raise ApiError("csrf.failed", "A cross-site request is not allowed.", "")
+            raise ApiError(
+                "csrf.failed",
+                "A cross-site request is not allowed.",
+                "Call the API from this server's page or from a program (not another site's "
+                "page); the operator lists origins that may call it in cors_origins.",
+            )
         cookie = request.cookies.get(CSRF_COOKIE)
         if cookie is not None and not secrets.compare_digest(
             cookie.encode(), request.headers.get(CSRF_HEADER, "").encode()
@@ -167,7 +164,10 @@ def create_app(
                 async for chunk in request.stream():
                     body.extend(chunk)
                     if len(body) > limits.max_body_bytes:
-                        raise _too_large(len(body), limits.max_body_bytes)
+                        # Sent without a length (chunked): how much arrived before reading
+                        # stopped, not the body's size (outside tryout 25 read "98,286 bytes"
+                        # for a body of 200,017).
+                        raise _too_large(len(body), limits.max_body_bytes, whole=False)
         except TimeoutError as exc:
             raise ApiError(
                 "request.body_timeout",
@@ -223,7 +223,7 @@ def create_app(
                     work = await handler(request, body, client)
                     if isinstance(work, dict):
                         work["request_id"] = request_id
-                        encoded = _encode(work)
+                        encoded = encode(work)
                     else:
                         encoded = await in_thread(work, request_id)
                 return Response(
@@ -277,7 +277,7 @@ def create_app(
             try:
                 payload = work()
                 payload["request_id"] = request_id
-                body = _encode(payload)
+                body = encode(payload)
             except Exception as exc:
                 loop.call_soon_threadsafe(settle, None, exc)
             else:
@@ -298,7 +298,7 @@ def create_app(
         for n, record in enumerate(body.records):
             bad = sorted(FORBIDDEN_FIELDS & set(record))
             if bad:
-                raise _forbidden(bad, f"records[{n}]")
+                raise forbidden_field(bad, f"records[{n}]")
         return lambda: service.score(body.records, body.database, body.rule, client)
 
     async def feedback(request: Request, body: FeedbackBody, client: str) -> Work:
@@ -373,11 +373,7 @@ def create_app(
         status = getattr(exc, "status_code", 404)
         request_id = uuid.uuid4().hex[:16]
         if status == 405:
-            hint = (
-                'POST the question in a JSON body: {"question": "..."}.'
-                if request.url.path.startswith("/api/")
-                else "See /openapi.json for the methods each endpoint takes."
-            )
+            hint = _method_hint(request, getattr(exc, "headers", None) or {}, config)
             return _error(
                 ApiError(
                     "request.method_not_allowed",
@@ -422,42 +418,54 @@ def create_app(
     )
 
 
-def _encode(payload: dict[str, Any]) -> bytes:
-    """The answer as JSON, encoded as Starlette's ``JSONResponse`` does (no NaN: a value JSON
-    cannot carry fails the request rather than reaching a client as something else).
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in JSON's words, not Python's.
 
     Example:
-        >>> _encode({"ok": True, "text": "café"})
-        b'{"ok":true,"text":"caf\\xc3\\xa9"}'
+        >>> _json_kind([1]), _json_kind(None)
+        ('a JSON array', 'JSON null')
     """
-    return json.dumps(
-        payload, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
-    ).encode("utf-8")
-
-
-def _json_kind(value: Any) -> str:
-    """What a JSON value is, in JSON's words (null, an array, ...), not Python's."""
     if value is None:
-        return "null"
+        return "JSON null"
     if isinstance(value, bool):
-        return "a boolean"
+        return "a JSON boolean"
     if isinstance(value, (int, float)):
-        return "a number"
+        return "a JSON number"
     if isinstance(value, str):
-        return "a string"
-    return "an array" if isinstance(value, list) else "an object"
+        return "a JSON string"
+    return "a JSON array" if isinstance(value, list) else "a JSON object"
+
+
+def _method_hint(request: Request, headers: Any, config: ServiceConfig) -> str:
+    """What to do instead of a method an endpoint does not take: the methods it takes, and for
+    a preflight (OPTIONS) that CORS is off (outside tryout 25: DELETE on a verdict and OPTIONS
+    on /api/ask were told to "POST the question in a JSON body")."""
+    allowed = sorted({m.strip() for m in str(headers.get("Allow", "")).split(",") if m.strip()})
+    path = request.url.path
+    if request.method == "OPTIONS" and path.startswith("/api/") and not config.cors_origins:
+        return (
+            "CORS is off on this server: the operator lists the origins whose pages may call "
+            "the API in cors_origins."
+        )
+    if path.startswith("/api/verdicts/") and request.method != "GET":
+        return "GET a verdict by its id; the ledger keeps every verdict (none is deleted)."
+    if path == "/api/ask" and "POST" in allowed:
+        return 'POST the question in a JSON body: {"question": "..."}.'
+    if allowed:
+        return f"{path[:100]} takes {' and '.join(allowed)}; see /openapi.json."
+    return "See /openapi.json for the methods each endpoint takes."
 
 
 def _validated(model: type[BaseModel], raw: Any) -> Any:
     if not isinstance(raw, dict):
         raise ApiError(
             "request.invalid",
-            f"The body is JSON {_json_kind(raw)}, not an object.",
+            f"The body is {_json_kind(raw)}, not an object.",
             "Send one JSON object.",
         )
     bad = sorted(FORBIDDEN_FIELDS & set(raw))
     if bad:
-        raise _forbidden(bad, "body")
+        raise forbidden_field(bad, "The body")
     try:
         return model.model_validate(raw)
     except ValidationError as exc:
@@ -481,19 +489,22 @@ def _validated(model: type[BaseModel], raw: Any) -> Any:
         ) from exc
 
 
-def _forbidden(fields: list[str], where: str) -> ApiError:
-    return ApiError(
-        "request.forbidden_field",
-        f"The {where} names {fields}: a request can never supply a connection, a path or a layer.",
-        'Name a configured database by its key: {"database": "shop"}.',
-        {"fields": fields},
+def _too_large(size: int, limit: int, *, whole: bool = True) -> ApiError:
+    """``size``: the declared length (``whole``), or what arrived before reading stopped.
+
+    Example:
+        >>> _too_large(98_286, 65_536, whole=False).message.split(" (")[0]
+        'The body is larger than the limit of 65,536 bytes'
+    """
+    message = (
+        f"The body is {size:,} bytes; the limit is {limit:,}."
+        if whole
+        else f"The body is larger than the limit of {limit:,} bytes ({size:,} bytes arrived "
+        "before reading stopped)."
     )
-
-
-def _too_large(size: int, limit: int) -> ApiError:
     return ApiError(
         "request.too_large",
-        f"The body is {size:,} bytes; the limit is {limit:,}.",
+        message,
         "Send less (the operator sets limits.max_body_bytes).",
     )
 

@@ -104,7 +104,23 @@ class ServiceConfig(BaseModel):
     @field_validator("tokens")
     @classmethod
     def _tokens(cls, value: dict[str, str]) -> dict[str, str]:
-        short = [name for name, token in value.items() if len(token) < 16]
+        # A sha256 token is 64 hex digits after its prefix (outside tryout 25: "sha256:xyz" was
+        # called "shorter than 16 characters").
+        hashed = [
+            name
+            for name, token in value.items()
+            if token.startswith("sha256:") and not _is_sha256(token[len("sha256:") :])
+        ]
+        if hashed:
+            raise ValueError(
+                f"tokens of {hashed} start with 'sha256:' but are not followed by 64 hex digits "
+                "(write the hash as `printf %s TOKEN | sha256sum` prints it)"
+            )
+        short = [
+            name
+            for name, token in value.items()
+            if not token.startswith("sha256:") and len(token) < 16
+        ]
         if short:
             raise ValueError(f"tokens of {short} are shorter than 16 characters")
         return value
@@ -180,6 +196,16 @@ def demo_config(
         ledger=ledger or f"sqlite:///{settings.cache_path / 'ledger.db'}",
         demo=True,
     )
+
+
+def _is_sha256(text: str) -> bool:
+    """Whether ``text`` is a SHA-256 digest in hex.
+
+    Example:
+        >>> _is_sha256("ab" * 32), _is_sha256("xyz")
+        (True, False)
+    """
+    return len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text)
 
 
 def token_client(tokens: dict[str, str], presented: str) -> str | None:

@@ -7,12 +7,21 @@ carries the exception's text (it is logged with the request id instead).
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from assay.errors import AssayError
 
-__all__ = ["ERROR_CODES", "ApiError", "error_body", "from_assay_error"]
+__all__ = [
+    "ERROR_CODES",
+    "ApiError",
+    "client_for",
+    "encode",
+    "error_body",
+    "forbidden_field",
+    "from_assay_error",
+]
 
 # code -> (HTTP status, when it happens). Tests enumerate this table.
 ERROR_CODES: dict[str, tuple[int, str]] = {
@@ -111,3 +120,86 @@ def from_assay_error(exc: AssayError) -> ApiError:
         f"The service could not complete the request ({exc.code}).",
         "Retry later; the operator can find the cause in the server log.",
     )
+
+
+def encode(payload: dict[str, Any]) -> bytes:
+    """The answer as JSON, encoded as Starlette's ``JSONResponse`` does (no NaN: a value JSON
+    cannot carry fails the request rather than reaching a client as something else).
+
+    Example:
+        >>> encode({"ok": True, "text": "café"})
+        b'{"ok":true,"text":"caf\\xc3\\xa9"}'
+    """
+    return json.dumps(
+        payload, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")
+    ).encode("utf-8")
+
+
+def forbidden_field(fields: list[str], where: str) -> ApiError:
+    """A request that names a connection, a path or a layer (``where``: "The body",
+    "records[0]").
+
+    Example:
+        >>> forbidden_field(["db"], "records[0]").message.split(":")[0]
+        "records[0] names the field 'db'"
+    """
+    named = ", ".join(repr(f) for f in fields)
+    return ApiError(
+        "request.forbidden_field",
+        f"{where} names the field{'s' if len(fields) > 1 else ''} {named}: a request can "
+        "never supply a connection, a path or a layer.",
+        'Name a configured database by its key: {"database": "shop"}.',
+        {"fields": fields},
+    )
+
+
+def client_for(tokens: dict[str, str], header: str) -> str:
+    """The name of the client whose bearer token an ``Authorization`` header carries.
+
+    Raises:
+        ApiError: no header, a header without the ``Bearer`` scheme, or an unknown token.
+
+    Example:
+        >>> client_for({"ci": "a" * 16}, "Bearer " + "a" * 16)
+        'ci'
+        >>> client_for({"ci": "a" * 16}, "Bearer " + "b" * 16)
+        Traceback (most recent call last):
+        ...
+        assay.service._errors.ApiError: The bearer token is not one this server knows.
+    """
+    from assay.service._config import token_client
+
+    scheme, _, token = header.strip().partition(" ")
+    if not header.strip():
+        raise ApiError(
+            "auth.missing_token",
+            "This server requires a bearer token.",
+            "Send 'Authorization: Bearer <token>' with a token the operator gave you.",
+        )
+    if not token.strip() and scheme.lower() == "bearer":
+        raise ApiError(
+            "auth.missing_token",
+            "The Authorization header names the Bearer scheme but no token after it.",
+            "Send 'Authorization: Bearer <token>' with a token the operator gave you.",
+        )
+    if not token.strip():
+        raise ApiError(
+            "auth.bad_token",
+            "The Authorization header has no scheme: it must begin with 'Bearer ' before the "
+            "token.",
+            "Send 'Authorization: Bearer <token>'.",
+        )
+    if scheme.lower() != "bearer":
+        raise ApiError(
+            "auth.bad_token",
+            f"The Authorization header's scheme is {scheme[:20]!r}; this server takes 'Bearer'.",
+            "Send 'Authorization: Bearer <token>'.",
+        )
+    found = token_client(tokens, token.strip())
+    if found is None:
+        raise ApiError(
+            "auth.bad_token",
+            "The bearer token is not one this server knows.",
+            "Check the token; the operator can issue a new one.",
+        )
+    return found

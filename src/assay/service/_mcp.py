@@ -16,27 +16,100 @@ from typing import Any
 
 import anyio
 from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
 from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from assay.errors import AssayError
-from assay.service._config import token_client
-from assay.service._errors import ApiError, error_body, from_assay_error
+from assay.service._errors import (
+    ApiError,
+    client_for,
+    encode,
+    error_body,
+    forbidden_field,
+    from_assay_error,
+)
+from assay.service._models import FORBIDDEN_FIELDS
 from assay.service._service import Service
 
 __all__ = ["TOOLS", "build_mcp", "mcp_http"]
 
 TOOLS = ("ask", "catalog", "semantic", "sql")
-# Each tool's arguments. One the tool does not take is refused (the SDK's argument models ignore
-# it: an agent that sent ``databse`` would have been answered from the default database).
+# Each tool's arguments, all strings; the required ones first. One the tool does not take is
+# refused (the SDK's argument models ignore it: an agent that sent ``databse`` would have been
+# answered from the default database), and so is one of another type (the SDK's own message was
+# pydantic's text with its URL, outside tryout 25).
 _ARGUMENTS = {
     "ask": ("question", "database", "follow_up_of"),
     "sql": ("sql", "database", "question"),
     "catalog": ("database",),
     "semantic": ("database",),
 }
-# Set by ``_Server.call_tool`` for the call being run: the tool and the arguments it does not take.
-_UNKNOWN: ContextVar[tuple[str, list[str]] | None] = ContextVar("assay_mcp_unknown", default=None)
+_REQUIRED = {"ask": ("question",), "sql": ("sql",)}
+# The client a call over HTTP is recorded as: its token's name, set by ``_TokenGate``.
+_CLIENT: ContextVar[str | None] = ContextVar("assay_mcp_client", default=None)
+
+
+def _argument_error(name: str, arguments: dict[str, Any]) -> ApiError | None:
+    """Why a call's arguments are refused, as the HTTP API would say it; None when they pass.
+
+    Example:
+        >>> _argument_error("ask", {"question": 3}).message
+        "The 'ask' tool's argument 'question' is a number, not a string."
+    """
+    known = _ARGUMENTS.get(name)
+    if known is None:
+        return None  # the SDK answers an unknown tool
+    extra = sorted(set(arguments) - set(known))
+    forbidden = sorted(FORBIDDEN_FIELDS & set(extra))
+    if forbidden:
+        return forbidden_field(forbidden, f"The {name!r} tool's call")
+    if extra:
+        return ApiError(
+            "request.unknown_field",
+            f"The {name!r} tool takes no argument {', '.join(repr(e) for e in extra[:10])}.",
+            f"Its arguments are {list(known)}.",
+            {"unknown": extra[:10]},
+        )
+    missing = [a for a in _REQUIRED.get(name, ()) if arguments.get(a) is None]
+    if missing:
+        return ApiError(
+            "request.invalid",
+            f"The {name!r} tool needs the argument {missing[0]!r}.",
+            f"Give {missing[0]!r} as a string.",
+            {"field": missing[0]},
+        )
+    for argument, value in arguments.items():
+        if value is not None and not isinstance(value, str):
+            return ApiError(
+                "request.invalid",
+                f"The {name!r} tool's argument {argument!r} is {_type_name(value)}, not a string.",
+                f"Give {argument!r} as a string.",
+                {"field": argument},
+            )
+    return None
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
+def _error_result(error: ApiError) -> CallToolResult:
+    """A refused call in the service's JSON error shape, flagged as an error (``isError``)."""
+    body = error_body(error, "mcp")
+    return CallToolResult(
+        content=[TextContent(type="text", text=json.dumps(body, indent=2))],
+        structured_content=body,
+        is_error=True,
+    )
 
 
 def _summary(payload: dict[str, Any]) -> dict[str, Any]:
@@ -66,33 +139,24 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
 
 
 class _Server(MCPServer[Any]):
-    """The SDK's server, with every call's argument names checked against the tool's."""
+    """The SDK's server, with every call's arguments checked against the tool's, and a tool's
+    error (``ok: false``) flagged as one (``isError``: it came back false, outside tryout 25)."""
 
     async def call_tool(
         self, name: str, arguments: dict[str, Any], *args: Any, **kwargs: Any
     ) -> Any:
-        known = _ARGUMENTS.get(name)
-        extra = sorted(set(arguments) - set(known)) if known is not None else []
-        token = _UNKNOWN.set((name, extra) if extra else None)
-        try:
-            return await super().call_tool(name, arguments, *args, **kwargs)
-        finally:
-            _UNKNOWN.reset(token)
+        refused = _argument_error(name, arguments)
+        if refused is not None:
+            return _error_result(refused)
+        result = await super().call_tool(name, arguments, *args, **kwargs)
+        if isinstance(result, CallToolResult) and not result.is_error:
+            content = result.structured_content
+            if isinstance(content, dict) and content.get("ok") is False:
+                return result.model_copy(update={"is_error": True})
+        return result
 
 
 async def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    unknown = _UNKNOWN.get()
-    if unknown is not None:
-        name, extra = unknown
-        return error_body(
-            ApiError(
-                "request.unknown_field",
-                f"The {name!r} tool takes no argument {', '.join(repr(e) for e in extra[:10])}.",
-                f"Its arguments are {list(_ARGUMENTS[name])}.",
-                {"unknown": extra[:10]},
-            ),
-            "mcp",
-        )
     try:
         return await anyio.to_thread.run_sync(func)
     except ApiError as exc:
@@ -102,7 +166,8 @@ async def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
 
 
 def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
-    """The MCP server over ``service``."""
+    """The MCP server over ``service``; its calls are recorded as ``client``, or over HTTP
+    with tokens on as the token's name (``token:NAME``, as the HTTP API records it)."""
     server: MCPServer[Any] = _Server(
         name="assay",
         instructions=(
@@ -114,6 +179,9 @@ def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
     )
     keys = ", ".join(sorted(service.databases))
 
+    def caller() -> str:
+        return _CLIENT.get() or client
+
     @server.tool(
         name="ask",
         description=f"Ask a question in plain words of a configured database ({keys}); returns "
@@ -122,7 +190,8 @@ def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
     async def ask(
         question: str, database: str | None = None, follow_up_of: str | None = None
     ) -> dict[str, Any]:
-        return await _call(lambda: _summary(service.ask(question, database, follow_up_of, client)))
+        who = caller()
+        return await _call(lambda: _summary(service.ask(question, database, follow_up_of, who)))
 
     @server.tool(
         name="sql",
@@ -131,7 +200,8 @@ def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
     )
     async def sql(sql: str, database: str | None = None, question: str = "") -> dict[str, Any]:
         # ``sql``, as POST /api/sql names it (outside tryout 14 was refused for it as `query`).
-        return await _call(lambda: _summary(service.sql(sql, database, question, client)))
+        who = caller()
+        return await _call(lambda: _summary(service.sql(sql, database, question, who)))
 
     @server.tool(
         name="catalog",
@@ -161,22 +231,30 @@ class _TokenGate:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self.tokens:
             raw = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
-            scheme, _, token = raw.partition(" ")
-            if scheme.lower() != "bearer" or token_client(self.tokens, token.strip()) is None:
-                code = "auth.missing_token" if not raw else "auth.bad_token"
-                body = json.dumps(
-                    error_body(ApiError(code, "A valid bearer token is required.", ""), "mcp")
-                ).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [(b"content-type", b"application/json")],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
+            try:
+                name = client_for(self.tokens, raw)
+            except ApiError as exc:
+                await _send_json(send, exc.status, error_body(exc, "mcp"))
                 return
+            token = _CLIENT.set(f"token:{name}")
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                _CLIENT.reset(token)
+            return
         await self.app(scope, receive, send)
+
+
+async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
+    """A JSON response as the API writes it (compact, as ``_encode`` does)."""
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"application/json")],
+        }
+    )
+    await send({"type": "http.response.body", "body": encode(body)})
 
 
 def mcp_http(service: Service, host: str) -> tuple[list[BaseRoute], Any]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import threading
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,9 +20,9 @@ import sqlglot
 from pydantic import ValidationError
 from sqlglot import exp
 
-from assay.connectors import PooledConnector, connect
-from assay.errors import AssayError, ConfigError
-from assay.gate import GatePolicy
+from assay.connectors import PooledConnector, connect, deadline
+from assay.errors import AssayError, ConfigError, ExecutionTimeout
+from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
 from assay.ledger import Ledger
 from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
@@ -129,9 +130,8 @@ class Service:
     ) -> dict[str, Any]:
         """Ask a question (or a follow-up that inherits a previous reading); the verdict is in
         the ledger when this returns."""
-        db = self.database(database)
-        follow_up: dict[str, Any] | None = None
-        asked = question
+        started = time.monotonic()
+        previous = None
         if follow_up_of is not None:
             previous = self.ledger.verdict(follow_up_of)
             if previous is None:
@@ -140,6 +140,14 @@ class Service:
                     f"No verdict {follow_up_of[:80]!r} to follow up.",
                     "Give the id of an earlier answer, or ask a whole question.",
                 )
+            if database is None and previous["database"] in self.databases:
+                # A follow-up is asked of the database its answer came from (outside tryout
+                # 25: with two databases, one that named none was refused).
+                database = previous["database"]
+        db = self.database(database)
+        follow_up: dict[str, Any] | None = None
+        asked = question
+        if previous is not None:
             if previous["database"] != db.key:
                 raise ApiError(
                     "request.invalid",
@@ -177,7 +185,10 @@ class Service:
                 provenance={"question": asked, "message": unclear},
             ).to_dict()
         else:
-            record, choices = self._answer(db, asked, ident)
+            with self._deadline(started):
+                record, choices = self._answer(db, asked, ident)
+        self._in_time(started)
+        _explain_chow(record, db.policy)
         self.ledger.record(
             record,
             database=db.key,
@@ -197,6 +208,7 @@ class Service:
         db = self.database(database)
         if self.readers is None:
             return lambda: self.ask(question, database, client=client)
+        started = time.monotonic()
         ident = _new_id()
         settled = await self.readers.read_async(db.key, question, ident)
 
@@ -205,13 +217,32 @@ class Service:
             if settled is not None:
                 record, choices = settled
             else:
-                record, choices = self._answer(db, question, ident, read=False)
+                with self._deadline(started):
+                    record, choices = self._answer(db, question, ident, read=False)
+                self._in_time(started)
+            _explain_chow(record, db.policy)
             self.ledger.record(record, database=db.key, question=question, client=client)
             return self._response(db, record, None, choices)
 
         if settled is not None and self.ledger.local:
             return finish()  # a local file: a commit of a fraction of a millisecond
         return finish
+
+    def _deadline(self, started: float) -> Any:
+        """The request's time limit over the queries this thread runs: past it, the engine's
+        worker is killed (``connectors.deadline``), so an abandoned ask frees the engine for the
+        next one at once rather than at the engine's own limit (outside tryout 25, with
+        ``answer_processes: 0``). An answer process is stopped at the limit by its pool."""
+        left = self.config.limits.request_time_limit_s - (time.monotonic() - started)
+        return deadline(max(left, 0.0))
+
+    def _in_time(self, started: float) -> None:
+        """Refuse to record an answer made in this process's threads past the request's time
+        limit: its client was told 504 with nothing recorded (and its queries may have been cut
+        short). An answer process is stopped at the limit by its pool instead."""
+        limit = self.config.limits.request_time_limit_s
+        if self.answerers is None and time.monotonic() - started > limit:
+            raise _timed_out(limit)
 
     def _answer(
         self, db: _Database, asked: str, ident: str, *, read: bool = True
@@ -280,9 +311,26 @@ class Service:
         self, statement: str, database: str | None = None, question: str = "", client: str = ""
     ) -> dict[str, Any]:
         """One guarded read-only query, checked and gated like any answer."""
+        started = time.monotonic()
         db = self.database(database)
         ident = _new_id()
-        run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
+        with self._deadline(started):
+            return self._sql(db, ident, statement, question, client, started)
+
+    def _sql(
+        self,
+        db: _Database,
+        ident: str,
+        statement: str,
+        question: str,
+        client: str,
+        started: float,
+    ) -> dict[str, Any]:
+        try:
+            run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
+        except ExecutionTimeout:
+            self._in_time(started)  # the request's limit cut the query: 504, nothing recorded
+            raise
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
             verdict = build_verdict(
@@ -326,6 +374,7 @@ class Service:
             )
         record = verdict.to_dict()
         record["guard"] = run.report.to_dict()
+        self._in_time(started)
         self.ledger.record(
             record, database=db.key, question=question or statement, kind="sql", client=client
         )
@@ -529,6 +578,46 @@ def _changes_data(statement: str, dialect: str) -> bool:
     except sqlglot.errors.SqlglotError:
         return False
     return any(t is not None and any(t.find_all(*_CHANGES, exp.Into)) for t in trees)
+
+
+def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
+    """Give a verdict withheld by Chow's rule a finding that says why in numbers: the
+    calibrated probability of being right against the threshold its cost sets (outside tryout
+    25: over the API it carried the bare code ``chow.below_threshold``, with no finding)."""
+    if "chow.below_threshold" not in (record.get("reasons") or ()):
+        return
+    if policy.calibrator is None or policy.cost is None or record.get("score") is None:
+        return
+    findings = record.setdefault("findings", [])
+    if any(f.get("code") == "chow.below_threshold" for f in findings):
+        return
+    probability = (record.get("provenance") or {}).get("probability")
+    if probability is None:
+        probability = policy.calibrator(float(record["score"]))
+    threshold = chow_threshold(policy.cost)
+    findings.append(
+        Finding(
+            "chow.below_threshold",
+            "veto",
+            f"The calibrated probability that this answer is right is {probability:.2f}, below "
+            f"the {threshold:.2f} that showing it needs (a wrong answer shown costs "
+            f"{policy.cost:g} times a right one withheld).",
+            {
+                "probability": round(float(probability), 4),
+                "threshold": round(threshold, 4),
+                "cost": policy.cost,
+                "calibrator": policy.calibrator.digest,
+            },
+        ).to_dict()
+    )
+
+
+def _timed_out(limit_s: float) -> ApiError:
+    return ApiError(
+        "request.timeout",
+        f"No answer within {limit_s:g} s; its work was stopped.",
+        "Ask a narrower question; the operator sets limits.request_time_limit_s.",
+    )
 
 
 def _new_id() -> str:

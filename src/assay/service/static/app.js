@@ -27,12 +27,24 @@
     "behaviour.follow_up_unclear": "the follow-up could not be put together with the previous question for certain",
     "intent.write": "the question asks to change data, and Assay only reads",
     "intent.injection": "the question carries instructions, and Assay does not follow them",
+    "route.unconfirmed_fact": "the answer rests on a fact of the layer that nobody has confirmed yet (assay catalog accept confirms it)",
+    "route.below_confirm": "the evidence for the answer is too weak to give it without a confirmation",
+    "route.below_refuse": "the evidence for the answer is too weak to give it",
+    "route.execution_failed": "the query could not be run",
+    "route.forcing_pii": "the answer would show personal data of a protected kind",
   };
+
+  // What /api/semantic said, once it has answered (it is refused until a token is entered when
+  // the server requires one: entering the token loads it then, with no reload).
+  let catalogue = null;
 
   if (tokensRequired) {
     tokenBox.hidden = false;
     tokenInput.value = sessionStorage.getItem("assay-token") || "";
-    tokenInput.addEventListener("change", () => sessionStorage.setItem("assay-token", tokenInput.value));
+    tokenInput.addEventListener("change", () => {
+      sessionStorage.setItem("assay-token", tokenInput.value);
+      if (!catalogue && tokenInput.value) loadSemantic();
+    });
   }
 
   function headers() {
@@ -67,34 +79,61 @@
   async function loadSemantic() {
     try {
       const data = await call("GET", "/api/semantic");
-      const keys = Object.keys(data.databases);
+      if (catalogue) return;  // loaded meanwhile (a token entered while the page was loading)
+      catalogue = data.databases;
+      const keys = Object.keys(catalogue);
       for (const key of keys) {
         const option = el("option", key);
         option.value = key;
         select.appendChild(option);
       }
-      if (keys.length < 2) {
-        select.hidden = true;
-        document.getElementById("database-label").hidden = true;
-      }
-      const first = data.databases[keys[0]];
-      const examples = document.getElementById("examples");
-      examples.appendChild(el("span", "You can ask about: "));
-      for (const metric of first.metrics.slice(0, 8)) {
-        const b = el("button", metric.label);
-        b.type = "button";
-        b.addEventListener("click", () => { input.value = "What was the " + metric.label + " in 2023?"; input.focus(); });
-        examples.appendChild(b);
-      }
+      const several = keys.length > 1;
+      select.hidden = !several;
+      document.getElementById("database-label").hidden = !several;
+      select.addEventListener("change", showExamples);
+      showExamples();
+      status.textContent = "";
     } catch (e) {
       status.textContent = e.message;
     }
   }
 
-  async function ask(question, followUpOf) {
+  // A whole year the data covers (the latest), or null: an example asks only what can be
+  // answered (a year outside the data is abstained on, and a layer without dates has none).
+  function exampleYear(coverage) {
+    if (!coverage || coverage.length < 2) return null;
+    const start = String(coverage[0]).slice(0, 10), end = String(coverage[1]).slice(0, 10);
+    const first = Number(start.slice(0, 4)) + (start.slice(5) === "01-01" ? 0 : 1);
+    const last = Number(end.slice(0, 4)) - (end.slice(5) === "12-31" ? 0 : 1);
+    return last >= first ? last : null;
+  }
+
+  // The examples of the database chosen (the first when there is one).
+  function showExamples() {
+    const key = select.hidden ? Object.keys(catalogue)[0] : select.value;
+    const layer = catalogue[key];
+    const examples = document.getElementById("examples");
+    examples.replaceChildren();
+    if (!layer) return;
+    const year = exampleYear(layer.coverage);
+    examples.appendChild(el("span", "You can ask about: "));
+    for (const metric of layer.metrics.slice(0, 8)) {
+      const b = el("button", metric.label);
+      b.type = "button";
+      const question = "What was the " + metric.label + (year === null ? "?" : " in " + year + "?");
+      b.addEventListener("click", () => { input.value = question; input.focus(); });
+      examples.appendChild(b);
+    }
+  }
+
+  // ``database``: the database of the answer asked from (a follow-up, a choice), else the one
+  // chosen in the list.
+  async function ask(question, followUpOf, database) {
+    if (!catalogue) await loadSemantic();  // a token entered, the list not yet loaded
     status.textContent = "Asking…";
     const body = { question: question };
-    if (!select.hidden && select.value) body.database = select.value;
+    if (database) body.database = database;
+    else if (!select.hidden && select.value) body.database = select.value;
     if (followUpOf) body.follow_up_of = followUpOf;
     try {
       const data = await call("POST", "/api/ask", body);
@@ -155,8 +194,9 @@
     const findings = v.findings || [];
     for (const code of v.reasons || []) {
       const finding = findings.find((f) => f.code === code);
-      const words = finding ? finding.message : (PLAIN[code] || code);
-      const li = el("li", "Because: " + words + " (" + code + ")");
+      const words = finding ? finding.message : PLAIN[code];
+      // A code with no words of its own is said once, not twice ("route.x (route.x)").
+      const li = el("li", "Because: " + (words ? words + " (" + code + ")" : code));
       reasons.appendChild(li);
     }
     for (const f of findings) {
@@ -172,7 +212,7 @@
         const b = el("button", c.label);
         b.type = "button";
         b.className = "choice";
-        b.addEventListener("click", () => ask(c.question));
+        b.addEventListener("click", () => ask(c.question, null, data.database));
         choices.appendChild(b);
       }
     }
@@ -192,7 +232,7 @@
     q("follow-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const text = q("follow-input").value.trim();
-      if (text) ask(text, v.id);
+      if (text) ask(text, v.id, data.database);
     });
     feedbackForm(q("feedback"), v.id);
     return node;
