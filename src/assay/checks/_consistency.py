@@ -64,6 +64,7 @@ from assay.checks._mentions import (
 from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import parse_query, referenced_tables
+from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
 from assay.checks._where import negated
 from assay.types import Finding
@@ -396,6 +397,8 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
     if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):
+        return CheckOutcome()
+    if every_except(ctx.question, sql.tree) or per_day_average(ctx, sql.tree):  # _ungrouped
         return CheckOutcome()
     return CheckOutcome(
         (
