@@ -1,5 +1,6 @@
-"""Fire ``partial_key_join`` (``assay.checks._partial_keys``) on answers known right or wrong, and
-count: every firing on a right answer is a false positive to read.
+"""Fire ``partial_key_join`` (``assay.checks._partial_keys``) and ``date_join``
+(``assay.checks._date_joins``: two tables joined on dates alone beside a shared key) on answers
+known right or wrong, and count: every firing on a right answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_keys.py [--show]
@@ -25,11 +26,13 @@ import scan_named as named
 from assay.bench.datasets import build_tpc, tpc_queries
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
+from assay.checks._date_joins import date_join
 from assay.checks._partial_keys import partial_key_join
 from assay.connectors import connect
 from assay.types import Candidate
 
 TPC = Path("/tmp/assay-scan-keys")
+KEY_CHECKS = (partial_key_join, date_join)
 
 
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:
@@ -38,7 +41,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
     db = named._DBS.get(id(catalog))
     profiles = Profiles(named._Runner(db), catalog) if db is not None else None
     ctx = CheckContext(question, Candidate(sql), "sqlite", catalog, profiles=profiles)
-    return [(f.code, f.message) for f in partial_key_join(ctx).findings]
+    return [(f.code, f.message) for check in KEY_CHECKS for f in check(ctx).findings]
 
 
 def _tpc(show: bool) -> None:
@@ -50,11 +53,11 @@ def _tpc(show: bool) -> None:
         fired = 0
         for number, sql in queries:
             ctx = CheckContext("", Candidate(sql), "duckdb", catalog, profiles=profiles)
-            findings = partial_key_join(ctx).findings
+            findings = [f for check in KEY_CHECKS for f in check(ctx).findings]
             fired += bool(findings)
             for f in findings if show else ():
                 print(f"{name} q{number} {f.code} | {f.message}")
-        print(f"{name} official queries: {len(queries)}, partial_key_join fired on {fired}")
+        print(f"{name} official queries: {len(queries)}, the key checks fired on {fired}")
 
 
 if __name__ == "__main__":

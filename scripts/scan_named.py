@@ -2,10 +2,10 @@
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
 ``_dropped.value_dropped``, ``_keyed.key_meaning``) and count16's (``aggregate_fit`` with the
 database's profiles and the answer's rows, ``comparison_fit`` on years said as ages), and the
-whole of ``grouping_fit`` and ``table_fit`` (a time grain asked and another grouped by; tryout
-23: rows ranked by a total, a value compared on another table's attribute) on answers known
-right or wrong, with the loop of ``scan_conditions.py``: every firing on a right answer is a
-false positive to read.
+whole of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
+grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
+on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
+right answer is a false positive to read.
 
 Usage:
     .venv/bin/python scripts/scan_named.py [--show]
@@ -41,6 +41,7 @@ from assay.checks._consistency import (
     aggregate_fit,
     comparison_fit,
     grouping_fit,
+    literal_fit,
     table_fit,
 )
 from assay.checks._dropped import value_dropped
@@ -200,7 +201,8 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
     for check in (aggregate_fit, comparison_fit):
         found += [(f.code, f.message) for f in check(ctx).findings]
-    for check in (grouping_fit, table_fit):  # whole checks, tagged: counted_elsewhere is above
+    # whole checks, tagged: counted_elsewhere is above
+    for check in (grouping_fit, table_fit, literal_fit):
         found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 

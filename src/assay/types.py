@@ -90,6 +90,7 @@ class FindingCode(StrEnum):
     SIGNAL_OR_PRECEDENCE = "signal.or_precedence"
     SIGNAL_BOTH_AS_EITHER = "signal.both_as_either"
     SIGNAL_PARTIAL_KEY_JOIN = "signal.partial_key_join"
+    SIGNAL_DATE_JOIN = "signal.date_join"
     SIGNAL_BOTH_AS_UNION = "signal.both_as_union"
     SIGNAL_EXCEPT_SWAPPED = "signal.except_swapped"
     SIGNAL_SHARE_COMPARISON_FLIPPED = "signal.share_comparison_flipped"

@@ -73,6 +73,11 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
         "CREATE TABLE refunds AS SELECT l_ticket_number AS f_ticket_number, l_item_sk AS "
         "f_item_sk FROM lines WHERE l_ticket_number % 5 = 0"
     )
+    # visits of people, named by the person's id and dated like their join date
+    con.execute(
+        "CREATE TABLE visits AS SELECT i % 1000 + 1 AS id, "
+        "DATE '2020-01-01' + CAST(i % 900 AS INTEGER) AS joined FROM range(0, 2000) t(i)"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -491,13 +496,19 @@ CASES.update(
     }
 )
 
-# A join on part of a two-column key, "both" as UNION, an EXCEPT swapped, a share compared the
-# other way (checks/_partial_keys.py, checks/_set_ops.py).
+# A join on part of a two-column key, or on dates alone beside a shared key, "both" as UNION,
+# an EXCEPT swapped, a share compared the other way (checks/_partial_keys.py,
+# checks/_date_joins.py, checks/_set_ops.py).
 BOTH_AS_UNION = "Ages of people who are in both team 1 and team 2?"
 BUT_NOT = "Ages of people in team 1 but not in team 2?"
 HALF_TEAM = "People whose age is more than half of their team?"
 CASES.update(
     {
+        "date_join": Case(
+            "signal.date_join",
+            _sql("SELECT count(*) FROM people p JOIN visits v ON p.joined = v.joined"),
+            _sql("SELECT count(*) FROM people p JOIN visits v ON p.id = v.id"),
+        ),
         "partial_key_join": Case(
             "signal.partial_key_join",
             _sql("SELECT count(*) FROM lines JOIN refunds ON l_item_sk = f_item_sk"),

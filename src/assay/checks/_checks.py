@@ -16,7 +16,8 @@ SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question a
 sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
-question names: ``_keyed``), ``veto.check_failed`` (a check that raised),
+question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
+they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
 ``veto.check_timed_out`` (a check's query ran past its time limit), the layer codes of
 ``_verify`` and the question-SQL codes of ``_consistency`` and ``_values``; each code is
 emitted by one check only.
@@ -40,6 +41,7 @@ from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
+from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
@@ -454,6 +456,7 @@ CHECKS: tuple[Check, ...] = (
     *QUESTION_CHECKS,
     *CONDITION_CHECKS,
     partial_key_join,
+    date_join,
     literal_in_data,
     numbers_as_text,
     code_meaning,

@@ -63,7 +63,9 @@ from assay.checks._mentions import (
 )
 from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
 from assay.checks._ranked import ranked_shape
+from assay.checks._repeated_counts import repeated_count
 from assay.checks._sql import parse_query, referenced_tables
+from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
 from assay.checks._where import negated
 from assay.types import Finding
@@ -102,6 +104,7 @@ QUESTION_SIGNALS = (
     "signal.value_dropped",
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
+    "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
@@ -211,7 +214,8 @@ def _read(ctx: CheckContext) -> tuple[Cues, _Sql] | None:
 def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     """The asked quantity against the aggregate: an AVG or SUM nobody asked for, an asked
     average missing, a returned COUNT(DISTINCT) of non-key values with no "different" in the
-    question (one that only filters or ranks rows is not the answer's: _distinct_counts)."""
+    question (one that only filters or ranks rows is not the answer's: _distinct_counts), a
+    count of the things asked for that counts some more than once (_fan_out, _repeated_counts)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -253,6 +257,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     fanned = fanned_out_count(ctx, sql.tree)  # _fan_out
     if fanned is not None:
         problems.append(fanned)
+    repeated = repeated_count(ctx, sql.tree) if fanned is None else None  # _repeated_counts
+    if repeated is not None:
+        problems.append(repeated)
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
@@ -396,6 +403,8 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
     if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):
+        return CheckOutcome()
+    if every_except(ctx.question, sql.tree) or per_day_average(ctx, sql.tree):  # _ungrouped
         return CheckOutcome()
     return CheckOutcome(
         (

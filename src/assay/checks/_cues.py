@@ -84,8 +84,10 @@ def _said(text: str, direction: re.Pattern[str], opposite: re.Pattern[str]) -> b
 
 
 _BOUNDS = re.compile(r"\b(at least|at most|no less than|no more than)\b")
-# A number, also the last word of a sentence ("under 60."); never a part of "1.2.3" or "v2"
-_NUMBER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)(?![\w]|\.\w)")
+# A number, also the last word of a sentence ("under 60."); never a part of "1.2.3" or "v2";
+# thousands written with commas are one number ("more than 450,000" is 450000, not 450 and 0:
+# agreed19, a right HAVING SUM(...) > 450000 was withheld as literal_missing)
+_NUMBER = re.compile(r"(?<![\w.])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\w]|\.\w)")
 # "the last 7 days": a window's length, which SQL says as dates, not as the number 7
 _WINDOW = re.compile(
     r"\b(?:last|past|previous|prior|next|trailing)\s+\d+\s+(?:days?|weeks?|months?|quarters?|years?)\b",
@@ -172,7 +174,7 @@ def read_cues(question: str) -> Cues:
     ):
         if pattern.search(ranked):
             aggregates.add(name)
-    numbers = tuple(float(n) for n in _NUMBER.findall(_WINDOW.sub(" ", question)))
+    numbers = tuple(float(n.replace(",", "")) for n in _NUMBER.findall(_WINDOW.sub(" ", question)))
     return Cues(
         aggregates=frozenset(aggregates),
         distinct=bool(_DISTINCT.search(text)),

@@ -65,7 +65,7 @@ def _counts_entities(ctx: CheckContext, tree: exp.Expr, distinct: exp.Distinct) 
     reads = column_reads(tree, ctx.catalog, column)
     if len(reads) != 1:
         return False
-    if _refers_to_counted(ctx, *reads[0]):
+    if _refers_to_counted(ctx, *reads[0]) or _counts_days(ctx, *reads[0]):
         return True
     try:
         profile = ctx.profiles.profile(*reads[0])
@@ -85,6 +85,19 @@ def _refers_to_counted(ctx: CheckContext, table: str, column: str) -> bool:
     # orders" as COUNT(DISTINCT ws_order_number), "how many customers" as COUNT(DISTINCT
     # ws_bill_customer_sk): each order or customer once, over its many lines; agreed16).
     return not ctx.catalog.foreign_keys and _names_counted(column, counted)
+
+
+def _counts_days(ctx: CheckContext, table: str, column: str) -> bool:
+    """Whether "how many days" is counted over a DATE column: each of its values is one day, so
+    its distinct values are the days ("On how many days did Instagram get more than 10
+    mentions?" as ``COUNT(DISTINCT date)`` over rows per platform and day; agreed19, withheld).
+    A timestamp's values are instants, several a day: not read so."""
+    assert ctx.catalog is not None
+    counted = " ".join(m.group(1) for m in _COUNTED.finditer(ctx.question.lower())).split()
+    info = ctx.catalog.table(table)
+    found = info.column(column) if info is not None else None
+    dated = found is not None and found.type.upper() == "DATE"
+    return dated and counted[:1] in (["days"], ["dates"])
 
 
 def _names_counted(column: str, counted: str) -> bool:

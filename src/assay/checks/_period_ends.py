@@ -89,13 +89,23 @@ def _value(node: exp.Expr | None) -> dt.date | int | None:
         return None
 
 
+def _included(bound: exp.Binary) -> object:
+    """The last value an upper bound lets in: a ``<`` on a date lets in the day before it
+    ("March 2022" as ``ds < '2022-03-31'`` ends on 30 March; agreed19, shown at 1.00)."""
+    value = _value(bound.expression)
+    if isinstance(bound, exp.LT):
+        return value - dt.timedelta(days=1) if isinstance(value, dt.date) else None
+    return value
+
+
 def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
     """(column, lower bound, inclusive upper bound) of each BETWEEN, and of a ``>=``/``>`` paired
-    with a ``<=`` on the same column in one AND chain."""
+    with a ``<=`` (or a ``<`` on a date, read as the day before it) on the same column in one
+    AND chain."""
     out: list[tuple[exp.Expr, object, object]] = []
     for node in tree.find_all(exp.Between):
         out.append((node.this, _value(node.args.get("low")), _value(node.args.get("high"))))
-    for le in tree.find_all(exp.LTE):
+    for le in tree.find_all(exp.LTE, exp.LT):
         if not isinstance(le.this, exp.Column):
             continue
         chain = le.find_ancestor(exp.Where)
@@ -105,7 +115,7 @@ def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
             if isinstance(ge.this, exp.Column) and ge.this.sql() == le.this.sql()
         ]
         for low in lows:
-            out.append((le.this, low, _value(le.expression)))
+            out.append((le.this, low, _included(le)))
     return out
 
 

@@ -1,0 +1,123 @@
+"""A count of the things the question names that counts some of them more than once.
+
+"How many customers made at least one buy transaction?" as ``COUNT(id_customer) FROM
+transactions_seed WHERE transaction_type_name = 'buy'`` counts buy transactions (41), not the
+customers who made them (4); "How many customers are from North America?" as ``COUNT(*)`` over
+``transactions_seed JOIN customers_seed ON t.id_customer = c.id_customer JOIN countries_seed``
+counts their transactions (39 for 3 customers). Both agreed across five samples and were shown
+at 1.00 (agreed19: the question said no "distinct", and the tables' names, ``customers_seed``,
+are not the counted word, so ``uncounted_distinct`` and ``fanned_out_count`` were silent).
+
+``repeated_count`` reads the counted noun, the first plural word within the two after "how
+many" or "number of" ("customers"), and the one plain COUNT the outer SELECT returns (no GROUP
+BY, no DISTINCT, no set operation):
+
+- ``COUNT(col)`` where ``col``'s name says the noun (``id_customer``, ``customer_id``);
+- ``COUNT(*)`` over a join that equates a column whose name says the noun.
+
+The answer's own FROM and WHERE are counted again in the engine as ``COUNT(DISTINCT col)``:
+fewer distinct values than the answer's count, and each counted thing is counted once per row
+that repeats it. A count over the thing's own table, where the column is its key, counts each
+once and stays silent; so does anything unmeasured (no profiles, a probe that fails). Silence
+is never evidence of a right answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext
+from assay.errors import ExecutionError
+
+__all__ = ["repeated_count"]
+
+TIME_LIMIT_MS = 5_000
+_COUNTED = re.compile(r"\b(?:how many|number of)\s+([a-z]+)(?:\s+([a-z]+))?")
+_SAID_DISTINCT = re.compile(r"\b(?:distinct|different|unique)\b")
+_ID_WORDS = frozenset({"id", "key", "sk", "code", "no", "num", "number", "nbr"})
+
+
+def _noun(question: str) -> str | None:
+    """The counted noun in the singular: the first plural of the two words after the cue."""
+    match = _COUNTED.search(" ".join(question.lower().split()))
+    if match is None:
+        return None
+    plural = next((w for w in match.groups() if w and len(w) > 3 and w.endswith("s")), None)
+    if plural is None:
+        return None
+    return plural[:-3] + "y" if plural.endswith("ies") else plural[:-1]
+
+
+def _says(column: str, noun: str) -> bool:
+    """Whether an identifier column's name is the noun plus id words ("id_customer")."""
+    parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
+    rest = [p for p in parts if p not in _ID_WORDS]
+    return len(rest) < len(parts) and rest == [noun]
+
+
+def _plain_count(tree: exp.Expr) -> exp.Count | None:
+    """The one plain COUNT an ungrouped, undistinct outer SELECT returns alone."""
+    if not isinstance(tree, exp.Select) or len(tree.expressions) != 1:
+        return None
+    if tree.args.get("group") is not None or tree.args.get("distinct") is not None:
+        return None
+    node = tree.expressions[0]
+    node = node.this if isinstance(node, exp.Alias) else node
+    if isinstance(node, exp.Count) and not isinstance(node.this, exp.Distinct):
+        return node
+    return None
+
+
+def _counted_column(tree: exp.Select, count: exp.Count, noun: str) -> exp.Column | None:
+    """The column whose distinct values are the counted things: the counted column itself, or
+    for ``COUNT(*)`` the one joined column whose name says the noun."""
+    if isinstance(count.this, exp.Column):
+        return count.this if _says(count.this.name, noun) else None
+    if not isinstance(count.this, exp.Star) or not tree.args.get("joins"):
+        return None
+    joined = [
+        column
+        for join in tree.args["joins"]
+        if join.args.get("on") is not None
+        for eq in join.args["on"].find_all(exp.EQ)
+        for column in (eq.this, eq.expression)
+        if isinstance(column, exp.Column) and _says(column.name, noun)
+    ]
+    return joined[0] if joined else None
+
+
+def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
+    """What is wrong with "how many customers" counted once per transaction (the module
+    docstring), or ``None``."""
+    noun = _noun(ctx.question)
+    count = _plain_count(tree)
+    if noun is None or count is None or ctx.profiles is None or tree.find(exp.SetOperation):
+        return None
+    if _SAID_DISTINCT.search(ctx.question.lower()):  # uncounted_distinct reads those
+        return None
+    assert isinstance(tree, exp.Select)
+    column = _counted_column(tree, count, noun)
+    if column is None:
+        return None
+    probe = tree.copy()
+    for arg in ("order", "limit", "offset"):
+        probe.set(arg, None)
+    distinct = exp.Count(this=exp.Distinct(expressions=[column.copy()]))
+    probe.set("expressions", [count.copy(), distinct])
+    try:
+        rows = ctx.profiles.runner.execute(
+            probe.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=1
+        ).rows
+    except ExecutionError:
+        return None
+    if not rows or not isinstance(rows[0][0], int) or not isinstance(rows[0][1], int):
+        return None
+    counted, things = rows[0]
+    if things >= counted:
+        return None
+    return (
+        f"the question counts {noun}s but the SQL counts {counted:,} rows that repeat them: "
+        f"{things:,} distinct {column.sql(dialect=ctx.dialect)}"
+    )
