@@ -51,7 +51,6 @@ from sqlglot import exp
 
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import words
 from assay.checks._negation_added import negation_added
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._period_ends import period_end_included
@@ -63,8 +62,9 @@ from assay.checks._where import (
     const,
     disjuncts,
     finding,
-    forms,
+    names_value,
     negated,
+    outer_terms,
     tree_of,
 )
 
@@ -360,22 +360,6 @@ def _negated_phrases(question: str) -> list[str]:
     return phrases
 
 
-def _names_value(phrase: str, value: Const) -> bool:
-    """Whether the negated phrase says the literal: the same number, or the text's words in
-    a row (a final plural read as singular: "dogs" says 'dog')."""
-    said = words(phrase)
-    if value.kind == "num":
-        return any(w.replace(".", "", 1).isdigit() and float(w) == value.number for w in said)
-    wanted = words(value.text)
-    if not wanted or not said:
-        return False
-    for start in range(len(said) - len(wanted) + 1):
-        window = said[start : start + len(wanted)]
-        if window[:-1] == wanted[:-1] and wanted[-1] in forms(window[-1]):
-            return True
-    return False
-
-
 def _negates(tree: exp.Expr) -> bool:
     """Whether the query negates anywhere: NOT (NOT IN, NOT EXISTS, NOT LIKE, IS NOT), ``<>``,
     EXCEPT, or IS NULL (an anti-join: LEFT JOIN ... WHERE key IS NULL); sqlglot writes NOT LIKE
@@ -388,26 +372,19 @@ def _negates(tree: exp.Expr) -> bool:
 def _positive_equalities(tree: exp.Expr) -> Iterator[tuple[exp.Expr, Const]]:
     """``column = constant`` and ``column IN (constants)`` (and LIKE without wildcards' text)
     among the AND-ed terms of the outer query's WHERE (each SELECT of a UNION)."""
-    selects = [tree] if isinstance(tree, exp.Select) else []
-    if isinstance(tree, exp.Union):
-        selects = [s for s in (tree.left, tree.right) if isinstance(s, exp.Select)]
-    for select in selects:
-        where = select.args.get("where")
-        if not isinstance(where, exp.Where):
-            continue
-        for term in conjuncts(where.this):
-            compared = comparison(term)
-            if compared is not None and compared[1] == "=":
-                yield term, compared[2]
-            elif isinstance(term, exp.In) and term.args.get("query") is None:
-                for item in term.expressions:
-                    value = const(item)
-                    if value is not None:
-                        yield term, value
-            elif isinstance(term, exp.Like | exp.ILike) and not term.args.get("negate"):
-                value = const(term.expression)
-                if value is not None and value.kind == "str":
-                    yield term, Const("str", 0.0, value.text.replace("%", " ").strip())
+    for term in outer_terms(tree):
+        compared = comparison(term)
+        if compared is not None and compared[1] == "=":
+            yield term, compared[2]
+        elif isinstance(term, exp.In) and term.args.get("query") is None:
+            for item in term.expressions:
+                value = const(item)
+                if value is not None:
+                    yield term, value
+        elif isinstance(term, exp.Like | exp.ILike) and not term.args.get("negate"):
+            value = const(term.expression)
+            if value is not None and value.kind == "str":
+                yield term, Const("str", 0.0, value.text.replace("%", " ").strip())
 
 
 def negation_dropped(ctx: CheckContext) -> CheckOutcome:
@@ -422,7 +399,7 @@ def negation_dropped(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     for term, value in _positive_equalities(tree):
         for phrase in phrases:
-            if _names_value(phrase, value):
+            if names_value(phrase, value):
                 return CheckOutcome(
                     (
                         finding(

@@ -97,22 +97,43 @@ def date_keys_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[F
     event = next(iter(said))
     findings = []
     for table, columns in sorted(_used_dates(tree, catalog).items()):
-        info = catalog.table(table)
-        events = date_events(info.column_names) if info is not None else {}
-        meant = sorted(c for c, e in events.items() if e == event)
-        other = sorted(c for c in columns if events.get(c, event) != event)
-        if len(meant) != 1 or not other or set(meant) & columns:
+        misdated = _misdated(table, columns, event, catalog)
+        if misdated is None:
             continue
+        meant, other = misdated
         findings.append(
-            Finding(
-                "signal.column_mismatch",
-                "signal",
+            _mismatch(
                 f"The question asks about what was {_verb(question)} but the SQL reads "
-                f"{table}'s {', '.join(other)} instead of {meant[0]}.",
-                {"named": f"{table}.{meant[0]}", "used": [f"{table}.{c}" for c in other]},
+                f"{table}'s {', '.join(other)} instead of {meant}.",
+                table,
+                meant,
+                other,
             )
         )
     return findings or _across_tables(question, event, tree, catalog)
+
+
+def _misdated(
+    table: str, columns: set[str], event: str, catalog: Catalog
+) -> tuple[str, list[str]] | None:
+    """The one date column of ``table`` for ``event`` and the table's other dates the SQL uses
+    instead of it, or ``None`` (no one such column, or the SQL uses it too)."""
+    info = catalog.table(table)
+    events = date_events(info.column_names) if info is not None else {}
+    meant = sorted(c for c, e in events.items() if e == event)
+    other = sorted(c for c in columns if events.get(c, event) != event)
+    if len(meant) != 1 or not other or set(meant) & columns:
+        return None
+    return meant[0], other
+
+
+def _mismatch(message: str, table: str, meant: str, other: list[str]) -> Finding:
+    return Finding(
+        "signal.column_mismatch",
+        "signal",
+        message,
+        {"named": f"{table}.{meant}", "used": [f"{table}.{c}" for c in other]},
+    )
 
 
 def _across_tables(question: str, event: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
@@ -155,22 +176,20 @@ def _own_event_misread(question: str, tree: exp.Expr, catalog: Catalog) -> list[
     findings = []
     for table, columns in sorted(_used_dates(tree, catalog).items()):
         own = _events_named(table)
-        info = catalog.table(table)
-        if len(own) != 1 or said - own or info is None:
+        if len(own) != 1 or said - own:
             continue
         event = next(iter(own))
-        events = date_events(info.column_names)
-        meant = sorted(c for c, e in events.items() if e == event)
-        other = sorted(c for c in columns if c in events and events[c] != event)
-        if len(meant) != 1 or not other or set(meant) & columns:
+        misdated = _misdated(table, columns, event, catalog)
+        if misdated is None:
             continue
+        meant, other = misdated
         findings.append(
-            Finding(
-                "signal.column_mismatch",
-                "signal",
+            _mismatch(
                 f"The question asks about {table} rows, dated by their own {event} date "
-                f"({meant[0]}), but the SQL reads {', '.join(other)} instead.",
-                {"named": f"{table}.{meant[0]}", "used": [f"{table}.{c}" for c in other]},
+                f"({meant}), but the SQL reads {', '.join(other)} instead.",
+                table,
+                meant,
+                other,
             )
         )
     return findings

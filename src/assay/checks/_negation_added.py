@@ -21,8 +21,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
-from assay.checks._cues import words
-from assay.checks._where import Const, conjuncts, const, finding, forms, tree_of
+from assay.checks._where import Const, const, finding, names_value, outer_terms, tree_of
 
 __all__ = ["negation_added"]
 
@@ -31,19 +30,6 @@ _EXCLUDING = re.compile(
     r"different|differs?|without|besides|beside|outside|apart|aside|else|another|instead|"
     r"unlike|remove[sd]?|omit\w*|but|only|exclusive\w*)\b|n't\b|\bnon-"
 )
-
-
-def _says(question_words: list[str], value: Const) -> bool:
-    """Whether the question says the text constant's words in a row (a final plural read as
-    its singular)."""
-    wanted = words(value.text)
-    if not wanted:
-        return False
-    for start in range(len(question_words) - len(wanted) + 1):
-        window = question_words[start : start + len(wanted)]
-        if window[:-1] == wanted[:-1] and wanted[-1] in forms(window[-1]):
-            return True
-    return False
 
 
 def _excluded(term: exp.Expr) -> list[tuple[exp.Expr, Const]]:
@@ -79,27 +65,19 @@ def negation_added(ctx: CheckContext) -> CheckOutcome:
     tree = tree_of(ctx)
     if tree is None:
         return CheckOutcome()
-    said = words(ctx.question)
-    selects = [tree] if isinstance(tree, exp.Select) else []
-    if isinstance(tree, exp.Union):
-        selects = [s for s in (tree.left, tree.right) if isinstance(s, exp.Select)]
-    for select in selects:
-        where = select.args.get("where")
-        if not isinstance(where, exp.Where):
-            continue
-        for term in conjuncts(where.this):
-            for condition, value in _excluded(term):
-                if _says(said, value):
-                    return CheckOutcome(
-                        (
-                            finding(
-                                "signal.negation_added",
-                                f"The question asks for {value.text!r} and negates nothing, "
-                                f"but the SQL keeps {condition.sql()}: it selects every row "
-                                "but those the question asks about.",
-                                value=value.text,
-                                condition=condition.sql(),
-                            ),
-                        )
+    for term in outer_terms(tree):
+        for condition, value in _excluded(term):
+            if names_value(ctx.question, value):
+                return CheckOutcome(
+                    (
+                        finding(
+                            "signal.negation_added",
+                            f"The question asks for {value.text!r} and negates nothing, "
+                            f"but the SQL keeps {condition.sql()}: it selects every row "
+                            "but those the question asks about.",
+                            value=value.text,
+                            condition=condition.sql(),
+                        ),
                     )
+                )
     return CheckOutcome()

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from assay.checks._context import CheckContext
+from assay.checks._cues import words
 from assay.checks._sql import parse_query
 from assay.types import Finding
 
@@ -20,7 +21,9 @@ __all__ = [
     "disjuncts",
     "finding",
     "forms",
+    "names_value",
     "negated",
+    "outer_terms",
     "tree_of",
 ]
 
@@ -139,3 +142,30 @@ def forms(word: str) -> set[str]:
     elif word.endswith("s") and len(word) > 3:
         forms.add(word[:-1])
     return forms
+
+
+def names_value(phrase: str, value: Const) -> bool:
+    """Whether the negated phrase says the literal: the same number, or the text's words in
+    a row (a final plural read as singular: "dogs" says 'dog')."""
+    said = words(phrase)
+    if value.kind == "num":
+        return any(w.replace(".", "", 1).isdigit() and float(w) == value.number for w in said)
+    wanted = words(value.text)
+    if not wanted or not said:
+        return False
+    for start in range(len(said) - len(wanted) + 1):
+        window = said[start : start + len(wanted)]
+        if window[:-1] == wanted[:-1] and wanted[-1] in forms(window[-1]):
+            return True
+    return False
+
+
+def outer_terms(tree: exp.Expr) -> Iterator[exp.Expr]:
+    """The AND-ed terms of the outer query's WHERE (of each SELECT of a UNION)."""
+    selects = [tree] if isinstance(tree, exp.Select) else []
+    if isinstance(tree, exp.Union):
+        selects = [s for s in (tree.left, tree.right) if isinstance(s, exp.Select)]
+    for select in selects:
+        where = select.args.get("where")
+        if isinstance(where, exp.Where):
+            yield from conjuncts(where.this)
