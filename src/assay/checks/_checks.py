@@ -43,7 +43,10 @@ from assay.checks._cues import read_cues
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
+from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
+from assay.checks._ranked_other import ranked_by_other_measure
+from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
@@ -454,6 +457,9 @@ CHECKS: tuple[Check, ...] = (
     *QUESTION_CHECKS,
     *CONDITION_CHECKS,
     partial_key_join,
+    join_on_other_key,
+    average_of_ratios,
+    ranked_by_other_measure,
     literal_in_data,
     numbers_as_text,
     code_meaning,

@@ -102,6 +102,9 @@ QUESTION_SIGNALS = (
     "signal.value_dropped",
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
+    "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
+    "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
+    "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
