@@ -1,7 +1,8 @@
-"""Four readings from agreed19 (a development set), each shown at 1.00 with five samples
-agreeing: "August 2025" as ``month(date) = 7``, "the overall click-through rate" as the AVG of
-each day's rate, revenue by product line joined on ``d.Region_id = p.Product_id``, and "the
-first quarter of 2024" as ``BETWEEN '2024-01-01' AND '2024-03-31'`` over timestamps."""
+"""Readings from agreed19 (a development set), each shown at 1.00 with five samples agreeing:
+"August 2025" as ``month(date) = 7``, "the overall click-through rate" as the AVG of each day's
+rate, revenue by product line joined on ``d.Region_id = p.Product_id``, "the first quarter of
+2024" as ``BETWEEN '2024-01-01' AND '2024-03-31'`` over timestamps, the top 3 by units ranked
+by sales, and each region's revenue summed once per state."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from assay.checks._month_named import month_mismatch
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._sum_fan_out import sum_fanned_out
 from assay.connectors import PooledConnector, connect
 from assay.types import Candidate
 
@@ -195,3 +197,58 @@ def test_a_top_n_ranked_by_a_measure_not_named_fires() -> None:
 )
 def test_a_ranking_by_the_named_measure_is_silent(question: str, order: str) -> None:
     assert _ranked(question, order) == []
+
+
+@pytest.fixture(scope="module")
+def regions(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
+    """Daily revenue by region id, and a region table with one row per state (three states in
+    region 1, two in region 2), as in the Cortex Analyst tutorial's data."""
+    path: Path = tmp_path_factory.mktemp("fan_out") / "regions.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(
+        "CREATE TABLE daily_revenue AS SELECT i AS day, 1 + i % 2 AS Region_id, 10 AS REVENUE "
+        "FROM range(0, 10) t(i)"
+    )
+    con.execute(
+        "CREATE TABLE region AS SELECT * FROM (VALUES (1, 'East', 'NY'), (1, 'East', 'NJ'), "
+        "(1, 'East', 'PA'), (2, 'West', 'CA'), (2, 'West', 'OR')) v(Region_id, Region, State)"
+    )
+    con.close()
+    with connect(str(path)) as connector:
+        yield connector
+
+
+def _fan_out(connector: PooledConnector, sql: str) -> list[str]:
+    catalog = connector.catalog()
+    ctx = CheckContext(
+        "What is the total revenue for each region?",
+        Candidate(sql),
+        connector.dialect,
+        catalog,
+        Profiles(connector, catalog),
+    )
+    return [f.code for f in sum_fanned_out(ctx).findings]
+
+
+def test_a_sum_over_a_join_that_repeats_its_rows_fires(regions: PooledConnector) -> None:
+    sql = (
+        "SELECT r.Region, SUM(d.REVENUE) FROM daily_revenue d JOIN region r "
+        "ON d.Region_id = r.Region_id GROUP BY r.Region"
+    )
+    assert _fan_out(regions, sql) == ["signal.sum_fanned_out"]
+
+
+@pytest.mark.parametrize(
+    "sql",
+    [
+        "SELECT r.Region, SUM(d.REVENUE) FROM daily_revenue d JOIN (SELECT DISTINCT Region_id, "
+        "Region FROM region) r ON d.Region_id = r.Region_id GROUP BY r.Region",
+        "SELECT r.State, SUM(d.REVENUE) FROM daily_revenue d JOIN region r "
+        "ON d.Region_id = r.Region_id GROUP BY r.State",
+        "SELECT SUM(d.REVENUE) FROM daily_revenue d JOIN region r "
+        "ON d.Region_id = r.Region_id WHERE r.State = 'NY'",
+    ],
+    ids=["distinct-regions", "per-state", "one-state"],
+)
+def test_a_sum_whose_rows_are_not_repeated_is_silent(regions: PooledConnector, sql: str) -> None:
+    assert _fan_out(regions, sql) == []

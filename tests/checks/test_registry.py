@@ -545,8 +545,8 @@ CASES.update(
 )
 
 # A month named as another's number, a join on another key, a day's end dropped from
-# timestamps, an overall rate averaged (checks/_month_named.py, checks/_other_key.py,
-# checks/_day_end.py, checks/_ratio_overall.py).
+# timestamps, a sum over a join that repeats its rows, an overall rate averaged
+# (checks/_month_named.py, _other_key.py, _day_end.py, _sum_fan_out.py, _ratio_overall.py).
 AUGUST = "How many people joined in August 2021?"
 OVERALL = "What is the overall ratio of age to team size?"
 CASES.update(
@@ -578,6 +578,11 @@ CASES.update(
                 "SELECT team, SUM(age) FROM people GROUP BY team ORDER BY SUM(age) DESC LIMIT 2",
                 question="Which 2 teams have the highest total age?",
             ),
+        ),
+        "sum_fanned_out": Case(
+            "signal.sum_fanned_out",
+            _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.team = m.team_id"),
+            _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.id = m.person_id"),
         ),
         "average_of_ratios": Case(
             "signal.average_of_ratios",

@@ -48,6 +48,7 @@ from assay.checks._partial_keys import partial_key_join
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
@@ -460,6 +461,7 @@ CHECKS: tuple[Check, ...] = (
     join_on_other_key,
     average_of_ratios,
     ranked_by_other_measure,
+    sum_fanned_out,
     literal_in_data,
     numbers_as_text,
     code_meaning,

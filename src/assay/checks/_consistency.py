@@ -105,6 +105,7 @@ QUESTION_SIGNALS = (
     "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
+    "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
