@@ -2,7 +2,8 @@
 "August 2025" as ``month(date) = 7``, "the overall click-through rate" as the AVG of each day's
 rate, revenue by product line joined on ``d.Region_id = p.Product_id``, "the first quarter of
 2024" as ``BETWEEN '2024-01-01' AND '2024-03-31'`` over timestamps, the top 3 by units ranked
-by sales, and each region's revenue summed once per state."""
+by sales, each region's revenue summed once per state, and "cost of goods sold" answered
+without ``COGS``."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from assay.checks._month_named import month_mismatch
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.connectors import PooledConnector, connect
 from assay.types import Candidate
@@ -93,7 +95,15 @@ def _table(name: str, *columns: str) -> TableInfo:
 
 CORTEX = Catalog(
     (
-        _table("daily_revenue", "DATE", "REVENUE", "COGS", "Product_id", "Region_id"),
+        _table(
+            "daily_revenue",
+            "DATE",
+            "REVENUE",
+            "FORECASTED_REVENUE",
+            "COGS",
+            "Product_id",
+            "Region_id",
+        ),
         _table("product", "Product_id", "Product_line"),
         _table("region", "Region_id", "Region", "State"),
     )
@@ -252,3 +262,29 @@ def test_a_sum_over_a_join_that_repeats_its_rows_fires(regions: PooledConnector)
 )
 def test_a_sum_whose_rows_are_not_repeated_is_silent(regions: PooledConnector, sql: str) -> None:
     assert _fan_out(regions, sql) == []
+
+
+GROSS = "What was our gross profit (revenue minus cost of goods sold) in 2024?"
+
+
+def _spelled(question: str, select: str) -> list[str]:
+    sql = f"SELECT {select} FROM daily_revenue WHERE YEAR(DATE) = 2024"
+    outcome = spelled_column_unread(CheckContext(question, Candidate(sql), "duckdb", CORTEX))
+    return [f.code for f in outcome.findings]
+
+
+def test_a_column_spelled_by_its_initials_and_not_read_fires() -> None:
+    assert _spelled(GROSS, "SUM(REVENUE - FORECASTED_REVENUE)") == ["signal.spelled_column_unread"]
+
+
+@pytest.mark.parametrize(
+    ("question", "select"),
+    [
+        (GROSS, "SUM(REVENUE) - SUM(COGS)"),
+        (GROSS, "*"),
+        ("What was our gross profit in 2024?", "SUM(REVENUE - FORECASTED_REVENUE)"),
+    ],
+    ids=["read", "star", "not-spelled"],
+)
+def test_the_spelled_column_read_or_not_spelled_is_silent(question: str, select: str) -> None:
+    assert _spelled(question, select) == []

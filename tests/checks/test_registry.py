@@ -78,6 +78,10 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
         "CREATE TABLE memberships AS SELECT id AS person_id, team AS team_id, "
         "joined + INTERVAL 15 HOUR AS since FROM people"
     )
+    # revenue and its cost of goods sold, by its initials
+    con.execute(
+        "CREATE TABLE revenue AS SELECT i * 10 AS REVENUE, i * 6 AS COGS FROM range(1, 9) t(i)"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -545,10 +549,12 @@ CASES.update(
 )
 
 # A month named as another's number, a join on another key, a day's end dropped from
-# timestamps, a sum over a join that repeats its rows, an overall rate averaged
-# (checks/_month_named.py, _other_key.py, _day_end.py, _sum_fan_out.py, _ratio_overall.py).
+# timestamps, a sum over a join that repeats its rows, a column spelled by its initials and
+# not read, an overall rate averaged (checks/_month_named.py, _other_key.py, _day_end.py,
+# _sum_fan_out.py, _spelled_out.py, _ratio_overall.py).
 AUGUST = "How many people joined in August 2021?"
 OVERALL = "What is the overall ratio of age to team size?"
+GROSS = "What was the gross profit (revenue minus cost of goods sold)?"
 CASES.update(
     {
         "month_mismatch": Case(
@@ -583,6 +589,11 @@ CASES.update(
             "signal.sum_fanned_out",
             _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.team = m.team_id"),
             _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.id = m.person_id"),
+        ),
+        "spelled_column_unread": Case(
+            "signal.spelled_column_unread",
+            _sql("SELECT SUM(REVENUE) FROM revenue", question=GROSS),
+            _sql("SELECT SUM(REVENUE - COGS) FROM revenue", question=GROSS),
         ),
         "average_of_ratios": Case(
             "signal.average_of_ratios",

@@ -47,6 +47,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._text_order import numbers_as_text
@@ -462,6 +463,7 @@ CHECKS: tuple[Check, ...] = (
     average_of_ratios,
     ranked_by_other_measure,
     sum_fanned_out,
+    spelled_column_unread,
     literal_in_data,
     numbers_as_text,
     code_meaning,

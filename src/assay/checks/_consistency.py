@@ -106,6 +106,7 @@ QUESTION_SIGNALS = (
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
+    "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
