@@ -1,8 +1,13 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
 ``_dropped.value_dropped``, ``_keyed.key_meaning``) and count16's (``aggregate_fit`` with the
-database's profiles and the answer's rows, ``comparison_fit`` on years said as ages), and the
-whole of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
+database's profiles and the answer's rows, ``comparison_fit`` on years said as ages),
+agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
+``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out`` (a join on another key
+than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
+a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
+a join that repeats its rows: the last two need a database, so not on EHRSQL), and the whole
+of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
@@ -44,11 +49,17 @@ from assay.checks._consistency import (
     literal_fit,
     table_fit,
 )
+from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
+from assay.checks._other_key import join_on_other_key
+from assay.checks._ranked_other import ranked_by_other_measure
+from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
+from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
 from assay.checks._values import _compared, _owner
@@ -196,10 +207,18 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         )
         found += [(f.code, f.message) for f in numbers_in_text(profiled, tree, _owner)]
         found += _as_text(profiled, db, sql)
+        found += [(f.code, f.message) for f in day_end_dropped(profiled).findings]
+        found += [(f.code, f.message) for f in sum_fanned_out(profiled).findings]
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
-    for check in (aggregate_fit, comparison_fit):
+    agreed19 = (
+        join_on_other_key,
+        average_of_ratios,
+        ranked_by_other_measure,
+        spelled_column_unread,
+    )
+    for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]
     # whole checks, tagged: counted_elsewhere is above
     for check in (grouping_fit, table_fit, literal_fit):

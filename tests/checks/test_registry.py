@@ -78,6 +78,15 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
         "CREATE TABLE visits AS SELECT i % 1000 + 1 AS id, "
         "DATE '2020-01-01' + CAST(i % 900 AS INTEGER) AS joined FROM range(0, 2000) t(i)"
     )
+    # who belongs to which team, by two keys: a person's and a team's, since a time of day
+    con.execute(
+        "CREATE TABLE memberships AS SELECT id AS person_id, team AS team_id, "
+        "joined + INTERVAL 15 HOUR AS since FROM people"
+    )
+    # revenue and its cost of goods sold, by its initials
+    con.execute(
+        "CREATE TABLE revenue AS SELECT i * 10 AS REVENUE, i * 6 AS COGS FROM range(1, 9) t(i)"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -546,6 +555,61 @@ CASES.update(
             "signal.share_comparison_flipped",
             _sql("SELECT count(*) FROM people WHERE team / 2 > age", question=HALF_TEAM),
             _sql("SELECT count(*) FROM people WHERE age > team / 2", question=HALF_TEAM),
+        ),
+    }
+)
+
+# A month named as another's number, a join on another key, a day's end dropped from
+# timestamps, a sum over a join that repeats its rows, a column spelled by its initials and
+# not read, an overall rate averaged (checks/_month_named.py, _other_key.py, _day_end.py,
+# _sum_fan_out.py, _spelled_out.py, _ratio_overall.py).
+AUGUST = "How many people joined in August 2021?"
+OVERALL = "What is the overall ratio of age to team size?"
+GROSS = "What was the gross profit (revenue minus cost of goods sold)?"
+CASES.update(
+    {
+        "month_mismatch": Case(
+            "signal.month_mismatch",
+            _sql("SELECT count(*) FROM people WHERE month(joined) = 7", question=AUGUST),
+            _sql("SELECT count(*) FROM people WHERE month(joined) = 8", question=AUGUST),
+        ),
+        "join_on_other_key": Case(
+            "signal.join_on_other_key",
+            _sql("SELECT count(*) FROM memberships m JOIN teams t ON m.person_id = t.team_id"),
+            _sql("SELECT count(*) FROM memberships m JOIN teams t ON m.team_id = t.team_id"),
+        ),
+        "day_end_dropped": Case(
+            "signal.day_end_dropped",
+            _sql(
+                "SELECT count(*) FROM memberships WHERE since BETWEEN '2021-01-01' AND '2021-03-31'"
+            ),
+            _sql("SELECT count(*) FROM memberships WHERE since < '2021-04-01'"),
+        ),
+        "ranked_by_other_measure": Case(
+            "signal.ranked_by_other_measure",
+            _sql(
+                "SELECT team, SUM(age) FROM people GROUP BY team ORDER BY COUNT(id) DESC LIMIT 2",
+                question="Which 2 teams have the highest total age?",
+            ),
+            _sql(
+                "SELECT team, SUM(age) FROM people GROUP BY team ORDER BY SUM(age) DESC LIMIT 2",
+                question="Which 2 teams have the highest total age?",
+            ),
+        ),
+        "sum_fanned_out": Case(
+            "signal.sum_fanned_out",
+            _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.team = m.team_id"),
+            _sql("SELECT SUM(p.age) FROM people p JOIN memberships m ON p.id = m.person_id"),
+        ),
+        "spelled_column_unread": Case(
+            "signal.spelled_column_unread",
+            _sql("SELECT SUM(REVENUE) FROM revenue", question=GROSS),
+            _sql("SELECT SUM(REVENUE - COGS) FROM revenue", question=GROSS),
+        ),
+        "average_of_ratios": Case(
+            "signal.average_of_ratios",
+            _sql("SELECT AVG(age / (team + 1)) FROM people", question=OVERALL),
+            _sql("SELECT SUM(age) / SUM(team + 1) FROM people", question=OVERALL),
         ),
     }
 )

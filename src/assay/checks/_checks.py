@@ -45,8 +45,13 @@ from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
+from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
+from assay.checks._ranked_other import ranked_by_other_measure
+from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
@@ -457,6 +462,11 @@ CHECKS: tuple[Check, ...] = (
     *CONDITION_CHECKS,
     partial_key_join,
     date_join,
+    join_on_other_key,
+    average_of_ratios,
+    ranked_by_other_measure,
+    sum_fanned_out,
+    spelled_column_unread,
     literal_in_data,
     numbers_as_text,
     code_meaning,

@@ -51,6 +51,8 @@ from sqlglot import exp
 
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._day_end import day_end_dropped
+from assay.checks._month_named import month_mismatch
 from assay.checks._negation_added import negation_added
 from assay.checks._negations import NEGATION_CHECKS, NEGATION_SIGNALS
 from assay.checks._period_ends import period_end_included
@@ -86,6 +88,8 @@ CONDITION_SIGNALS = (
     "signal.bound_strictness",
     "signal.period_bound",
     "signal.bound_on_other_column",
+    "signal.month_mismatch",  # "August" as month(d) = 7: _month_named
+    "signal.day_end_dropped",  # BETWEEN .. AND '2024-03-31' over timestamps: _day_end
     *NEGATION_SIGNALS,  # negated verbs, ranges, OR precedence, "both": _negations
     *SET_OP_SIGNALS,  # "both" as UNION, EXCEPT swapped, share comparisons: _set_ops
 )
@@ -424,6 +428,8 @@ CONDITION_CHECKS = (
     bound_strictness,
     period_end_included,
     bound_on_other_column,
+    month_mismatch,
+    day_end_dropped,
     *NEGATION_CHECKS,
     *SET_OP_CHECKS,
 )

@@ -1,0 +1,115 @@
+"""A sum of one table's column over a join that repeats that table's rows.
+
+"What is the total revenue for each region?" as ``SUM(d.REVENUE) FROM daily_revenue d JOIN
+region r ON d.Region_id = r.Region_id GROUP BY r.Region`` adds each day's revenue once per
+state of its region (region has one row per state); "mentions on the days the campaign ran"
+joined on ``m.category = c.category`` adds each mention once per campaign day (agreed19, a
+development set: both shown at 1.00, five samples agreeing). The sum reads one table; whether
+the join repeats that table's rows within a group is measured in the engine, never guessed from
+names: the answer's own FROM, WHERE and GROUP BY counted again as ``count(*)`` against
+``count(DISTINCT t.rowid)``. More rows than distinct rows in any group:
+``signal.sum_fanned_out``, the total counts some rows twice or more.
+
+A row of the summed table in two groups (a product in two categories) is no repeat: each group
+is counted apart. Silent on ``SUM(DISTINCT ..)``, a table read twice, a sum over columns of two
+tables, an engine without ``rowid`` (the probe fails), and without the engine's profiles.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._sql import column_reads
+from assay.checks._where import finding, tree_of
+from assay.errors import ExecutionError
+
+__all__ = ["sum_fanned_out"]
+
+TIME_LIMIT_MS = 5_000
+
+
+def _alias_of(select: exp.Select, table: str) -> str | None:
+    """The one name the FROM and JOINs read ``table`` under, or ``None`` (absent or twice)."""
+    sources = [select.args.get("from_") or select.args.get("from")]
+    sources += list(select.args.get("joins") or [])
+    names = [
+        s.this.alias_or_name
+        for s in sources
+        if s is not None and isinstance(s.this, exp.Table) and s.this.name.lower() == table.lower()
+    ]
+    return names[0] if len(names) == 1 else None
+
+
+def _summed_table(ctx: CheckContext, select: exp.Select) -> tuple[exp.Sum, str, str] | None:
+    """The first plain SUM the outer SELECT returns over columns of one base table, with that
+    table and the name the query reads it under."""
+    assert ctx.catalog is not None
+    for projection in select.expressions:
+        for total in projection.find_all(exp.Sum):
+            if isinstance(total.this, exp.Distinct):
+                continue
+            columns = list(total.find_all(exp.Column))
+            reads = {r for c in columns for r in column_reads(select, ctx.catalog, c)}
+            tables = {table.lower(): table for table, _ in reads}
+            if len(columns) == 0 or len(reads) < 1 or len(tables) != 1:
+                continue
+            table = next(iter(tables.values()))
+            alias = _alias_of(select, table)
+            if alias is not None and isinstance(total, exp.Sum):
+                return total, table, alias
+    return None
+
+
+def _most_repeated(ctx: CheckContext, select: exp.Select, alias: str) -> int:
+    """The most rows of ``alias`` the join repeats within one group of the answer."""
+    assert ctx.profiles is not None
+    probe = select.copy()
+    for arg in ("order", "limit", "offset", "having", "distinct"):
+        probe.set(arg, None)
+    rowid = exp.column("rowid", table=alias)
+    probe.set(
+        "expressions",
+        [
+            exp.alias_(exp.Count(this=exp.Star()), "n"),
+            exp.alias_(exp.Count(this=exp.Distinct(expressions=[rowid])), "k"),
+        ],
+    )
+    outer = exp.select("max(n - k)").from_(probe.subquery("groups"))
+    rows = ctx.profiles.runner.execute(
+        outer.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=1
+    ).rows
+    value = rows[0][0] if rows else None
+    return value if isinstance(value, int) else 0
+
+
+def sum_fanned_out(ctx: CheckContext) -> CheckOutcome:
+    """``signal.sum_fanned_out``: a region's revenue added once per state (the module
+    docstring)."""
+    tree = tree_of(ctx) if ctx.catalog is not None and ctx.profiles is not None else None
+    if not isinstance(tree, exp.Select) or not tree.args.get("joins"):
+        return CheckOutcome()
+    summed = _summed_table(ctx, tree)
+    if summed is None:
+        return CheckOutcome()
+    total, table, alias = summed
+    try:
+        repeated = _most_repeated(ctx, tree, alias)
+    except ExecutionError:  # no rowid in this engine, or not measured: no evidence
+        return CheckOutcome()
+    if repeated <= 0:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            finding(
+                "signal.sum_fanned_out",
+                f"The SQL adds {total.sql()}, a column of {table}, over a join that repeats "
+                f"{table}'s rows: one group takes {repeated:,} repeated rows of {table}, so "
+                f"the total counts some rows twice or more. Join on {table}'s key, or sum "
+                f"{table} first and join the totals.",
+                sql=total.sql(),
+                table=table,
+                repeated=repeated,
+            ),
+        )
+    )
