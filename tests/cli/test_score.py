@@ -140,6 +140,8 @@ def test_bad_lines_are_named_failures_and_the_run_goes_on(
     assert records["nodb"]["failure"]["code"] == "execution.connection_failed"
     assert "neither final_sql nor result" in records["nothing"]["failure"]["message"]
     assert "finalsql" in records["typo"]["failure"]["message"]
+    # the hint names every key a sample may hold (it left out 'sampler': outside tryout 26)
+    assert "samples[final_sql, sampler, queries" in records["typo"]["failure"]["message"]
     for ident in ("line-5", "nodb", "nothing", "typo"):
         assert records[ident]["status"] == "failed" and records[ident]["action"] is None
     assert records["after"]["status"] == "ok"

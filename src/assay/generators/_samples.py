@@ -107,6 +107,18 @@ class SampleLine:
     error: InputError | None
 
 
+# The keys a line may hold, read from the models so that the hint names every one (it left
+# out ``sampler``: outside tryout 26).
+_KEYS_HINT = (
+    "Keys: "
+    + ", ".join(
+        f"samples[{', '.join(SampleModel.model_fields)}]" if name == "samples" else name
+        for name in SampleRecord.model_fields
+    )
+    + "."
+)
+
+
 def _problems(exc: ValidationError) -> str:
     parts = []
     for error in exc.errors():
@@ -166,8 +178,7 @@ def read_samples(path: Path) -> Iterator[SampleLine]:
                     InputError(
                         f"Line {line_no} of {path} (id {ident!r}) is not a valid record: "
                         f"{_problems(exc)}.",
-                        hint="Keys: id, db, question, hint, samples[final_sql, queries, text, "
-                        "result, judge], label.",
+                        hint=_KEYS_HINT,
                     ),
                 )
                 continue
