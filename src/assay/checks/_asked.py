@@ -20,6 +20,7 @@ from sqlglot import exp
 from assay.catalog import Catalog
 from assay.checks._cues import read_cues
 from assay.checks._mentions import references
+from assay.checks._rates import RATE
 from assay.checks._values import _owner
 
 __all__ = [
@@ -39,7 +40,6 @@ AMOUNT = re.compile(
     r"\b(how much|amount of|accumulated|aggregate|overall|cumulative|revenue|turnover)\b",
     re.IGNORECASE,
 )
-RATE = re.compile(r"\b(rate|ratio|proportion|percentage|fraction)\b", re.IGNORECASE)
 
 
 # A measure asked per group, or groups ranked by it: its value per group is its total there

@@ -50,6 +50,7 @@ from assay.checks._distinct_counts import (
 from assay.checks._fan_out import fanned_out_count
 from assay.checks._filtered_elsewhere import filtered_elsewhere
 from assay.checks._grain import grain_mismatch
+from assay.checks._grouped_other import grouped_by_other
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -63,6 +64,7 @@ from assay.checks._mentions import (
 )
 from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
 from assay.checks._ranked import ranked_shape
+from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
 from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
@@ -244,6 +246,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         and not asked & {"sum", "count"}
         and not AMOUNT.search(ctx.question)
         and not sums_within(sql.tree, asked)
+        and not sums_in_ratio(ctx.question, sql.tree)
         and not per_group(ctx.question, sql.grouped)
         and not _broken_down(ctx, sql)
         and not (not cues.aggregates and _measure_named(ctx, sql))
@@ -405,11 +408,16 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
                 ),
             )
         )
+    other = grouped_by_other(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if other is not None:  # "per order priority" as GROUP BY o_orderstatus: _grouped_other
+        return CheckOutcome((_finding("signal.grouping_missing", other),))
     if not cues.each or not sql.aggregates or sql.grouped:
         return CheckOutcome()
     if ctx.catalog is not None and _per_own_row(ctx.question, sql.tree, ctx.catalog):
         return CheckOutcome()
     if every_except(ctx.question, sql.tree) or per_day_average(ctx, sql.tree):  # _ungrouped
+        return CheckOutcome()
+    if rate_per_unit(ctx.question, sql.tree):  # "clicks per impression": _rates
         return CheckOutcome()
     return CheckOutcome(
         (

@@ -28,6 +28,7 @@ from sqlglot import exp
 from assay.catalog import ForeignKey
 from assay.checks._context import CheckContext
 from assay.checks._cues import named_tables
+from assay.checks._key_names import says_noun, unglued
 from assay.checks._sql import column_reads
 from assay.errors import ExecutionError
 
@@ -40,6 +41,12 @@ _COUNTED = re.compile(r"\b(?:how many|number of|count of|count the)((?:\s+[a-z_]
 # "how many different customers", "the number of unique items"
 _COUNT_DISTINCT = re.compile(
     r"\b(?:how many|number of|count of|count the)\s+(?:distinct|different|unique)\b"
+)
+# "how many customers placed at least one order": each customer counted once, however many
+# orders (outside tryout 26, t_w1: count(o_custkey) over orders was shown at 1.00)
+_AT_LEAST_ONE = re.compile(
+    r"\b(?:how many|number of|count of|count the)\s+[a-z_]+(?:\s+[a-z_']+){0,4}?\s+"
+    r"at least (?:one|1|a single)\b"
 )
 
 
@@ -103,13 +110,16 @@ def _counts_days(ctx: CheckContext, table: str, column: str) -> bool:
 def _names_counted(column: str, counted: str) -> bool:
     """Whether a word of the column (less its short prefix) is the counted noun.
 
+    TPC-H's glued keys count too ("o_custkey" for customers: ``_key_names``).
+
     Example:
         >>> _names_counted("ws_order_number", " web orders"), _names_counted("ws_item_sk", " web")
         (True, False)
     """
     nouns = {w.rstrip("s") for w in counted.split() if len(w) > 3}
     parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
-    return any(p.rstrip("s") in nouns for p in parts[1:] if len(p) > 3)
+    stems = [unglued(p)[0].rstrip("s") for p in parts[1:] if len(p) > 3]
+    return any(says_noun(stem, noun) for stem in stems for noun in nouns)
 
 
 def counts_keys_of(ctx: CheckContext, tree: exp.Expr, tables: frozenset[str]) -> bool:
@@ -144,13 +154,15 @@ def _foreign_keys(ctx: CheckContext, table: str, column: str) -> list[ForeignKey
 
 
 def uncounted_distinct(ctx: CheckContext, tree: exp.Expr) -> bool:
-    """ "How many different customers ..." answered with a COUNT of a column that repeats, with
+    """ "How many different customers ..." (or "... placed at least one order") answered with a
+    COUNT of a column that repeats, with
     no DISTINCT anywhere that removes the repeats (``COUNT(ss_customer_sk)`` over sales lines
     counts each customer once per line; agreed16, written blind). Silent when the counted
     column is unique in its table (a key: its rows are the entities), when a SELECT DISTINCT,
     a GROUP BY or a set operation dedups first, and without the database's profiles (nothing
     known: aggregate_fit then says nothing new)."""
-    if not _COUNT_DISTINCT.search(ctx.question.lower()) or ctx.catalog is None:
+    text = ctx.question.lower()
+    if not (_COUNT_DISTINCT.search(text) or _AT_LEAST_ONE.search(text)) or ctx.catalog is None:
         return False
     if ctx.profiles is None:
         return False

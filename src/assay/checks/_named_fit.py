@@ -24,12 +24,12 @@ right answer.
 from __future__ import annotations
 
 import re
-from itertools import pairwise
 
 from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._cues import named_tables, table_words, words
+from assay.checks._key_names import table_prefix
 from assay.checks._ranked import ordering
 from assay.checks._sql import referenced_tables
 from assay.checks._values import _owner
@@ -73,20 +73,47 @@ def _read_columns(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]] | N
     return found
 
 
+def _spoken_names(columns: list[tuple[str, str]], catalog: Catalog) -> dict[tuple[str, str], str]:
+    """Each column's name as a question says it: less its table's shared prefix ("quantity" of
+    TPC-H's ``l_quantity``: outside tryout 26, t_w5's "total quantity" as
+    ``sum(l_extendedprice)`` was shown at 1.00)."""
+    prefixes: dict[str, str] = {}
+    for table, _ in columns:
+        if table not in prefixes:
+            info = catalog.table(table)
+            prefixes[table] = table_prefix(info.column_names) if info is not None else ""
+    return {(t, c): c.lower()[len(prefixes[t]) :] for t, c in columns}
+
+
+def _as_said(column: str, following: str, forms: set[str]) -> str:
+    """The words that named the column: spelled whole ("l_quantity") or the word said."""
+    return column.lower() if column.lower() in forms and "_" in column else following
+
+
+def _said_forms(following: str, after: str) -> set[str]:
+    """The forms of the word after an aggregate word, with a column spelled out whole ("total
+    l_quantity" read as the words "l" and "quantity": p7)."""
+    forms = _singular(following)
+    if len(following) <= 3 and after:
+        forms.add(f"{following}_{after}")
+    return forms
+
+
 def one_word_columns(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
     """``signal.column_mismatch`` for "average weight" as ``avg(Horsepower)``."""
     columns = _read_columns(tree, catalog)
     if not columns:
         return []
     said = words(question)
+    spoken = _spoken_names(columns, catalog)
     findings = []
     seen: set[tuple[str, str]] = set()
-    for word, following in pairwise(said):
+    for word, following, after in zip(said, said[1:], [*said[2:], ""], strict=False):
         kind = _AGG_WORDS.get(word)
         if kind is None:
             continue
-        forms = _singular(following)
-        named = [(t, c) for t, c in columns if c.lower() in forms]
+        forms = _said_forms(following, after)
+        named = [(t, c) for t, c in columns if c.lower() in forms or spoken[(t, c)] in forms]
         if len({c.lower() for _, c in named}) != 1 or len(named) != 1:
             continue
         table, column = named[0]
@@ -107,7 +134,8 @@ def one_word_columns(question: str, tree: exp.Expr, catalog: Catalog) -> list[Fi
             Finding(
                 "signal.column_mismatch",
                 "signal",
-                f"The question says {word} {following} ({table}.{column}) but the SQL's "
+                f"The question says {word} {_as_said(column, following, forms)} "
+                f"({table}.{column}) but the SQL's "
                 f"{kind.__name__.upper()} takes {', '.join(others)} instead.",
                 {"named": f"{table}.{column}", "aggregated": others},
             )

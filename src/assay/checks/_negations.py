@@ -35,6 +35,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
+from assay.checks._inclusive import kept_without
 from assay.checks._where import (
     Const,
     comparison,
@@ -146,7 +147,7 @@ def negation_missing(ctx: CheckContext) -> CheckOutcome:
     "students who do not own a pet") and the query says "no row" nowhere: it lists the rows
     that have what the question excludes (a plain join, ``IN (SELECT ...)``)."""
     tree = tree_of(ctx)
-    if tree is None or negates(tree):
+    if tree is None or negates(tree) or kept_without(ctx.question, tree):  # _inclusive
         return CheckOutcome()
     said = _negated_verbs(ctx.question, _named_values(tree))
     if not said:

@@ -29,6 +29,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext
+from assay.checks._key_names import says_noun, unglued
 from assay.errors import ExecutionError
 
 __all__ = ["repeated_count"]
@@ -51,10 +52,16 @@ def _noun(question: str) -> str | None:
 
 
 def _says(column: str, noun: str) -> bool:
-    """Whether an identifier column's name is the noun plus id words ("id_customer")."""
+    """Whether an identifier column's name is the noun plus id words ("id_customer"); TPC-H's
+    glued, abbreviated keys count too ("o_custkey": ``_key_names``; outside tryout 26, t_w1)."""
     parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
+    parts = [q for p in parts for q in unglued(p)]
     rest = [p for p in parts if p not in _ID_WORDS]
-    return len(rest) < len(parts) and rest == [noun]
+    if len(rest) > 1 and len(rest[0]) <= 2:  # a table's prefix: "o_", "ss_"
+        rest = rest[1:]
+    if len(rest) == len(parts) or len(rest) != 1:
+        return False
+    return says_noun(rest[0], noun)
 
 
 def _plain_count(tree: exp.Expr) -> exp.Count | None:
@@ -70,14 +77,17 @@ def _plain_count(tree: exp.Expr) -> exp.Count | None:
     return None
 
 
-def _counted_column(tree: exp.Select, count: exp.Count, noun: str) -> exp.Column | None:
-    """The column whose distinct values are the counted things: the counted column itself, or
-    for ``COUNT(*)`` the one joined column whose name says the noun."""
+def _counted_columns(tree: exp.Select, count: exp.Count, noun: str) -> list[exp.Column]:
+    """The columns whose distinct values are the counted things: the counted column itself, or
+    for ``COUNT(*)`` each joined column whose name says the noun (both sides of
+    ``o.o_custkey = c.c_custkey``: an anti-join's outer side is all NULL, so the side with more
+    distinct values is the one read; agreed16's "customers who never placed an order" was
+    withheld when only the first was)."""
     if isinstance(count.this, exp.Column):
-        return count.this if _says(count.this.name, noun) else None
+        return [count.this] if _says(count.this.name, noun) else []
     if not isinstance(count.this, exp.Star) or not tree.args.get("joins"):
-        return None
-    joined = [
+        return []
+    return [
         column
         for join in tree.args["joins"]
         if join.args.get("on") is not None
@@ -85,7 +95,6 @@ def _counted_column(tree: exp.Select, count: exp.Count, noun: str) -> exp.Column
         for column in (eq.this, eq.expression)
         if isinstance(column, exp.Column) and _says(column.name, noun)
     ]
-    return joined[0] if joined else None
 
 
 def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
@@ -98,23 +107,25 @@ def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
     if _SAID_DISTINCT.search(ctx.question.lower()):  # uncounted_distinct reads those
         return None
     assert isinstance(tree, exp.Select)
-    column = _counted_column(tree, count, noun)
-    if column is None:
+    columns = _counted_columns(tree, count, noun)
+    if not columns:
         return None
     probe = tree.copy()
     for arg in ("order", "limit", "offset"):
         probe.set(arg, None)
-    distinct = exp.Count(this=exp.Distinct(expressions=[column.copy()]))
-    probe.set("expressions", [count.copy(), distinct])
+    distincts = [exp.Count(this=exp.Distinct(expressions=[c.copy()])) for c in columns]
+    probe.set("expressions", [count.copy(), *distincts])
     try:
         rows = ctx.profiles.runner.execute(
             probe.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=1
         ).rows
     except ExecutionError:
         return None
-    if not rows or not isinstance(rows[0][0], int) or not isinstance(rows[0][1], int):
+    if not rows or not all(isinstance(v, int) for v in rows[0]):
         return None
-    counted, things = rows[0]
+    counted, *each = rows[0]
+    things = max(each)
+    column = columns[each.index(things)]
     if things >= counted:
         return None
     return (

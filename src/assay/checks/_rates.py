@@ -1,0 +1,62 @@
+"""A rate asked as a ratio of totals: ``aggregate_fit``'s reading of "rate", "share", "fraction".
+
+"What was the click-through rate of the campaign?" is ``sum(clicks) * 1.0 / sum(impressions)``,
+and "what fraction of line items were returned?" ``sum(CASE ...) * 1.0 / count(*)``: each SUM is
+one side of the ratio the question asks, not a total it never asked (outside tryout 26, s_r3,
+p1, p3: right answers withheld as "the SQL adds up (SUM) but the question asks for no total").
+A SUM returned on its own beside the ratio is still judged.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+__all__ = ["RATE", "rate_per_unit", "sums_in_ratio"]
+
+# Words that ask for a ratio: an AVG of an indicator or a quotient of totals ("the 3-month
+# mortality rate", "what share of line items", "the market share"). "share" only as a noun:
+# "customers who share an address" asks no ratio.
+RATE = re.compile(
+    r"\b(rate|ratio|proportion|percentage|percent|fraction|(?:market )?share(?= of\b)|"
+    r"market share)\b",
+    re.IGNORECASE,
+)
+
+
+def sums_in_ratio(question: str, tree: exp.Expr) -> bool:
+    """The question asks a rate and every SUM of the SQL is inside a division (a side of the
+    asked ratio)."""
+    if not RATE.search(question):
+        return False
+    sums = list(tree.find_all(exp.Sum))
+    return bool(sums) and all(_divided(node) for node in sums)
+
+
+def _divided(node: exp.Expr) -> bool:
+    """Whether ``node`` sits inside a division within its own SELECT."""
+    parent = node.parent
+    while parent is not None and not isinstance(parent, exp.Query):
+        if isinstance(parent, exp.Div):
+            return True
+        parent = parent.parent
+    return False
+
+
+_AGGREGATE = (exp.Sum, exp.Count, exp.Avg)
+
+
+def rate_per_unit(question: str, tree: exp.Expr) -> bool:
+    """ "The rate of clicks per impression" over ``sum(clicks) / sum(impressions)``: "per" names
+    the ratio's denominator, not a group (outside tryout 26, p2: withheld as grouping_missing).
+    Only with a rate word, no "each" or "every", and a division of two aggregates."""
+    text = question.lower()
+    if not RATE.search(text) or not re.search(r"\bper\b", text):
+        return False
+    if re.search(r"\b(each|every)\b", text):
+        return False
+    return any(
+        div.this.find(*_AGGREGATE) is not None and div.expression.find(*_AGGREGATE) is not None
+        for div in tree.find_all(exp.Div)
+    )
