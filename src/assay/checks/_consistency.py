@@ -102,6 +102,8 @@ QUESTION_SIGNALS = (
     "signal.code_flipped",
     "signal.code_dropped",
     "signal.value_dropped",
+    "signal.value_swapped",  # 'North' asked, region = 'South' compared: _swapped
+    "signal.columns_compared_backwards",  # "shipped after commit", commit > ship: _column_order
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
