@@ -5,7 +5,7 @@ the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.cod
 years said as ages),
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
-``columns_compared_backwards`` (a join on another key
+``columns_compared_backwards`` and ``bound_unasked`` (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
 a join that repeats its rows: the last two need a database, so not on EHRSQL), and the whole
@@ -66,6 +66,7 @@ from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
+from assay.checks._unasked_bound import bound_unasked
 from assay.checks._values import _compared, _owner
 from assay.types import Candidate, Result
 
@@ -222,6 +223,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         ranked_by_other_measure,
         spelled_column_unread,
         columns_compared_backwards,  # val26: "shipped after commit" as commit > ship
+        bound_unasked,  # val26: "clicks in total" with impressions > 8000
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

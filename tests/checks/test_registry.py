@@ -386,6 +386,11 @@ CASES: dict[str, Case] = {
             question="How many people have an age before their team?",
         ),
     ),
+    "bound_unasked": Case(
+        "signal.bound_unasked",
+        _sql("SELECT count(*) FROM people WHERE team > 3", question="How many people are there?"),
+        _sql("SELECT count(*) FROM people", question="How many people are there?"),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),

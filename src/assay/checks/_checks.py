@@ -18,6 +18,8 @@ sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
 in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwards`` ("shipped
 after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
+``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
+``_unasked_bound``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -60,6 +62,7 @@ from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
+from assay.checks._unasked_bound import bound_unasked
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
 from assay.errors import ExecutionError, ExecutionTimeout
@@ -479,6 +482,7 @@ CHECKS: tuple[Check, ...] = (
     value_dropped,
     value_swapped,
     columns_compared_backwards,
+    bound_unasked,
     key_meaning,
     thin_evidence,
 )
