@@ -1,9 +1,11 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
-``_dropped.value_dropped``, ``_keyed.key_meaning``) and count16's (``aggregate_fit`` with the
-database's profiles and the answer's rows, ``comparison_fit`` on years said as ages),
+``_dropped.value_dropped``, ``_swapped.value_swapped``, ``_keyed.key_meaning``) and count16's
+(``aggregate_fit`` with the database's profiles and the answer's rows, ``comparison_fit`` on
+years said as ages),
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
-``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out`` (a join on another key
+``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
+``columns_compared_backwards`` and ``bound_unasked`` (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
 a join that repeats its rows: the last two need a database, so not on EHRSQL), and the whole
@@ -41,6 +43,7 @@ from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
+from assay.checks._column_order import columns_compared_backwards
 from assay.checks._consistency import (
     _read,
     aggregate_fit,
@@ -60,8 +63,10 @@ from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
 from assay.checks._sum_fan_out import sum_fanned_out
+from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
+from assay.checks._unasked_bound import bound_unasked
 from assay.checks._values import _compared, _owner
 from assay.types import Candidate, Result
 
@@ -166,8 +171,8 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, code_dropped, value_dropped and key_meaning, on the database or on
-    EHRSQL's stand-in."""
+    """code_meaning, code_dropped, value_dropped, value_swapped and key_meaning, on the
+    database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -177,7 +182,7 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     )
     return [
         (f.code, f.message)
-        for c in (code_meaning, code_dropped, value_dropped, key_meaning)
+        for c in (code_meaning, code_dropped, value_dropped, value_swapped, key_meaning)
         for f in c(ctx).findings
     ]
 
@@ -217,6 +222,8 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         average_of_ratios,
         ranked_by_other_measure,
         spelled_column_unread,
+        columns_compared_backwards,  # val26: "shipped after commit" as commit > ship
+        bound_unasked,  # val26: "clicks in total" with impressions > 8000
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -364,6 +364,33 @@ CASES: dict[str, Case] = {
             question="How many void people are there?",
         ),
     ),
+    "value_swapped": Case(
+        "signal.value_swapped",
+        _sql(
+            "SELECT count(*) FROM people WHERE status = 'ok'",
+            question="How many void people are there?",
+        ),
+        _sql(
+            "SELECT count(*) FROM people WHERE status = 'void'",
+            question="How many void people are there?",
+        ),
+    ),
+    "columns_compared_backwards": Case(
+        "signal.columns_compared_backwards",
+        _sql(
+            "SELECT count(*) FROM people WHERE team < age",
+            question="How many people have an age before their team?",
+        ),
+        _sql(
+            "SELECT count(*) FROM people WHERE team > age",
+            question="How many people have an age before their team?",
+        ),
+    ),
+    "bound_unasked": Case(
+        "signal.bound_unasked",
+        _sql("SELECT count(*) FROM people WHERE team > 3", question="How many people are there?"),
+        _sql("SELECT count(*) FROM people", question="How many people are there?"),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),

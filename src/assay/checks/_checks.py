@@ -15,6 +15,11 @@ lone count of 0),
 SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question asks for one
 sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
+``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
+in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwards`` ("shipped
+after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
+``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
+``_unasked_bound``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -37,6 +42,7 @@ from sqlglot import exp
 
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
+from assay.checks._column_order import columns_compared_backwards
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
@@ -52,9 +58,11 @@ from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._sum_fan_out import sum_fanned_out
+from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
+from assay.checks._unasked_bound import bound_unasked
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
 from assay.errors import ExecutionError, ExecutionTimeout
@@ -472,6 +480,9 @@ CHECKS: tuple[Check, ...] = (
     code_meaning,
     code_dropped,
     value_dropped,
+    value_swapped,
+    columns_compared_backwards,
+    bound_unasked,
     key_meaning,
     thin_evidence,
 )

@@ -1,0 +1,121 @@
+"""The value the question asks for swapped for another stored value of the same column.
+
+"What was the total sales amount in the North region?" answered with ``... WHERE region =
+'South'``, "the average account balance of customers in the AUTOMOBILE segment" with
+``c_mktsegment = 'BUILDING'``: five samples agreeing on the wrong value were shown at 1.00
+(outside tester, tryout 26, probes q1, q2, p10). ``value_dropped`` is silent (the SQL names the
+column) and ``literal_not_in_data`` is silent (the wrong value is stored).
+
+``value_swapped`` reads each string the SQL compares with ``=`` or ``IN`` against a short
+categorical column (``_dropped._categories``: one bounded query) and says when that string is
+one of the column's stored values the question never says, while the question does say another
+of its stored values, which the SQL carries nowhere (``signal.value_swapped``). The stored value
+the question says follows ``value_dropped``'s rules: one word of three letters or more, no word
+of the schema and no word that says nothing of the rows. A question with a negation ("other
+than North", "not in the South") may ask for the other values by naming one, so it is left
+alone. Silence is never evidence of a right answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import words
+from assay.checks._dropped import _EMPTY_WORDS, _categories, _said, _schema_words
+from assay.checks._sql import parse_query
+from assay.checks._values import _compared, _owner
+from assay.checks._where import finding, forms
+
+__all__ = ["MAX_COMPARED", "value_swapped"]
+
+# Each compared string costs one bounded query: a few are enough for any real question.
+MAX_COMPARED = 6
+# A question that excludes a value may name it and ask for the others ("regions other than
+# North": ``region IN ('South', 'East')``).
+_NEGATION = re.compile(
+    r"\b(not|no|non|never|other than|except|excluding|exclude|besides|apart from|"
+    r"instead of|rather than|outside|without|aren't|isn't|wasn't|weren't|didn't|don't|"
+    r"doesn't)\b",
+    re.IGNORECASE,
+)
+
+
+def _says(question_words: list[str], text: str) -> bool:
+    """The question says the stored text, its words in a row, a final plural read as
+    singular ("dogs" says 'dog', "north region" says 'North')."""
+    wanted = words(text)
+    if not wanted:
+        return False
+    for start in range(len(question_words) - len(wanted) + 1):
+        window = question_words[start : start + len(wanted)]
+        if window[:-1] == wanted[:-1] and wanted[-1] in forms(window[-1]):
+            return True
+    return False
+
+
+def _asked_instead(
+    ctx: CheckContext, table: str, column: str, compared: str, carried: str
+) -> str | None:
+    """The stored value of ``table.column`` the question says in place of the compared one,
+    when the compared value is stored there and unsaid, and the SQL carries the said one
+    nowhere."""
+    stored = set(_categories(ctx, table, column))
+    question_words = words(ctx.question)
+    if compared.strip().lower() not in stored or _says(question_words, compared):
+        return None
+    assert ctx.catalog is not None
+    schema = _schema_words(ctx.catalog)
+    asked = sorted(
+        v
+        for v in stored
+        if v.isalpha()
+        and len(v) >= 3
+        and v not in schema
+        and v not in _EMPTY_WORDS
+        and v not in carried
+        and _said(set(question_words), v)
+    )
+    return asked[0] if asked else None
+
+
+def value_swapped(ctx: CheckContext) -> CheckOutcome:
+    """A string the SQL compares with a short categorical column is a stored value the
+    question never says, and the question says another of that column's stored values
+    (``signal.value_swapped``)."""
+    sql = ctx.candidate.final_sql
+    catalog = ctx.catalog
+    if catalog is None or ctx.profiles is None or not sql or _NEGATION.search(ctx.question):
+        return CheckOutcome()
+    tree = parse_query(sql, ctx.dialect)
+    if tree is None:
+        return CheckOutcome()
+    carried = " ".join(lit.name.lower() for lit in tree.find_all(exp.Literal) if lit.is_string)
+    seen: set[tuple[str, str, str]] = set()
+    for node, compared in _compared(tree):
+        if not isinstance(node.parent, (exp.EQ, exp.In)):
+            continue  # `!=` excludes the value: another question
+        owner = _owner(node, tree, catalog)
+        if owner is None or (*owner, compared) in seen or len(seen) >= MAX_COMPARED:
+            continue
+        seen.add((*owner, compared))
+        asked = _asked_instead(ctx, owner[0], owner[1], compared, carried)
+        if asked is None:
+            continue
+        where = f"{owner[0]}.{owner[1]}"
+        return CheckOutcome(
+            (
+                finding(
+                    "signal.value_swapped",
+                    f"The question says {asked!r}, a value of {where}, but the SQL compares "
+                    f"{where} with {compared!r}, another stored value the question never "
+                    "says: the answer is about other rows than those asked for.",
+                    column=where,
+                    asked=asked,
+                    compared=compared,
+                ),
+            )
+        )
+    return CheckOutcome()

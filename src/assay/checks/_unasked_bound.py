@@ -1,0 +1,123 @@
+"""A bound on a number the question never asks for.
+
+"How many clicks did the Summer Fitness Campaign get in total?" answered with ``... AND
+impressions > 8000``, "What is the average retail price of parts?" with ``WHERE p_size > 10``:
+five samples agreeing on the extra condition were shown at 1.00 (outside tester, tryout 26,
+s_w6 and q5). The answer leaves out rows the question asks about.
+
+``bound_unasked`` reads each ``<``, ``<=``, ``>`` or ``>=`` of the WHERE between a bare column
+and a number, and says when the question says neither the number nor any word of the column
+(``signal.bound_unasked``). Implicit bounds are common ("adults", "expensive", "recent",
+"positive balance"), so the check is silent when the question has any word of size, degree,
+age, time or comparison (``_IMPLICIT``), any spelled number, or when the number is 0 or 1.
+A word of the question names the column loosely: its first four letters anywhere in the
+column's name, or the first four letters of a name part anywhere in the question. Silence is
+never evidence of a right answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import words
+from assay.checks._sql import parse_query
+from assay.checks._where import finding
+
+__all__ = ["bound_unasked"]
+
+# Words that may carry a bound the question does not spell out as a number.
+_IMPLICIT = re.compile(
+    r"\b(more|less|fewer|over|under|above|below|beyond|exceed\w*|at least|at most|than|"
+    r"between|within|up to|greater|larger|smaller|higher|lower|bigger|older|younger|newer|"
+    r"earlier|later|before|after|since|until|recent\w*|expensive|cheap\w*|costly|large|small|"
+    r"big|high|low|long|short|heavy|light|old|young|adults?|seniors?|minors?|teen\w*|"
+    r"positive|negative|nonzero|non-zero|zero|empty|full|some|any|only|most|least|top|"
+    r"bottom|best|worst|popular|rich|poor|major|minor|significant|active|valid|real|paid|"
+    r"profitable|loss\w*|late|early|overdue|delayed|fast|slow|hot|cold|tall|"
+    r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
+    r"fifty|hundred|thousand|million|billion|dozen|half|double|twice|percent|%)\b",
+    re.IGNORECASE,
+)
+_STOP = frozenset(
+    "the and for with what which how many much are was were did does get got has have had "
+    "from that this these those there their its total all each every give list show find "
+    "number count average sum of in on at by to".split()
+)
+
+
+def _said_numbers(question: str) -> set[float]:
+    """Every number written in digits in the question ("8,000" is 8000; "1990s" says 1990)."""
+    found = set()
+    for text in re.findall(r"\d[\d,]*(?:\.\d+)?", question):
+        try:
+            found.add(float(text.replace(",", "")))
+        except ValueError:
+            continue
+    return found
+
+
+def _named(question: str, column: str) -> bool:
+    """A word of the question names the column, loosely."""
+    name = column.lower()
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column)
+    parts = [p for p in re.split(r"[^a-z0-9]+", spaced.lower()) if len(p) >= 3]
+    text = question.lower()
+    said = [w for w in words(question) if len(w) >= 3 and w not in _STOP]
+    return any(w[:4] in name for w in said) or any(p[:4] in text for p in parts)
+
+
+def _number(node: exp.Expr) -> float | None:
+    """The value of a numeric literal, a leading minus read."""
+    if isinstance(node, exp.Neg):
+        inner = _number(node.this)
+        return -inner if inner is not None else None
+    if isinstance(node, exp.Literal) and not node.is_string:
+        try:
+            return float(node.name)
+        except ValueError:
+            return None
+    return None
+
+
+def _bounds(tree: exp.Expr) -> list[tuple[str, float]]:
+    """(column name, number) for each bound of a WHERE between a bare column and a number."""
+    found = []
+    for where in tree.find_all(exp.Where):
+        for node in where.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE):
+            for column, other in ((node.this, node.expression), (node.expression, node.this)):
+                number = _number(other)
+                if isinstance(column, exp.Column) and number is not None:
+                    found.append((column.name, number))
+    return found
+
+
+def bound_unasked(ctx: CheckContext) -> CheckOutcome:
+    """A WHERE bounds a column the question never names by a number it never says
+    (``signal.bound_unasked``)."""
+    sql = ctx.candidate.final_sql
+    if not sql or _IMPLICIT.search(ctx.question):
+        return CheckOutcome()
+    tree = parse_query(sql, ctx.dialect)
+    if tree is None:
+        return CheckOutcome()
+    said = _said_numbers(ctx.question)
+    for column, number in _bounds(tree):
+        if number in (0.0, 1.0) or number in said or _named(ctx.question, column):
+            continue
+        shown = f"{number:g}"
+        return CheckOutcome(
+            (
+                finding(
+                    "signal.bound_unasked",
+                    f"The SQL keeps only the rows whose {column} is bounded by {shown}, but the "
+                    f"question names neither {column} nor {shown}: the extra condition leaves "
+                    "out rows the question asks about.",
+                    column=column,
+                    number=shown,
+                ),
+            )
+        )
+    return CheckOutcome()
