@@ -221,3 +221,19 @@ def test_a_plain_date_is_still_read(layers: dict[str, tuple[SemanticLayer, Lexic
     for question in ("gross revenue since 2023-03-06", "gross revenue in March 2023"):
         reading, decision = _decide(layers, "shop", question)
         assert decision.behaviour == "answer", (question, decision, reading.dangling)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # tryout 26: asked back on 'bought', though "buyers" names purchasing customers
+        "How many customers bought from the web channel in 2023?",
+        "How many customers purchased from the web channel in 2023?",
+    ],
+)
+def test_a_verb_of_a_metrics_synonym_pins_it(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str
+) -> None:
+    reading, decision = _decide(layers, "shop", question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == ("purchasing_customers",)
