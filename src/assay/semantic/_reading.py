@@ -188,6 +188,10 @@ class Reading:
             return f"{self._restate(layer)} (read as background, not asked: {aside})"
         return self._restate(layer)
 
+    def _unread_period(self) -> str:
+        """The first unread phrase that names a year ("Spain in 2023"), or ``""``."""
+        return next((u for u in self.unread if re.search(r"\b(?:19|20)\d\d\b", u)), "")
+
     def _restate(self, layer: SemanticLayer) -> str:
         names = {m.name: m.label for m in layer.metrics}
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
@@ -214,6 +218,10 @@ class Reading:
         elif self.periods:
             since = self.periods[0].label.startswith(("since ", "after ", "before "))
             parts.append(("" if since else "in ") + _plain(self.periods[0]))
+        elif self._unread_period():
+            # "Gross revenue in Spain in 2023": the year went unread with the place; "over all
+            # dates" would drop the year the question gave (tryout 26)
+            parts.append(f"the period in '{self._unread_period()}' not read")
         elif timed or not self.metrics:
             parts.append("over all dates")
         else:
