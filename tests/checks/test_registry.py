@@ -641,6 +641,15 @@ CASES.update(
     }
 )
 
+# Two compared years, the second cut by the data's last day (checks/_compared_spans.py).
+YEAR_2022 = Period(dt.date(2022, 1, 1), dt.date(2023, 1, 1), "2022", "2022")
+COMPARED = {"reading": READING, "layer": LAYER, "periods": (YEAR, YEAR_2022)}
+CASES["partial_comparison"] = Case(
+    "cap.partial_comparison",
+    _sql("SELECT 1", coverage=(dt.date(2020, 1, 1), dt.date(2022, 6, 30)), **COMPARED),
+    _sql("SELECT 1", coverage=LAYER.coverage, **COMPARED),
+)
+
 BY_NAME: dict[str, Check] = {c.__name__: c for c in CHECKS}
 
 

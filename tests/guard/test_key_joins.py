@@ -208,3 +208,42 @@ def test_keys_glued_to_their_names_are_read_as_keys() -> None:
     assert _codes(wrong, TPCH) == ["guard.unrelated_join"]
     right = wrong.replace("n_nationkey = r_regionkey", "n_regionkey = r_regionkey")
     assert _codes(right, TPCH) == []
+
+
+def test_abbreviated_own_keys_are_two_things() -> None:
+    """TPC-H abbreviates the thing a key keys (``c_custkey``, ``s_suppkey``): a nation's key
+    equated with a customer's is two things' own keys (tryout 26, t_w6: "total price of orders
+    by customers from GERMANY" joined ``n_nationkey = c_custkey``, only noted and shown at
+    1.00), while the schema's own joins pass."""
+    wrong = (
+        "SELECT sum(o_totalprice) FROM orders o JOIN customer c ON c.c_custkey = o.o_custkey "
+        "JOIN nation n ON n.n_nationkey = c.c_custkey WHERE n.n_name = 'GERMANY'"
+    )
+    assert _codes(wrong, TPCH_ORDERS) == ["guard.unrelated_join"]
+    right = wrong.replace("n.n_nationkey = c.c_custkey", "n.n_nationkey = c.c_nationkey")
+    assert _codes(right, TPCH_ORDERS) == []
+
+
+def test_a_pair_tables_first_key_is_no_own_key() -> None:
+    """``partsupp`` pairs parts with suppliers: ``ps_partkey`` abbreviates nothing of its own
+    (``part`` is partsupp's start, but ``supp`` is its other key's thing), so a join of it with
+    a supplier's key is no certain error on the names alone."""
+    sql = "SELECT count(*) FROM partsupp ps JOIN supplier s ON ps.ps_partkey = s.s_suppkey"
+    report = validate(sql, catalog=TPCH_ORDERS, dialect="duckdb")
+    assert [(v.code, v.severity) for v in report.violations] == [
+        ("guard.unrelated_join", "warning")
+    ]
+
+
+TPCH_ORDERS = Catalog(
+    tuple(
+        TableInfo(t, tuple(ColumnInfo(c, "INTEGER") for c in cols))
+        for t, cols in {
+            "customer": ("c_custkey", "c_nationkey", "c_acctbal"),
+            "nation": ("n_nationkey", "n_regionkey", "n_name"),
+            "orders": ("o_orderkey", "o_custkey", "o_totalprice"),
+            "partsupp": ("ps_partkey", "ps_suppkey", "ps_availqty"),
+            "supplier": ("s_suppkey", "s_nationkey", "s_name"),
+        }.items()
+    )
+)

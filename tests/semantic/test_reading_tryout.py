@@ -221,3 +221,32 @@ def test_a_plain_date_is_still_read(layers: dict[str, tuple[SemanticLayer, Lexic
     for question in ("gross revenue since 2023-03-06", "gross revenue in March 2023"):
         reading, decision = _decide(layers, "shop", question)
         assert decision.behaviour == "answer", (question, decision, reading.dangling)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        # tryout 26: asked back on 'bought', though "buyers" names purchasing customers
+        "How many customers bought from the web channel in 2023?",
+        "How many customers purchased from the web channel in 2023?",
+    ],
+)
+def test_a_verb_of_a_metrics_synonym_pins_it(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str
+) -> None:
+    reading, decision = _decide(layers, "shop", question)
+    assert decision.behaviour == "answer", decision.message
+    assert reading.metrics == ("purchasing_customers",)
+
+
+@pytest.mark.parametrize(
+    "question", ["Gross revenue in Spain in 2023", "Gross revenue in Germny in 2023"]
+)
+def test_a_year_read_with_an_unknown_value_is_not_restated_as_all_dates(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str
+) -> None:
+    """Tryout 26: an abstained and a did-you-mean question both printed "I read this as: gross
+    revenue, over all dates", dropping the year the question gave."""
+    layer, lexicon = layers["shop"]
+    restated = read(question, layer, lexicon).restate(layer)
+    assert "over all dates" not in restated and "2023" in restated, restated

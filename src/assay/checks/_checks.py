@@ -43,6 +43,7 @@ from sqlglot import exp
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
 from assay.checks._column_order import columns_compared_backwards
+from assay.checks._compared_spans import partial_comparison
 from assay.checks._conditions import CONDITION_CHECKS
 from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
@@ -456,6 +457,7 @@ def thin_evidence(ctx: CheckContext) -> CheckOutcome:
 CHECKS: tuple[Check, ...] = (
     *PLAN_CHECKS,
     *LAYER_CHECKS,
+    partial_comparison,
     tables_exist,
     join_readiness,
     stand_in_values,

@@ -307,6 +307,13 @@ def compose_follow_up(
     cleaned = _clean(fragment)
     said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
+    if len(before.periods) > 1 and said.periods and _changes_more(said):
+        # "by category and in 2023" after "2024 compared with 2023": which compared period
+        # the new one replaces, and whether the grouping applies to both, cannot be told
+        # (tryout 26 composed "number of orders compared with by category and in 2023?")
+        return _unclear(
+            previous, fragment, "it changes the compared periods and the question at once"
+        )
     widened = _ALL.match(cleaned)
     if (
         widened is not None
@@ -630,6 +637,11 @@ def _as_typed(words: str, text: str) -> str:
     """``words`` (a reading's canonical, lower-case text) as ``text`` spells them."""
     found = re.search(rf"\b{re.escape(words)}\b", text, re.IGNORECASE)
     return found.group(0) if found else words
+
+
+def _changes_more(said: Reading) -> bool:
+    """The follow-up says more than a period: a metric, grouping, filter, ranking or grain."""
+    return bool(said.metrics or said.groups or said.filters or said.ranking or said.grain)
 
 
 def _compared(
