@@ -5,7 +5,7 @@ Agreement cannot tell these apart: every record's agreement is 1. Only the deter
 question-vs-SQL checks and the guard can withhold a wrong one, so these sets measure them, and
 what they cost right answers.
 
-Five sets, each written by a helper who read none of Assay's code, checks or tests; each
+Six sets, each written by a helper who read none of Assay's code, checks or tests; each
 record's label comes from running its SQL against the helper's own gold SQL (``gold.jsonl``,
 with why each wrong one is wrong):
 
@@ -27,6 +27,11 @@ with why each wrong one is wrong):
   blind while this session's checks were being merged; scored once held out against
   ``assay-1.0-r15`` (``FIRST_LOOK``).
 
+- ``agreed18`` (80 records: 40 right, 40 wrong) on TPC-DS (40), TPC-H (20) and the Spider slice
+  (20), written blind while this session's checks were built; its author was asked for the
+  phrasings they target (flags and codes in words, "through", grains, joins that inflate a
+  count), so it measures them on questions nobody on the team wrote. Held out: scored once,
+  against the frozen ``assay-1.0-r26``, beside the code of the session's start (1ebe6b1).
 - ``agreed19`` (60 records: 30 right, 30 wrong) on the same three datasets as agreed17, written
   blind by another helper as a DEVELOPMENT set: checks were built from its records, so it is
   TUNED ON from the start; agreed17 beside it measures what generalises. Its first score, by
@@ -104,6 +109,17 @@ FIRST_LOOK = {
             "wrong": {"show": 14, "withhold": 21},
         },
     },
+    # Its one look, against the frozen assay-1.0-r26, and the session's start (1ebe6b1).
+    "agreed18": {
+        "r26_held_out": {
+            "right": {"show": 38, "withhold": 2},
+            "wrong": {"show": 15, "withhold": 25},
+        },
+        "before_1ebe6b1": {
+            "right": {"show": 37, "withhold": 3},
+            "wrong": {"show": 23, "withhold": 17},
+        },
+    },
     # A development set: its first score, by the code before any change made from it.
     "agreed19": {
         "before_fe08cd8": {
@@ -118,6 +134,7 @@ TUNED_ON = {
     "agreed15": False,
     "agreed16": True,
     "agreed17": False,
+    "agreed18": False,
     "agreed19": True,
 }
 
@@ -211,7 +228,7 @@ def run() -> dict[str, object]:
     report(
         "agreed (first looks: agreed14 wrong shown 19/37 under r7, agreed15 9/33 under r9, "
         "agreed16 9/35 with 12/35 right withheld at 278f3a3, agreed17 15/30 with 7/30 under r15, "
-        "agreed19 (development) 12/30 with 4/30 at fe08cd8)",
+        "agreed18 15/40 with 2/40 under r26, agreed19 (development) 12/30 with 4/30 at fe08cd8)",
         rows,
     )
     return record
