@@ -38,6 +38,7 @@ def summed_rows(reading: Reading, layer: SemanticLayer) -> Reading:
     Example:
         >>> from assay.semantic._model import Metric
         >>> from assay.semantic._reading import Reading
+        >>> from assay.semantic._resolve import Match
         >>> layer = SemanticLayer(metrics=(
         ...     Metric("n", "store sales count", ("store sales",), "s", "count(*)"),
         ...     Metric("paid", "total store sales net paid", (), "s", "SUM(s.paid)")))
