@@ -132,3 +132,19 @@ def test_silent_where_the_other_value_may_be_meant(
 ) -> None:
     db = _shop(tmp_path)
     assert CODE not in codes(scored(tmp_path, db, question, sql)), name
+
+
+def test_a_name_column_one_value_a_row_swaps_too(tmp_path: Path) -> None:
+    # Outside tryout 27: "car makers from Japan" counted for 'germany' was shown at 1.00:
+    # car_1's countries store each name once, so the column read as no category.
+    case = (
+        "countries",
+        "car_1",
+        "How many car makers are from Japan?",
+        "SELECT count(*) FROM car_makers m JOIN countries c ON m.Country = c.CountryId "
+        "WHERE c.CountryName = 'germany'",
+        "SELECT count(*) FROM car_makers m JOIN countries c ON m.Country = c.CountryId "
+        "WHERE c.CountryName = 'japan'",
+        "signal.value_swapped",
+    )
+    wrong_withheld_right_clear(tmp_path, case, right_shown=True)

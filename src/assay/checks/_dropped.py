@@ -70,12 +70,15 @@ def _said(question_words: set[str], value: str) -> bool:
     return any(value in forms(w) for w in question_words)
 
 
-def _categories(ctx: CheckContext, table: str, column: str) -> list[str]:
-    """The column's values, lower case, when it is a short category: at most ``MAX_VALUES``
-    distinct strings, some stored in more than one row (a column of names, one a row, is no
-    category: ``singer.Song_Name`` stores 'You' and 'Love'). One query over the first
-    ``SAMPLE_ROWS`` rows: it runs on every question, so it must not scan a large table (a probe
-    past its time limit withholds the answer); a value it reads is stored, whatever it misses."""
+def _categories(
+    ctx: CheckContext, table: str, column: str, most: int = MAX_VALUES, repeated: bool = True
+) -> list[str]:
+    """The column's values, lower case, when it is a short category: at most ``most``
+    distinct strings, some stored in more than one row unless ``repeated`` is false (a column
+    of names, one a row, is no category: ``singer.Song_Name`` stores 'You' and 'Love'). One
+    query over the first ``SAMPLE_ROWS`` rows: it runs on every question, so it must not scan a
+    large table (a probe past its time limit withholds the answer); a value it reads is stored,
+    whatever it misses."""
     assert ctx.profiles is not None
     dialect = {"duckdb": "duckdb", "sqlite": "sqlite", "postgres": "postgres"}.get(
         ctx.dialect, ctx.dialect
@@ -85,12 +88,12 @@ def _categories(ctx: CheckContext, table: str, column: str) -> list[str]:
     # A probe that fails or runs past its limit raises: the registry names it (fail closed).
     result = ctx.profiles.runner.execute(
         f"SELECT {c}, count(*) FROM (SELECT {c} FROM {t} WHERE {c} IS NOT NULL "
-        f"LIMIT {SAMPLE_ROWS}) AS s GROUP BY {c} ORDER BY 1 LIMIT {MAX_VALUES + 1}",
+        f"LIMIT {SAMPLE_ROWS}) AS s GROUP BY {c} ORDER BY 1 LIMIT {most + 1}",
         time_limit_ms=TIME_LIMIT_MS,
-        max_rows=MAX_VALUES + 1,
+        max_rows=most + 1,
     )
     rows = result.rows
-    if len(rows) > MAX_VALUES or not any(n > 1 for _, n in rows):
+    if len(rows) > most or (repeated and not any(n > 1 for _, n in rows)):
         return []
     return [v.strip().lower() for v, _ in rows if isinstance(v, str)]
 

@@ -33,6 +33,7 @@ __all__ = ["MAX_COMPARED", "value_swapped"]
 
 # Each compared string costs one bounded query: a few are enough for any real question.
 MAX_COMPARED = 6
+MAX_NAMES = 50  # distinct values read of a compared column
 # A question that excludes a value may name it and ask for the others ("regions other than
 # North": ``region IN ('South', 'East')``).
 _NEGATION = re.compile(
@@ -62,7 +63,9 @@ def _asked_instead(
     """The stored value of ``table.column`` the question says in place of the compared one,
     when the compared value is stored there and unsaid, and the SQL carries the said one
     nowhere."""
-    stored = set(_categories(ctx, table, column))
+    # The compared string is itself a stored value: a column of names ('germany' for "Japan",
+    # car_1's countries, one a row: outside tryout 27) swaps as a category does.
+    stored = set(_categories(ctx, table, column, most=MAX_NAMES, repeated=False))
     question_words = words(ctx.question)
     if compared.strip().lower() not in stored or _says(question_words, compared):
         return None
