@@ -16,7 +16,8 @@ question's cue is not read, so their silence is never evidence of a right answer
   are neither cats nor dogs" answered with all of them).
 - ``signal.negation_dropped``: the question negates a value ("not made in 1972", "not large",
   "other than France") and the SQL keeps that value as a positive equality with no negation
-  anywhere (no NOT, ``<>``, ``!=``, NOT IN, EXCEPT, NOT EXISTS, IS NULL).
+  anywhere (no NOT, ``<>``, ``!=``, NOT IN, EXCEPT, NOT EXISTS, IS NULL); the reverse, a value
+  asked for and excluded (``signal.negation_added``), lives in ``_negation_added``.
 
 The two bound checks live in ``_bounds`` and run from this module's ``CONDITION_CHECKS``:
 
