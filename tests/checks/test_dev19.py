@@ -11,7 +11,7 @@ import pytest
 
 from assay.checks import QUESTION_SIGNALS
 from assay.types import FindingCode
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 from tests.checks._shop19 import build_shop
 
 
@@ -69,12 +69,7 @@ WRONG_AND_RIGHT = [
 @pytest.mark.parametrize("case", WRONG_AND_RIGHT, ids=[c[0] for c in WRONG_AND_RIGHT])
 def test_wrong_withheld_right_shown(tmp_path: Path, shop: Path, case: tuple[str, ...]) -> None:
     name, question, wrong, right, code = case
-    verdict = scored(tmp_path, shop, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, shop, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
-    assert fine["action"] == "show", (name, fine["reasons"])
+    wrong_withheld_right_clear(tmp_path, (name, shop, question, wrong, right, code), True)
 
 
 def test_the_date_join_is_a_known_question_signal() -> None:

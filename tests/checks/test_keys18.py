@@ -17,7 +17,7 @@ from assay.checks import QUESTION_SIGNALS, CheckContext
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._set_ops import both_as_union, except_swapped, share_comparison_flipped
 from assay.types import Candidate, FindingCode
-from tests.checks._helpers import codes, scored
+from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 
 CODES = (
     "signal.partial_key_join",
@@ -115,12 +115,7 @@ WRONG_AND_RIGHT = [
 @pytest.mark.parametrize("case", WRONG_AND_RIGHT, ids=[c[0] for c in WRONG_AND_RIGHT])
 def test_wrong_withheld_right_shown(tmp_path: Path, shop: Path, case: tuple[str, ...]) -> None:
     name, question, wrong, right, code = case
-    verdict = scored(tmp_path, shop, question, *[wrong] * 5)
-    assert code in codes(verdict), (name, codes(verdict))
-    assert verdict["action"] == "withhold"
-    fine = scored(tmp_path, shop, question, *[right] * 5)
-    assert code not in codes(fine), (name, codes(fine))
-    assert fine["action"] == "show", (name, fine["reasons"])
+    wrong_withheld_right_clear(tmp_path, (name, shop, question, wrong, right, code), True)
 
 
 def test_the_codes_withhold() -> None:
