@@ -126,3 +126,32 @@ def test_a_score_past_the_request_limit_stops_its_query_and_records_none_of_its_
         assert waited < LIMIT_S + 1.5, f"the next score waited {waited:.1f} s"
         time.sleep(LIMIT_S)  # time for a late verdict of the refused request to be written
     assert limited.ledger.counts().verdicts == before + 1  # the next request's only
+
+
+def test_a_query_scored_past_the_request_limit_is_not_recorded_with_answer_processes(
+    limited: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/api/sql is scored in the server's thread even where answer processes answer the asks:
+    a verdict finished past the limit is not recorded (its client was told 504)."""
+    monkeypatch.setattr(limited, "answerers", object())  # answer processes on; /api/sql uses none
+    scorer = limited._scorer(limited.database(None), DEFAULT_RULE)
+    score = scorer.score
+    finished: list[str] = []
+
+    def slow_score(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(LIMIT_S + 0.5)
+        verdict = score(*args, **kwargs)
+        finished.append(verdict.action)
+        return verdict
+
+    monkeypatch.setattr(scorer, "score", slow_score)
+    before = limited.ledger.counts().verdicts
+    with TestClient(create_app(limited), raise_server_exceptions=False) as c:
+        response = c.post("/api/sql", json={"sql": QUICK})
+        assert response.status_code == 504, response.text
+        deadline = time.monotonic() + 15
+        while not finished and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the ledger write that followed the scoring, before
+    assert finished, "the scoring never finished"
+    assert limited.ledger.counts().verdicts == before

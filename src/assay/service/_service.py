@@ -336,7 +336,7 @@ class Service:
         try:
             run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
         except ExecutionTimeout:
-            self._in_time(started)  # the request's limit cut the query: 504, nothing recorded
+            self._within_limit(started)  # cut by the request's limit: 504, nothing recorded
             raise
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
@@ -381,7 +381,10 @@ class Service:
             )
         record = verdict.to_dict()
         record["guard"] = run.report.to_dict()
-        self._in_time(started)
+        # A query is scored in this thread whether or not answer processes answer the asks
+        # (before, with answer processes, a verdict scored past the limit was recorded after
+        # its client had been told 504).
+        self._within_limit(started)
         self.ledger.record(
             record, database=db.key, question=question or statement, kind="sql", client=client
         )
