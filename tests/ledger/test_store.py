@@ -89,6 +89,35 @@ def test_a_recorded_verdict_is_committed_when_record_returns(tmp_path: Path) -> 
         ledger.record(_verdict("late"), database="shop", question="q")
 
 
+@pytest.mark.parametrize("held", [True, False], ids=["held-sqlite-writer", "sqlalchemy"])
+def test_verdicts_recorded_together_are_all_committed_or_none(tmp_path: Path, held: bool) -> None:
+    """``record_all`` (a score request's verdicts): one that cannot be written leaves none of
+    the others behind, and a written set is committed, seen from another connection."""
+    path = tmp_path / "ledger.db"
+    ledger = Ledger(f"sqlite:///{path}")
+    ledger._sqlite = held  # False: the SQLAlchemy path other stores take, here on SQLite
+    try:
+        ledger.record(_verdict("v1"), database="shop", question="q")
+        with pytest.raises(LedgerError, match="already holds a verdict among 'v2', 'v1'"):
+            ledger.record_all(
+                [(_verdict("v2"), "q2"), (_verdict("v1"), "q1")], database="shop", kind="score"
+            )
+        assert ledger.ids() == ["v1"]
+        ledger.record_all(
+            [(_verdict("v2"), "q2"), (_verdict("v3"), "q3")], database="shop", kind="score"
+        )
+        other = sqlite3.connect(path)
+        try:
+            rows = other.execute("SELECT id, kind, question FROM verdicts ORDER BY seq").fetchall()
+        finally:
+            other.close()
+        assert rows == [("v1", "ask", "q"), ("v2", "score", "q2"), ("v3", "score", "q3")]
+        ledger.record(_verdict("v4"), database="shop", question="q")  # no transaction left open
+        assert ledger.ids() == ["v1", "v2", "v3", "v4"]
+    finally:
+        ledger.close()
+
+
 def test_feedback_needs_a_known_verdict_and_a_label(ledger: Ledger) -> None:
     with pytest.raises(LedgerError, match="No verdict 'nope'") as caught:
         ledger.add_feedback("nope", 1)

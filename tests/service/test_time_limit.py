@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
+from assay.scoring import DEFAULT_RULE
 from assay.service import Service, create_app
 from tests.service.conftest import make_service
 
@@ -83,4 +84,74 @@ def test_an_ask_past_the_request_limit_stops_its_queries_and_records_nothing(
         while not ran and time.monotonic() < deadline:
             time.sleep(0.05)
     assert ran and ran[0] < LIMIT_S + 1.5, f"the query ran {ran} s"
+    assert limited.ledger.counts().verdicts == before
+
+
+# Ten billion pairs of a cross join on the demo's DuckDB file that passes the guard (a condition
+# between the two sides): past the engine's 10 s limit.
+CROSS = (
+    "SELECT count(*) AS n FROM generate_series(1, 100000) AS a(i) "
+    "CROSS JOIN generate_series(1, 100000) AS b(j) WHERE a.i < b.j"
+)
+
+
+def _record(ident: str, sql: str) -> dict[str, Any]:
+    return {"id": ident, "question": "How many orders are there?", "samples": [{"final_sql": sql}]}
+
+
+def test_a_score_past_the_request_limit_stops_its_query_and_records_none_of_its_verdicts(
+    limited: Service,
+) -> None:
+    """/api/score under the request's limit: the slow record's query is stopped at the limit,
+    the next request is answered at once, and the quick record scored before the slow one is
+    not recorded either (the request is refused whole)."""
+    with TestClient(create_app(limited), raise_server_exceptions=False) as c:
+        # The scorer's connector and catalog, opened on first use (over a second), are opened
+        # before the clock starts.
+        db = limited.database(None)
+        limited._scorer(db, DEFAULT_RULE).database(limited.config.databases[db.key].url)
+        before = limited.ledger.counts().verdicts
+        slow = c.post(
+            "/api/score", json={"records": [_record("quick", QUICK), _record("slow", CROSS)]}
+        )
+        assert slow.status_code == 504, slow.text
+        assert slow.json()["error"]["code"] == "request.timeout"
+        started = time.monotonic()
+        quick = c.post("/api/score", json={"records": [_record("quick", QUICK)]})
+        waited = time.monotonic() - started
+        assert quick.status_code == 200, quick.text
+        assert quick.json()["verdicts"][0]["verdict"]["result"]["rows"] == [[20000]]
+        # The slow query held the scorer until the engine's 10 s limit before; now it is killed
+        # at the request's limit (and the kill's half-second grace).
+        assert waited < LIMIT_S + 1.5, f"the next score waited {waited:.1f} s"
+        time.sleep(LIMIT_S)  # time for a late verdict of the refused request to be written
+    assert limited.ledger.counts().verdicts == before + 1  # the next request's only
+
+
+def test_a_query_scored_past_the_request_limit_is_not_recorded_with_answer_processes(
+    limited: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/api/sql is scored in the server's thread even where answer processes answer the asks:
+    a verdict finished past the limit is not recorded (its client was told 504)."""
+    monkeypatch.setattr(limited, "answerers", object())  # answer processes on; /api/sql uses none
+    scorer = limited._scorer(limited.database(None), DEFAULT_RULE)
+    score = scorer.score
+    finished: list[str] = []
+
+    def slow_score(*args: Any, **kwargs: Any) -> Any:
+        time.sleep(LIMIT_S + 0.5)
+        verdict = score(*args, **kwargs)
+        finished.append(verdict.action)
+        return verdict
+
+    monkeypatch.setattr(scorer, "score", slow_score)
+    before = limited.ledger.counts().verdicts
+    with TestClient(create_app(limited), raise_server_exceptions=False) as c:
+        response = c.post("/api/sql", json={"sql": QUICK})
+        assert response.status_code == 504, response.text
+        deadline = time.monotonic() + 15
+        while not finished and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.5)  # the ledger write that followed the scoring, before
+    assert finished, "the scoring never finished"
     assert limited.ledger.counts().verdicts == before

@@ -20,7 +20,7 @@ import functools
 import json
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -179,43 +179,56 @@ class Ledger:
         Raises:
             LedgerError: the id is already recorded, or the store cannot be written.
         """
-        rule, policy = verdict.get("rule") or {}, verdict.get("policy") or {}
-        row = {
-            "id": str(verdict["id"]),
-            "created_at": time.time(),
-            "database": database,
-            "kind": kind,
-            "question": question,
-            "follow_up_of": follow_up_of,
-            "client": client,
-            "behaviour": str(verdict.get("behaviour", "")),
-            "action": verdict.get("action"),
-            "score": verdict.get("score"),
-            "rule": str(rule.get("name", "")),
-            "rule_version": str(rule.get("version", "")),
-            "policy": str(policy.get("name", "")),
-            "policy_version": str(policy.get("version", "")),
-            "record": json.dumps(verdict, sort_keys=True, ensure_ascii=False, default=str),
-        }
+        row = _verdict_row(verdict, database, question, kind, follow_up_of, client)
         if self._sqlite:
-            self._insert_sqlite(row, f"verdict {row['id']!r}")
+            self._insert_sqlite([row], f"verdict {row['id']!r}")
         else:
-            self._insert(VERDICTS, row, f"verdict {row['id']!r}")
+            self._insert(VERDICTS, [row], f"verdict {row['id']!r}")
 
-    def _insert_sqlite(self, row: dict[str, Any], what: str) -> None:
-        """One verdict in one transaction, committed before this returns (autocommit: the INSERT
-        is the transaction; WAL: the commit is in the log file when it returns, so a killed
-        process loses nothing committed; a failed INSERT leaves nothing behind)."""
+    def record_all(
+        self,
+        verdicts: Sequence[tuple[Mapping[str, Any], str]],
+        *,
+        database: str,
+        kind: str,
+        client: str = "",
+    ) -> None:
+        """Append verdict records, each with its question, in one transaction: all are
+        committed when this returns, or none is (a failed INSERT, or a process killed before
+        the commit, leaves none of them behind: ``/api/score`` records a request's verdicts
+        together).
+
+        Raises:
+            LedgerError: an id is already recorded, or the store cannot be written.
+        """
+        rows = [_verdict_row(v, database, q, kind, None, client) for v, q in verdicts]
+        if not rows:
+            return
+        ids = ", ".join(repr(row["id"]) for row in rows[:3])
+        what = f"a verdict among {ids}{', ...' if len(rows) > 3 else ''}"
+        if self._sqlite:
+            self._insert_sqlite(rows, what)
+        else:
+            self._insert(VERDICTS, rows, what)
+
+    def _insert_sqlite(self, rows: list[dict[str, Any]], what: str) -> None:
+        """Verdicts in one transaction, committed before this returns (autocommit: one INSERT
+        is its own transaction, several are put in one; WAL: the commit is in the log file when
+        it returns, so a killed process loses nothing committed; a failed INSERT leaves
+        nothing behind)."""
         import sqlite3
 
+        values = [[row[c] for c in _VERDICT_COLUMNS] for row in rows]
         with self._lock:
             writer = self._writer
             if writer is None:
                 raise LedgerError("The ledger is closed.", hint="Open it again.")
+            driver = writer.driver_connection
             try:
-                writer.driver_connection.execute(
-                    _INSERT_VERDICT, [row[c] for c in _VERDICT_COLUMNS]
-                )
+                if len(values) == 1:
+                    driver.execute(_INSERT_VERDICT, values[0])
+                else:
+                    _insert_together(driver, values)
             except sqlite3.IntegrityError as exc:
                 raise LedgerError(
                     f"The ledger already holds {what}.", hint="Ids are never reused."
@@ -257,10 +270,10 @@ class Ledger:
                 )
             )
 
-    def _insert(self, table: sa.Table, row: dict[str, Any], what: str) -> None:
+    def _insert(self, table: sa.Table, rows: list[dict[str, Any]], what: str) -> None:
         try:
             with self._lock, self._engine.begin() as conn:
-                conn.execute(table.insert().values(**row))
+                conn.execute(table.insert(), rows)
         except sa.exc.IntegrityError as exc:
             raise LedgerError(
                 f"The ledger already holds {what}.", hint="Ids are never reused."
@@ -393,6 +406,47 @@ class Ledger:
                 hint="Choose a writable folder.",
             ) from exc
         return len(rows), n_labels
+
+
+def _verdict_row(
+    verdict: Mapping[str, Any],
+    database: str,
+    question: str,
+    kind: str,
+    follow_up_of: str | None,
+    client: str,
+) -> dict[str, Any]:
+    """The ``verdicts`` row that stores one verdict record."""
+    rule, policy = verdict.get("rule") or {}, verdict.get("policy") or {}
+    return {
+        "id": str(verdict["id"]),
+        "created_at": time.time(),
+        "database": database,
+        "kind": kind,
+        "question": question,
+        "follow_up_of": follow_up_of,
+        "client": client,
+        "behaviour": str(verdict.get("behaviour", "")),
+        "action": verdict.get("action"),
+        "score": verdict.get("score"),
+        "rule": str(rule.get("name", "")),
+        "rule_version": str(rule.get("version", "")),
+        "policy": str(policy.get("name", "")),
+        "policy_version": str(policy.get("version", "")),
+        "record": json.dumps(verdict, sort_keys=True, ensure_ascii=False, default=str),
+    }
+
+
+def _insert_together(driver: Any, values: list[list[Any]]) -> None:
+    """Several verdict rows in one transaction on an autocommit SQLite connection: all are
+    committed, or (whatever the INSERTs raise) none is."""
+    driver.execute("BEGIN IMMEDIATE")
+    try:
+        driver.executemany(_INSERT_VERDICT, values)
+    except BaseException:
+        driver.execute("ROLLBACK")
+        raise
+    driver.execute("COMMIT")
 
 
 def _engine_options(url: str) -> dict[str, Any]:

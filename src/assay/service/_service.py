@@ -238,10 +238,17 @@ class Service:
 
     def _in_time(self, started: float) -> None:
         """Refuse to record an answer made in this process's threads past the request's time
-        limit: its client was told 504 with nothing recorded (and its queries may have been cut
-        short). An answer process is stopped at the limit by its pool instead."""
+        limit (``_within_limit``). An answer process is stopped at the limit by its pool
+        instead."""
+        if self.answerers is None:
+            self._within_limit(started)
+
+    def _within_limit(self, started: float) -> None:
+        """Refuse to go on with (or record) work done in this thread past the request's time
+        limit: its client was told 504 with nothing recorded, and its queries may have been cut
+        short."""
         limit = self.config.limits.request_time_limit_s
-        if self.answerers is None and time.monotonic() - started > limit:
+        if time.monotonic() - started > limit:
             raise _timed_out(limit)
 
     def _answer(
@@ -329,7 +336,7 @@ class Service:
         try:
             run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
         except ExecutionTimeout:
-            self._in_time(started)  # the request's limit cut the query: 504, nothing recorded
+            self._within_limit(started)  # cut by the request's limit: 504, nothing recorded
             raise
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
@@ -374,7 +381,10 @@ class Service:
             )
         record = verdict.to_dict()
         record["guard"] = run.report.to_dict()
-        self._in_time(started)
+        # A query is scored in this thread whether or not answer processes answer the asks
+        # (before, with answer processes, a verdict scored past the limit was recorded after
+        # its client had been told 504).
+        self._within_limit(started)
         self.ledger.record(
             record, database=db.key, question=question or statement, kind="sql", client=client
         )
@@ -387,11 +397,40 @@ class Service:
         rule: str = DEFAULT_RULE,
         client: str = "",
     ) -> dict[str, Any]:
-        """Score sampled answers (the samples format, without ``db``) against a database."""
+        """Score sampled answers (the samples format, without ``db``) against a database.
+
+        The request is whole or nothing: its records are scored under the request's time limit
+        (past it, the query running is stopped and no other runs: 504 ``request.timeout``), and
+        their verdicts are recorded together, so a refused request leaves none in the ledger
+        (before, its records were scored to the engine's limit, each verdict recorded as it
+        came, after the client had been told 504)."""
+        started = time.monotonic()
         db = self.database(database)
+        parsed = self._samples(db, records)
         scorer = self._scorer(db, rule)
-        # Every record is checked before any is scored: a bad one refuses the request with
-        # nothing written to the ledger.
+        out: list[dict[str, Any]] = []
+        with self._deadline(started):
+            for record in parsed:
+                with db.lock:
+                    verdict = scorer.score(record)
+                # A query cut by the limit is one sample's failure to the scorer, not an error.
+                self._within_limit(started)
+                written = verdict.to_dict()
+                written["provenance"] = {**written["provenance"], "db": db.key}
+                written["id"] = _new_id()
+                written["provenance"]["sample_id"] = record.id
+                out.append({"sample_id": record.id, "verdict": written, "badge": badge(written)})
+        self.ledger.record_all(
+            [(o["verdict"], r.question) for o, r in zip(out, parsed, strict=True)],
+            database=db.key,
+            kind="score",
+            client=client,
+        )
+        return {"ok": True, "database": db.key, "verdicts": out}
+
+    def _samples(self, db: _Database, records: list[dict[str, Any]]) -> list[SampleRecord]:
+        """Every record read as a samples record of ``db``, before any is scored: a bad one
+        refuses the request with nothing written to the ledger."""
         parsed: list[SampleRecord] = []
         seen: dict[str, int] = {}
         for index, raw in enumerate(records):
@@ -419,19 +458,7 @@ class Service:
                 )
             seen[record.id] = index
             parsed.append(record)
-        out: list[dict[str, Any]] = []
-        for record in parsed:
-            with db.lock:
-                verdict = scorer.score(record)
-            written = verdict.to_dict()
-            written["provenance"] = {**written["provenance"], "db": db.key}
-            written["id"] = _new_id()
-            written["provenance"]["sample_id"] = record.id
-            self.ledger.record(
-                written, database=db.key, question=record.question, kind="score", client=client
-            )
-            out.append({"sample_id": record.id, "verdict": written, "badge": badge(written)})
-        return {"ok": True, "database": db.key, "verdicts": out}
+        return parsed
 
     def _scorer(self, db: _Database, rule: str) -> Scorer:
         """The database's scorer for ``rule``. A calibrated policy maps scores of the rule it
