@@ -49,6 +49,7 @@ class FindingCode(StrEnum):
     CAP_STAND_IN_IN_AGGREGATE = "cap.stand_in_in_aggregate"
     CAP_THIN_EVIDENCE = "cap.thin_evidence"
     CAP_UNCONFIRMED_FACT = "cap.unconfirmed_fact"
+    CAP_UNMATCHED_ROWS = "cap.unmatched_rows"
     CAP_UNCITED_NUMBER = "cap.uncited_number"
     CAP_UNSUPPORTED_CLAIM = "cap.unsupported_claim"
     NOTE_JUDGE_ISSUE = "note.judge_issue"

@@ -17,7 +17,7 @@ from assay.catalog import Catalog, ColumnInfo, ForeignKey, Profiles, TableInfo
 from assay.checks import CHECKS, Check, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, connect
 from assay.generators import plan
-from assay.semantic import Metric, Period, Reading, SemanticLayer
+from assay.semantic import JoinPath, Metric, Period, Reading, SemanticLayer
 from assay.types import Candidate, Result
 
 YEAR = Period(dt.date(2021, 1, 1), dt.date(2022, 1, 1), "2021", "2021")
@@ -40,6 +40,8 @@ LAYER = SemanticLayer(
     tables=("people", "teams"),
 )
 READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
+# people -> teams with 40 people counted as having no team (a NULL or missing key)
+TEAMED = replace(LAYER, joins=(JoinPath("people.team", "teams.team_id", unmatched=40),))
 
 
 @pytest.fixture(scope="module")
@@ -205,6 +207,18 @@ CASES: dict[str, Case] = {
             metric=TEAM_NAMES,
         ),
         _sql("SELECT AVG(people.age) FROM people", metric=MEAN_AGE),
+    ),
+    "unmatched_rows": Case(
+        "cap.unmatched_rows",
+        _sql(
+            "SELECT COUNT(*) FROM people p JOIN teams t ON p.team = t.team_id WHERE t.name = 'T1'",
+            layer=TEAMED,
+        ),
+        _sql(
+            "SELECT t.name, COUNT(*) FROM people p LEFT JOIN teams t ON p.team = t.team_id "
+            "GROUP BY t.name",
+            layer=TEAMED,
+        ),
     ),
     "tables_exist": Case(
         "veto.missing_table",

@@ -236,23 +236,58 @@ def test_a_metric_whose_dates_end_early_has_its_own_coverage(tmp_path: Path) -> 
     assert february.candidate.result.rows == ((29,),)
 
 
-def test_a_join_leaving_rows_without_a_partner_is_forbidden(tmp_path: Path) -> None:
-    """Sales without a store (a NULL key): joined inner, "sales count by store city" would
-    drop them silently, so the draft forbids the join and says why."""
+def _sales_and_stores(db: Path) -> Path:
+    """Six sales, two of them with no store (a NULL key), in four stores of two cities; each
+    sale billed to a store and, for some, shipped from one (a second key into store)."""
     import duckdb
 
-    db = tmp_path / "o.duckdb"
     con = duckdb.connect(str(db))
-    con.execute("CREATE TABLE store (id INTEGER PRIMARY KEY, city VARCHAR)")
-    con.execute("INSERT INTO store VALUES (1, 'Oslo'), (2, 'Rome')")
-    con.execute("CREATE TABLE sale (id INTEGER, store_id INTEGER REFERENCES store(id))")
-    con.execute("INSERT INTO sale VALUES (1, 1), (2, 1), (3, 2), (4, NULL)")
+    con.execute("CREATE TABLE store (store_id INTEGER PRIMARY KEY, city VARCHAR)")
+    con.execute("INSERT INTO store VALUES (1, 'Oslo'), (2, 'Rome'), (3, 'Oslo'), (4, 'Rome')")
+    con.execute(
+        "CREATE TABLE sale (sale_id INTEGER, bill_store_id INTEGER REFERENCES store(store_id), "
+        "ship_store_id INTEGER REFERENCES store(store_id), amount DECIMAL(8, 2))"
+    )
+    con.execute(
+        "INSERT INTO sale VALUES (1, 1, 2, 5), (2, 1, NULL, 7), (3, 2, 2, 4), (4, NULL, 1, 9), "
+        "(5, 3, NULL, 1), (6, NULL, 3, 2)"
+    )
     con.close()
+    return db
+
+
+def test_a_join_leaving_rows_without_a_partner_is_kept_with_its_count(tmp_path: Path) -> None:
+    """Sales without a store (a NULL key) once made the join forbidden, so every question on a
+    store's city abstained (draft20: TPC-DS customer_demographics, "female customers"). The
+    draft keeps it with its ``unmatched`` count and its evidence's tier; a filter through it
+    answers with a warning naming the 2 sales left out, a breakdown keeps them as a group of
+    their own, and a total never joins it. Of the two keys into store, both with partnerless
+    rows, the first in column order is the join; the other is named, not proposed."""
+    from assay.pipeline import Agent
+
+    db = _sales_and_stores(tmp_path / "o.duckdb")
     text = _init(db, tmp_path / "layer.yaml")
     layer = load_semantic(tmp_path / "layer.yaml")
-    assert layer.joins == ()
-    assert [(f.left, f.right) for f in layer.forbidden_joins] == [("sale", "store")]
-    assert "1 rows of sale have no match in store.id" in text
+    assert layer.forbidden_joins == ()
+    (join,) = layer.joins
+    assert (join.left, join.right, join.unmatched) == ("sale.bill_store_id", "store.store_id", 2)
+    assert (join.tier, join.confidence) == ("DOC_CITED_STRONG", 0.9)
+    assert "sale.ship_store_id -> store.store_id not proposed: sale is joined to store" in text
+    with connect(str(db)) as connector:
+        agent = Agent(connector, layer)
+        oslo = agent.ask("sale count for Oslo")
+        by_city = agent.ask("sale count by store city")
+        total = agent.ask("sale count")
+    assert oslo.behaviour == "answer" and oslo.action == "warn"
+    assert oslo.candidate is not None and oslo.candidate.result is not None
+    assert oslo.candidate.result.rows == ((3,),)
+    (unmatched,) = [f for f in oslo.findings if f.code == "cap.unmatched_rows"]
+    assert unmatched.message.startswith("2 rows of sale have no match in store")
+    assert by_city.candidate is not None and by_city.candidate.result is not None
+    assert sorted(by_city.candidate.result.rows) == [("(no store)", 2), ("Oslo", 3), ("Rome", 1)]
+    assert "cap.unmatched_rows" not in {f.code for f in by_city.findings}
+    assert total.candidate is not None and total.candidate.final_sql is not None
+    assert "store" not in total.candidate.final_sql.split("FROM")[1]
 
 
 def test_a_period_beginning_before_a_metrics_rows_is_partly_covered(tmp_path: Path) -> None:

@@ -22,6 +22,7 @@ from assay.checks._fit import fit_check
 from assay.checks._ranked import ranked_shape
 from assay.checks._sql import in_condition
 from assay.checks._stand_in_aggregate import stand_in_in_aggregate
+from assay.checks._unmatched_rows import unmatched_rows
 from assay.semantic import JoinPath, Metric, Period
 from assay.types import Finding
 
@@ -330,6 +331,7 @@ LAYER_CHECKS = (
     possible_values,
     stand_in_in_aggregate,
     fan_out_in_metric,
+    unmatched_rows,
 )
 # The codes of verification against the layer (with an empty result), counted as the confidence
 # model's ``verification_issues`` feature.

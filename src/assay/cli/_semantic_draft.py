@@ -99,6 +99,7 @@ def init_command(db: str, out: Path, seed: int, force: bool, store: str | None) 
             {(t, c): max(lost, 1) for (t, c), lost in orphans.items()},
             calendars,
             spans,
+            frozenset((t, c) for (t, c), lost in orphans.items() if lost < 0),
         )
     )
     write_layer(text, out)
