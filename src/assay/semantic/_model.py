@@ -63,10 +63,11 @@ class JoinPath:
     confidence: float | None = None
     fact: str = ""
     # Rows of the left table with no partner on the right (a NULL or missing key), counted in
-    # the data at import. Joined inner they vanish, so the join is used only where a positive
-    # filter on the right table's columns (``=``, ``IN``, a numeric bound) keeps none of them
-    # anyway; a total, a metric, a period, a grouping or a negated filter through it is not
-    # answered (the planner refuses; the guard's ``forbidden_joins`` rule vetoes).
+    # the data at import (or by the draft). Joined inner they vanish, so the planner takes it
+    # inner only where a positive filter on the right table's columns (``=``, ``IN``, a numeric
+    # bound) keeps none of them anyway, and LEFT for a grouping (the unmatched rows a group of
+    # their own); a total or a negated filter through it is refused (generators/_planner.py ``_joins``),
+    # and an answer that joins it inner is warned with the count (``cap.unmatched_rows``).
     unmatched: int = 0
 
     @property
