@@ -391,6 +391,17 @@ CASES: dict[str, Case] = {
         _sql("SELECT count(*) FROM people WHERE team > 3", question="How many people are there?"),
         _sql("SELECT count(*) FROM people", question="How many people are there?"),
     ),
+    "code_unasked": Case(
+        "signal.code_unasked",
+        _sql(
+            "SELECT count(*) FROM people WHERE age > 30 AND sex = 'F'",
+            question="How many people are older than 30?",
+        ),
+        _sql(
+            "SELECT count(*) FROM people WHERE age > 30 AND sex = 'F'",
+            question="How many women are older than 30?",
+        ),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),
