@@ -12,7 +12,8 @@ a join that repeats its rows: the last two need a database, so not on EHRSQL), t
 of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
 and flag20's ``code_unasked`` (an equality on a flag or a short code the question never says;
-it reads stored values, so it runs with the stored-value checks)
+it reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
+positive account balance", ``c_acctbal`` never read)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
 
@@ -62,6 +63,7 @@ from assay.checks._named_fit import counted_elsewhere, direction_problems, one_w
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
 from assay.checks._sum_fan_out import sum_fanned_out
@@ -224,6 +226,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         spelled_column_unread,
         columns_compared_backwards,  # val26: "shipped after commit" as commit > ship
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
+        sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -402,6 +402,14 @@ CASES: dict[str, Case] = {
             question="How many women are older than 30?",
         ),
     ),
+    "sign_dropped": Case(
+        "signal.sign_dropped",
+        _sql("SELECT count(*) FROM people", question="How many people have a positive team?"),
+        _sql(
+            "SELECT count(*) FROM people WHERE team > 0",
+            question="How many people have a positive team?",
+        ),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),

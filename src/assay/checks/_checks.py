@@ -20,7 +20,8 @@ in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwa
 after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
 ``_unasked_bound``), ``signal.code_unasked`` (an equality on a flag or a short code the question
-says nothing of: ``_unasked_code``),
+says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the question asks of a
+column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -57,6 +58,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._sum_fan_out import sum_fanned_out
@@ -488,6 +490,7 @@ CHECKS: tuple[Check, ...] = (
     columns_compared_backwards,
     bound_unasked,
     code_unasked,
+    sign_dropped,
     key_meaning,
     thin_evidence,
 )
