@@ -8,9 +8,12 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``columns_compared_backwards`` and ``bound_unasked`` (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
-a join that repeats its rows: the last two need a database, so not on EHRSQL), and the whole
+a join that repeats its rows: the last two need a database, so not on EHRSQL), the whole
 of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
+and flag20's ``code_unasked`` (an equality on a flag or a short code the question never says;
+it reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
+positive account balance", ``c_acctbal`` never read)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
 
@@ -60,6 +63,7 @@ from assay.checks._named_fit import counted_elsewhere, direction_problems, one_w
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
 from assay.checks._sum_fan_out import sum_fanned_out
@@ -67,6 +71,7 @@ from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
 from assay.checks._unasked_bound import bound_unasked
+from assay.checks._unasked_code import code_unasked
 from assay.checks._values import _compared, _owner
 from assay.types import Candidate, Result
 
@@ -171,8 +176,8 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, code_dropped, value_dropped, value_swapped and key_meaning, on the
-    database or on EHRSQL's stand-in."""
+    """code_meaning, code_dropped, value_dropped, value_swapped, key_meaning and
+    code_unasked, on the database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -180,11 +185,8 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     ctx = CheckContext(
         question, Candidate(sql), "sqlite", catalog, profiles=Profiles(runner, catalog)
     )
-    return [
-        (f.code, f.message)
-        for c in (code_meaning, code_dropped, value_dropped, value_swapped, key_meaning)
-        for f in c(ctx).findings
-    ]
+    checks = (code_meaning, code_dropped, value_dropped, value_swapped, key_meaning, code_unasked)
+    return [(f.code, f.message) for c in checks for f in c(ctx).findings]
 
 
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:
@@ -224,6 +226,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         spelled_column_unread,
         columns_compared_backwards,  # val26: "shipped after commit" as commit > ship
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
+        sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -82,6 +82,8 @@ class FindingCode(StrEnum):
     SIGNAL_VALUE_SWAPPED = "signal.value_swapped"
     SIGNAL_COLUMNS_COMPARED_BACKWARDS = "signal.columns_compared_backwards"
     SIGNAL_BOUND_UNASKED = "signal.bound_unasked"
+    SIGNAL_CODE_UNASKED = "signal.code_unasked"
+    SIGNAL_SIGN_DROPPED = "signal.sign_dropped"
     SIGNAL_KEY_MISREAD = "signal.key_misread"
     SIGNAL_UNSATISFIABLE_FILTER = "signal.unsatisfiable_filter"
     SIGNAL_ALWAYS_TRUE_FILTER = "signal.always_true_filter"

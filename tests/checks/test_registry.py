@@ -405,6 +405,25 @@ CASES: dict[str, Case] = {
         _sql("SELECT count(*) FROM people WHERE team > 3", question="How many people are there?"),
         _sql("SELECT count(*) FROM people", question="How many people are there?"),
     ),
+    "code_unasked": Case(
+        "signal.code_unasked",
+        _sql(
+            "SELECT count(*) FROM people WHERE age > 30 AND sex = 'F'",
+            question="How many people are older than 30?",
+        ),
+        _sql(
+            "SELECT count(*) FROM people WHERE age > 30 AND sex = 'F'",
+            question="How many women are older than 30?",
+        ),
+    ),
+    "sign_dropped": Case(
+        "signal.sign_dropped",
+        _sql("SELECT count(*) FROM people", question="How many people have a positive team?"),
+        _sql(
+            "SELECT count(*) FROM people WHERE team > 0",
+            question="How many people have a positive team?",
+        ),
+    ),
     "always_true_filter": Case(
         "signal.always_true_filter",
         _sql("SELECT count(*) FROM people WHERE team <> 1 OR team <> 2"),

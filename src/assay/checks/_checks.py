@@ -19,7 +19,9 @@ sex and the SQL never reads the column coding it: ``_code_dropped``),
 in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwards`` ("shipped
 after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
-``_unasked_bound``),
+``_unasked_bound``), ``signal.code_unasked`` (an equality on a flag or a short code the question
+says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the question asks of a
+column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -56,6 +58,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._sum_fan_out import sum_fanned_out
@@ -64,6 +67,7 @@ from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
 from assay.checks._totals import groups_add_up
 from assay.checks._unasked_bound import bound_unasked
+from assay.checks._unasked_code import code_unasked
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
 from assay.errors import ExecutionError, ExecutionTimeout
@@ -485,6 +489,8 @@ CHECKS: tuple[Check, ...] = (
     value_swapped,
     columns_compared_backwards,
     bound_unasked,
+    code_unasked,
+    sign_dropped,
     key_meaning,
     thin_evidence,
 )

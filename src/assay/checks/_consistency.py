@@ -107,6 +107,8 @@ QUESTION_SIGNALS = (
     "signal.value_swapped",  # 'North' asked, region = 'South' compared: _swapped
     "signal.columns_compared_backwards",  # "shipped after commit", commit > ship: _column_order
     "signal.bound_unasked",  # "clicks in total" with impressions > 8000: _unasked_bound
+    "signal.code_unasked",  # "singers from France" with Is_male = 'T': _unasked_code
+    "signal.sign_dropped",  # "a positive account balance", c_acctbal unread: _sign_dropped
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
