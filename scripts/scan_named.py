@@ -1,6 +1,8 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
-``_dropped.value_dropped``, ``_swapped.value_swapped``, ``_keyed.key_meaning``) and count16's
+``_dropped.value_dropped``, ``_swapped.value_swapped``,
+``_fuller_value.fuller_value_said``,
+``_keyed.key_meaning``) and count16's
 (``aggregate_fit`` with the database's profiles and the answer's rows, ``comparison_fit`` on
 years said as ages),
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
@@ -54,6 +56,7 @@ from assay.checks._consistency import (
 )
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
+from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
@@ -171,8 +174,8 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, code_dropped, value_dropped, value_swapped and key_meaning, on the
-    database or on EHRSQL's stand-in."""
+    """code_meaning, code_dropped, value_dropped, value_swapped,
+    fuller_value_said and key_meaning, on the database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -182,7 +185,14 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     )
     return [
         (f.code, f.message)
-        for c in (code_meaning, code_dropped, value_dropped, value_swapped, key_meaning)
+        for c in (
+            code_meaning,
+            code_dropped,
+            value_dropped,
+            value_swapped,
+            fuller_value_said,  # agreed20: "regular air" as 'AIR', 'REG AIR' stored
+            key_meaning,
+        )
         for f in c(ctx).findings
     ]
 

@@ -46,7 +46,8 @@ READING = Reading("headcount in 2021", metrics=("headcount",), periods=(YEAR,))
 def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
     a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, scores whose points
-    are numbers stored as text, and two named regions (1 north, 2 south)."""
+    are numbers stored as text, two named regions (1 north, 2 south), and ship modes
+    ('AIR', 'REG AIR', 'RAIL')."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -82,6 +83,11 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     con.execute(
         "CREATE TABLE memberships AS SELECT id AS person_id, team AS team_id, "
         "joined + INTERVAL 15 HOUR AS since FROM people"
+    )
+    # ship modes, one holding another's word and more ('REG AIR' beside 'AIR')
+    con.execute(
+        "CREATE TABLE modes AS SELECT i AS id, ['AIR', 'REG AIR', 'RAIL'][i % 3 + 1] AS mode "
+        "FROM range(0, 12) t(i)"
     )
     # revenue and its cost of goods sold, by its initials
     con.execute(
@@ -373,6 +379,13 @@ CASES: dict[str, Case] = {
         _sql(
             "SELECT count(*) FROM people WHERE status = 'void'",
             question="How many void people are there?",
+        ),
+    ),
+    "fuller_value_said": Case(
+        "signal.fuller_value_said",
+        _sql("SELECT count(*) FROM modes WHERE mode = 'AIR'", question="How many by regular air?"),
+        _sql(
+            "SELECT count(*) FROM modes WHERE mode = 'REG AIR'", question="How many by regular air?"
         ),
     ),
     "columns_compared_backwards": Case(

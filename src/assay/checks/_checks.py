@@ -16,8 +16,11 @@ SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question a
 sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
 ``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
-in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwards`` ("shipped
-after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
+in place of the one it does say: ``_swapped``),
+``signal.fuller_value_said`` ("regular air" asked, ``l_shipmode = 'AIR'`` compared while 'REG
+AIR' is stored: ``_fuller_value``),
+``signal.columns_compared_backwards`` ("shipped after their commit date" as ``l_commitdate >
+l_shipdate``: ``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
 ``_unasked_bound``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
@@ -50,6 +53,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
+from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
@@ -483,6 +487,7 @@ CHECKS: tuple[Check, ...] = (
     code_dropped,
     value_dropped,
     value_swapped,
+    fuller_value_said,
     columns_compared_backwards,
     bound_unasked,
     key_meaning,
