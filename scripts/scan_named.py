@@ -1,6 +1,6 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
-``_dropped.value_dropped``, ``_swapped.value_swapped``,
+``_dropped.value_dropped``, ``_status_dropped.status_dropped``, ``_swapped.value_swapped``,
 ``_fuller_value.fuller_value_said``,
 ``_keyed.key_meaning``) and count16's
 (``aggregate_fit`` with the database's profiles and the answer's rows, ``comparison_fit`` on
@@ -65,6 +65,7 @@ from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
+from assay.checks._status_dropped import status_dropped
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
@@ -174,7 +175,7 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, code_dropped, value_dropped, value_swapped,
+    """code_meaning, code_dropped, value_dropped, status_dropped, value_swapped,
     fuller_value_said and key_meaning, on the database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
@@ -189,6 +190,7 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
             code_meaning,
             code_dropped,
             value_dropped,
+            status_dropped,  # agreed20: "still open", o_orderstatus never read
             value_swapped,
             fuller_value_said,  # agreed20: "regular air" as 'AIR', 'REG AIR' stored
             key_meaning,

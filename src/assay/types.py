@@ -78,6 +78,7 @@ class FindingCode(StrEnum):
     SIGNAL_CODE_FLIPPED = "signal.code_flipped"
     SIGNAL_CODE_DROPPED = "signal.code_dropped"
     SIGNAL_VALUE_DROPPED = "signal.value_dropped"
+    SIGNAL_STATUS_DROPPED = "signal.status_dropped"
     SIGNAL_VALUE_SWAPPED = "signal.value_swapped"
     SIGNAL_FULLER_VALUE_SAID = "signal.fuller_value_said"
     SIGNAL_COLUMNS_COMPARED_BACKWARDS = "signal.columns_compared_backwards"

@@ -47,7 +47,7 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
     a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, scores whose points
     are numbers stored as text, two named regions (1 north, 2 south), and ship modes
-    ('AIR', 'REG AIR', 'RAIL')."""
+    ('AIR', 'REG AIR', 'RAIL') with a status coded 'O' or 'F'."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -84,10 +84,11 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
         "CREATE TABLE memberships AS SELECT id AS person_id, team AS team_id, "
         "joined + INTERVAL 15 HOUR AS since FROM people"
     )
-    # ship modes, one holding another's word and more ('REG AIR' beside 'AIR')
+    # ship modes, one holding another's word and more ('REG AIR' beside 'AIR'), and a status
+    # coded 'O' (open) or 'F'
     con.execute(
-        "CREATE TABLE modes AS SELECT i AS id, ['AIR', 'REG AIR', 'RAIL'][i % 3 + 1] AS mode "
-        "FROM range(0, 12) t(i)"
+        "CREATE TABLE modes AS SELECT i AS id, ['AIR', 'REG AIR', 'RAIL'][i % 3 + 1] AS mode, "
+        "CASE WHEN i % 2 = 0 THEN 'O' ELSE 'F' END AS status FROM range(0, 12) t(i)"
     )
     # revenue and its cost of goods sold, by its initials
     con.execute(
@@ -379,6 +380,14 @@ CASES: dict[str, Case] = {
         _sql(
             "SELECT count(*) FROM people WHERE status = 'void'",
             question="How many void people are there?",
+        ),
+    ),
+    "status_dropped": Case(
+        "signal.status_dropped",
+        _sql("SELECT count(*) FROM modes", question="How many open modes are there?"),
+        _sql(
+            "SELECT count(*) FROM modes WHERE status = 'O'",
+            question="How many open modes are there?",
         ),
     ),
     "fuller_value_said": Case(

@@ -15,6 +15,8 @@ lone count of 0),
 SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question asks for one
 sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
+``signal.status_dropped`` ("still open" asked, ``o_orderstatus`` coding it 'O' never read:
+``_status_dropped``),
 ``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
 in place of the one it does say: ``_swapped``),
 ``signal.fuller_value_said`` ("regular air" asked, ``l_shipmode = 'AIR'`` compared while 'REG
@@ -62,6 +64,7 @@ from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._status_dropped import status_dropped
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
@@ -486,6 +489,7 @@ CHECKS: tuple[Check, ...] = (
     code_meaning,
     code_dropped,
     value_dropped,
+    status_dropped,
     value_swapped,
     fuller_value_said,
     columns_compared_backwards,
