@@ -22,7 +22,8 @@ in place of the one it does say: ``_swapped``),
 ``signal.fuller_value_said`` ("regular air" asked, ``l_shipmode = 'AIR'`` compared while 'REG
 AIR' is stored: ``_fuller_value``),
 ``signal.columns_compared_backwards`` ("shipped after their commit date" as ``l_commitdate >
-l_shipdate``: ``_column_order``),
+l_shipdate``; "sold below the list price" as ``ws_list_price < ws_sales_price``:
+``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
 ``_unasked_bound``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
