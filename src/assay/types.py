@@ -89,6 +89,7 @@ class FindingCode(StrEnum):
     SIGNAL_NEGATION_DROPPED = "signal.negation_dropped"
     SIGNAL_NEGATION_ADDED = "signal.negation_added"
     SIGNAL_BOUND_STRICTNESS = "signal.bound_strictness"
+    SIGNAL_DATE_BOUND_STRICTNESS = "signal.date_bound_strictness"
     SIGNAL_PERIOD_BOUND = "signal.period_bound"
     SIGNAL_BOUND_ON_OTHER_COLUMN = "signal.bound_on_other_column"
     SIGNAL_NEGATION_MISSING = "signal.negation_missing"

@@ -492,6 +492,17 @@ CASES.update(
             _sql("SELECT count(*) FROM people WHERE age >= 30", question=OLDER),
             _sql("SELECT count(*) FROM people WHERE age > 30", question=OLDER),
         ),
+        "date_bound_strictness": Case(
+            "signal.date_bound_strictness",
+            _sql(
+                "SELECT count(*) FROM people WHERE joined < '2021-12-31'",
+                question="How many people joined through December 31, 2021?",
+            ),
+            _sql(
+                "SELECT count(*) FROM people WHERE joined <= '2021-12-31'",
+                question="How many people joined through December 31, 2021?",
+            ),
+        ),
         "period_end_included": Case(
             "signal.period_bound",
             _sql(
