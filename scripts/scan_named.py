@@ -1,6 +1,8 @@
 """Fire the col15 readings (``assay.checks._named_fit``, ``_text_numbers``, ``_text_order``),
 the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.code_dropped``,
-``_dropped.value_dropped``, ``_swapped.value_swapped``, ``_keyed.key_meaning``) and count16's
+``_dropped.value_dropped``, ``_status_dropped.status_dropped``, ``_swapped.value_swapped``,
+``_fuller_value.fuller_value_said``,
+``_keyed.key_meaning``) and count16's
 (``aggregate_fit`` with the database's profiles and the answer's rows, ``comparison_fit`` on
 years said as ages),
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
@@ -57,6 +59,7 @@ from assay.checks._consistency import (
 )
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
+from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
@@ -66,6 +69,7 @@ from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
+from assay.checks._status_dropped import status_dropped
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
@@ -176,8 +180,8 @@ _GOLD = _GoldValues()
 
 
 def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tuple[str, str]]:
-    """code_meaning, code_dropped, value_dropped, value_swapped, key_meaning and
-    code_unasked, on the database or on EHRSQL's stand-in."""
+    """code_meaning, code_dropped, value_dropped, status_dropped, value_swapped,
+    fuller_value_said, key_meaning and code_unasked, on the database or on EHRSQL's stand-in."""
     db = _DBS.get(id(catalog))
     if db is None and len(_GOLD.values) == len(_MIMIC):
         _GOLD.learn(catalog)
@@ -185,8 +189,20 @@ def _stored_value_checks(question: str, sql: str, catalog: Catalog) -> list[tupl
     ctx = CheckContext(
         question, Candidate(sql), "sqlite", catalog, profiles=Profiles(runner, catalog)
     )
-    checks = (code_meaning, code_dropped, value_dropped, value_swapped, key_meaning, code_unasked)
-    return [(f.code, f.message) for c in checks for f in c(ctx).findings]
+    return [
+        (f.code, f.message)
+        for c in (
+            code_meaning,
+            code_dropped,
+            value_dropped,
+            status_dropped,  # agreed20: "still open", o_orderstatus never read
+            value_swapped,
+            fuller_value_said,  # agreed20: "regular air" as 'AIR', 'REG AIR' stored
+            key_meaning,
+            code_unasked,  # tryout 27: "singers from France" AND Is_male = 'T'
+        )
+        for f in c(ctx).findings
+    ]
 
 
 def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, str]]:

@@ -48,7 +48,8 @@ TEAMED = replace(LAYER, joins=(JoinPath("people.team", "teams.team_id", unmatche
 def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector]:
     """1,000 people whose `age` uses -1 for unknown (2% of rows), a status with a 'void' value,
     a join date over 2020-2022, a sex coded 'F' and 'M', seven teams, scores whose points
-    are numbers stored as text, and two named regions (1 north, 2 south)."""
+    are numbers stored as text, two named regions (1 north, 2 south), and ship modes
+    ('AIR', 'REG AIR', 'RAIL') with a status coded 'O' or 'F'."""
     path: Path = tmp_path_factory.mktemp("registry") / "people.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -84,6 +85,12 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     con.execute(
         "CREATE TABLE memberships AS SELECT id AS person_id, team AS team_id, "
         "joined + INTERVAL 15 HOUR AS since FROM people"
+    )
+    # ship modes, one holding another's word and more ('REG AIR' beside 'AIR'), and a status
+    # coded 'O' (open) or 'F'
+    con.execute(
+        "CREATE TABLE modes AS SELECT i AS id, ['AIR', 'REG AIR', 'RAIL'][i % 3 + 1] AS mode, "
+        "CASE WHEN i % 2 = 0 THEN 'O' ELSE 'F' END AS status FROM range(0, 12) t(i)"
     )
     # revenue and its cost of goods sold, by its initials
     con.execute(
@@ -389,6 +396,21 @@ CASES: dict[str, Case] = {
             question="How many void people are there?",
         ),
     ),
+    "status_dropped": Case(
+        "signal.status_dropped",
+        _sql("SELECT count(*) FROM modes", question="How many open modes are there?"),
+        _sql(
+            "SELECT count(*) FROM modes WHERE status = 'O'",
+            question="How many open modes are there?",
+        ),
+    ),
+    "fuller_value_said": Case(
+        "signal.fuller_value_said",
+        _sql("SELECT count(*) FROM modes WHERE mode = 'AIR'", question="How many by regular air?"),
+        _sql(
+            "SELECT count(*) FROM modes WHERE mode = 'REG AIR'", question="How many by regular air?"
+        ),
+    ),
     "columns_compared_backwards": Case(
         "signal.columns_compared_backwards",
         _sql(
@@ -502,6 +524,17 @@ CASES.update(
             "signal.bound_strictness",
             _sql("SELECT count(*) FROM people WHERE age >= 30", question=OLDER),
             _sql("SELECT count(*) FROM people WHERE age > 30", question=OLDER),
+        ),
+        "date_bound_strictness": Case(
+            "signal.date_bound_strictness",
+            _sql(
+                "SELECT count(*) FROM people WHERE joined < '2021-12-31'",
+                question="How many people joined through December 31, 2021?",
+            ),
+            _sql(
+                "SELECT count(*) FROM people WHERE joined <= '2021-12-31'",
+                question="How many people joined through December 31, 2021?",
+            ),
         ),
         "period_end_included": Case(
             "signal.period_bound",

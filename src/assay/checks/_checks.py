@@ -15,9 +15,15 @@ lone count of 0),
 SQL's code selects another: ``_coded``), ``signal.code_dropped`` (the question asks for one
 sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.value_dropped`` (a stored value the question says and the SQL drops: ``_dropped``),
+``signal.status_dropped`` ("still open" asked, ``o_orderstatus`` coding it 'O' never read:
+``_status_dropped``),
 ``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
-in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwards`` ("shipped
-after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
+in place of the one it does say: ``_swapped``),
+``signal.fuller_value_said`` ("regular air" asked, ``l_shipmode = 'AIR'`` compared while 'REG
+AIR' is stored: ``_fuller_value``),
+``signal.columns_compared_backwards`` ("shipped after their commit date" as ``l_commitdate >
+l_shipdate``; "sold below the list price" as ``ws_list_price < ws_sales_price``:
+``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
 ``_unasked_bound``), ``signal.code_unasked`` (an equality on a flag or a short code the question
 says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the question asks of a
@@ -52,6 +58,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
+from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
@@ -61,6 +68,7 @@ from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
+from assay.checks._status_dropped import status_dropped
 from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
@@ -486,7 +494,9 @@ CHECKS: tuple[Check, ...] = (
     code_meaning,
     code_dropped,
     value_dropped,
+    status_dropped,
     value_swapped,
+    fuller_value_said,
     columns_compared_backwards,
     bound_unasked,
     code_unasked,

@@ -9,11 +9,17 @@ shown at 1.00 (outside tester, tryout 26, probe p11). ``comparison_fit`` reads "
 B" / "A earlier than B" (A the smaller), where the few words before the cue name exactly one
 column of a comparison of two columns in the SQL and the few words after it name exactly the
 other, and says when the SQL makes the other one the larger
-(``signal.columns_compared_backwards``). A word (three letters or more) names a column when one
-of the column's name parts begins with the word's first four letters ("shipped" names
-``l_shipdate``, "commit" names ``l_commitdate``); a word naming both columns ("date") names
-neither. A question with a negation is left alone. Silence is never
-evidence of a right answer.
+(``signal.columns_compared_backwards``). Amounts read the same way: "A below B", "A under B",
+"A less than B" (A the smaller), "A above B", "A over B", "A more than B" (A the larger). "How
+many web sales lines were sold at a discount, below the list price?" as ``ws_list_price <
+ws_sales_price`` counts the lines sold above it (agreed20, a development set: shown at 1.00):
+the words before the cue name neither column ("at a discount"), so the column the words after
+it name is compared with the comparison's other one, the question's unsaid subject.
+
+A word (three letters or more) names a column when one of the column's name parts begins with
+the word's first four letters ("shipped" names ``l_shipdate``, "commit" names
+``l_commitdate``); a word naming both columns ("date") names neither. A question with a
+negation is left alone. Silence is never evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -30,8 +36,16 @@ from assay.checks._where import finding
 __all__ = ["columns_compared_backwards"]
 
 # "A after B": A is the larger; "A before B": A is the smaller.
-_CUE = re.compile(r"\b(after|later than|before|earlier than)\b", re.IGNORECASE)
-_LARGER_FIRST = frozenset({"after", "later than"})
+_CUE = re.compile(
+    r"\b(after|later than|before|earlier than|below|under|less than|lower than|smaller than|"
+    r"cheaper than|above|over|more than|higher than|greater than|larger than|exceeding|"
+    r"exceeds?)\b",
+    re.IGNORECASE,
+)
+_LARGER_FIRST = frozenset(
+    "after|later than|above|over|more than|higher than|greater than|larger than|exceeding|"
+    "exceeds|exceed".split("|")
+)
 _NEGATION = re.compile(r"\b(not|no|never|didn't|wasn't|weren't|isn't|aren't)\b", re.IGNORECASE)
 # Words between the cue and what it compares with ("after their commit date").
 _FILLER = frozenset("their its the his her a an was were is are been being".split())
@@ -97,7 +111,11 @@ def columns_compared_backwards(ctx: CheckContext) -> CheckOutcome:
             continue
         for before, larger_first, after in asked:
             first, second = _named(before, pair), _named(after, pair)
-            if first is None or second is None or first == second:
+            if second is None:
+                continue
+            if first is None:  # "sold below the list price": the other column is the subject
+                first = pair[1] if second == pair[0] else pair[0]
+            if first == second:
                 continue
             wanted_larger = first if larger_first else second
             if wanted_larger == pair[0]:

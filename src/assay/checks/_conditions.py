@@ -28,6 +28,9 @@ The two bound checks live in ``_bounds`` and run from this module's ``CONDITION_
   and the SQL puts that number on another column (``Year > 2000``) while the named one is there
   in the tables it reads.
 
+``signal.date_bound_strictness`` ("through December 31" as ``< '2016-12-31'``) reads the days
+the question names with their own words and runs from here too; it lives in ``_date_bounds``.
+
 The set-operation checks live in ``_negations`` and run from ``CONDITION_CHECKS`` too:
 ``signal.negation_missing`` (a negated verb, "don't have any car makers", answered with no
 negation), ``signal.between_strictness`` ("strictly between" as ``BETWEEN``),
@@ -52,6 +55,7 @@ from sqlglot import exp
 
 from assay.checks._bounds import bound_on_other_column, bound_strictness
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._date_bounds import date_bound_strictness
 from assay.checks._day_end import day_end_dropped
 from assay.checks._month_named import month_mismatch
 from assay.checks._negation_added import negation_added
@@ -87,6 +91,7 @@ CONDITION_SIGNALS = (
     "signal.negation_dropped",
     "signal.negation_added",  # a value asked for, excluded: _negation_added
     "signal.bound_strictness",
+    "signal.date_bound_strictness",  # "through December 31" as < '2016-12-31': _date_bounds
     "signal.period_bound",
     "signal.bound_on_other_column",
     "signal.month_mismatch",  # "August" as month(d) = 7: _month_named
@@ -427,6 +432,7 @@ CONDITION_CHECKS = (
     negation_dropped,
     negation_added,
     bound_strictness,
+    date_bound_strictness,
     period_end_included,
     bound_on_other_column,
     month_mismatch,

@@ -104,7 +104,9 @@ QUESTION_SIGNALS = (
     "signal.code_flipped",
     "signal.code_dropped",
     "signal.value_dropped",
+    "signal.status_dropped",  # "still open" asked, o_orderstatus never read: _status_dropped
     "signal.value_swapped",  # 'North' asked, region = 'South' compared: _swapped
+    "signal.fuller_value_said",  # "regular air" asked, 'AIR' compared, 'REG AIR' stored
     "signal.columns_compared_backwards",  # "shipped after commit", commit > ship: _column_order
     "signal.bound_unasked",  # "clicks in total" with impressions > 8000: _unasked_bound
     "signal.code_unasked",  # "singers from France" with Is_male = 'T': _unasked_code

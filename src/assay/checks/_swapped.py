@@ -11,7 +11,11 @@ categorical column (``_dropped._categories``: one bounded query) and says when t
 one of the column's stored values the question never says, while the question does say another
 of its stored values, which the SQL carries nowhere (``signal.value_swapped``). The stored value
 the question says follows ``value_dropped``'s rules: one word of three letters or more, no word
-of the schema and no word that says nothing of the rows. A question with a negation ("other
+that says nothing of the rows, and no word of the tables the query reads or of the columns it
+names ("students" names the table, not a value). A word of a column the query never reads is
+no name the question used: "customers with a college education" as ``cd_education_status = '4
+yr Degree'`` says the stored 'College', though ``cd_dep_college_count`` beside it has the word
+(agreed20, a development set: shown at 1.00). A question with a negation ("other
 than North", "not in the South") may ask for the other values by naming one, so it is left
 alone. Silence is never evidence of a right answer.
 """
@@ -19,9 +23,11 @@ alone. Silence is never evidence of a right answer.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from sqlglot import exp
 
+from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._dropped import _EMPTY_WORDS, _categories, _said, _schema_words
@@ -57,8 +63,21 @@ def _says(question_words: list[str], text: str) -> bool:
     return False
 
 
+def _read_words(tree: exp.Expr, catalog: Catalog) -> frozenset[str]:
+    """The schema words the question may use as names here: those of the tables the query
+    reads and of the columns it names (``_schema_words`` over that part of the catalogue)."""
+    named = {c.name.lower() for c in tree.find_all(exp.Column)}
+    tables = []
+    for name in sorted({t.name.lower() for t in tree.find_all(exp.Table)}):
+        info = catalog.table(name)
+        if info is not None:
+            columns = tuple(c for c in info.columns if c.name.lower() in named)
+            tables.append(replace(info, columns=columns))
+    return _schema_words(replace(catalog, tables=tuple(tables)))
+
+
 def _asked_instead(
-    ctx: CheckContext, table: str, column: str, compared: str, carried: str
+    ctx: CheckContext, tree: exp.Expr, table: str, column: str, compared: str, carried: str
 ) -> str | None:
     """The stored value of ``table.column`` the question says in place of the compared one,
     when the compared value is stored there and unsaid, and the SQL carries the said one
@@ -70,7 +89,7 @@ def _asked_instead(
     if compared.strip().lower() not in stored or _says(question_words, compared):
         return None
     assert ctx.catalog is not None
-    schema = _schema_words(ctx.catalog)
+    schema = _read_words(tree, ctx.catalog)
     asked = sorted(
         v
         for v in stored
@@ -104,7 +123,7 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
         if owner is None or (*owner, compared) in seen or len(seen) >= MAX_COMPARED:
             continue
         seen.add((*owner, compared))
-        asked = _asked_instead(ctx, owner[0], owner[1], compared, carried)
+        asked = _asked_instead(ctx, tree, owner[0], owner[1], compared, carried)
         if asked is None:
             continue
         where = f"{owner[0]}.{owner[1]}"
