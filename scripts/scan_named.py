@@ -5,6 +5,8 @@ the checks that read stored values (``_coded.code_meaning``, ``_code_dropped.cod
 ``_keyed.key_meaning``) and count16's
 (``aggregate_fit`` with the database's profiles and the answer's rows, ``comparison_fit`` on
 years said as ages),
+dev20's ``twin_misread`` (a column read in place of its twin: ``_qualified``, ``_first_last``,
+``_unit_summed``, ``_unasked_factor``) and ``date_keys_misread``,
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
 ``columns_compared_backwards`` and ``bound_unasked`` (a join on another key
@@ -57,6 +59,7 @@ from assay.checks._consistency import (
     literal_fit,
     table_fit,
 )
+from assay.checks._date_keys import date_keys_misread
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
 from assay.checks._fuller_value import fuller_value_said
@@ -74,6 +77,7 @@ from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
+from assay.checks._twins import twin_misread
 from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
 from assay.checks._values import _compared, _owner
@@ -211,6 +215,11 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         return []
     found = [(f.code, f.message) for f in one_word_columns(question, tree, catalog)]
     found += [(f.code, f.message) for f in columns_said_loosely(question, tree, catalog)]
+    # dev20: a column read in place of its twin, and which of a table's dates is meant
+    for reading in (twin_misread, date_keys_misread):
+        found += [
+            (f"{f.code} ({reading.__name__})", f.message) for f in reading(question, tree, catalog)
+        ]
     found += _stored_value_checks(question, sql, catalog)
     ctx = CheckContext(question, Candidate(sql), "sqlite", catalog)
     read = _read(ctx)

@@ -66,3 +66,35 @@ def test_a_sales_table_is_dated_by_its_sale_when_no_event_is_said() -> None:
     assert _web(question, "ws_sold_date_sk") == []
     # another event said: the ship date may be meant, and the check is silent
     assert _web("What were web sales net paid on shipping in 2001?", "ws_ship_date_sk") == []
+
+
+FIRSTS = Catalog(
+    (
+        _table("customer", "c_customer_sk", "c_first_shipto_date_sk", "c_first_sales_date_sk"),
+        _table("date_dim", "d_date_sk", "d_year"),
+        _table("lineitem", "l_orderkey", "l_shipdate", "l_commitdate", "l_receiptdate"),
+    ),
+)
+
+
+def _firsts(question: str, sql: str) -> list[str]:
+    tree = sqlglot.parse_one(sql, read="duckdb")
+    return [f.code for f in date_keys_misread(question, tree, FIRSTS)]
+
+
+def test_a_first_purchase_is_the_first_sale_not_the_first_ship_to() -> None:
+    # agreed20, h20_d16: shown at 1.00; TPC-DS glues "ship to" into one word
+    question = "How many customers made their first purchase in 2000?"
+    on = "SELECT count(*) FROM customer JOIN date_dim ON {} = d_date_sk WHERE d_year = 2000"
+    assert _firsts(question, on.format("c_first_shipto_date_sk")) == ["signal.column_mismatch"]
+    assert _firsts(question, on.format("c_first_sales_date_sk")) == []
+
+
+def test_shipped_is_not_received() -> None:
+    # agreed20, h20_h15: "shipped in March 1996" filtered on the receipt date, shown at 1.00
+    question = "How many line items were shipped in March 1996?"
+    sql = "SELECT count(*) FROM lineitem WHERE month({0}) = 3 AND year({0}) = 1996"
+    assert _firsts(question, sql.format("l_receiptdate")) == ["signal.column_mismatch"]
+    assert _firsts(question, sql.format("l_shipdate")) == []
+    # a receipt is a delivery: "delivered" read through the receipt date is silent
+    assert _firsts("How many line items were delivered in 1996?", sql.format("l_receiptdate")) == []

@@ -22,26 +22,11 @@ from sqlglot import exp
 
 from assay.catalog import Catalog, column_prefix
 from assay.checks._cues import words
+from assay.checks._qualified import qualified_as_said, stem
 from assay.checks._values import _owner
 from assay.types import Finding
 
 __all__ = ["columns_said_loosely"]
-
-_MIN_STEM = 4  # shorter words ("amt", "qty", "net") are compared whole
-_ENDINGS = ("ing", "ed", "es", "s")
-
-
-def _stem(word: str) -> str:
-    """A word less one inflection ending ("refunded", "refunds": "refund").
-
-    Example:
-        >>> _stem("refunded"), _stem("refund"), _stem("cash")
-        ('refund', 'refund', 'cash')
-    """
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
-            return word[: -len(ending)]
-    return word
 
 
 def _own_words(column: str, prefix: str) -> list[str]:
@@ -53,13 +38,13 @@ def _own_words(column: str, prefix: str) -> list[str]:
 
 def _all_said(said: set[str], column: str, prefix: str) -> bool:
     own = _own_words(column, prefix)
-    return bool(own) and all(_stem(w) in said for w in own)
+    return bool(own) and all(stem(w) in said for w in own)
 
 
 def columns_said_loosely(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:
     """``signal.column_mismatch`` for a column whose words the question says in any order
     while the SQL aggregates a sibling of it (see the module docstring)."""
-    said = {_stem(w) for w in words(question)}
+    said = {stem(w) for w in words(question)}
     used = {c.name.lower() for c in tree.find_all(exp.Column)}
     aggregated: dict[str, list[str]] = {}
     for agg in tree.find_all(exp.Sum, exp.Avg, exp.Max, exp.Min):
@@ -82,7 +67,7 @@ def columns_said_loosely(question: str, tree: exp.Expr, catalog: Catalog) -> lis
             and len(_own_words(col.name, prefix)) >= 2
             and _all_said(said, col.name, prefix)
         ]
-        if len(named) == 1:
+        if len(named) == 1 and not any(qualified_as_said(question, named[0], c) for c in taken):
             findings.append(
                 Finding(
                     "signal.column_mismatch",

@@ -35,7 +35,9 @@ from assay.checks._cues import read_cues, words
 from assay.checks._date_keys import date_keys_misread
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import one_word_columns
+from assay.checks._qualified import qualified_as_said
 from assay.checks._sql import parse_query
+from assay.checks._twins import twin_misread
 from assay.checks._values import _names, _owner, _string
 from assay.types import Finding
 
@@ -482,8 +484,8 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
             and len(_column_words(col.name, prefix)) >= 2
             and _says(said, _column_words(col.name, prefix))
         ]
-        if len(named) != 1:
-            continue
+        if len(named) != 1 or any(qualified_as_said(ctx.question, named[0], c) for c in taken):
+            continue  # "spend before tax" as LIFETIME_SPEND_PRETAX names it rightly (_qualified)
         findings.append(
             Finding(
                 "signal.column_mismatch",
@@ -502,4 +504,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
         findings.extend(date_keys_misread(ctx.question, tree, catalog))
     if not findings:  # "cash we refunded" as sum(wr_return_amt) (_loose_columns)
         findings.extend(columns_said_loosely(ctx.question, tree, catalog))
+    if not findings:  # "tax included" as ws_net_paid beside ws_net_paid_inc_tax (_twins)
+        findings.extend(twin_misread(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))

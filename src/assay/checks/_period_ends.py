@@ -20,6 +20,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._latest_full import latest_taken_as_full
 from assay.checks._where import finding, tree_of
 
 __all__ = ["period_end_included"]
@@ -121,7 +122,11 @@ def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
 
 def period_end_included(ctx: CheckContext) -> CheckOutcome:
     """``signal.period_bound`` for "the first quarter of 1994" as ``BETWEEN '1994-01-01'
-    AND '1994-04-01'`` (the module docstring)."""
+    AND '1994-04-01'`` (the module docstring), or "the last full year" as the latest year with
+    data (``_latest_full``)."""
+    latest = latest_taken_as_full(ctx)
+    if latest:
+        return CheckOutcome(tuple(latest))
     periods = _periods(ctx.question)
     if not periods:
         return CheckOutcome()
