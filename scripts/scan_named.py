@@ -11,6 +11,7 @@ a column spelled by its initials and not read, a day's end dropped from timestam
 a join that repeats its rows: the last two need a database, so not on EHRSQL), and the whole
 of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
+and of ``ranking_fit`` and ``result_shape`` (dev20: a top N kept by ROW_NUMBER, "X versus Y")
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
 
@@ -50,6 +51,8 @@ from assay.checks._consistency import (
     comparison_fit,
     grouping_fit,
     literal_fit,
+    ranking_fit,
+    result_shape,
     table_fit,
 )
 from assay.checks._day_end import day_end_dropped
@@ -228,7 +231,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]
     # whole checks, tagged: counted_elsewhere is above
-    for check in (grouping_fit, table_fit, literal_fit):
+    for check in (grouping_fit, table_fit, literal_fit, ranking_fit, result_shape):
         found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 

@@ -30,6 +30,7 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog, column_prefix, names_agree
+from assay.checks._composed import composed
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
 from assay.checks._date_keys import date_keys_misread
@@ -454,6 +455,12 @@ def sums_named(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
     return True
 
 
+def _composed_named(ctx: CheckContext, tree: exp.Expr, finding: Finding) -> bool:
+    """Whether the column a finding names is read through its parts (``_composed``)."""
+    table, _, column = str(finding.evidence["named"]).rpartition(".")
+    return composed(ctx, tree, table, column)
+
+
 def column_fit(ctx: CheckContext) -> CheckOutcome:
     """The question names a column word for word and the SQL aggregates its sibling instead
     (``signal.column_mismatch``)."""
@@ -482,7 +489,7 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
             and len(_column_words(col.name, prefix)) >= 2
             and _says(said, _column_words(col.name, prefix))
         ]
-        if len(named) != 1:
+        if len(named) != 1 or composed(ctx, tree, table, named[0]):  # pretax + tax: _composed
             continue
         findings.append(
             Finding(
@@ -501,5 +508,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
     if not findings:  # "sold in 2001" through the ship date (_date_keys)
         findings.extend(date_keys_misread(ctx.question, tree, catalog))
     if not findings:  # "cash we refunded" as sum(wr_return_amt) (_loose_columns)
-        findings.extend(columns_said_loosely(ctx.question, tree, catalog))
+        loose = columns_said_loosely(ctx.question, tree, catalog)
+        findings.extend(f for f in loose if not _composed_named(ctx, tree, f))
     return CheckOutcome(tuple(findings))

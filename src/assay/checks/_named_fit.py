@@ -380,9 +380,32 @@ def counts_table(question: str, table: str) -> bool:
         True
         >>> counts_table("How many distinct customers bought in stores?", "store")
         False
+        >>> counts_table("How many store tickets were rung up?", "store")
+        False
     """
     match = _HOW_MANY.search(" ".join(words(question)))
-    return match is not None and bool(named_tables(match.group(1), (table,)))
+    if match is None or not named_tables(match.group(1), (table,)):
+        return False
+    return not _modifies(match.group(1), table)
+
+
+def _modifies(counted: str, table: str) -> bool:
+    """Whether the table's name is said in the singular before a plural noun: it says which
+    things are counted, not that the table's rows are ("how many store tickets" counts
+    tickets of the store channel; agreed20: ``count(DISTINCT ss_ticket_number)`` over
+    ``store_sales`` was withheld as reading store_sales instead of store).
+
+    Example:
+        >>> _modifies("store tickets were", "store"), _modifies("stores are there", "store")
+        (True, False)
+    """
+    said = counted.split()
+    last = [p for p in re.split(r"[^a-z0-9]+", table.lower()) if p][-1:]
+    for n, word in enumerate(said[:-1]):
+        if last == [word] and not word.endswith("s"):
+            after = said[n + 1]
+            return after.endswith("s") and not after.endswith("ss") and len(after) > 3
+    return False
 
 
 def _count_star(tree: exp.Expr) -> bool:
