@@ -181,12 +181,24 @@ def test_indicator_counts_the_lines_asked(tmp_path: Path, shop: tuple[Path, Path
     assert "signal.sum_fanned_out" in codes(verdict)
 
 
-def test_stores_still_counted(tmp_path: Path, shop: tuple[Path, Path]) -> None:
-    """ "How many stores" counts stores: store_sales' lines counted instead still draw the
-    signal."""
-    sql = "SELECT count(*) FROM store_sales"
-    verdict = scored(tmp_path, shop[0], "How many stores are there?", *[sql] * 5)
-    assert "signal.table_mismatch" in codes(verdict)
+STILL_COUNTED = [
+    ("stores", "How many stores are there?", "SELECT count(*) FROM store_sales"),
+    (
+        "store_tickets_as_lines",  # agreed16, h16_d11: lines counted, not tickets
+        "How many store tickets had more than 5 line items?",
+        "SELECT count(*) AS tickets FROM store_sales WHERE ss_quantity > 5",
+    ),
+]
+
+
+@pytest.mark.parametrize("case", STILL_COUNTED, ids=[c[0] for c in STILL_COUNTED])
+def test_store_lines_still_judged(
+    tmp_path: Path, shop: tuple[Path, Path], case: tuple[str, str, str]
+) -> None:
+    """Stores, or store tickets, counted as store_sales' lines still draw the signal."""
+    name, question, sql = case
+    verdict = scored(tmp_path, shop[0], question, *[sql] * 5)
+    assert "signal.table_mismatch" in codes(verdict), (name, codes(verdict))
 
 
 def test_dayname_answer_shown(tmp_path: Path, shop: tuple[Path, Path]) -> None:

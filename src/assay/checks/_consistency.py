@@ -64,7 +64,12 @@ from assay.checks._mentions import (
     sums_named,
     unfiltered_names,
 )
-from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
+from assay.checks._named_fit import (
+    counted_elsewhere,
+    counted_through,
+    counts_table,
+    direction_problems,
+)
 from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
@@ -702,7 +707,7 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
             references(ctx.catalog, other, name)
             or describes(ctx.catalog, ctx.question, read, name, other)
         )
-        or counts_table(ctx.question, name)
+        or (counts_table(ctx.question, name) and not counted_through(ctx.question, name, sql.tree))
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         why = "a table whose name only contains the one named holds other rows"
