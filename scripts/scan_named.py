@@ -15,8 +15,9 @@ a column spelled by its initials and not read, a day's end dropped from timestam
 a join that repeats its rows: the last two need a database, so not on EHRSQL), the whole
 of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
-and flag20's ``code_unasked`` (an equality on a flag or a short code the question never says;
-it reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
+and of ``ranking_fit`` and ``result_shape`` (dev20: a top N kept by ROW_NUMBER, "X versus Y"),
+flag20's ``code_unasked`` (an equality on a flag or a short code the question never says; it
+reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
 positive account balance", ``c_acctbal`` never read)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
@@ -57,6 +58,8 @@ from assay.checks._consistency import (
     comparison_fit,
     grouping_fit,
     literal_fit,
+    ranking_fit,
+    result_shape,
     table_fit,
 )
 from assay.checks._date_keys import date_keys_misread
@@ -256,7 +259,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]
     # whole checks, tagged: counted_elsewhere is above
-    for check in (grouping_fit, table_fit, literal_fit):
+    for check in (grouping_fit, table_fit, literal_fit, ranking_fit, result_shape):
         found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 

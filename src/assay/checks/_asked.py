@@ -31,6 +31,7 @@ __all__ = [
     "rows_ranked",
     "sums_within",
     "units_counted",
+    "units_summed",
 ]
 
 # Words that ask for a sum without saying "total" (EHRSQL's gold sums doses and volumes for
@@ -116,6 +117,34 @@ def units_counted(question: str, tree: exp.Expr, columns: list[str]) -> bool:
     if not _UNITS.search(question) or tree.find(exp.Count) is None or tree.find(exp.Sum):
         return False
     return any(_QUANTITY.search(c) for c in columns)
+
+
+_UNITS_SAID = re.compile(
+    r"\b(?:how many|number of|count of|\d[\d,]*(?:\.\d+)?|most|fewest|least)\s+units\b",
+    re.IGNORECASE,
+)
+
+
+def units_summed(question: str, tree: exp.Expr) -> bool:
+    """ "Which categories sold more than 1500 units?" as ``HAVING sum(ss_quantity) > 1500``:
+    units said with a number or a count's cue are a total of a quantity column, so every SUM
+    of such a column is asked (agreed20: the right answer was withheld as "the SQL adds up
+    (SUM) but the question asks for no total"). A SUM of any other column is still judged.
+
+    Example:
+        >>> import sqlglot
+        >>> tree = sqlglot.parse_one("SELECT c FROM s GROUP BY c HAVING sum(ss_quantity) > 1500")
+        >>> units_summed("Which categories sold more than 1500 units?", tree)
+        True
+        >>> units_summed("Which categories had more than 1500 sales?", tree)
+        False
+    """
+    sums = list(tree.find_all(exp.Sum))
+    if not _UNITS_SAID.search(question) or not sums:
+        return False
+    return all(
+        isinstance(s.this, exp.Column) and _QUANTITY.search(s.this.name) is not None for s in sums
+    )
 
 
 def rows_ranked(question: str, tree: exp.Expr, catalog: Catalog) -> str | None:

@@ -7,7 +7,7 @@ cue is not read or the SQL does not parse, so their silence is never evidence of
 The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
 ``assay-1.0`` weighs them.
 
-One module (about 780 lines) because the checks share one reading of the question's cues and of
+One module (about 800 lines) because the checks share one reading of the question's cues and of
 the SQL (``_read``); their longer readings live beside it: what a question asks of an aggregate
 (``_asked``), of COUNT(DISTINCT) (``_distinct_counts``), of tables and columns (``_mentions``,
 ``_named_fit``, ``_date_keys``).
@@ -30,9 +30,11 @@ from assay.checks._asked import (
     rows_ranked,
     sums_within,
     units_counted,
+    units_summed,
 )
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._correlated import per_outer_row
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -62,14 +64,20 @@ from assay.checks._mentions import (
     sums_named,
     unfiltered_names,
 )
-from assay.checks._named_fit import counted_elsewhere, counts_table, direction_problems
-from assay.checks._ranked import ranked_shape
+from assay.checks._named_fit import (
+    counted_elsewhere,
+    counted_through,
+    counts_table,
+    direction_problems,
+)
+from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
 from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
 from assay.checks._where import negated
+from assay.checks._written_average import counted_per, sums_averaged, written_averages
 from assay.types import Finding
 
 __all__ = [
@@ -152,6 +160,9 @@ def _limit(tree: exp.Expr) -> int | None:
     ranked = ranked_shape(tree) if isinstance(tree, exp.Select) else None
     if ranked is not None:  # RANK() <= n keeps n rows and any tied with the last
         return ranked.n
+    numbered = numbered_cut(tree) if isinstance(tree, exp.Select) else None
+    if numbered is not None:  # ROW_NUMBER() <= n keeps n rows
+        return numbered
     limit = tree.args.get("limit")
     value = limit.expression if isinstance(limit, exp.Limit) else None
     if isinstance(value, exp.Literal) and value.is_int:
@@ -194,6 +205,8 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
     )
     order = tree.args.get("order")
     desc = tuple(bool(o.args.get("desc")) for o in order.expressions) if order else ()
+    if order and isinstance(tree, exp.Select):  # ORDER BY rn: the direction rn numbers in
+        desc = ordering(tree).desc
     literals = list(tree.find_all(exp.Literal))
     numbers = frozenset(
         n for n in (_number(lit) for lit in literals if not lit.is_string) if n is not None
@@ -246,6 +259,7 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         and "avg" not in sql.aggregates
         and "average" not in names
         and not named_in_literal(("mean", "average", "avg"), sql.tree)
+        and not written_averages(sql.tree)  # sum(x) / count(*): _written_average
     ):
         problems.append("the question asks for an average but the SQL has no AVG")
     if (
@@ -257,9 +271,11 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         and not per_group(ctx.question, sql.grouped)
         and not _broken_down(ctx, sql)
         and not (not cues.aggregates and _measure_named(ctx, sql))
+        and not ("avg" in cues.aggregates and sums_averaged(sql.tree))
+        and not units_summed(ctx.question, sql.tree)
     ):
         problems.append("the SQL adds up (SUM) but the question asks for no total")
-    if not distinct and unasked_distinct_counts(ctx, sql.tree):
+    if not distinct and _unasked_distinct(ctx, sql.tree):
         problems.append("the SQL counts distinct values but the question does not say distinct")
     if ctx.catalog is not None and units_counted(
         ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
@@ -287,6 +303,13 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+def _unasked_distinct(ctx: CheckContext, tree: exp.Expr) -> bool:
+    """A returned COUNT(DISTINCT) not asked for, less the count of things an average is taken
+    "per" (``sum(profit) / count(DISTINCT order_number)`` for "per order": _written_average)."""
+    per = counted_per(ctx.question, tree)
+    return any(all(c is not p for p in per) for c in unasked_distinct_counts(ctx, tree))
 
 
 def _columns_read(catalog: Catalog, tree: exp.Expr) -> list[str]:
@@ -425,6 +448,10 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if every_except(ctx.question, sql.tree) or per_day_average(ctx, sql.tree):  # _ungrouped
         return CheckOutcome()
     if rate_per_unit(ctx.question, sql.tree):  # "clicks per impression": _rates
+        return CheckOutcome()
+    if per_outer_row(sql.tree):  # a correlated subquery per region's row: _correlated
+        return CheckOutcome()
+    if counted_per(ctx.question, sql.tree):  # profit / count(DISTINCT order): _written_average
         return CheckOutcome()
     return CheckOutcome(
         (
@@ -684,7 +711,7 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
             references(ctx.catalog, other, name)
             or describes(ctx.catalog, ctx.question, read, name, other)
         )
-        or counts_table(ctx.question, name)
+        or (counts_table(ctx.question, name) and not counted_through(ctx.question, name, sql.tree))
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         why = "a table whose name only contains the one named holds other rows"

@@ -110,6 +110,11 @@ _ORDERED = re.compile(
     rf"{_EXTREMES} to (?:the )?{_EXTREMES})\b"
 )
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
+# "the average orders for new versus returning customers" asks one number for each side
+# (agreed20: two rows withheld as "a single number asked"); a ratio or a difference of the two
+# sides is still one number.
+_VERSUS = re.compile(r"\b(?:versus|vs)\b")
+_ONE_OF_TWO = re.compile(r"\b(?:ratio|difference|gap|percentage|share|proportion|fraction)\b")
 _SINGLE_NUMBER = re.compile(
     r"^\s*(how many|what is the (total |average |maximum |minimum |)number of|"
     r"count the number of|find the number of|what is the (average|total|maximum|minimum|max|min)"
@@ -187,7 +192,8 @@ def read_cues(question: str) -> Cues:
         single_number=bool(_SINGLE_NUMBER.search(text))
         and not _EACH.search(text)
         and not _DISTINCT.search(text)
-        and not re.search(r"\b(by|grouped)\b", text),
+        and not re.search(r"\b(by|grouped)\b", text)
+        and not (_VERSUS.search(text) and not _ONE_OF_TWO.search(text)),
         ordered=bool(_ORDERED.search(text)),
     )
 

@@ -30,6 +30,7 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog, column_prefix, names_agree
+from assay.checks._composed import composed
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
 from assay.checks._date_keys import date_keys_misread
@@ -456,6 +457,12 @@ def sums_named(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
     return True
 
 
+def _composed_named(ctx: CheckContext, tree: exp.Expr, finding: Finding) -> bool:
+    """Whether the column a finding names is read through its parts (``_composed``)."""
+    table, _, column = str(finding.evidence["named"]).rpartition(".")
+    return composed(ctx, tree, table, column)
+
+
 def column_fit(ctx: CheckContext) -> CheckOutcome:
     """The question names a column word for word and the SQL aggregates its sibling instead
     (``signal.column_mismatch``)."""
@@ -484,8 +491,12 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
             and len(_column_words(col.name, prefix)) >= 2
             and _says(said, _column_words(col.name, prefix))
         ]
-        if len(named) != 1 or any(qualified_as_said(ctx.question, named[0], c) for c in taken):
-            continue  # "spend before tax" as LIFETIME_SPEND_PRETAX names it rightly (_qualified)
+        if (
+            len(named) != 1
+            or any(qualified_as_said(ctx.question, named[0], c) for c in taken)
+            or composed(ctx, tree, table, named[0])
+        ):
+            continue  # "spend before tax" (_qualified); pretax + tax (_composed)
         findings.append(
             Finding(
                 "signal.column_mismatch",
@@ -503,7 +514,8 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
     if not findings:  # "sold in 2001" through the ship date (_date_keys)
         findings.extend(date_keys_misread(ctx.question, tree, catalog))
     if not findings:  # "cash we refunded" as sum(wr_return_amt) (_loose_columns)
-        findings.extend(columns_said_loosely(ctx.question, tree, catalog))
+        loose = columns_said_loosely(ctx.question, tree, catalog)
+        findings.extend(f for f in loose if not _composed_named(ctx, tree, f))
     if not findings:  # "tax included" as ws_net_paid beside ws_net_paid_inc_tax (_twins)
         findings.extend(twin_misread(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))

@@ -9,7 +9,15 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-__all__ = ["Ordering", "Ranked", "first_order", "limit_of", "ordering", "ranked_shape"]
+__all__ = [
+    "Ordering",
+    "Ranked",
+    "first_order",
+    "limit_of",
+    "numbered_cut",
+    "ordering",
+    "ranked_shape",
+]
 
 
 @dataclass(frozen=True)
@@ -63,6 +71,35 @@ def ranked_shape(select: exp.Select) -> Ranked | None:
     )
     within = tuple(window.args.get("partition_by") or ())
     return Ranked(inner, n, ranked_by, consistent, within)
+
+
+def numbered_cut(select: exp.Select) -> int | None:
+    """The n of ``WHERE rn <= n`` over a subquery that ranks its rows with an unpartitioned
+    ``ROW_NUMBER()`` or ``DENSE_RANK() OVER (ORDER BY ...)``: it keeps the first n rows (with
+    DENSE_RANK, the rows of the first n values), as ``ORDER BY ... LIMIT n`` does ("the top 5
+    categories" so written was withheld as "the LIMIT is None": agreed20; EHRSQL's gold keeps
+    "the top four most frequent" as ``DENSE_RANK() ... AS C1`` with ``T3.C1 <= 4``).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT c FROM (SELECT c, row_number() OVER (ORDER BY v DESC) AS rn FROM t) s "
+        >>> numbered_cut(parse_one(sql + "WHERE rn <= 5"))
+        5
+        >>> numbered_cut(parse_one(sql + "WHERE s.rn < 5"))
+        4
+    """
+    windows = _rank_windows(select)
+    where = select.args.get("where")
+    cond = where.this if where is not None else None
+    if not isinstance(cond, (exp.LTE, exp.LT)) or not isinstance(cond.this, exp.Column):
+        return None
+    window = windows.get(cond.this.name.lower())
+    if window is None or not isinstance(window.this, (exp.RowNumber, exp.DenseRank)):
+        return None
+    bound = cond.expression
+    if not isinstance(bound, exp.Literal) or not bound.is_int:
+        return None
+    return int(bound.name) - (1 if isinstance(cond, exp.LT) else 0)
 
 
 def limit_of(select: exp.Select) -> int | None:

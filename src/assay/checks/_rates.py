@@ -35,13 +35,27 @@ def sums_in_ratio(question: str, tree: exp.Expr) -> bool:
 
 
 def _divided(node: exp.Expr) -> bool:
-    """Whether ``node`` sits inside a division within its own SELECT."""
+    """Whether ``node`` sits inside a division within its own SELECT, or is projected under a
+    name that a division elsewhere in the query reads (``WITH t AS (SELECT sum(tax) AS tax,
+    sum(spend) AS total ...) SELECT 100.0 * tax / total FROM t``; agreed20: withheld as "adds
+    up (SUM) but the question asks for no total")."""
     parent = node.parent
     while parent is not None and not isinstance(parent, exp.Query):
         if isinstance(parent, exp.Div):
             return True
+        if isinstance(parent, exp.Alias) and isinstance(parent.parent, exp.Select):
+            return _read_divided(node.root(), parent.alias, parent.parent)
         parent = parent.parent
     return False
+
+
+def _read_divided(tree: exp.Expr, name: str, own: exp.Select) -> bool:
+    """Whether a division outside ``own`` reads a column called ``name``."""
+    return any(
+        column.name.lower() == name.lower() and column.find_ancestor(exp.Select) is not own
+        for div in tree.find_all(exp.Div)
+        for column in div.find_all(exp.Column)
+    )
 
 
 _AGGREGATE = (exp.Sum, exp.Count, exp.Avg)
