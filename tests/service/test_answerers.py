@@ -203,11 +203,13 @@ def test_an_answer_past_the_time_limit_is_stopped_not_left_running(
 ) -> None:
     """The request's time limit stops the work too: the answer process (and its engine worker)
     is killed and replaced; nothing is recorded. (Before, the request gave up waiting while
-    the ask ran on to its engine's limit.)"""
+    the ask ran on to its engine's limit.) The process is paused (SIGSTOP) so that its answer
+    outlasts the limit: a limit shorter than the reading done before it reaches the process
+    (0.001 s, before) now stops the ask before it is sent, with no process to kill."""
     settings = load_settings()
     config = demo_config(*demo_paths, settings, f"sqlite:///{tmp_path / 'ledger.db'}")
     config = config.model_copy(
-        update={"limits": config.limits.model_copy(update={"request_time_limit_s": 0.001})}
+        update={"limits": config.limits.model_copy(update={"request_time_limit_s": 3.0})}
     )
     service = Service(config, settings, answer_processes=1)
     try:
@@ -216,6 +218,7 @@ def test_an_answer_past_the_time_limit_is_stopped_not_left_running(
         engines = _descendants(first)
         assert engines, "the answer process has its engine worker"
         before = service.ledger.counts().verdicts
+        os.kill(first, signal.SIGSTOP)
         with pytest.raises(ApiError) as raised:
             service.ask(ANSWERED)
         assert raised.value.code == "request.timeout" and raised.value.status == 504

@@ -5,6 +5,7 @@ question)."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from assay.scoring import DEFAULT_RULE
-from assay.service import Service, create_app
+from assay.service import Service, create_app, demo_config
+from assay.service._deadline import Deadline
+from assay.service._errors import ApiError
+from assay.settings import load_settings
 from tests.service.conftest import make_service
 
 pytestmark = pytest.mark.slow
@@ -155,3 +159,97 @@ def test_a_query_scored_past_the_request_limit_is_not_recorded_with_answer_proce
         time.sleep(0.5)  # the ledger write that followed the scoring, before
     assert finished, "the scoring never finished"
     assert limited.ledger.counts().verdicts == before
+
+
+ANSWERED = "What was the gross revenue in 2023?"
+
+
+def test_an_ask_that_waited_for_a_busy_answer_process_past_the_limit_records_nothing(
+    demo_paths: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Answer processes on (``assay serve``'s default) and the only one busy until after the
+    request's limit: the client is told 504, and no verdict is recorded, nor is the answer
+    process killed for it. Before, the limit was counted afresh from when the ask reached a
+    free process: it was answered then, and its verdict recorded after the 504."""
+    settings = load_settings()
+    config = demo_config(*demo_paths, settings, f"sqlite:///{tmp_path / 'ledger.db'}")
+    config = config.model_copy(
+        update={"limits": config.limits.model_copy(update={"request_time_limit_s": LIMIT_S})}
+    )
+    service = Service(config, settings, answer_processes=1)
+    try:
+        answerers = service.answerers
+        assert answerers is not None
+        (pid,) = answerers.pids()
+        ask = answerers.ask
+        done = threading.Event()
+
+        def watched(*args: Any, **kwargs: Any) -> dict[str, Any]:
+            try:
+                return ask(*args, **kwargs)
+            finally:
+                done.set()
+
+        monkeypatch.setattr(answerers, "ask", watched)
+        before = service.ledger.counts().verdicts
+        busy = answerers._idle.get()  # another ask holds the one process ...
+        # ... until just after this request's limit
+        threading.Timer(LIMIT_S + 0.3, answerers._release, (busy,)).start()
+        with TestClient(create_app(service), raise_server_exceptions=False) as c:
+            response = c.post("/api/ask", json={"question": ANSWERED})
+            assert response.status_code == 504, response.text
+            assert response.json()["error"]["code"] == "request.timeout"
+            assert done.wait(30), "the ask never came back from the answer process"
+            time.sleep(0.5)  # the ledger write that followed, before
+        assert service.ledger.counts().verdicts == before
+        assert answerers.pids() == [pid]  # it gave up waiting: no process was killed for it
+        assert service.ask(ANSWERED)["badge"] == "show"  # the process serves the next ask
+    finally:
+        service.close()
+        service.ledger.close()
+
+
+def test_a_verdict_whose_ledger_write_began_within_the_limit_is_sent_not_504(
+    limited: Service, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The work's last look at the clock and its ledger write are not one instant: a verdict
+    found in time whose write ran past the limit (a slow commit stands in) was recorded after
+    its client had been told 504. The work now claims the request before it writes, and the
+    server, at the limit, waits for the write and sends the verdict: a verdict recorded is a
+    verdict its client got."""
+    limited.sql(QUICK)  # the scorer opened (over a second) before the clock starts
+    record = limited.ledger.record
+
+    def slow_record(*args: Any, **kwargs: Any) -> None:
+        time.sleep(LIMIT_S + 0.5)
+        record(*args, **kwargs)
+
+    monkeypatch.setattr(limited.ledger, "record", slow_record)
+    with TestClient(create_app(limited), raise_server_exceptions=False) as c:
+        response = c.post("/api/sql", json={"sql": QUICK})
+    assert response.status_code == 200, response.text
+    assert limited.ledger.verdict(response.json()["verdict"]["id"]) is not None
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda s, d: s.ask(ANSWERED, deadline=d),
+        lambda s, d: s.sql(QUICK, deadline=d),
+        lambda s, d: s.score([_record("quick", QUICK)], deadline=d),
+    ],
+    ids=["ask", "sql", "score"],
+)
+def test_work_given_a_request_s_deadline_counts_from_the_request_s_start(
+    limited: Service, call: Any
+) -> None:
+    """The service counts the limit from the request's start (the app's clock, handed on as
+    its deadline), not from when a request thread took up the work: a request that reached
+    its thread after its limit is refused at once, with nothing run and nothing recorded."""
+    db = limited.database(None)
+    before = (limited.ledger.counts().verdicts, db.connector.statement_count)
+    late = Deadline(LIMIT_S, started=time.monotonic() - LIMIT_S - 1.0)
+    with pytest.raises(ApiError) as raised:
+        call(limited, late)
+    assert raised.value.code == "request.timeout" and raised.value.status == 504
+    assert (limited.ledger.counts().verdicts, db.connector.statement_count) == before

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from assay.errors import ConfigError
+from assay.service._deadline import Deadline, timed_out
 from assay.service._errors import ApiError
 from assay.settings import Settings
 
@@ -147,18 +148,28 @@ class _Process:
             self.ready = True
 
     def call(
-        self, message: tuple[str, str, str], limit_s: float | None = None
+        self, message: tuple[str, str, str], deadline: Deadline | None = None
     ) -> dict[str, Any] | None:
+        """The process's reply to ``message``, within what is left of ``deadline`` once the
+        process is ready (a replacement may still be opening the databases).
+
+        Raises:
+            _TimedOut: the deadline passed, before the message was sent or after.
+            _Died, _Failed: the process ended, or answered with an error.
+        """
         try:
             self.wait_ready()
         except _Failed as exc:
             raise _Died(f"the answer process could not open the databases: {exc}") from exc
+        limit_s = None if deadline is None else deadline.left_s()
+        if deadline is not None and limit_s == 0.0:
+            raise _TimedOut(deadline.limit_s, sent=False)
         try:
             self.conn.send(message)
         except OSError as exc:
             raise _Died(f"the answer process ended ({type(exc).__name__})") from exc
-        if limit_s is not None and not self.conn.poll(limit_s):
-            raise _TimedOut(limit_s)
+        if deadline is not None and not self.conn.poll(limit_s):
+            raise _TimedOut(deadline.limit_s, sent=True)
         return self._expect("ok")  # type: ignore[no-any-return]
 
     def _expect(self, kind: str, timeout: float | None = None) -> Any:
@@ -200,7 +211,13 @@ class _Failed(Exception):
 
 
 class _TimedOut(Exception):
-    pass
+    """A request's deadline of ``limit_s`` passed: before its message was sent to a process
+    (``sent`` false: the process is free), or while the process worked on it."""
+
+    def __init__(self, limit_s: float, *, sent: bool) -> None:
+        super().__init__(limit_s, sent)
+        self.limit_s = limit_s
+        self.sent = sent
 
 
 class AnswerProcesses:
@@ -250,30 +267,32 @@ class AnswerProcesses:
         return process
 
     def ask(
-        self, key: str, question: str, ident: str, limit_s: float | None = None
+        self, key: str, question: str, ident: str, deadline: Deadline | None = None
     ) -> dict[str, Any]:
-        """The verdict's record; past ``limit_s`` seconds of answering (the request's time
-        limit), the process is killed, so that its work stops, and replaced (504
-        ``request.timeout``)."""
-        record = self._call(key, question, ident, limit_s)
+        """The verdict's record, within what is left of the request's ``deadline`` (504
+        ``request.timeout`` past it): an ask still waiting for a free process then stops
+        waiting, and a process still answering it is killed, so that its work stops, and
+        replaced. The wait counts: before, the limit was counted afresh from when the ask got a
+        process, and an ask that had waited for one was answered (and recorded) after its
+        client had been told 504."""
+        record = self._call(key, question, ident, deadline)
         if record is None:
             raise _failed()
         return record
 
     def _call(
-        self, key: str, question: str, ident: str, limit_s: float | None = None
+        self, key: str, question: str, ident: str, deadline: Deadline | None = None
     ) -> dict[str, Any] | None:
-        process = self._idle.get()
+        process = self._take(deadline)
         try:
-            record = process.call((key, question, ident), limit_s)
+            record = process.call((key, question, ident), deadline)
         except _TimedOut as exc:
-            _LOG.warning("%s stopped after %g s: %r", self._kind, limit_s, question[:80])
-            self._replace(process, now=True)
-            raise ApiError(
-                "request.timeout",
-                f"No answer within {limit_s:g} s; its work was stopped.",
-                "Ask a narrower question; the operator sets limits.request_time_limit_s.",
-            ) from exc
+            if exc.sent:
+                _LOG.warning("%s stopped at the limit: %r", self._kind, question[:80])
+                self._replace(process, now=True)
+            else:  # handed a process at the limit: nothing was sent, nothing is to be stopped
+                self._release(process)
+            raise timed_out(exc.limit_s) from exc
         except _Failed as exc:
             self._release(process)
             _LOG.warning("%s failed: %s", self._kind, exc)
@@ -287,6 +306,19 @@ class AnswerProcesses:
             raise
         self._release(process)
         return record
+
+    def _take(self, deadline: Deadline | None) -> _Process:
+        """A free process, waited for no longer than what is left of ``deadline``.
+
+        Raises:
+            ApiError: ``request.timeout``: none was free by the limit.
+        """
+        if deadline is None:
+            return self._idle.get()
+        try:
+            return self._idle.get(timeout=deadline.left_s())
+        except queue.Empty:
+            raise timed_out(deadline.limit_s) from None
 
     def _release(self, process: _Process) -> None:
         """Hand a process back: to the next ask waiting for one, else to the idle ones."""
@@ -318,15 +350,17 @@ class AnswerProcesses:
 
 class ReadingProcesses(AnswerProcesses):
     """``n`` reading processes over the configured databases; ``read`` blocks until one is free
-    and returns the record of a verdict settled by the reading with its ask-back choices
-    (``choices_for``), or ``None`` for an ask that runs SQL (answer it with
-    ``AnswerProcesses.ask``, or in this process)."""
+    (within what is left of the request's deadline, as ``ask``) and returns the record of a
+    verdict settled by the reading with its ask-back choices (``choices_for``), or ``None`` for
+    an ask that runs SQL (answer it with ``AnswerProcesses.ask``, or in this process)."""
 
     _reading = True
     _kind = "reading"
 
-    def read(self, key: str, question: str, ident: str) -> Settled | None:
-        return self._call(key, question, ident)  # type: ignore[return-value]
+    def read(
+        self, key: str, question: str, ident: str, deadline: Deadline | None = None
+    ) -> Settled | None:
+        return self._call(key, question, ident, deadline)  # type: ignore[return-value]
 
     def __init__(self, config: Any, settings: Settings, n: int) -> None:
         # Asks on the event loop waiting for a process, first come first served (a process

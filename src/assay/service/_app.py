@@ -4,8 +4,9 @@ Every request gets an id (``X-Request-Id``). Every error is the one JSON shape. 
 runs, in this order: the query string is refused on POST (parameters go in the body), tokens are
 checked when configured, the client's rate is counted, cross-site and token-less page requests
 are refused (CSRF), and the body is read within its size and time limits. The handler's work
-runs in a worker thread under the per-request time limit; the thread also encodes the answer
-as JSON, so that the event loop only writes bytes.
+runs in a worker thread under the per-request time limit, whose one ``Deadline`` the service
+counts by too; the thread also encodes the answer as JSON, so that the event loop only writes
+bytes.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from starlette.routing import BaseRoute, Route
 
 from assay.errors import AssayError
 from assay.service._config import ServiceConfig
+from assay.service._deadline import Deadline
 from assay.service._errors import (
     ApiError,
     client_for,
@@ -72,8 +74,8 @@ _PAGE_HEADERS = {
 # A handler checks what it can on the event loop and returns the work to run in a thread.
 Work = Callable[[], dict[str, Any]]
 # A handler returns the work to run in a thread, or (an ask settled without leaving the event
-# loop, ``Service.ask_soon``) the response itself.
-Handler = Callable[[Request, Any, str], Awaitable[Work | dict[str, Any]]]
+# loop, ``Service.ask_soon``) the response itself; the work runs within the request's deadline.
+Handler = Callable[[Request, Any, str, Deadline], Awaitable[Work | dict[str, Any]]]
 
 
 class _RateLimiter:
@@ -219,13 +221,7 @@ def create_app(
                 if post:
                     check_csrf(request)
                     body = _validated(model, await read_json(request)) if model else None
-                async with asyncio.timeout(limits.request_time_limit_s):
-                    work = await handler(request, body, client)
-                    if isinstance(work, dict):
-                        work["request_id"] = request_id
-                        encoded = encode(work)
-                    else:
-                        encoded = await in_thread(work, request_id)
+                encoded = await answered(handler, request, body, client, request_id)
                 return Response(
                     encoded, media_type="application/json", headers={"X-Request-Id": request_id}
                 )
@@ -256,11 +252,37 @@ def create_app(
 
         return endpoint
 
-    async def in_thread(work: Work, request_id: str) -> bytes:
+    async def answered(
+        handler: Handler, request: Request, body: Any, client: str, request_id: str
+    ) -> bytes:
+        """The handler's answer, encoded, within the request's time limit (``TimeoutError``
+        past it), whose deadline starts now and is handed to the work. At the limit, work that
+        has claimed the request (its verdict is being recorded) is waited for and sent; other
+        work is abandoned, and stops at the deadline (its queries cut, nothing recorded)."""
+        deadline = Deadline(limits.request_time_limit_s)
+        running: asyncio.Future[bytes] | None = None
+        try:
+            async with asyncio.timeout(deadline.left_s()):
+                work = await handler(request, body, client, deadline)
+                if isinstance(work, dict):
+                    work["request_id"] = request_id
+                    return encode(work)
+                running = in_thread(work, request_id)
+                # Shielded: at the limit the work may have claimed the request (below).
+                return await asyncio.shield(running)
+        except TimeoutError:
+            if deadline.expire():
+                raise
+            assert running is not None  # only work in a thread claims a request at its limit
+            return await running
+        finally:
+            if running is not None and not running.done():
+                running.cancel()  # the request stopped waiting: its answer is dropped
+
+    def in_thread(work: Work, request_id: str) -> asyncio.Future[bytes]:
         """Run ``work`` in the app's own thread pool and encode its answer there (one hop each
         way: the thread settles an asyncio future through the loop, with no concurrent future
-        chained to it); a request past its time limit stops waiting for it (the work is
-        abandoned, as the engine's own time limit ends it)."""
+        chained to it); the future, which the loop resolves."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[bytes] = loop.create_future()
 
@@ -284,31 +306,41 @@ def create_app(
                 loop.call_soon_threadsafe(settle, body, None)
 
         threads.submit(run)
-        return await done
+        return done
 
-    async def ask(request: Request, body: AskBody, client: str) -> Work | dict[str, Any]:
+    async def ask(
+        request: Request, body: AskBody, client: str, deadline: Deadline
+    ) -> Work | dict[str, Any]:
         if body.follow_up_of is None:
-            return await service.ask_soon(body.question, body.database, client)
-        return lambda: service.ask(body.question, body.database, body.follow_up_of, client)
+            return await service.ask_soon(body.question, body.database, client, deadline=deadline)
+        return lambda: service.ask(
+            body.question, body.database, body.follow_up_of, client, deadline=deadline
+        )
 
-    async def sql(request: Request, body: SqlBody, client: str) -> Work:
-        return lambda: service.sql(body.sql, body.database, body.question, client)
+    async def sql(request: Request, body: SqlBody, client: str, deadline: Deadline) -> Work:
+        return lambda: service.sql(
+            body.sql, body.database, body.question, client, deadline=deadline
+        )
 
-    async def score(request: Request, body: ScoreBody, client: str) -> Work:
+    async def score(request: Request, body: ScoreBody, client: str, deadline: Deadline) -> Work:
         for n, record in enumerate(body.records):
             bad = sorted(FORBIDDEN_FIELDS & set(record))
             if bad:
                 raise forbidden_field(bad, f"records[{n}]")
-        return lambda: service.score(body.records, body.database, body.rule, client)
+        return lambda: service.score(
+            body.records, body.database, body.rule, client, deadline=deadline
+        )
 
-    async def feedback(request: Request, body: FeedbackBody, client: str) -> Work:
+    async def feedback(
+        request: Request, body: FeedbackBody, client: str, deadline: Deadline
+    ) -> Work:
         return lambda: service.feedback(body.verdict_id, body.label, body.comment, client)
 
-    async def verdict(request: Request, body: None, client: str) -> Work:
+    async def verdict(request: Request, body: None, client: str, deadline: Deadline) -> Work:
         ident = str(request.path_params["ident"])
         return lambda: service.verdict(ident)
 
-    async def semantic(request: Request, body: None, client: str) -> Work:
+    async def semantic(request: Request, body: None, client: str, deadline: Deadline) -> Work:
         extra = sorted(set(request.query_params) - {"database"})
         if extra:
             raise ApiError(
@@ -319,7 +351,7 @@ def create_app(
         key = request.query_params.get("database")
         return lambda: service.semantic(key)
 
-    async def catalog(request: Request, body: None, client: str) -> Work:
+    async def catalog(request: Request, body: None, client: str, deadline: Deadline) -> Work:
         key = request.query_params.get("database")
         return lambda: service.catalog(key)
 

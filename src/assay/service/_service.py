@@ -2,14 +2,14 @@
 
 Every operation names a database by its configured key; the key is the only thing a caller can
 choose. Every verdict is committed to the ledger before it is returned, so a verdict a client
-has received is a verdict the ledger holds.
+has received is a verdict the ledger holds; and none is recorded for a request its client was told
+504 about (each request's one ``Deadline``, counted from its start, is claimed before the write).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -20,7 +20,7 @@ import sqlglot
 from pydantic import ValidationError
 from sqlglot import exp
 
-from assay.connectors import PooledConnector, connect, deadline
+from assay.connectors import PooledConnector, connect
 from assay.errors import AssayError, ConfigError, ExecutionTimeout
 from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
@@ -30,6 +30,7 @@ from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, compose_follow_up, load_semantic, on_reading_line
 from assay.service._answerers import AnswerProcesses, ReadingProcesses
 from assay.service._config import ServiceConfig
+from assay.service._deadline import Deadline
 from assay.service._errors import ApiError
 from assay.service._reading import choices_for, restatement
 from assay.settings import Settings
@@ -127,10 +128,13 @@ class Service:
         database: str | None = None,
         follow_up_of: str | None = None,
         client: str = "",
+        *,
+        deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """Ask a question (or a follow-up that inherits a previous reading); the verdict is in
-        the ledger when this returns."""
-        started = time.monotonic()
+        the ledger when this returns. ``deadline``: the request's, started by the app (else
+        one starts now)."""
+        deadline = self._deadline(deadline)
         previous = None
         if follow_up_of is not None:
             previous = self.ledger.verdict(follow_up_of)
@@ -185,10 +189,11 @@ class Service:
                 provenance={"question": asked, "message": unclear},
             ).to_dict()
         else:
-            with self._deadline(started):
-                record, choices = self._answer(db, asked, ident)
-        self._in_time(started)
+            with deadline.queries():
+                record, choices = self._answer(db, asked, ident, deadline)
         _explain_chow(record, db.policy)
+        response = self._response(db, record, follow_up, choices)
+        deadline.claim()
         self.ledger.record(
             record,
             database=db.key,
@@ -197,18 +202,23 @@ class Service:
             follow_up_of=follow_up_of,
             client=client,
         )
-        return self._response(db, record, follow_up, choices)
+        return response
 
     async def ask_soon(
-        self, question: str, database: str | None = None, client: str = ""
+        self,
+        question: str,
+        database: str | None = None,
+        client: str = "",
+        *,
+        deadline: Deadline | None = None,
     ) -> dict[str, Any] | Callable[[], dict[str, Any]]:
         """``ask`` (without a follow-up) for the event loop: the response when the reading
         settled the ask (read in a reading process, recorded in a SQLite ledger, both without
         leaving the loop), else the work that finishes it, to run in a thread."""
         db = self.database(database)
+        request = self._deadline(deadline)
         if self.readers is None:
-            return lambda: self.ask(question, database, client=client)
-        started = time.monotonic()
+            return lambda: self.ask(question, database, client=client, deadline=request)
         ident = _new_id()
         settled = await self.readers.read_async(db.key, question, ident)
 
@@ -217,48 +227,35 @@ class Service:
             if settled is not None:
                 record, choices = settled
             else:
-                with self._deadline(started):
-                    record, choices = self._answer(db, question, ident, read=False)
-                self._in_time(started)
+                with request.queries():
+                    record, choices = self._answer(db, question, ident, request, read=False)
             _explain_chow(record, db.policy)
+            response = self._response(db, record, None, choices)
+            request.claim()
             self.ledger.record(record, database=db.key, question=question, client=client)
-            return self._response(db, record, None, choices)
+            return response
 
         if settled is not None and self.ledger.local:
             return finish()  # a local file: a commit of a fraction of a millisecond
         return finish
 
-    def _deadline(self, started: float) -> Any:
-        """The request's time limit over the queries this thread runs: past it, the engine's
-        worker is killed (``connectors.deadline``), so an abandoned ask frees the engine for the
-        next one at once rather than at the engine's own limit (outside tryout 25, with
-        ``answer_processes: 0``). An answer process is stopped at the limit by its pool."""
-        left = self.config.limits.request_time_limit_s - (time.monotonic() - started)
-        return deadline(max(left, 0.0))
-
-    def _in_time(self, started: float) -> None:
-        """Refuse to record an answer made in this process's threads past the request's time
-        limit (``_within_limit``). An answer process is stopped at the limit by its pool
-        instead."""
-        if self.answerers is None:
-            self._within_limit(started)
-
-    def _within_limit(self, started: float) -> None:
-        """Refuse to go on with (or record) work done in this thread past the request's time
-        limit: its client was told 504 with nothing recorded, and its queries may have been cut
-        short."""
-        limit = self.config.limits.request_time_limit_s
-        if time.monotonic() - started > limit:
-            raise _timed_out(limit)
+    def _deadline(self, given: Deadline | None) -> Deadline:
+        """The request's deadline: the app's (started with its 504 clock), or for a caller
+        without one (MCP, a program) one that starts now. Work it arrives at after the limit
+        (a request that waited for a thread) is not begun."""
+        deadline = given or Deadline(self.config.limits.request_time_limit_s)
+        deadline.check()
+        return deadline
 
     def _answer(
-        self, db: _Database, asked: str, ident: str, *, read: bool = True
+        self, db: _Database, asked: str, ident: str, deadline: Deadline, *, read: bool = True
     ) -> tuple[dict[str, Any], list[dict[str, str]] | None]:
         """The verdict's record for one ask, and its ask-back choices when a reading process
         made them: read (in a reading process unless ``read`` is false, or here), then, unless
-        the reading settled it, answered (in an answer process, or here)."""
+        the reading settled it, answered (in an answer process, or here), within what is left
+        of the request's ``deadline``."""
         if self.readers is not None and read:
-            settled = self.readers.read(db.key, asked, ident)
+            settled = self.readers.read(db.key, asked, ident, deadline)
             if settled is not None:
                 return settled
         elif self.readers is None:
@@ -275,9 +272,7 @@ class Service:
                     return verdict.finish().to_dict(), None
         if self.answerers is not None:
             # The rest runs SQL: an answer process answers it whole (service/_answerers.py).
-            return self.answerers.ask(
-                db.key, asked, ident, self.config.limits.request_time_limit_s
-            ), None
+            return self.answerers.ask(db.key, asked, ident, deadline), None
         # Read in a reading process, answered here: the reading is made again (a few ms).
         with db.engine_slots:
             return db.agent.ask(asked, ident=ident).to_dict(), None
@@ -315,14 +310,20 @@ class Service:
         }
 
     def sql(
-        self, statement: str, database: str | None = None, question: str = "", client: str = ""
+        self,
+        statement: str,
+        database: str | None = None,
+        question: str = "",
+        client: str = "",
+        *,
+        deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """One guarded read-only query, checked and gated like any answer."""
-        started = time.monotonic()
+        request = self._deadline(deadline)
         db = self.database(database)
         ident = _new_id()
-        with self._deadline(started):
-            return self._sql(db, ident, statement, question, client, started)
+        with request.queries():
+            return self._sql(db, ident, statement, question, client, request)
 
     def _sql(
         self,
@@ -331,12 +332,12 @@ class Service:
         statement: str,
         question: str,
         client: str,
-        started: float,
+        deadline: Deadline,
     ) -> dict[str, Any]:
         try:
             run = run_sql(statement, db.connector, self.settings, semantic=db.layer)
         except ExecutionTimeout:
-            self._within_limit(started)  # cut by the request's limit: 504, nothing recorded
+            deadline.check()  # cut by the request's limit: 504, nothing recorded
             raise
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
@@ -381,14 +382,12 @@ class Service:
             )
         record = verdict.to_dict()
         record["guard"] = run.report.to_dict()
-        # A query is scored in this thread whether or not answer processes answer the asks
-        # (before, with answer processes, a verdict scored past the limit was recorded after
-        # its client had been told 504).
-        self._within_limit(started)
+        response = self._response(db, record)
+        deadline.claim()
         self.ledger.record(
             record, database=db.key, question=question or statement, kind="sql", client=client
         )
-        return self._response(db, record)
+        return response
 
     def score(
         self,
@@ -396,6 +395,8 @@ class Service:
         database: str | None = None,
         rule: str = DEFAULT_RULE,
         client: str = "",
+        *,
+        deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """Score sampled answers (the samples format, without ``db``) against a database.
 
@@ -404,22 +405,23 @@ class Service:
         their verdicts are recorded together, so a refused request leaves none in the ledger
         (before, its records were scored to the engine's limit, each verdict recorded as it
         came, after the client had been told 504)."""
-        started = time.monotonic()
+        request = self._deadline(deadline)
         db = self.database(database)
         parsed = self._samples(db, records)
         scorer = self._scorer(db, rule)
         out: list[dict[str, Any]] = []
-        with self._deadline(started):
+        with request.queries():
             for record in parsed:
                 with db.lock:
                     verdict = scorer.score(record)
                 # A query cut by the limit is one sample's failure to the scorer, not an error.
-                self._within_limit(started)
+                request.check()
                 written = verdict.to_dict()
                 written["provenance"] = {**written["provenance"], "db": db.key}
                 written["id"] = _new_id()
                 written["provenance"]["sample_id"] = record.id
                 out.append({"sample_id": record.id, "verdict": written, "badge": badge(written)})
+        request.claim()
         self.ledger.record_all(
             [(o["verdict"], r.question) for o, r in zip(out, parsed, strict=True)],
             database=db.key,
@@ -636,14 +638,6 @@ def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
                 "calibrator": policy.calibrator.digest,
             },
         ).to_dict()
-    )
-
-
-def _timed_out(limit_s: float) -> ApiError:
-    return ApiError(
-        "request.timeout",
-        f"No answer within {limit_s:g} s; its work was stopped.",
-        "Ask a narrower question; the operator sets limits.request_time_limit_s.",
     )
 
 
