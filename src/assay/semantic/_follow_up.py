@@ -540,7 +540,7 @@ def _replied(
         then = compose_follow_up(picked.question, rest, layer, lexicon)
         if then["unclear"] is not None:
             return _unclear(previous, fragment, f"with {picked.label} chosen, {then['unclear']}")
-        if not re.search(rf"(?<!\w){re.escape(picked.label)}(?!\w)", then["question"], re.I):
+        if not re.search(rf"(?<!\w){re.escape(picked.words)}(?!\w)", then["question"], re.I):
             # the rest undid the choice ("Germany, no, France"): fail closed
             return _unclear(previous, fragment, f"the rest of it replaces {picked.label}")
         return {
