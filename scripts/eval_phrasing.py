@@ -10,12 +10,22 @@ compared as the benchmark scorer does (``assay.bench.runner._score_task.result_e
 matched by content, values normalised, order ignored unless required). Reported per file:
 behaviour accuracy, right-rows rate on answerable questions (a warned wrong answer counts
 against it), and the count of WRONG ANSWERS SHOWN (must be zero).
+
+Compared periods are compared by the period each row names, not by its label's text: a cell
+that names a period ("Q2 2023", "FY2024", "fiscal year 2024", a date from DATE_TRUNC) stands
+for the period's first day on both sides, so "Q2 2023" (the label Assay writes, as said)
+equals an accepted SQL's ``DATE_TRUNC('quarter', ...)`` = 2023-04-01, and "fiscal year 2024"
+equals 'FY2024'; the numbers are compared as ever. Rows right only so are counted as
+``by period named`` (part of the right rows).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import datetime as dt
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,8 +33,27 @@ from typing import Any
 from assay.bench.runner._score_task import result_equivalent
 from assay.connectors import connect
 from assay.pipeline import Agent
-from assay.semantic import load_semantic
+from assay.semantic import SemanticLayer, load_semantic, parse_period
 from assay.settings import load_settings
+from assay.types import Result
+
+_NAMES_A_YEAR = re.compile(r"\b(?:19|20)\d\d\b|\bFY\s?\d\d\b", re.IGNORECASE)
+
+
+def _period_start(cell: Any, layer: SemanticLayer) -> Any:
+    """The first day of the period ``cell`` names, or the cell as it is."""
+    if isinstance(cell, dt.datetime):
+        return cell.date()
+    if isinstance(cell, dt.date) or not isinstance(cell, str) or not _NAMES_A_YEAR.search(cell):
+        return cell
+    clock = layer.clock or dt.date.today()
+    period = parse_period(cell, clock, layer.fiscal_year_start_month)
+    return period.start if period is not None else cell
+
+
+def _by_period_named(result: Result, layer: SemanticLayer) -> Result:
+    rows = tuple(tuple(_period_start(c, layer) for c in row) for row in result.rows)
+    return dataclasses.replace(result, rows=rows)
 
 
 def _clarifies(task: dict[str, Any], message: str) -> bool:
@@ -42,6 +71,7 @@ def evaluate(path: Path, wrb: Path, show: bool) -> dict[str, Any]:
     settings = load_settings()
     counts = {"n": 0, "behaviour_ok": 0, "answerable": 0, "right_rows": 0, "wrong_shown": 0}
     counts["wrong_warned"] = 0
+    counts["by_period_named"] = 0
     with connect(str(wrb / f"{domain}.duckdb"), settings) as connector:
         agent = Agent(connector, load_semantic(wrb / f"{domain}.yaml"), settings)
         for task in tasks:
@@ -57,11 +87,20 @@ def evaluate(path: Path, wrb: Path, show: bool) -> dict[str, Any]:
                 counts["answerable"] += 1
             if behaviour == "answer":
                 got = verdict.candidate.result if verdict.candidate else None
-                right = False
+                right = named = False
                 for sql in task.get("accepted_sql") or []:
                     expected = connector.execute(sql, time_limit_ms=10_000, max_rows=10_000)
                     if got is not None and result_equivalent(expected, got, task["ordered"]):
                         right = True
+                    elif got is not None and result_equivalent(
+                        _by_period_named(expected, agent.layer),
+                        _by_period_named(got, agent.layer),
+                        task["ordered"],
+                    ):
+                        named = True
+                if named and not right:
+                    right = True
+                    counts["by_period_named"] += 1
                 if required == "answer":
                     counts["right_rows"] += right
                     ok = right
@@ -106,8 +145,8 @@ def _print(row: dict[str, Any]) -> None:
     print(
         f"{row['domain']:<10} n={row['n']:>3}  behaviour {row['behaviour_ok'] / row['n']:.3f}  "
         f"right rows {row['right_rows']}/{row['answerable']} = "
-        f"{row['right_rows'] / answerable:.3f}  WRONG SHOWN {row['wrong_shown']}  "
-        f"(wrong warned {row['wrong_warned']})"
+        f"{row['right_rows'] / answerable:.3f} ({row['by_period_named']} by period named)  "
+        f"WRONG SHOWN {row['wrong_shown']}  (wrong warned {row['wrong_warned']})"
     )
 
 

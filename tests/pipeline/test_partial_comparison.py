@@ -41,3 +41,17 @@ def test_a_partial_period_beside_a_whole_one_is_warned(shop: Agent, question: st
 def test_periods_covered_alike_are_not_warned(shop: Agent, question: str) -> None:
     verdict = shop.ask(question)
     assert "cap.partial_comparison" not in [f.code for f in verdict.findings], question
+
+
+def test_the_written_answer_says_the_periods_are_not_like_for_like(shop: Agent) -> None:
+    """The warning alone was not enough: the sentence said only "2024 is not over", and the
+    whole of 2023 beside it read as a fall (tryout 26)."""
+    verdict = shop.ask("number of orders in 2024 vs 2023")
+    text = verdict.candidate.text if verdict.candidate else ""
+    assert "2024 is not over but 2023 is whole: not like for like" in (text or ""), text
+
+
+def test_periods_covered_alike_are_not_said_unlike(shop: Agent) -> None:
+    verdict = shop.ask("number of orders in 2022 vs 2023")
+    text = verdict.candidate.text if verdict.candidate else ""
+    assert "like for like" not in (text or ""), text

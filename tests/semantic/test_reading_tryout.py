@@ -8,7 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from assay.semantic import Lexicon, SemanticLayer, decide, load_semantic, read
+from assay.semantic import (
+    Lexicon,
+    SemanticLayer,
+    ask_back_choices,
+    decide,
+    load_semantic,
+    read,
+)
 
 
 @pytest.fixture(scope="module")
@@ -250,3 +257,43 @@ def test_a_year_read_with_an_unknown_value_is_not_restated_as_all_dates(
     layer, lexicon = layers["shop"]
     restated = read(question, layer, lexicon).restate(layer)
     assert "over all dates" not in restated and "2023" in restated, restated
+
+
+@pytest.mark.parametrize(
+    ("question", "behaviour"),
+    [
+        ("Gross revenue in Spain in 2023", "abstain"),
+        ("Gross revenue in Germny in 2023", "clarify"),
+        ("gross revenue from Spain in 2023", "abstain"),
+    ],
+)
+def test_a_year_after_an_unknown_value_is_read_as_the_period(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]], question: str, behaviour: str
+) -> None:
+    """Tryout 26, as the layer reads it: the year is the metric's period, restated as such
+    ("in 2023 (2023-01-01 to 2023-12-31)", not "the period in 'Spain in 2023' not read"), and
+    the unknown word is still asked back or abstained on, never dropped."""
+    reading, decision = _decide(layers, "shop", question)
+    layer, _ = layers["shop"]
+    assert [p.label for p in reading.periods] == ["2023"]
+    assert reading.restate(layer) == "gross revenue, in 2023 (2023-01-01 to 2023-12-31)"
+    assert decision.behaviour == behaviour, decision.message
+
+
+def test_a_period_said_of_a_verb_is_still_its_own(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    reading, decision = _decide(layers, "shop", "gross revenue of customers registered in 2022")
+    assert reading.periods == () and "registered in 2022" in reading.unread
+    assert decision.behaviour != "answer"
+
+
+def test_a_did_you_mean_names_the_value_as_stored(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+) -> None:
+    """Tryout 26: "Germny" was offered as 'germany', a name the column holds as 'DE'."""
+    _, decision = _decide(layers, "shop", "Gross revenue in Germny in 2023")
+    assert "did you mean 'Germany (DE)'?" in decision.message, decision.message
+    layer, lexicon = layers["shop"]
+    (choice,) = ask_back_choices("Gross revenue in Germny in 2023", layer, lexicon)
+    assert (choice.label, choice.question) == ("Germany (DE)", "Gross revenue in Germany in 2023")

@@ -579,7 +579,7 @@ def test_a_did_you_mean_offers_the_corrected_question(client: TestClient) -> Non
     body = _ask(client, "gross revenue in Germny in 2023")
     assert body["badge"] == "ask back"
     assert [(c["label"], c["question"]) for c in body["choices"]] == [
-        ("Germany", "gross revenue in Germany in 2023")
+        ("Germany (DE)", "gross revenue in Germany in 2023")  # as stored (tryout 26)
     ]
     assert _value(_ask(client, body["choices"][0]["question"])) == GROSS_2023_GERMANY
 
@@ -592,7 +592,7 @@ def test_a_reply_to_a_did_you_mean_re_asks_it_corrected(client: TestClient, repl
     body = _ask(client, reply, ident)
     assert _value(body) == GROSS_2023_GERMANY
     assert body["follow_up"]["question"] == "gross revenue in Germany in 2023?"
-    assert body["follow_up"]["replaced"] == ["Germny (asked back) -> Germany"]
+    assert body["follow_up"]["replaced"] == ["Germny (asked back) -> Germany (DE)"]
     assert body["follow_up"]["inherited"] == ["metric gross revenue", "period 2023"]
 
 
@@ -618,7 +618,7 @@ def test_a_choice_said_with_more_is_the_choice_then_a_follow_up(
     body = _ask(client, reply, ident)
     assert _value(body) == GROSS_2024_GERMANY
     assert body["follow_up"]["replaced"] == [
-        "Germny (asked back) -> Germany",
+        "Germny (asked back) -> Germany (DE)",
         "period 2023 -> 2024",
     ]
 
@@ -637,4 +637,5 @@ def test_a_reply_naming_no_choice_is_asked_back_again(client: TestClient, reply:
     body = _ask(client, reply, ident)
     assert body["badge"] == "ask back"
     assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
-    assert "it names none of the choices offered ('Germany') alone" in body["follow_up"]["unclear"]
+    unclear = body["follow_up"]["unclear"]
+    assert "it names none of the choices offered ('Germany (DE)') alone" in unclear

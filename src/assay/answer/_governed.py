@@ -8,7 +8,7 @@ Values are written as quantities (``1,281,859.81``); the keys they are listed un
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -77,6 +77,11 @@ def format_label(value: Any, grain: str | None = None) -> str:
     return str(value)
 
 
+def _as_day(value: Any) -> Any:
+    """A date or midnight timestamp as its day (a key to look a period up by); else as is."""
+    return value.date() if isinstance(value, dt.datetime) else value
+
+
 def _bucket_end(start: dt.date, grain: str) -> dt.date | None:
     months = {"month": 1, "quarter": 3, "year": 12}.get(grain)
     if months is None:
@@ -131,6 +136,7 @@ def write_governed(
     heading: str = "",
     window: tuple[dt.date, dt.date] | None = None,
     ranked_apart: bool = False,
+    periods: Mapping[dt.date, str] | None = None,
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
@@ -147,6 +153,8 @@ def write_governed(
     days it holds (``2024-08 (from 2024-08-07)``, ``2024-11 (to 2024-11-07)``), never
     written as the whole month. ``ranked_apart``: the ranking is of each value of the first
     key column apart (each compared period's top n): a tie is counted within each.
+    ``periods``: compared periods by their first day, the first key column written with the
+    label each was said with ("Q2 2023", not "2023-04-01" or "2023-Q2"; tryout 26).
 
     Example:
         >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
@@ -160,6 +168,8 @@ def write_governed(
     def cite(row: int, col: int, *, key: bool = False) -> str:
         value = result.rows[row][col]
         text = format_label(value, grain) if key else _number(value)
+        if key and col == 0 and periods:
+            text = periods.get(_as_day(value), text)
         citations.append(Citation(text, row, col))
         if key and window is not None and grain is not None:
             text += _bucket_part(value, grain, window)

@@ -24,6 +24,7 @@ from assay.semantic import (
     Filter,
     JoinPath,
     Metric,
+    Period,
     Ranking,
     Reading,
     SemanticLayer,
@@ -167,10 +168,12 @@ def plan(reading: Reading, layer: SemanticLayer, dialect: str = "duckdb") -> Pla
     """The SQL for a question the behaviour rules chose to answer.
 
     Filters become ``=``, ``IN``, ``<>`` or ``NOT IN``, a numeric comparison ``>``, ``>=``, ``<``
-    or ``<=`` on its column; two or more periods are compared side
-    by side (grouped by year when each is a whole year, else by a labelled period); a ranking
-    orders by the value and keeps its first N; a condition on the metric per group is the
-    grouped query with ``HAVING``, counted in an outer ``COUNT`` when the groups are counted.
+    or ``<=`` on its column; two or more periods are compared side by side (grouped by their
+    grain when each is a whole year, quarter or month, else by a labelled period, in time
+    order); a ranking orders by the value and keeps its first N, and a breakdown no ranking
+    orders lists the largest value first in each period or time bucket; a condition on the
+    metric per group is the grouped query with ``HAVING``, counted in an outer ``COUNT`` when
+    the groups are counted.
     """
     if reading.condition is not None:
         return _plan_condition(reading, layer, dialect)
@@ -301,6 +304,7 @@ def _plan(
         dateless = outer.get(_split(time_col)[1]) if time_col else None
         if dateless is not None:  # the rows with no date: a NULL period of their own
             keys.append(exp.paren(exp.column(*_split(dateless.key)).is_(exp.null())))
+    timed_keys = len(projections)  # the compared periods' and the grain's columns
     for group in groups:
         key = _dimension_sql(group)
         table = group.column.split(".")[0]
@@ -347,8 +351,11 @@ def _plan(
             ranked_on = sqlglot.parse_one(metric.expression, read="duckdb")
             names = [p.alias for p in projections]
             query = _keep_ties(query, ranked_on, names, "value", reading.ranking, per_period)
-    elif keys and (reading.grain is not None or len(periods) > 1):
-        query = query.order_by(*[str(i + 1) for i in range(shown)])
+    elif keys:
+        order: list[str | exp.Expr] = [*_breakdown_order(timed_keys, shown)]
+        if compared and kind is None:  # labelled periods in time order, not by their labels
+            order[0] = _in_time_order(keys[0], periods)
+        query = query.order_by(*order)
     sql = query.sql(dialect=dialect)
     return Plan(
         sql,
@@ -452,6 +459,35 @@ _SQLITE_GRAINS = {
     "week": "DATE({c}, '-6 days', 'weekday 1')",
     "day": "DATE({c})",
 }
+
+
+def _breakdown_order(timed: int, shown: int) -> list[str]:
+    """The order of a breakdown no ranking orders: time first (its columns, in time order),
+    then the groups by the value, largest first, ties by their names. Rows were listed as the
+    engine grouped them, in no order (tryout 26: "now by country").
+
+    Example:
+        >>> _breakdown_order(0, 1), _breakdown_order(1, 2), _breakdown_order(1, 1)
+        (['value DESC', '1'], ['1', 'value DESC', '2'], ['1'])
+    """
+    order = [str(i + 1) for i in range(timed)]
+    if shown > timed:
+        order += ["value DESC", *[str(i + 1) for i in range(timed, shown)]]
+    return order
+
+
+def _in_time_order(label: exp.Expr, periods: tuple[Period, ...]) -> exp.Expr:
+    """Labelled periods' order key, earliest first: ``CASE <label> WHEN 'Q4 2023' THEN 0 ...``
+    (a function of the grouped key, so every engine accepts it; "Q1 2024" sorts before "Q4
+    2023" as text)."""
+    ordered = sorted(periods, key=lambda p: (p.start, p.end))
+    return exp.Case(
+        this=label.copy(),
+        ifs=[
+            exp.If(this=exp.Literal.string(p.label), true=exp.Literal.number(k))
+            for k, p in enumerate(ordered)
+        ],
+    )
 
 
 def _grain_key(grain: str, time: exp.Expr, dialect: str) -> exp.Expr:

@@ -497,6 +497,9 @@ class Agent:
             ranked_apart=(
                 bool(reading.top_n) and len(reading.periods) > 1 and not _ranks_a_change(reading)
             ),
+            periods=(
+                {p.start: p.label for p in reading.periods} if len(reading.periods) > 1 else None
+            ),
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         # One registry over the executed answer: the fit to the reading (COMPLETE, measured
@@ -925,7 +928,14 @@ def _partial_end(reading: Reading, last: dt.date) -> str:
     if not cut:
         return ""
     names = " and ".join(p.label for p in cut)
-    return f"to {last}, {names} {'is' if len(cut) == 1 else 'are'} not over"
+    said = f"to {last}, {names} {'is' if len(cut) == 1 else 'are'} not over"
+    whole = [p.label for p in reading.periods if p not in cut and p.start <= last]
+    if whole:
+        # "vs last year" after 2024: the whole of 2023 beside 2024 to 15 November read as a
+        # fall where the same days rose (tryout 26); the sentence says so, not the warning alone
+        said += f" but {' and '.join(whole)} {'is' if len(whole) == 1 else 'are'} whole"
+        said += ": not like for like"
+    return said
 
 
 def reading_record(reading: Reading) -> dict[str, Any]:

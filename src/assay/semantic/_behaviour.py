@@ -431,6 +431,16 @@ def _excluded_by_definition(reading: Reading, layer: SemanticLayer) -> tuple[str
     return None
 
 
+def _suggested(typed: str, phrase: str, layer: SemanticLayer) -> str:
+    """A suggestion as the ask-back offers it: "'Germany (DE)'", the value as the column stores
+    it beside the name (tryout 26: "'germany'" named a value the data holds as DE)."""
+    from assay.semantic._replies import cased, stored_as
+    from assay.semantic._resolve import Lexicon
+
+    stored = stored_as(phrase, Lexicon(layer))
+    return f"'{cased(typed, phrase)} ({stored})'" if stored else f"'{phrase}'"
+
+
 def _meanings(phrase: str, layer: SemanticLayer) -> str:
     """What a suggested phrase can mean, when it names more than one metric."""
     from assay.semantic._resolve import Lexicon
@@ -467,7 +477,8 @@ def _unplaced(reading: Reading) -> str:
 def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
     if reading.suggestions:
         options = "; ".join(
-            f"'{w}': did you mean '{s}'{_meanings(s, layer)}?" for w, s in reading.suggestions
+            f"'{w}': did you mean {_suggested(w, s, layer)}{_meanings(s, layer)}?"
+            for w, s in reading.suggestions
         )
         return BehaviourDecision(
             "clarify",

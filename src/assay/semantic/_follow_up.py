@@ -22,7 +22,7 @@ an unrelated fresh question. A previous question with nothing to keep (refused, 
 metric, period, grouping or filter) leaves the follow-up asked as it is, and ``not_kept`` says
 so plainly.
 
-Why one module of about 660 lines, over the house aim of 400: ``compose_follow_up`` is one
+Why one module of about 750 lines, over the house aim of 400: ``compose_follow_up`` is one
 ordered pass over the kinds of part (metric, period, grouping, grain, filters, ranking), and the
 two other shapes of follow-up (``_compared``, ``_widened``) share its text edits (``_drop``,
 ``_clean``), its comparison of readings (``_parts``) and its replies; split, each would import
@@ -32,12 +32,14 @@ the others' private helpers.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from dataclasses import dataclass
 from typing import Any
 
 from assay.semantic._lookup import value_lookups
 from assay.semantic._model import SemanticLayer
+from assay.semantic._periods import Period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
     AskBackChoice,
@@ -98,6 +100,7 @@ _RELATIVE = re.compile(
 _PERIOD_LEAD = (
     r"(?:in|for|during|since|after|before|from|over|last|this|past|previous|between|until)\b"
 )
+_NONE = "(none)"  # ``replaced`` of a part the previous question did not have: "(none) -> x"
 _AS_CHANGED = "the previous question with your change made"
 _AS_LIFTED = "the previous question without that filter"
 _MARK = "\x00"  # where the previous metric phrase stood, filled with the new one at the end
@@ -427,6 +430,8 @@ def compose_follow_up(
             replaced.append(f"period {old} -> {new}")
     elif before.periods:
         inherited.append("period " + " and ".join(p.label for p in before.periods))
+    elif said.periods:
+        replaced.append(f"period {_NONE} -> " + " and ".join(p.label for p in said.periods))
 
     if said.groups and before.groups:
         text = _without_groups(text, before.groups, layer, lexicon)
@@ -434,6 +439,8 @@ def compose_follow_up(
             replaced.append(f"grouping {', '.join(before.groups)} -> {', '.join(said.groups)}")
     elif before.groups:
         inherited.append(f"grouping {', '.join(before.groups)}")
+    elif said.groups:
+        replaced.append(f"grouping {_NONE} -> {', '.join(said.groups)}")
 
     if said.grain and before.grain:
         text = _GRAIN_SAID.sub("", text, count=1)
@@ -441,6 +448,8 @@ def compose_follow_up(
             replaced.append(f"grain {before.grain} -> {said.grain}")
     elif before.grain:
         inherited.append(f"grain {before.grain}")
+    elif said.grain:
+        replaced.append(f"grain {_NONE} -> {said.grain}")
 
     restated = {f.dimension for f in said.filters}
     kept_filters = [f for f in before.filters if f.dimension not in restated]
@@ -459,6 +468,13 @@ def compose_follow_up(
             + "; ".join(_filter_label(f) for f in new_filters)
         )
 
+    before_dims = {f.dimension for f in before.filters}
+    added = [f for f in said.filters if f.dimension not in before_dims]
+    replaced += [f"filter {_NONE} -> {_filter_label(f)}" for f in added]
+    if said.filters and appended == " ".join(f.words for f in said.filters):
+        # "same for France": "... in 2023 for France", never "... in 2023 France" (tryout 26)
+        appended = f"for {appended}"
+
     text, appended, swapped = _place_swapped(text, appended, before, said, layer)
     replaced += swapped
 
@@ -474,6 +490,8 @@ def compose_follow_up(
             )
     elif before.ranking:
         inherited.append(f"ranking {_ranking_label(before.ranking)}")
+    elif said.ranking:
+        replaced.append(f"ranking {_NONE} -> {_ranking_label(said.ranking)}")
 
     if new_metrics and phrases:
         question = text.replace(_MARK, new_text)
@@ -522,7 +540,7 @@ def _replied(
         then = compose_follow_up(picked.question, rest, layer, lexicon)
         if then["unclear"] is not None:
             return _unclear(previous, fragment, f"with {picked.label} chosen, {then['unclear']}")
-        if not re.search(rf"(?<!\w){re.escape(picked.label)}(?!\w)", then["question"], re.I):
+        if not re.search(rf"(?<!\w){re.escape(picked.words)}(?!\w)", then["question"], re.I):
             # the rest undid the choice ("Germany, no, France"): fail closed
             return _unclear(previous, fragment, f"the rest of it replaces {picked.label}")
         return {
@@ -660,11 +678,14 @@ def _compared(
     more period, is asked back."""
     if said.metrics or said.groups or said.filters or said.ranking or said.grain:
         return _unclear(previous, fragment, "it compares and changes the question at once")
-    periods = " and ".join(_as_typed(p.text, cleaned) for p in said.periods)
+    same_part = _same_part_of(before, said, cleaned, previous)
+    periods = " and ".join(same_part or [_as_typed(p.text, cleaned) for p in said.periods])
     question = f"{previous.strip().rstrip('?.! ')} compared with {periods}?"
     composed = read(question, layer, lexicon)
     old = tuple(p.label for p in before.periods)
     labels = tuple(p.label for p in composed.periods)
+    if same_part and not _shifted_alike(before.periods[0], composed.periods[len(old) :]):
+        labels = ()  # the year put into the period did not read as that period: asked back
     rest = dataclasses.replace(_parts(composed), periods=old)
     if (
         labels[: len(old)] != old
@@ -681,12 +702,46 @@ def _compared(
             layer,
             "the previous question compared with another period",
         )
-    return _composed(
-        previous,
-        question,
-        _kept(before, layer),
-        [f"compared with {' and '.join(labels[len(old) :])}"],
+    what = f"compared with {' and '.join(labels[len(old) :])}"
+    if same_part:
+        years = " and ".join(p.label for p in said.periods)
+        what += f" (the same {_part_name(before.periods[0])} of {years}, like for like)"
+    return _composed(previous, question, _kept(before, layer), [what])
+
+
+def _same_part_of(before: Reading, said: Reading, cleaned: str, previous: str) -> list[str]:
+    """ "compare with 2023" after "gross revenue in Q2 2024": Q2 2023, as "vs last year" after
+    it is Q2 2023 (``relative_previous``); a quarter beside a whole year was shown without a
+    note (tryout 26). The previous question's one period with each year said put in place of
+    its year, where that period is part of one calendar year and every period said is a whole
+    year written as a year; else ``[]`` (the periods as said)."""
+    if len(before.periods) != 1 or not said.periods:
+        return []
+    period = before.periods[0]
+    last = period.end - dt.timedelta(days=1)
+    years = _YEAR.findall(period.text)
+    part = period.kind in {"quarter", "month"} or _HALF.search(period.text) is not None
+    if not part or period.start.year != last.year or years != [str(last.year)]:
+        return []  # "since March 2024", a fiscal year: compared as said
+    if any(not p.whole_year or _YEAR.fullmatch(p.text) is None for p in said.periods):
+        return []
+    if _RELATIVE.search(cleaned):
+        return []
+    typed = _as_typed(period.text, previous)
+    return [_YEAR.sub(p.text, typed) for p in said.periods]
+
+
+def _shifted_alike(period: Period, composed: tuple[Period, ...]) -> bool:
+    """Whether each composed period is ``period``'s days in another year."""
+    days = (period.start.month, period.start.day, period.end.month, period.end.day)
+    return bool(composed) and all(
+        (p.start.month, p.start.day, p.end.month, p.end.day) == days for p in composed
     )
+
+
+def _part_name(period: Period) -> str:
+    """The kind of part of a year a period is, in words ("quarter", "month", or "period")."""
+    return period.kind or "period"
 
 
 def on_reading_line(reading: str, follow_up: dict[str, Any] | None) -> str:

@@ -15,7 +15,7 @@ list), which is the reading wanted here. Tagging is a longest-phrase lookup, not
 expressions over the sentence. The grammar and the tagging live in ``_grammar``; this module
 turns the parsed parts into a ``Reading``.
 
-Why one module of about 1,690 lines: the assembly is one ordered pass (``_assemble``) whose
+Why one module of about 1,700 lines: the assembly is one ordered pass (``_assemble``) whose
 rules read each other's partial results (a dimension named as a filter's context is no grouping;
 a metric's rows named as a noun are no unread word; a period said of another word is taken off
 the metric), and each rule is a small function kept next to the others it orders with. Split
@@ -1016,8 +1016,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         dangling.append("top" if ranking.descending else "bottom")
         ranking = None
     read_away = was_unread - {t.index for t in unread}  # words the reading accounts for
-    periods, attached = _attached(periods, [t for t in words if t.index not in read_away], question)
     still = {t.index for t in unread}
+    periods, attached = _attached(
+        periods, [t for t in words if t.index not in read_away], question, still
+    )
     # A period said of a word left to a grouping ("by patients born after 1990") is asked
     # back or abstained on with it; never taken away from a question that is then answered.
     dangling += [text for index, text in attached.items() if index not in still]
@@ -1275,15 +1277,19 @@ def _foreign_entities(
 
 
 def _attached(
-    periods: list[Period], words: list[Tag], question: str
+    periods: list[Period], words: list[Tag], question: str, unread: set[int]
 ) -> tuple[list[Period], dict[int, str]]:
     """A period said of an unread word ("born after 1990", "registered in 2022") is about that
-    word, not the metric's date: it is taken out of the periods and named with the word."""
+    word, not the metric's date: it is taken out of the periods and named with the word. A word
+    left unread where a value would stand ("in Spain in 2023", "from Germny in 2023") is no
+    event the period dates: the period stays the metric's (tryout 26 restated "gross revenue,
+    over all dates" for a question about 2023); the word, still unread, is asked back or
+    abstained on either way, so no answer is given without it."""
     kept: list[Period] = []
     attached: dict[int, str] = {}
     for period in periods:
         before = [t for t in words if t.token.end <= period.span[0]]
-        if before and period.span != (0, 0):
+        if before and period.span != (0, 0) and not _where_a_value_is(before[-1], unread):
             tag = before[-1]
             between = question[tag.token.end : period.span[0]].split()
             if all(w.lower() in FUNCTION_WORDS for w in between) and len(between) <= 2:
@@ -1563,6 +1569,12 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
     if any((p.start, p.end) == (start, end) for p in absolute):
         return absolute  # "yoy 2023 vs 2022": the year before is already named
     return [*absolute, Period(start, end, label, "previous year")]
+
+
+def _where_a_value_is(tag: Tag, unread: set[int]) -> bool:
+    """A word left unread right after for/in/from/... ("in Spain"): where a value would stand,
+    not a verb ("registered in 2022") the period dates."""
+    return tag.index in unread and tag.after in _VALUE_PREPS
 
 
 def _value_like(unread: list[Tag], dim_at: set[int]) -> list[str]:

@@ -30,7 +30,14 @@ from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Reading, read
 from assay.semantic._resolve import Lexicon, canonical, tokenize
 
-__all__ = ["AskBackChoice", "ask_back_choices", "chosen_and_more", "chosen_reply"]
+__all__ = [
+    "AskBackChoice",
+    "ask_back_choices",
+    "cased",
+    "chosen_and_more",
+    "chosen_reply",
+    "stored_as",
+]
 
 
 @dataclass(frozen=True)
@@ -44,6 +51,14 @@ class AskBackChoice:
     kind: str
     name: str
     asked: str
+
+    @property
+    def words(self) -> str:
+        """The choice as its question says it: a correction's label without the stored value
+        ("Germany" of "Germany (DE)")."""
+        if self.kind != "correction":
+            return self.label
+        return re.sub(r" \([^()]*\)", "", self.label)
 
 
 _YES = frozenset(
@@ -60,18 +75,38 @@ def _replace(question: str, words: str, by: str) -> str | None:
     return question[: found.start()] + by + question[found.end() :]
 
 
-def _cased(typed: str, suggested: str) -> str:
+def cased(typed: str, suggested: str) -> str:
     """The suggestion capitalised as the word it corrects was ("Germny": "Germany")."""
     if typed[:1].isupper() and typed[1:].islower() and suggested.islower():
         return suggested[:1].upper() + suggested[1:]
     return suggested
 
 
+def stored_as(phrase: str, lexicon: Lexicon) -> str:
+    """The value a suggested phrase stands for, where the column stores it otherwise ("germany"
+    -> "DE" of customers.country), else ``""``. A did-you-mean names it, so the choice offered
+    is the value as stored: "Germany (DE)" (tryout 26 offered "Germany" alone).
+
+    Example:
+        >>> from assay.semantic._model import Dimension
+        >>> layer = SemanticLayer(dimensions=(Dimension("country", "t.c", (), ("DE",),
+        ...     value_synonyms=(("germany", "DE"),)),))
+        >>> stored_as("germany", Lexicon(layer)), stored_as("DE", Lexicon(layer))
+        ('DE', '')
+    """
+    key = tuple(canonical(t.text) for t in tokenize(phrase))
+    values = {t.split("=", 1)[1] for k, t in lexicon.entries.get(key, []) if k == "value"}
+    if len(values) != 1:
+        return ""
+    (value,) = values
+    return "" if value.casefold() == phrase.casefold() else value
+
+
 def _corrections(
     question: str, reading: Reading, layer: SemanticLayer, lexicon: Lexicon
 ) -> list[AskBackChoice]:
     corrected: str | None = question
-    suggestions = [(typed, _cased(typed, suggested)) for typed, suggested in reading.suggestions]
+    suggestions = [(typed, cased(typed, suggested)) for typed, suggested in reading.suggestions]
     for typed, suggested in suggestions:
         corrected = _replace(corrected, typed, suggested) if corrected is not None else None
     if corrected is None:
@@ -80,7 +115,11 @@ def _corrections(
     typed_words = {w for w, _ in reading.suggestions}
     if any(w in typed_words for w, _ in again.suggestions):
         return []
-    label = " and ".join(dict.fromkeys(s for _, s in suggestions))
+    label = " and ".join(
+        dict.fromkeys(
+            f"{s} ({stored})" if (stored := stored_as(s, lexicon)) else s for _, s in suggestions
+        )
+    )
     asked = " and ".join(dict.fromkeys(w for w, _ in reading.suggestions))
     return [AskBackChoice(label, corrected, "correction", "", asked)]
 
@@ -157,7 +196,9 @@ def _rest(said: list[str], phrase: list[str]) -> list[str] | None:
 
 def _said_as(choice: AskBackChoice, layer: SemanticLayer) -> list[str]:
     """How a reply may name ``choice``: its label, its name, the column the ask-back named."""
-    said_as = {choice.label, choice.name, choice.name.replace("_", " ")}
+    said_as = {choice.label, choice.words, choice.name, choice.name.replace("_", " ")}
+    if choice.kind == "correction":  # the value as stored: "DE" of "Germany (DE)"
+        said_as.update(re.findall(r"\(([^()]+)\)", choice.label))
     if choice.kind == "dimension":  # the column the ask-back named: "r_name"
         said_as.add(layer.dimension(choice.name).column.split(".")[-1])
     return sorted(said_as - {""}, key=lambda p: (-len(p), p))
