@@ -31,8 +31,10 @@ from assay.checks._asked import (
     sums_within,
     units_counted,
 )
+from assay.checks._bands import band_start
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._counted_key import counts_through_key
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -553,7 +555,9 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     missing_numbers = [
         n
         for n in cues.numbers
-        if not _number_in(n, numbers, sql.strings) and not _year_ended(n, sql.tree)
+        if not _number_in(n, numbers, sql.strings)
+        and not _year_ended(n, sql.tree)
+        and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
     ]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
@@ -680,7 +684,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
             references(ctx.catalog, other, name)
             or describes(ctx.catalog, ctx.question, read, name, other)
         )
-        or counts_table(ctx.question, name)
+        or (
+            counts_table(ctx.question, name)
+            and not counts_through_key(ctx.catalog, sql.tree, name, named)  # _counted_key
+        )
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         why = "a table whose name only contains the one named holds other rows"
