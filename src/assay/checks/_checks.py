@@ -20,6 +20,8 @@ in place of the one it does say: ``_swapped``), ``signal.columns_compared_backwa
 after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
 ``signal.bound_unasked`` (a column the question never names bounded by a number it never says:
 ``_unasked_bound``),
+``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
+``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -51,6 +53,7 @@ from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._keyed import key_meaning
+from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
@@ -66,6 +69,7 @@ from assay.checks._totals import groups_add_up
 from assay.checks._unasked_bound import bound_unasked
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
+from assay.checks._year_parts import months_of_part
 from assay.errors import ExecutionError, ExecutionTimeout
 from assay.types import Finding
 
@@ -486,6 +490,8 @@ CHECKS: tuple[Check, ...] = (
     columns_compared_backwards,
     bound_unasked,
     key_meaning,
+    not_in_nulls,
+    months_of_part,
     thin_evidence,
 )
 

@@ -117,6 +117,8 @@ QUESTION_SIGNALS = (
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
+    "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
+    "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
