@@ -107,6 +107,7 @@ class FindingCode(StrEnum):
     SIGNAL_SPELLED_COLUMN_UNREAD = "signal.spelled_column_unread"
     SIGNAL_NOT_IN_NULLS = "signal.not_in_nulls"
     SIGNAL_MONTHS_OF_PART = "signal.months_of_part"
+    SIGNAL_FULL_YEAR_UNCHECKED = "signal.full_year_unchecked"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

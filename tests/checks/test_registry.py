@@ -642,8 +642,10 @@ CASES.update(
 )
 
 # NOT IN a subquery that returns a NULL, a half of a year kept as other months (outside tryout
-# 28: checks/_not_in_nulls.py, _year_parts.py).
+# 28), the last full year taken as the latest (checks/_not_in_nulls.py, _year_parts.py,
+# _full_year.py).
 HALF = "How many people joined in the first half of 2021?"
+FULL_YEAR = "How many people joined in the last full calendar year?"
 CASES.update(
     {
         "not_in_nulls": Case(
@@ -653,6 +655,15 @@ CASES.update(
                 "(SELECT CASE WHEN team = 0 THEN NULL ELSE team END FROM people)"
             ),
             _sql("SELECT count(*) FROM people WHERE id NOT IN (SELECT team FROM people)"),
+        ),
+        "full_year_unchecked": Case(
+            "signal.full_year_unchecked",
+            _sql(
+                "SELECT count(*) FROM people WHERE year(joined) = "
+                "(SELECT max(year(joined)) FROM people)",
+                question=FULL_YEAR,
+            ),
+            _sql("SELECT count(*) FROM people WHERE year(joined) = 2021", question=FULL_YEAR),
         ),
         "months_of_part": Case(
             "signal.months_of_part",

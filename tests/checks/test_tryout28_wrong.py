@@ -53,6 +53,14 @@ WRONG_SHOWN = [
      "signal.months_of_part"),
     ("men_as_women", MEN, CATEGORY.format("Women"), CATEGORY.format("Men"),
      "signal.value_swapped"),
+    # agreed16 h16_d13, withheld before only by the false column_mismatch removed here
+    ("last_full_year_as_latest", "What was our total in-store sales revenue (extended sales "
+     "price) in the last full calendar year we have data for?",
+     "SELECT SUM(ss.ss_ext_sales_price) AS total_revenue FROM store_sales ss JOIN date_dim d ON "
+     "ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = (SELECT MAX(d2.d_year) FROM store_sales "
+     "s2 JOIN date_dim d2 ON s2.ss_sold_date_sk = d2.d_date_sk)",
+     f"SELECT sum(ss_ext_sales_price) FROM {SS} WHERE d_year = 2002",
+     "signal.full_year_unchecked"),
     ("married_dropped", "How many different married male customers bought in stores in 2002?",
      DEMO.format("cd_gender = 'M'"),
      DEMO.format("cd_gender = 'M' AND cd_marital_status = 'M'"), "signal.code_dropped"),
@@ -63,7 +71,11 @@ WRONG_SHOWN = [
 
 
 def test_the_new_codes_are_question_signals() -> None:
-    assert {"signal.not_in_nulls", "signal.months_of_part"} <= set(QUESTION_SIGNALS)
+    assert {
+        "signal.not_in_nulls",
+        "signal.months_of_part",
+        "signal.full_year_unchecked",
+    } <= set(QUESTION_SIGNALS)
 
 
 @pytest.mark.parametrize(

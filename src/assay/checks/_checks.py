@@ -22,6 +22,8 @@ after their commit date" as ``l_commitdate > l_shipdate``: ``_column_order``),
 ``_unasked_bound``),
 ``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
 ``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
+``signal.full_year_unchecked`` ("the last full year" as ``= (SELECT MAX(year) ...)``:
+``_full_year``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -52,6 +54,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
+from assay.checks._full_year import full_year_unchecked
 from assay.checks._keyed import key_meaning
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
@@ -492,6 +495,7 @@ CHECKS: tuple[Check, ...] = (
     key_meaning,
     not_in_nulls,
     months_of_part,
+    full_year_unchecked,
     thin_evidence,
 )
 

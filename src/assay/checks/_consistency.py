@@ -119,6 +119,7 @@ QUESTION_SIGNALS = (
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
     "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
+    "signal.full_year_unchecked",  # "last full year" as = (SELECT MAX(year)): _full_year
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
