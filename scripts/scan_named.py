@@ -9,7 +9,10 @@ dev20's ``twin_misread`` (a column read in place of its twin: ``_qualified``, ``
 ``_unit_summed``, ``_unasked_factor``) and ``date_keys_misread``,
 agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measure``,
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
-``columns_compared_backwards`` and ``bound_unasked`` (a join on another key
+``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
+word-for-word reading, abbreviations read in full), ``months_of_part``
+and ``not_in_nulls``
+(a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
 a join that repeats its rows: the last two need a database, so not on EHRSQL), the whole
@@ -55,6 +58,7 @@ from assay.checks._column_order import columns_compared_backwards
 from assay.checks._consistency import (
     _read,
     aggregate_fit,
+    column_fit,
     comparison_fit,
     grouping_fit,
     literal_fit,
@@ -69,6 +73,7 @@ from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
+from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
@@ -84,6 +89,7 @@ from assay.checks._twins import twin_misread
 from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
 from assay.checks._values import _compared, _owner
+from assay.checks._year_parts import months_of_part
 from assay.types import Candidate, Result
 
 _DBS: dict[int, Path] = {}
@@ -244,6 +250,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         found += _as_text(profiled, db, sql)
         found += [(f.code, f.message) for f in day_end_dropped(profiled).findings]
         found += [(f.code, f.message) for f in sum_fanned_out(profiled).findings]
+        found += [(f.code, f.message) for f in not_in_nulls(profiled).findings]  # try28
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
@@ -255,11 +262,12 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         columns_compared_backwards,  # val26: "shipped after commit" as commit > ship
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
         sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
+        months_of_part,  # try28: "the first half" as months 1 to 7
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]
     # whole checks, tagged: counted_elsewhere is above
-    for check in (grouping_fit, table_fit, literal_fit, ranking_fit, result_shape):
+    for check in (grouping_fit, table_fit, literal_fit, ranking_fit, result_shape, column_fit):
         found += [(f"{f.code} ({check.__name__})", f.message) for f in check(ctx).findings]
     return found
 

@@ -111,6 +111,8 @@ class FindingCode(StrEnum):
     SIGNAL_RANKED_BY_OTHER_MEASURE = "signal.ranked_by_other_measure"
     SIGNAL_SUM_FANNED_OUT = "signal.sum_fanned_out"
     SIGNAL_SPELLED_COLUMN_UNREAD = "signal.spelled_column_unread"
+    SIGNAL_NOT_IN_NULLS = "signal.not_in_nulls"
+    SIGNAL_MONTHS_OF_PART = "signal.months_of_part"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

@@ -707,6 +707,35 @@ CASES.update(
     }
 )
 
+# NOT IN a subquery that returns a NULL, a half of a year kept as other months (outside tryout
+# 28: checks/_not_in_nulls.py, _year_parts.py).
+HALF = "How many people joined in the first half of 2021?"
+CASES.update(
+    {
+        "not_in_nulls": Case(
+            "signal.not_in_nulls",
+            _sql(
+                "SELECT count(*) FROM people WHERE id NOT IN "
+                "(SELECT CASE WHEN team = 0 THEN NULL ELSE team END FROM people)"
+            ),
+            _sql("SELECT count(*) FROM people WHERE id NOT IN (SELECT team FROM people)"),
+        ),
+        "months_of_part": Case(
+            "signal.months_of_part",
+            _sql(
+                "SELECT count(*) FROM people WHERE year(joined) = 2021 "
+                "AND month(joined) BETWEEN 1 AND 7",
+                question=HALF,
+            ),
+            _sql(
+                "SELECT count(*) FROM people WHERE year(joined) = 2021 "
+                "AND month(joined) BETWEEN 1 AND 6",
+                question=HALF,
+            ),
+        ),
+    }
+)
+
 # Two compared years, the second cut by the data's last day (checks/_compared_spans.py).
 YEAR_2022 = Period(dt.date(2022, 1, 1), dt.date(2023, 1, 1), "2022", "2022")
 COMPARED = {"reading": READING, "layer": LAYER, "periods": (YEAR, YEAR_2022)}

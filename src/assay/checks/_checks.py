@@ -28,6 +28,8 @@ l_shipdate``; "sold below the list price" as ``ws_list_price < ws_sales_price``:
 ``_unasked_bound``), ``signal.code_unasked`` (an equality on a flag or a short code the question
 says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the question asks of a
 column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
+``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
+``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -60,6 +62,7 @@ from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
+from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
@@ -78,6 +81,7 @@ from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
 from assay.checks._values import literal_in_data
 from assay.checks._verify import LAYER_CHECKS, PLAN_CHECKS
+from assay.checks._year_parts import months_of_part
 from assay.errors import ExecutionError, ExecutionTimeout
 from assay.types import Finding
 
@@ -502,6 +506,8 @@ CHECKS: tuple[Check, ...] = (
     code_unasked,
     sign_dropped,
     key_meaning,
+    not_in_nulls,
+    months_of_part,
     thin_evidence,
 )
 

@@ -12,7 +12,9 @@ backwards (``Sex = 'M'`` for "female"), and ``value_dropped`` a stored word the 
 silent), a table the SQL reads, or one declared foreign key away, has a column whose name and
 every stored value make it a sex code holding that sex, and the SQL names no column that says
 sex, gender, male or female and carries no string saying a sex word (``i_category = 'Women'``
-is a category of items, not the buyer's sex). Silence is never evidence of a right answer.
+is a category of items, not the buyer's sex). A marital status asked and never read ("married
+male customers" with only ``cd_gender = 'M'``) is said the same way: ``_marital_dropped``.
+Silence is never evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sqlglot import exp
 from assay.checks._coded import _SEX_WORDS, _meanings, _sexed, asked_sex
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._dropped import _reachable
+from assay.checks._marital_dropped import marital_dropped
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import _text_values
 from assay.checks._where import finding
@@ -48,8 +51,13 @@ def code_dropped(ctx: CheckContext) -> CheckOutcome:
     if catalog is None or ctx.profiles is None or not sql:
         return CheckOutcome()
     tree = parse_query(sql, ctx.dialect)
-    wanted = asked_sex(ctx.question) if tree is not None else None
-    if tree is None or wanted is None or _sex_said(tree):
+    if tree is None:
+        return CheckOutcome()
+    status = marital_dropped(ctx, tree)  # "married male customers", marital never read
+    if status is not None:
+        return CheckOutcome((status,))
+    wanted = asked_sex(ctx.question)
+    if wanted is None or _sex_said(tree):
         return CheckOutcome()
     for table in _reachable(tree, catalog):
         for column in (c.name for c in table.columns if _sexed(c.name)):

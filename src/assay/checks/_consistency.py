@@ -32,9 +32,11 @@ from assay.checks._asked import (
     units_counted,
     units_summed,
 )
+from assay.checks._bands import band_start
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
+from assay.checks._counted_key import counts_through_key
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -127,6 +129,8 @@ QUESTION_SIGNALS = (
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
+    "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
+    "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
@@ -584,7 +588,9 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     missing_numbers = [
         n
         for n in cues.numbers
-        if not _number_in(n, numbers, sql.strings) and not _year_ended(n, sql.tree)
+        if not _number_in(n, numbers, sql.strings)
+        and not _year_ended(n, sql.tree)
+        and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
     ]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
@@ -711,7 +717,11 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
             references(ctx.catalog, other, name)
             or describes(ctx.catalog, ctx.question, read, name, other)
         )
-        or (counts_table(ctx.question, name) and not counted_through(ctx.question, name, sql.tree))
+        or (
+            counts_table(ctx.question, name)
+            and not counted_through(ctx.question, name, sql.tree)
+            and not counts_through_key(ctx.catalog, sql.tree, name, named)  # _counted_key
+        )
     ]
     if instead:  # outside tryout 18: "customers" counted from customer_address
         why = "a table whose name only contains the one named holds other rows"

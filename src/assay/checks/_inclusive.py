@@ -22,11 +22,20 @@ _KEPT = re.compile(
 )
 
 
+# "show 0 for categories with no web sales", "report zero for stores without sales": a value
+# the question gives the rows without X, which it keeps (outside tryout 28, r07).
+_ZERO_FOR = re.compile(
+    r"\b(?:show|shows|showing|report|reporting|return|returning|give|giving|put|use|as|with)"
+    r"\s+(?:a\s+)?(?:0|zero|0s|zeros|zeroes)\s+(?:for|on|against)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:without|with (?:no|zero)|(?:that|who|which) (?:have|has|had) (?:no|not|never))\b"
+)
+
+
 def kept_without(question: str, tree: exp.Expr) -> bool:
-    """The question keeps the rows without something ("including customers without orders")
-    and the SQL keeps them with an outer join."""
+    """The question keeps the rows without something ("including customers without orders",
+    "show 0 for categories with no web sales") and the SQL keeps them with an outer join."""
     text = " ".join(question.lower().replace("\u2019", "'").split())
-    return bool(_KEPT.search(text)) and _outer_join(tree)
+    return bool(_KEPT.search(text) or _ZERO_FOR.search(text)) and _outer_join(tree)
 
 
 def _outer_join(tree: exp.Expr) -> bool:

@@ -21,6 +21,7 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog, column_prefix
+from assay.checks._abbreviated import abbreviates
 from assay.checks._cues import words
 from assay.checks._qualified import qualified_as_said, stem
 from assay.checks._values import _owner
@@ -37,8 +38,10 @@ def _own_words(column: str, prefix: str) -> list[str]:
 
 
 def _all_said(said: set[str], column: str, prefix: str) -> bool:
+    """Each of the column's own words is said, whole, inflected or in full where the name
+    abbreviates it (``ext``: "extended", ``_abbreviated``)."""
     own = _own_words(column, prefix)
-    return bool(own) and all(stem(w) in said for w in own)
+    return bool(own) and all(stem(w) in said or any(abbreviates(w, s) for s in said) for w in own)
 
 
 def columns_said_loosely(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding]:

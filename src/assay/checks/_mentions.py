@@ -30,6 +30,7 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog, column_prefix, names_agree
+from assay.checks._abbreviated import longest_said, says_abbreviated
 from assay.checks._composed import composed
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
@@ -471,7 +472,7 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
     tree = parse_query(sql, ctx.dialect) if sql and catalog is not None else None
     if tree is None or catalog is None:
         return CheckOutcome()
-    said = " " + " ".join(words(ctx.question)) + " "
+    said = words(ctx.question)
     used = {c.name.lower() for c in tree.find_all(exp.Column)}
     aggregated = _aggregated(tree, catalog)
     findings = []
@@ -481,16 +482,19 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
             continue
         prefix = _prefix(info.column_names)
         taken = [c for t, c in aggregated if t == table]
-        if any(_says(said, _column_words(c, prefix)) for c in taken):
-            continue
-        # two words at least: one word ("age", "price") is said of many columns
-        named = [
-            col.name
+        # "extended sales price" says ss_ext_sales_price (_abbreviated); a taken column said
+        # only inside a longer one ("net paid" of "net paid including tax") is not the one
+        # named. Two words at least: one word ("age", "price") is said of many columns.
+        phrases = {
+            col.name: _column_words(col.name, prefix)
             for col in info.columns
-            if col.name.lower() not in used
-            and len(_column_words(col.name, prefix)) >= 2
-            and _says(said, _column_words(col.name, prefix))
-        ]
+            if (col.name in taken or len(_column_words(col.name, prefix)) >= 2)
+            and says_abbreviated(said, _column_words(col.name, prefix))
+        }
+        longest = longest_said(phrases)
+        if any(c in longest for c in taken):
+            continue
+        named = [c for c in longest if c.lower() not in used]
         if (
             len(named) != 1
             or any(qualified_as_said(ctx.question, named[0], c) for c in taken)

@@ -38,7 +38,10 @@ _IMPLICIT = re.compile(
     r"bottom|best|worst|popular|rich|poor|major|minor|significant|active|valid|real|paid|"
     r"profitable|loss\w*|late|early|overdue|delayed|fast|slow|hot|cold|tall|"
     r"one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|"
-    r"fifty|hundred|thousand|million|billion|dozen|half|double|twice|percent|%)\b",
+    r"fifty|hundred|thousand|million|billion|dozen|half|double|twice|percent|%|"
+    # a quarter of a year bounds its months (outside tryout 28: "the second quarter" as
+    # d_moy >= 4 AND d_moy < 7); "half" is above
+    r"quarter\w*|q[1-4]|h[12])\b",
     re.IGNORECASE,
 )
 _STOP = frozenset(
