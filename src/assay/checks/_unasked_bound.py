@@ -10,6 +10,10 @@ and a number, and says when the question says neither the number nor any word of
 (``signal.bound_unasked``). Implicit bounds are common ("adults", "expensive", "recent",
 "positive balance"), so the check is silent when the question has any word of size, degree,
 age, time or comparison (``_IMPLICIT``), any spelled number, or when the number is 0 or 1.
+A comparison the question spells with a number the SQL bounds by ("more than 100 orders" as
+``COUNT_LIFETIME_ORDERS > 100``) is accounted for and taken out before that test, so an extra
+bound beside it is still read ("... AND LIFETIME_SPEND > 1000", agreed20, a development set:
+shown at 1.00, five samples agreeing).
 A word of the question names the column loosely: its first four letters anywhere in the
 column's name, or the first four letters of a name part anywhere in the question. Silence is
 never evidence of a right answer.
@@ -44,6 +48,12 @@ _IMPLICIT = re.compile(
     r"quarter\w*|q[1-4]|h[12])\b",
     re.IGNORECASE,
 )
+# A comparison spelled with its number: "more than 100", "at least $5,000", "over 20%".
+_COMPARED = re.compile(
+    r"\b(?:(?:more|less|fewer|greater|larger|smaller|higher|lower)\s+than|at\s+(?:least|most)|"
+    r"over|under|above|below|exceed(?:s|ed|ing)?|up\s+to)\s+\$?(\d[\d,]*(?:\.\d+)?)\s*%?",
+    re.IGNORECASE,
+)
 _STOP = frozenset(
     "the and for with what which how many much are was were did does get got has have had "
     "from that this these those there their its total all each every give list show find "
@@ -60,6 +70,17 @@ def _said_numbers(question: str) -> set[float]:
         except ValueError:
             continue
     return found
+
+
+def _unaccounted(question: str, bounded: set[float]) -> str:
+    """The question less each comparison it spells with a number the SQL bounds by: that
+    comparison is the SQL's, so its words say nothing of another bound."""
+
+    def drop(match: re.Match[str]) -> str:
+        number = float(match.group(1).replace(",", ""))
+        return " " if number in bounded else match.group(0)
+
+    return _COMPARED.sub(drop, question)
 
 
 def _named(question: str, column: str) -> bool:
@@ -101,13 +122,14 @@ def bound_unasked(ctx: CheckContext) -> CheckOutcome:
     """A WHERE bounds a column the question never names by a number it never says
     (``signal.bound_unasked``)."""
     sql = ctx.candidate.final_sql
-    if not sql or _IMPLICIT.search(ctx.question):
-        return CheckOutcome()
-    tree = parse_query(sql, ctx.dialect)
+    tree = parse_query(sql, ctx.dialect) if sql else None
     if tree is None:
         return CheckOutcome()
+    bounds = _bounds(tree)
+    if _IMPLICIT.search(_unaccounted(ctx.question, {n for _, n in bounds})):
+        return CheckOutcome()
     said = _said_numbers(ctx.question)
-    for column, number in _bounds(tree):
+    for column, number in bounds:
         if number in (0.0, 1.0) or number in said or _named(ctx.question, column):
             continue
         shown = f"{number:g}"
