@@ -66,8 +66,9 @@ class JoinPath:
     # the data at import (or by the draft). Joined inner they vanish, so the planner takes it
     # inner only where a positive filter on the right table's columns (``=``, ``IN``, a numeric
     # bound) keeps none of them anyway, and LEFT for a grouping (the unmatched rows a group of
-    # their own); a total or a negated filter through it is refused (generators/_planner.py ``_joins``),
-    # and an answer that joins it inner is warned with the count (``cap.unmatched_rows``).
+    # their own); a total or a negated filter through it is refused (generators/_planner.py
+    # ``_joins``), and an answer that joins it inner is warned with the count
+    # (``cap.unmatched_rows``).
     unmatched: int = 0
 
     @property
