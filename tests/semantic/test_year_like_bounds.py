@@ -172,6 +172,26 @@ def test_what_cannot_be_placed_is_not_answered(
     assert not [f for f in reading.filters if "2000" in f.values], question
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How many cars last year?",
+        "What is the car_names count last year?",
+        "How many cars since last year?",
+        "What is the total weight of the cars last year?",
+    ],
+)
+def test_a_year_counted_back_from_no_clock_is_no_year(
+    question: str, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """ "last year" on a layer with no clock names no year: the parser's stand-in clock made
+    it 1999, answered as cars_data.Year = 1999 (a count of 0, shown)."""
+    _, layer = _spider("car_1", tmp_path_factory)
+    reading, decision = read_and_decide(question, layer)
+    assert (decision.behaviour, decision.code) == ("abstain", "behaviour.no_time"), question
+    assert not reading.comparisons and not reading.filters, question
+
+
 def test_a_bound_no_column_takes_is_asked_back_by_its_words(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:

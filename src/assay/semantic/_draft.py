@@ -19,8 +19,9 @@ confidence of its evidence:
   such key, the join marked with the rows that have no date (``_time_keys``); any other table
   gets metrics without time;
 - labels and synonyms use the words a question uses: where every column of a table shares a
-  prefix (TPC-DS ``ss_`` of store_sales), the table's words stand for it ("total store sales
-  net profit", never "total ss net profit");
+  prefix (TPC-DS ``ss_`` of store_sales), the table's words stand for it in the label ("total
+  store sales net profit", never "total ss net profit"); the column's own name as written
+  stays a synonym ("total ss_net_profit", "customer c_mktsegment"): a user may type it;
 - per summed column, also its average, maximum and minimum over its own table ("mean age",
   "highest weight"); the column's bare words ("age") name all four, so a question saying only
   them is asked back with the four named, never answered with one; of money or a quantity of
@@ -337,6 +338,17 @@ class _Plain:
         of store_sales: "net_profit"), or its name as written."""
         prefix = self.prefixes.get(table, "")
         return column[len(prefix) :] if prefix and column.startswith(prefix) else column
+
+    def raw(self, table: str, column: str, *, prefix: str = "") -> list[str]:
+        """The column's name as written, alone and after its table ("c_mktsegment",
+        "customer c_mktsegment"; underscores also read as spaces), each after ``prefix``
+        ("total"), where the label drops a shared prefix: a user who types the column's own
+        name is understood too. Empty where the table's columns share no prefix (the name is
+        in the phrases already)."""
+        if table not in self.prefixes:
+            return []
+        head = f"{prefix} " if prefix else ""
+        return [*_words(f"{head}{column}"), *_words(f"{head}{table} {column}")]
 
     def phrase(self, table: str, column: str) -> str:
         """The words a label uses for a column: its name as written, or, where its table's
@@ -883,6 +895,9 @@ def _metric(
         for prefix in PREFIXES.get(word, (word,))
         for w in _words(f"{prefix} {table} {plain.name(table, name)}", label)
     ]
+    words += [
+        w for prefix in PREFIXES.get(word, (word,)) for w in plain.raw(table, name, prefix=prefix)
+    ]
     words += plain.synonyms(f"metric:{column}:{word}", label, *words)
     words += [w for w in bare if w.lower() not in {x.lower() for x in (label, *words)}]
     return [
@@ -924,6 +939,7 @@ def common_word_values(values: tuple[str, ...] | list[str]) -> list[str]:
 
 def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
     words = _words(f"{table} {plain.name(table, column)}", f"{table}_{column}")
+    words += plain.raw(table, column)
     return words + plain.synonyms(f"dimension:{table}.{column}", f"{table}_{column}", *words)
 
 

@@ -132,8 +132,15 @@ def _either(periods: list[Period], question: str) -> bool:
     return joined and re.search(r"\bor\b", gaps[-1], re.IGNORECASE) is not None
 
 
+def _said_year(p: Period) -> bool:
+    """Whether the period is a year said in digits ("in 1970"), not one counted back from the
+    parser's stand-in clock: with no clock, "last year" is labelled 1999, a year nobody said
+    (car_1's "cars count last year" was answered as cars_data.Year = 1999, shown)."""
+    return re.fullmatch(r"\d{4}", p.label) is not None and p.label in p.text
+
+
 def _whole(p: Period) -> bool:
-    return re.fullmatch(r"\d{4}", p.label) is not None and p.whole_year
+    return _said_year(p) and p.whole_year
 
 
 def _negation(reading: Reading, before: str) -> str | None:
@@ -202,7 +209,7 @@ def _open_ended(reading: Reading, year: Dimension) -> Reading:
     for p in reading.periods:
         found = re.fullmatch(r"(after|since|before) (\d{4})", p.label)
         day = p.end if p.open_start else p.start
-        if found and day.month == 1 and day.day == 1:
+        if found and found.group(2) in p.text and day.month == 1 and day.day == 1:
             op = {"after": ">", "since": ">=", "before": "<"}[found.group(1)]
             bounds.append(Comparison(year.name, op, found.group(2), p.text))
         else:
@@ -241,7 +248,7 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     periods, bounds, unread = [], list(reading.comparisons), list(reading.unread)
     kept = list(reading.filters)
     for p in reading.periods:
-        whole = re.fullmatch(r"\d{4}", p.label) and p.start.replace(month=1, day=1) == p.start
+        whole = _said_year(p) and p.start.replace(month=1, day=1) == p.start
         if whole and _bounded_number(p.label, reading.question):
             # "weight over 2000": a bound's number, never the year 2000 (outside tryout 15 got
             # "Year is 2000" and 'weight over' dropped); asked back naming the bound's words
