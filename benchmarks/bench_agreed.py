@@ -41,6 +41,10 @@ with why each wrong one is wrong):
   CSV), written blind as a DEVELOPMENT set: its author was asked for extra and dropped
   conditions, neighbouring columns, dates of the wrong event and right answers phrased
   unusually. TUNED ON from the start; its first score (main 75c1177) is in ``FIRST_LOOK``.
+- ``agreed21`` (60 records: 30 right, 30 wrong) on TPC-DS (20), TPC-H (15), the same customer
+  summary (15) and the Spider slice (10), written blind by another helper while agreed20's
+  checks were built. Held out: scored once, against the frozen ``assay-1.0-r29``, beside the
+  code of the session's start (75c1177); never read.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -139,6 +143,17 @@ FIRST_LOOK = {
             "wrong": {"show": 17, "withhold": 13},
         },
     },
+    # Its one look, against the frozen assay-1.0-r29, and the session's start (75c1177).
+    "agreed21": {
+        "r29_held_out": {
+            "right": {"show": 27, "withhold": 3},
+            "wrong": {"show": 5, "withhold": 25},
+        },
+        "before_75c1177": {
+            "right": {"show": 27, "withhold": 3},
+            "wrong": {"show": 7, "withhold": 23},
+        },
+    },
 }
 # agreed15 and agreed17 stay held out (nothing tuned on them); agreed16 was looked at twice
 TUNED_ON = {
@@ -149,6 +164,7 @@ TUNED_ON = {
     "agreed18": False,
     "agreed19": True,
     "agreed20": True,
+    "agreed21": False,
 }
 
 
@@ -242,7 +258,8 @@ def run() -> dict[str, object]:
         "agreed (first looks: agreed14 wrong shown 19/37 under r7, agreed15 9/33 under r9, "
         "agreed16 9/35 with 12/35 right withheld at 278f3a3, agreed17 15/30 with 7/30 under r15, "
         "agreed18 15/40 with 2/40 under r26, agreed19 (development) 12/30 with 4/30 at fe08cd8, "
-        "agreed20 (development) 17/30 with 12/30 at 75c1177)",
+        "agreed20 (development) 17/30 with 12/30 at 75c1177, "
+        "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177)",
         rows,
     )
     return record
