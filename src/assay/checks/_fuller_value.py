@@ -23,9 +23,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._dropped import _categories
-from assay.checks._sql import parse_query
-from assay.checks._swapped import _NEGATION, MAX_COMPARED, MAX_NAMES
-from assay.checks._values import _compared, _owner
+from assay.checks._swapped import MAX_NAMES, compared_values
 from assay.checks._where import finding, forms
 
 __all__ = ["fuller_value_said"]
@@ -85,26 +83,16 @@ def fuller_value_said(ctx: CheckContext) -> CheckOutcome:
     """The SQL compares a short categorical column with a stored value, and the question says
     another stored value of that column holding the compared one's words and more
     (``signal.fuller_value_said``)."""
-    sql = ctx.candidate.final_sql
-    catalog = ctx.catalog
-    if catalog is None or ctx.profiles is None or not sql or _NEGATION.search(ctx.question):
+    read = compared_values(ctx)
+    if read is None:
         return CheckOutcome()
-    tree = parse_query(sql, ctx.dialect)
-    if tree is None:
-        return CheckOutcome()
+    tree, comparisons = read
     carried = {lit.name.strip().lower() for lit in tree.find_all(exp.Literal) if lit.is_string}
-    seen: set[tuple[str, str, str]] = set()
-    for node, compared in _compared(tree):
-        if not isinstance(node.parent, (exp.EQ, exp.In)):
-            continue  # `!=` excludes the value: another question
-        owner = _owner(node, tree, catalog)
-        if owner is None or (*owner, compared) in seen or len(seen) >= MAX_COMPARED:
-            continue
-        seen.add((*owner, compared))
-        fuller = _fuller(ctx, owner[0], owner[1], compared, carried)
+    for table, column, compared in comparisons:
+        fuller = _fuller(ctx, table, column, compared, carried)
         if not fuller:
             continue
-        where = f"{owner[0]}.{owner[1]}"
+        where = f"{table}.{column}"
         return CheckOutcome(
             (
                 finding(

@@ -103,32 +103,44 @@ def _asked_instead(
     return asked[0] if asked else None
 
 
-def value_swapped(ctx: CheckContext) -> CheckOutcome:
-    """A string the SQL compares with a short categorical column is a stored value the
-    question never says, and the question says another of that column's stored values
-    (``signal.value_swapped``)."""
+def compared_values(ctx: CheckContext) -> tuple[exp.Expr, list[tuple[str, str, str]]] | None:
+    """The parsed SQL and each (table, column, string) it compares by ``=`` or ``IN``, once
+    each, at most ``MAX_COMPARED``; None where no stored value can be read (no catalogue, no
+    profiles, no SQL, a negated question: "not X" excludes a value on purpose)."""
     sql = ctx.candidate.final_sql
     catalog = ctx.catalog
     if catalog is None or ctx.profiles is None or not sql or _NEGATION.search(ctx.question):
-        return CheckOutcome()
+        return None
     tree = parse_query(sql, ctx.dialect)
     if tree is None:
-        return CheckOutcome()
-    # The words of the SQL's strings, not their letters: 'men' is not carried by 'Women'
-    # (outside tryout 28, w03: "the Men category" as i_category = 'Women' was shown).
-    carried = {w for lit in tree.find_all(exp.Literal) if lit.is_string for w in words(lit.name)}
-    seen: set[tuple[str, str, str]] = set()
+        return None
+    found: list[tuple[str, str, str]] = []
     for node, compared in _compared(tree):
         if not isinstance(node.parent, (exp.EQ, exp.In)):
             continue  # `!=` excludes the value: another question
         owner = _owner(node, tree, catalog)
-        if owner is None or (*owner, compared) in seen or len(seen) >= MAX_COMPARED:
+        if owner is None or (*owner, compared) in found or len(found) >= MAX_COMPARED:
             continue
-        seen.add((*owner, compared))
-        asked = _asked_instead(ctx, tree, owner[0], owner[1], compared, carried)
+        found.append((*owner, compared))
+    return tree, found
+
+
+def value_swapped(ctx: CheckContext) -> CheckOutcome:
+    """A string the SQL compares with a short categorical column is a stored value the
+    question never says, and the question says another of that column's stored values
+    (``signal.value_swapped``)."""
+    read = compared_values(ctx)
+    if read is None:
+        return CheckOutcome()
+    tree, comparisons = read
+    # The words of the SQL's strings, not their letters: 'men' is not carried by 'Women'
+    # (outside tryout 28, w03: "the Men category" as i_category = 'Women' was shown).
+    carried = {w for lit in tree.find_all(exp.Literal) if lit.is_string for w in words(lit.name)}
+    for table, column, compared in comparisons:
+        asked = _asked_instead(ctx, tree, table, column, compared, carried)
         if asked is None:
             continue
-        where = f"{owner[0]}.{owner[1]}"
+        where = f"{table}.{column}"
         return CheckOutcome(
             (
                 finding(
