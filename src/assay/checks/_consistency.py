@@ -400,16 +400,19 @@ def comparison_fit(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     cues, sql = read
     if cues.more and not cues.less and sql.less and not sql.more:
-        asked, found = "more than", "<"
+        asked, found, words = "more than", "<", "more, above, over"
     elif cues.less and not cues.more and sql.more and not sql.less:
-        asked, found = "less than", ">"
+        asked, found, words = "less than", ">", "less, below, under"
     else:
         return CheckOutcome()
+    # The cue is read from many words: name the direction, not words the question may not have
+    # used (outside tryout 29: "above" was quoted back as 'more than').
     return CheckOutcome(
         (
             _finding(
                 "signal.comparison_flipped",
-                f"The question says {asked!r} but every comparison in the SQL is {found!r}.",
+                f"The question asks for {asked} a bound ({words} or the like) but every "
+                f"comparison in the SQL is {found!r}: the answer keeps the other side.",
                 asked=asked,
                 sql=found,
             ),
