@@ -161,6 +161,15 @@ _AGGREGATES: dict[type[exp.Expr], str] = {
 
 
 def _limit(tree: exp.Expr) -> int | None:
+    """The rows the query keeps: its LIMIT or a cut on a rank, its own or, when it has none,
+    that of a subquery whose ranked rows feed an IN (``_cut_fed_in``)."""
+    own = _own_limit(tree)
+    if own is not None or tree.args.get("limit") is not None:
+        return own
+    return _cut_fed_in(tree)
+
+
+def _own_limit(tree: exp.Expr) -> int | None:
     ranked = ranked_shape(tree) if isinstance(tree, exp.Select) else None
     if ranked is not None:  # RANK() <= n keeps n rows and any tied with the last
         return ranked.n
@@ -172,6 +181,47 @@ def _limit(tree: exp.Expr) -> int | None:
     if isinstance(value, exp.Literal) and value.is_int:
         return int(value.name)
     return None
+
+
+def _cut_fed_in(tree: exp.Expr) -> int | None:
+    """The n of the one cut (a LIMIT or a rank's) kept by a subquery of the WHERE that feeds an
+    IN: EHRSQL's gold keeps "the top four diagnoses" as ``WHERE icd_code IN (SELECT T4.icd_code FROM
+    (... DENSE_RANK() ... AS C3 ...) AS T4 WHERE T4.C3 <= 4)``, which was read as no LIMIT (388
+    of its 5,605 gold queries withheld as "the LIMIT is None"). Two cuts, or none: None.
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> ranked = "SELECT y FROM (SELECT y, dense_rank() OVER (ORDER BY v) AS r FROM u) AS s"
+        >>> _cut_fed_in(parse_one(f"SELECT a FROM t WHERE x IN ({ranked} WHERE s.r <= 3)"))
+        3
+    """
+    where = tree.args.get("where") if isinstance(tree, exp.Select) else None
+    if where is None:
+        return None
+    fed = [i.args["query"].this for i in where.find_all(exp.In) if i.args.get("query")]
+    cuts = [n for n in (_own_limit(q) for q in fed) if n is not None]
+    return cuts[0] if len(cuts) == 1 else None
+
+
+def _picks_first_row(node: exp.Expr) -> bool:
+    """``HAVING MIN(t) = t``: the MIN (or MAX) picks each group's first (or last) row, it is
+    not the quantity asked. EHRSQL's gold keeps each patient's first diagnosis so before it
+    ranks "the top three diagnoses with the highest mortality rate", read as "the highest but
+    the SQL takes MIN" (40 of its gold queries).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT s, t FROM d GROUP BY s HAVING MIN(t) = t"
+        >>> _picks_first_row(parse_one(sql).find(exp.Min))
+        True
+    """
+    if not isinstance(node, (exp.Min, exp.Max)):
+        return False
+    eq = node.parent
+    if not isinstance(eq, exp.EQ) or not isinstance(eq.parent, exp.Having):
+        return False
+    other = eq.expression if eq.this is node else eq.this
+    return isinstance(other, exp.Column) and other == node.this
 
 
 def _number(literal: exp.Literal) -> float | None:
@@ -205,7 +255,11 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
     if tree is None:
         return None
     aggregates = frozenset(
-        name for kind, name in _AGGREGATES.items() if tree.find(kind) is not None
+        name
+        for node in tree.find_all(*_AGGREGATES)
+        if not _picks_first_row(node)
+        for kind, name in _AGGREGATES.items()
+        if isinstance(node, kind)
     )
     order = tree.args.get("order")
     desc = tuple(bool(o.args.get("desc")) for o in order.expressions) if order else ()
@@ -364,7 +418,7 @@ def ranking_fit(ctx: CheckContext) -> CheckOutcome:
         problems.append("the question asks for the highest but the SQL takes MIN")
     if wants_min and "max" in sql.aggregates and "min" not in sql.aggregates:
         problems.append("the question asks for the lowest but the SQL takes MAX")
-    if sql.limit is not None and sql.order_desc:
+    if _own_limit(sql.tree) is not None and sql.order_desc:  # the outer sort is what is cut
         if wants_max and not any(sql.order_desc):
             problems.append("the question asks for the highest but the SQL sorts ascending")
         if wants_min and all(sql.order_desc):

@@ -34,6 +34,7 @@ _DISTINCT = re.compile(r"\b(distinct|different|unique|various)\b")
 _EACH = re.compile(r"\b(each|for every|by each|per(?! (?:gallon|hour|cent|second)))\b")
 _TOP_N = re.compile(
     r"\b(?:top|first|highest|lowest|largest|smallest|best)\s+(\d+|two|three|four|five|ten)\b"
+    r"(?!-)"  # "the lowest 6-month survival rate" is a span, not the top 6 (EHRSQL gold)
 )
 _MORE = re.compile(
     r"\b(more than|greater than|larger than|bigger than|higher than|heavier than|older than|"
