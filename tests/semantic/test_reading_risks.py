@@ -320,6 +320,10 @@ def _span(reading) -> tuple[str, str]:  # type: ignore[no-untyped-def]
         ("saas", "net revenue this fiscal quarter", ("2024-10-01", "2025-01-01")),
         ("saas", "net revenue in the first half of fiscal 2025", ("2024-04-01", "2024-10-01")),
         ("saas", "net revenue in H2 of fiscal 2024", ("2023-10-01", "2024-04-01")),
+        # read as calendar Q2 2025 joined to fiscal 2025 and asked back as one within the other
+        ("saas", "net revenue for Q2 of fiscal 2025", ("2024-07-01", "2024-10-01")),
+        # read as the calendar half, though "fiscal H1 2024" is the label written for the fiscal
+        ("saas", "net revenue in fiscal H1 2024", ("2023-04-01", "2023-10-01")),
         ("clinic", "number of visits since the beginning of 2023", ("2023-01-01", "2024-11-16")),
         ("clinic", "number of visits since the start of 2023", ("2023-01-01", "2024-11-16")),
     ],

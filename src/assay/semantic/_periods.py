@@ -8,13 +8,13 @@ year's), halves (``H1 2023``, ``first half of 2023``), months (``March 2024``, `
 year``, ``last yr``, ``this quarter``, ``year to date``, ``so far this month``, ``past 3
 months``, ``last 6 full months``, ``next year``), ``since <period>``, and fiscal years and
 quarters (``FY2024``, ``FY24``, ``fiscal 2023/24``, ``fiscal year 2024``, ``fiscal Q2 this
-year``, ``this fiscal year to date``) resolved against the layer's fiscal start month; a fiscal
-year is named by the calendar year it ends in.
+year``, ``this fiscal year to date``, ``Q1 of fiscal 2024``, ``fiscal H1 2024``) resolved
+against the layer's fiscal start month; a fiscal year is named by the calendar year it ends in.
 
 The spellings are a table of regular expressions over the lower-cased question (dates are
 lexical tokens; the sentence structure around them is read by the grammar in ``_grammar``).
 
-Why one module of about 810 lines, over the house aim of 400: ``_Rules`` (about 360 lines) is
+Why one module of about 830 lines, over the house aim of 400: ``_Rules`` (about 360 lines) is
 that table, one list kept whole so its order (the most specific spelling first) reads in one
 place; after it, ``find_periods`` runs the passes that relate the periods found to each other,
 in order (a range "from Jan to Jun", "the previous N days" after "the last N days", a year
@@ -148,6 +148,31 @@ def _fy_of(day: dt.date, fiscal: int) -> int:
     return day.year + (1 if fiscal > 1 and day.month >= fiscal else 0)
 
 
+# A half or a quarter, as the fiscal spellings below say it: "H1", "first half", "Q2",
+# "second quarter", "second fiscal quarter".
+_HALF = r"(?:(?P<o>first|1st|second|2nd) half|(?P<h>h[12]))"
+_QUARTER = r"(?:q(?P<q>[1-4])|(?P<o>first|1st|second|2nd|third|3rd|fourth|4th) (?:fiscal )?quarter)"
+
+
+def _fiscal_spellings(part: str) -> list[str]:
+    """The spellings of a half or quarter (``part``) of a numbered fiscal year.
+
+    Once the word "fiscal" (or "FY") is said of the part or of its year, the year said is the
+    fiscal year and the part is that year's: "fiscal H1 2024" was read as the calendar half
+    (the agent's own label for the fiscal half, so a user copying it got another period), and
+    "Q1 of fiscal 2024" as the whole fiscal year joined to calendar Q1 2024."""
+    fiscal_year = r"(?:the )?(?:fiscal (?:year |yr )?|fy ?)'?(?P<y>\d{4}|\d{2})"
+    return [
+        # "Q1 of fiscal 2024", "first quarter of FY24", "H2 of the fiscal year 2024"
+        rf"\b(?:fiscal )?{part} (?:of )?{fiscal_year}\b",
+        # "FY2024 Q1", "fiscal 2024 H1"
+        rf"\b{fiscal_year} {part}\b",
+        # "fiscal H1 2024", "fiscal first quarter of 2024", "first fiscal quarter of 2024"
+        rf"\b(?:fiscal |(?=\w+ fiscal quarter)){part} (?:of )?(?:the )?(?:year )?"
+        rf"(?P<y>\d{{4}}|'\d{{2}})\b",
+    ]
+
+
 class _Rules:
     """The spelling table, bound to a clock and a fiscal start month."""
 
@@ -163,12 +188,7 @@ class _Rules:
         c, f = self.clock, self.fiscal
         rel = r"(?P<rel>this|current|last|previous|prior|next)"
         return [
-            (
-                r"\b(?:(?P<o>first|1st|second|2nd) half|(?P<h>h[12])) (?:of )?(?:the )?"
-                r"(?:fiscal (?:year )?|fy ?)'?(?P<y>\d{4}|\d{2})\b"
-                r"|\b(?:fiscal (?:year )?|fy ?)'?(?P<y2>\d{4}|\d{2}) (?P<h2>h[12])\b",
-                lambda m: self._fiscal_half(m),
-            ),
+            *[(pattern, self._fiscal_half) for pattern in _fiscal_spellings(_HALF)],
             (
                 rf"\b{rel} fiscal (?:quarter|qtr)\b",
                 lambda m: self._fiscal_quarter_rel(m["rel"]),
@@ -198,13 +218,7 @@ class _Rules:
                 rf"\bfiscal (?:q|quarter )(?P<q>[1-4]) (?:of )?{rel} (?:fiscal )?(?:year|yr)\b",
                 lambda m: self._fq(int(m["q"]), _fy_of(c, f) + self._shift(m["rel"])),
             ),
-            (
-                r"\b(?:fiscal )?(?:q(?P<q>[1-4]) (?:of )?fy ?(?P<y>\d{4}|\d{2})|fy ?(?P<y2>\d{4}|"
-                r"\d{2}) q(?P<q2>[1-4])|fiscal q(?P<q3>[1-4]) (?:of )?(?P<y3>\d{4}))\b",
-                lambda m: self._fq(
-                    int(m["q"] or m["q2"] or m["q3"]), _year(m["y"] or m["y2"] or m["y3"])
-                ),
-            ),
+            *[(pattern, self._fiscal_quarter) for pattern in _fiscal_spellings(_QUARTER)],
             (
                 r"\bfiscal q(?P<q>[1-4])\b",
                 lambda m: self._fq(int(m["q"]), _fy_of(c, f)),
@@ -411,6 +425,11 @@ class _Rules:
         start = _add_months(_fy(fy, self.fiscal)[0], 3 * (q - 1))
         return start, _add_months(start, 3), f"fiscal Q{q} {fy}"
 
+    def _fiscal_quarter(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
+        """ "Q1 of fiscal 2024", "first quarter of FY24", "fiscal 2024 Q1": a quarter of the
+        fiscal year said."""
+        return self._fq(int(m["q"] or _ORD[m["o"]]), _year(m["y"]))
+
     def _quarter(self, q: int, year: int) -> tuple[dt.date, dt.date, str]:
         start = dt.date(year, 3 * q - 2, 1)
         return start, _add_months(start, 3), f"Q{q} {year}"
@@ -437,9 +456,10 @@ class _Rules:
         return start, _add_months(start, 6), f"{half.upper()} {year}"
 
     def _fiscal_half(self, m: re.Match[str]) -> tuple[dt.date, dt.date, str]:
-        """ "first half of fiscal 2025", "H2 FY24": six months from the fiscal year's start."""
-        half = (m["h"] or m["h2"] or ("h1" if m["o"] in {"first", "1st"} else "h2")).upper()
-        year = _year(m["y"] or m["y2"])
+        """ "first half of fiscal 2025", "H2 FY24", "fiscal H1 2024": six months from the
+        fiscal year's start."""
+        half = (m["h"] or ("h1" if m["o"] in {"first", "1st"} else "h2")).upper()
+        year = _year(m["y"])
         start = _fy(year, self.fiscal)[0]
         if half == "H2":
             start = _add_months(start, 6)
