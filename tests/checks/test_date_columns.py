@@ -107,3 +107,11 @@ def test_received_is_the_receipt_date_not_the_ship_date() -> None:
     sql = "SELECT count(*) FROM lineitem WHERE {0} >= DATE '1995-01-01' AND {0} < DATE '1996-01-01'"
     assert _firsts(question, sql.format("l_shipdate")) == ["signal.column_mismatch"]
     assert _firsts(question, sql.format("l_receiptdate")) == []
+
+
+def test_committed_is_the_commit_date() -> None:
+    # beside W4 of outside tryout 29: "committed" names l_commitdate as "received" l_receiptdate
+    sql = "SELECT count(*) FROM lineitem WHERE year({0}) = 1995"
+    question = "How many line items were committed in 1995?"
+    assert _firsts(question, sql.format("l_shipdate")) == ["signal.column_mismatch"]
+    assert _firsts(question, sql.format("l_commitdate")) == []

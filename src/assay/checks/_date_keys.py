@@ -34,10 +34,11 @@ __all__ = ["date_events", "date_keys_misread"]
 # which of a row's dates is meant. "A first purchase" names the event (agreed20, h20_d16: a
 # customer's first purchase read through c_first_shipto_date_sk, shown at 1.00). What was
 # received was delivered ("line items received in 1995" filtered on l_shipdate beside
-# l_receiptdate: outside tryout 29, W4, shown at 1.00).
+# l_receiptdate: outside tryout 29, W4, shown at 1.00); what was committed, TPC-H's commit date.
 _SAID: dict[str, str] = {
     **dict.fromkeys(("sold", "bought", "purchased", "purchase", "ordered"), "sale"),
     "shipped": "ship",
+    "committed": "commit",
     "returned": "return",
     **dict.fromkeys(("delivered", "received"), "delivery"),
 }
@@ -48,6 +49,7 @@ _COLUMN: dict[str, str] = {
     **dict.fromkeys(("sold", "sale", "sales", "order", "ordered", "purchase"), "sale"),
     **dict.fromkeys(("ship", "shipped", "shipping", "shipto"), "ship"),
     **dict.fromkeys(("return", "returned"), "return"),
+    **dict.fromkeys(("commit", "committed"), "commit"),
     **dict.fromkeys(("deliver", "delivered", "delivery", "receipt"), "delivery"),
 }
 
