@@ -98,3 +98,20 @@ def test_shipped_is_not_received() -> None:
     assert _firsts(question, sql.format("l_shipdate")) == []
     # a receipt is a delivery: "delivered" read through the receipt date is silent
     assert _firsts("How many line items were delivered in 1996?", sql.format("l_receiptdate")) == []
+
+
+def test_received_is_the_receipt_date_not_the_ship_date() -> None:
+    # Outside tryout 29, W4: "received in 1995" filtered on l_shipdate beside l_receiptdate,
+    # shown at 1.00 (8773 rows, 8777 right)
+    question = "How many line items were received in 1995?"
+    sql = "SELECT count(*) FROM lineitem WHERE {0} >= DATE '1995-01-01' AND {0} < DATE '1996-01-01'"
+    assert _firsts(question, sql.format("l_shipdate")) == ["signal.column_mismatch"]
+    assert _firsts(question, sql.format("l_receiptdate")) == []
+
+
+def test_committed_is_the_commit_date() -> None:
+    # beside W4 of outside tryout 29: "committed" names l_commitdate as "received" l_receiptdate
+    sql = "SELECT count(*) FROM lineitem WHERE year({0}) = 1995"
+    question = "How many line items were committed in 1995?"
+    assert _firsts(question, sql.format("l_shipdate")) == ["signal.column_mismatch"]
+    assert _firsts(question, sql.format("l_commitdate")) == []

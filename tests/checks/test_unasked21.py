@@ -60,6 +60,12 @@ def _db(tmp_path: Path) -> Path:
         "INSERT INTO cost VALUES (?, ?, ?)",
         [(("prescriptions", "procedures")[i % 2], i, 10.0 + i) for i in range(10)],
     )
+    con.execute("CREATE TABLE orders (o_orderkey INTEGER, o_orderdate DATE, o_orderpriority TEXT)")
+    ranks = ("1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW")
+    con.executemany(
+        "INSERT INTO orders VALUES (?, ?, ?)",
+        [(i, f"{1995 + i % 3}-0{1 + i % 9}-10", ranks[i % 5]) for i in range(40)],
+    )
     con.commit()
     con.close()
     return db
@@ -91,6 +97,16 @@ WRONG_AND_RIGHT = [
         "SELECT count(DISTINCT cs.cs_order_number) FROM catalog_sales cs JOIN ship_mode sm ON "
         "cs.cs_ship_mode_sk = sm.sm_ship_mode_sk WHERE cs.cs_year = 2000 AND "
         "sm.sm_type = 'EXPRESS'",
+        CODE,
+    ),
+    # outside tryout 29, W1: a priority is a category, its values a rank's digit and a word
+    (
+        "w1_order_priority",
+        "How many orders were placed in 1996?",
+        "SELECT count(*) FROM orders WHERE o_orderdate >= '1996-01-01' AND "
+        "o_orderdate < '1997-01-01' AND o_orderpriority = '1-URGENT'",
+        "SELECT count(*) FROM orders WHERE o_orderdate >= '1996-01-01' AND "
+        "o_orderdate < '1997-01-01'",
         CODE,
     ),
 ]
@@ -145,6 +161,14 @@ SILENT = [
         "How many catalog orders went out?",
         "SELECT count(*) FROM catalog_sales WHERE cs_ship_mode_sk IN "
         "(SELECT sm_ship_mode_sk FROM ship_mode WHERE sm_code = 'AIR')",
+        CODE,
+    ),
+    # the priority is said
+    (
+        "priority_said",
+        "How many urgent orders were placed in 1996?",
+        "SELECT count(*) FROM orders WHERE o_orderdate >= '1996-01-01' AND "
+        "o_orderpriority = '1-URGENT'",
         CODE,
     ),
     # a category whose values name tables says which table a key points into (EHRSQL's cost)

@@ -4,10 +4,10 @@ A fact table often carries several dates of one row (TPC-DS ``web_sales``: ``ws_
 and ``ws_ship_date_sk``). "Orders sold in 2001" joined to the calendar on the ship date runs,
 agrees across samples and is wrong (outside tryout 22, w15: 3,501,369.11 shown, 3,315,110.25
 right). ``date_keys_misread`` reads the question's verb (sold, bought, purchased, ordered, or "a
-purchase"; shipped; returned; delivered) against the event word of each date column the SQL
-uses: where the table has a date column for the event the question says, the SQL uses another
-of its dates and never that one, and the question does not say the other event, it is
-``signal.column_mismatch``.
+purchase"; shipped; returned; delivered or received) against the event word of each date
+column the SQL uses: where the table has a date column for the event the question says, the
+SQL uses another of its dates and never that one, and the question does not say the other
+event, it is ``signal.column_mismatch``.
 
 With no event verb said, a row of a table whose name says its event (``web_sales``: a sale,
 ``catalog_returns``: a return) is dated by that event: "web sales in 2001" joined on the ship
@@ -32,12 +32,15 @@ __all__ = ["date_events", "date_keys_misread"]
 
 # The question's verbs, by event. Only verbs: "sales" and "orders" name tables and rows, not
 # which of a row's dates is meant. "A first purchase" names the event (agreed20, h20_d16: a
-# customer's first purchase read through c_first_shipto_date_sk, shown at 1.00).
+# customer's first purchase read through c_first_shipto_date_sk, shown at 1.00). What was
+# received was delivered ("line items received in 1995" filtered on l_shipdate beside
+# l_receiptdate: outside tryout 29, W4, shown at 1.00); what was committed, TPC-H's commit date.
 _SAID: dict[str, str] = {
     **dict.fromkeys(("sold", "bought", "purchased", "purchase", "ordered"), "sale"),
     "shipped": "ship",
+    "committed": "commit",
     "returned": "return",
-    "delivered": "delivery",
+    **dict.fromkeys(("delivered", "received"), "delivery"),
 }
 # A date column's own words, by event ("ws_sold_date_sk": sold; "cr_returned_date_sk"). A
 # receipt is the delivery seen by who received it ("shipped in March" through TPC-H's
@@ -46,6 +49,7 @@ _COLUMN: dict[str, str] = {
     **dict.fromkeys(("sold", "sale", "sales", "order", "ordered", "purchase"), "sale"),
     **dict.fromkeys(("ship", "shipped", "shipping", "shipto"), "ship"),
     **dict.fromkeys(("return", "returned"), "return"),
+    **dict.fromkeys(("commit", "committed"), "commit"),
     **dict.fromkeys(("deliver", "delivered", "delivery", "receipt"), "delivery"),
 }
 

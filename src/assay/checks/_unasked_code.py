@@ -23,15 +23,16 @@ meaning the name does not say, no word beginning with the code compared ("finish
 Longer values name a kind of row in words, and questions often imply them: EHRSQL's gold
 carries ``linksto = 'inputevents'`` and ``d_items.label = ...`` that no question spells out.
 They are read only for a category: a column whose name says a kind of row (``CUSTOMER_TYPE``,
-``sm_code``: ``_KIND_WORDS``) storing at most ``MAX_CATEGORIES`` values of one or two words
-and no digits, compared in the outer query (a subquery that finds a key by a label looks the
-key up, it does not narrow the rows). It is asked when the question says the name's kind word,
-a word of the name besides the row's own (``CUSTOMER`` in ``CUSTOMER_TYPE`` beside
-``CUSTOMER_ID`` names the rows counted, not their type), or a word of any stored value (the
-first four letters): "How many customers last ordered in August 2017?" with ``AND
-CUSTOMER_TYPE = 'returning'`` and "catalog orders ... by express shipping" with ``AND
-sm_code = 'AIR'`` beside ``sm_type = 'EXPRESS'`` were shown at 1.00 (agreed20, a development
-set, five samples agreeing). Silence is never evidence of a right answer.
+``sm_code``, ``o_orderpriority``: ``_KIND_WORDS``) storing at most ``MAX_CATEGORIES`` values
+of one or two words and no digits but a rank's ('1-URGENT'), compared in the outer query (a
+subquery that finds a key by a label looks the key up, it does not narrow the rows). It is
+asked when the question says the name's kind word, a word of the name besides the row's own
+(``CUSTOMER`` in ``CUSTOMER_TYPE`` beside ``CUSTOMER_ID`` names the rows counted, not their
+type), or a word of any stored value (the first four letters): "How many customers last
+ordered in August 2017?" with ``AND CUSTOMER_TYPE = 'returning'`` and "catalog orders ... by
+express shipping" with ``AND sm_code = 'AIR'`` beside ``sm_type = 'EXPRESS'`` were shown at
+1.00 (agreed20, a development set, five samples agreeing). Silence is never evidence of a
+right answer.
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ __all__ = ["MAX_CODE_CHARS", "code_unasked"]
 MAX_CODE_CHARS = 3
 MAX_CATEGORIES = 12
 # Words a column's name says a kind of row by: its values are categories, not names.
-_KIND_WORDS = frozenset("type kind category class mode segment tier group status code".split())
+# A priority, level, rank or grade is one too: TPC-H's o_orderpriority stores '1-URGENT' to
+# '5-LOW' ("orders placed in 1996" with ``AND o_orderpriority = '1-URGENT'``: outside tryout
+# 29, W1, shown at 1.00).
+_KIND_WORDS = frozenset(
+    "type kind category class mode segment tier group status code priority level rank grade".split()
+)
 # A column named by one of these after a word says that word names the table's rows.
 _ROW_KEYS = ("id", "key", "sk", "no", "number", "name")
 # Words that say nothing of a column: the question's own and the commonest of English.
@@ -133,7 +139,8 @@ def _could_be_code(text: str) -> bool:
 
 def _category(stored: list[object], tables: set[str]) -> bool:
     """Whether the stored values are a few categories in words: two to ``MAX_CATEGORIES``
-    values, each one or two words of letters ('new', 'returning'; 'AIR', 'SURFACE'), one
+    values, each one or two words of letters ('new', 'returning'; 'AIR', 'SURFACE') after at
+    most a rank's digit and a dash ('1-URGENT', '4-NOT SPECIFIED'), one
     longer than a code (codes alone are read as codes: "finished" may say 'F'), none the name
     of a table (EHRSQL's ``cost.event_type = 'prescriptions'`` says which table
     ``cost.event_id`` keys, a link no question spells out)."""
@@ -142,7 +149,7 @@ def _category(stored: list[object], tables: set[str]) -> bool:
         len(texts) == len(stored)
         and 2 <= len(set(texts)) <= MAX_CATEGORIES
         and any(len(t) > MAX_CODE_CHARS for t in texts)
-        and all(re.fullmatch(r"[A-Za-z]+(?: [A-Za-z]+)?", t) for t in texts)
+        and all(re.fullmatch(r"(?:\d-)?[A-Za-z]+(?: [A-Za-z]+)?", t) for t in texts)
         and not {t.lower() for t in texts} & tables
     )
 
