@@ -37,7 +37,7 @@ LEVEL = {name: i for i, layer in enumerate(LAYERS) for name in layer}
 
 # The product imports nothing from ``assay.bench``; only these entry points may.
 BENCH_ENTRY_POINTS = {
-    "cli/_bench.py": "assay bench generate | run | score",
+    "cli/_bench.py": "assay bench generate | run | score | tpc",
     "cli/_report.py": "assay report, prereg and faults evaluate verdict files",
     # The demo warehouse is the benchmark's e-commerce domain (seed 0), built lazily on first
     # use; the generator lives in bench/warehouses.

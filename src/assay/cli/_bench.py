@@ -1,4 +1,5 @@
-"""``assay bench generate | run | score``: the warehouse reliability benchmark."""
+"""``assay bench generate | run | score | tpc``: the warehouse reliability benchmark, and the
+TPC warehouses built offline to try Assay on a schema nobody prepared."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import click
 
+from assay.bench.datasets import TPC_BENCHMARKS, build_tpc
 from assay.bench.runner import (
     RunContext,
     compare_runs,
@@ -66,6 +68,48 @@ def bench_generate(seed: int, scale: float, out: Path) -> None:
         f"{sum(manifest['splits'].values())} tasks {manifest['splits']} to {out} "
         f"(task set {manifest['task_set_hash']})"
     )
+
+
+@bench_group.command("tpc")
+@click.argument("name", type=click.Choice(sorted(TPC_BENCHMARKS)))
+@click.option(
+    "--sf",
+    "scale_factor",
+    type=float,
+    default=0.01,
+    show_default=True,
+    help="TPC scale factor (0.01 is tens of thousands of rows; 1 is about 1 GB).",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="The DuckDB file to write (must not exist).",
+)
+@handle_errors
+def bench_tpc(name: str, scale_factor: float, out: Path) -> None:
+    """Build the TPC-H or TPC-DS warehouse into a DuckDB file, offline (DuckDB's generator
+    from the installed duckdb-extension package; nothing is downloaded)."""
+    if scale_factor <= 0:
+        raise InputError(f"--sf must be positive, got {scale_factor}.", hint="Use e.g. 0.01 or 1.")
+    if out.exists():
+        raise InputError(
+            f"{out} already exists; it is left as it is.",
+            hint="Remove it or name another file with --out.",
+        )
+    build_tpc(name, scale_factor, out)
+    import duckdb
+
+    con = duckdb.connect(str(out), read_only=True)
+    try:
+        tables = con.execute(
+            "SELECT table_name, estimated_size FROM duckdb_tables() ORDER BY table_name"
+        ).fetchall()
+    finally:
+        con.close()
+    rows = sum(int(size or 0) for _, size in tables)
+    click.echo(f"wrote {name} sf {scale_factor:g} to {out}: {len(tables)} tables, {rows:,} rows")
+    click.echo(f"next: assay semantic init --db {out} --out {out.with_suffix('.yaml')}")
 
 
 @bench_group.command("run")
