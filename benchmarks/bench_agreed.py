@@ -5,7 +5,7 @@ Agreement cannot tell these apart: every record's agreement is 1. Only the deter
 question-vs-SQL checks and the guard can withhold a wrong one, so these sets measure them, and
 what they cost right answers.
 
-Six sets, each written by a helper who read none of Assay's code, checks or tests; each
+Ten sets, each written by a helper who read none of Assay's code, checks or tests; each
 record's label comes from running its SQL against the helper's own gold SQL (``gold.jsonl``,
 with why each wrong one is wrong):
 
@@ -45,6 +45,12 @@ with why each wrong one is wrong):
   summary (15) and the Spider slice (10), written blind by another helper while agreed20's
   checks were built. Held out: scored once, against the frozen ``assay-1.0-r29``, beside the
   code of the session's start (75c1177); never read.
+- ``agreed22`` (60 records: 30 right, 30 wrong) on TPC-DS (18), TPC-H (12), the three CSV
+  datasets of agreed17 (20) and the Spider slice (10), written blind as a DEVELOPMENT set: its
+  author was asked for shares and growth over the wrong denominator, "with none" rows an inner
+  join drops, rows counted for people or orders, averages of averages, thresholds in WHERE for
+  HAVING, top N by the wrong measure and right answers phrased unusually. TUNED ON from the
+  start; its first score (main 0294dd7) is in ``FIRST_LOOK``.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -154,6 +160,13 @@ FIRST_LOOK = {
             "wrong": {"show": 7, "withhold": 23},
         },
     },
+    # A development set: its first score, by the code before any change made from it.
+    "agreed22": {
+        "before_0294dd7": {
+            "right": {"show": 27, "withhold": 3},
+            "wrong": {"show": 14, "withhold": 16},
+        },
+    },
 }
 # agreed15 and agreed17 stay held out (nothing tuned on them); agreed16 was looked at twice
 TUNED_ON = {
@@ -165,6 +178,7 @@ TUNED_ON = {
     "agreed19": True,
     "agreed20": True,
     "agreed21": False,
+    "agreed22": True,
 }
 
 
@@ -259,7 +273,8 @@ def run() -> dict[str, object]:
         "agreed16 9/35 with 12/35 right withheld at 278f3a3, agreed17 15/30 with 7/30 under r15, "
         "agreed18 15/40 with 2/40 under r26, agreed19 (development) 12/30 with 4/30 at fe08cd8, "
         "agreed20 (development) 17/30 with 12/30 at 75c1177, "
-        "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177)",
+        "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177, "
+        "agreed22 (development) 14/30 with 3/30 at 0294dd7)",
         rows,
     )
     return record
