@@ -31,6 +31,7 @@ from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import load_semantic
 from assay.semantic._draft_calendar import fact_tables
+from assay.types import Verdict
 
 TABLES = {
     "store_sales": "",
@@ -211,3 +212,31 @@ def test_a_wide_domain_is_closed_only_when_its_values_repeat(
     assert (("address", "state") in wide) is closed
     if closed:
         assert len(wide[("address", "state")]) == 40
+
+
+def _verdict(db: Path, text: str, question: str) -> Verdict:
+    layer = Path(str(db) + ".yaml")
+    layer.write_text(text, encoding="utf-8")
+    with connect(str(db)) as connector:
+        return Agent(connector, load_semantic(layer)).ask(question)
+
+
+@SLOW
+def test_store_sales_in_a_state_ask_whose_state(star: tuple[Path, str]) -> None:
+    """ "store sales in GA" was shown (warned) through the customer's address alone; the
+    store's own state (left out of the layer: one store, in TN) is the other reading."""
+    db, text = star
+    assert _sql(db, "SELECT DISTINCT s_state FROM store") == [("TN",)]
+    verdict = _verdict(db, text, "total store sales net paid in GA")
+    assert verdict.behaviour == "clarify", verdict.reasons
+    assert verdict.reasons == ("behaviour.place_of_another",)
+    message = str(verdict.provenance["message"])
+    assert "customer_address.ca_state" in message and "store.s_state" in message
+    assert "it holds no GA, only TN" in message
+    # said whose place it is: read on the customer's address, as the layer reads it
+    expected = _sql(
+        db,
+        "SELECT sum(ss_net_paid) FROM store_sales JOIN customer_address "
+        "ON ss_addr_sk = ca_address_sk WHERE ca_state = 'GA'",
+    )
+    assert _ask(db, text, "total store sales net paid of customers in GA") == expected

@@ -50,6 +50,7 @@ from assay.semantic import (
     BehaviourDecision,
     Lexicon,
     Metric,
+    OtherPlace,
     Reading,
     SemanticLayer,
     ValueLookup,
@@ -58,6 +59,7 @@ from assay.semantic import (
     distinct_entities,
     distinct_over_rows,
     entity_columns,
+    other_places,
     read,
     said_bounds,
     value_lookup_sql,
@@ -284,6 +286,10 @@ class Agent:
             return self._answer_trusted(text, ident, example, base)
         if decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
+        whose = self._whose_place(reading)
+        if whose:
+            base["message"] = whose
+            return self._verdict(ident, "clarify", ("behaviour.place_of_another",), base)
         outside = self._outside_own_data(reading)
         if outside is not None:
             base["message"] = outside
@@ -344,6 +350,56 @@ class Agent:
         lexicon = with_found(self.lexicon, found)
         again = read(text, self.layer, lexicon)
         return again, decide_behaviour(again, self.layer)
+
+    def _whose_place(self, reading: Reading) -> str:
+        """The question asked back when its place may be another entity's than the one the
+        layer reads it on ("store sales in GA": the customer's address or the store's state,
+        ``semantic._whose_place``), each reading named with what the data holds; ``""`` when
+        none. The data's values say whether the other reading would find anything at all."""
+        try:
+            places = other_places(reading, self.layer, self.connector.catalog())
+        except AssayError:
+            return ""  # no catalog to read: the layer's reading stands, its checks as before
+        if not places:
+            return ""
+        return " ".join(self._other_place_words(place) for place in places)
+
+    def _other_place_words(self, place: OtherPlace) -> str:
+        """Both readings of one place, the other with whether the data holds the value."""
+        reached = any(d.column == place.other for d in self.layer.dimensions)
+        reach = "" if reached else ", which the layer does not reach"
+        add = "" if reached else f", or add {place.other} and its join to the layer"
+        mine = re.split(r"[^a-z0-9]+", place.column.lower())[0].removesuffix("s")
+        return (
+            f"'{place.value}' can mean {place.column} (the layer's reading) or {place.other}"
+            f"{reach} ({self._held(place)}). Which do you mean? Say whose it is "
+            f'("{mine}s in {place.value}"){add}.'
+        )
+
+    def _held(self, place: OtherPlace) -> str:
+        """Whether the other place's column holds the value, and a few of its values if not
+        (read that way, nothing matches: the user learns what the other reading would give)."""
+        table, column = place.other.rsplit(".", 1)
+        col = exp.column(column, table)
+        found = exp.select(col).from_(table).where(col.copy().eq(exp.Literal.string(place.value)))
+        sample = exp.select(col.copy()).distinct().from_(table).order_by(col.copy()).limit(6)
+        try:
+            runs = [
+                self.connector.execute(
+                    q.sql(dialect=self.connector.dialect),
+                    time_limit_ms=self.settings.time_limit_ms,
+                    max_rows=6,
+                ).rows
+                for q in (found.limit(1), sample)
+            ]
+        except AssayError:
+            return "its values could not be read"
+        if runs[0]:
+            return f"it holds {place.value}"
+        values = [str(r[0]) for r in runs[1] if r[0] is not None]
+        more = ", ..." if len(values) > 5 else ""
+        listed = ", ".join(values[:5]) or "nulls"
+        return f"it holds no {place.value}, only {listed}{more}: read that way nothing matches"
 
     def _outside_own_data(self, reading: Reading) -> str | None:
         """A period wholly outside the dates a metric's own time column holds (the layer's

@@ -35,6 +35,7 @@ from assay.semantic._replies import (
     chosen_reply,
 )
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+from assay.semantic._whose_place import OtherPlace, other_places
 
 # The names the pipeline used before the whole-question reader; kept for callers.
 Resolution = Reading
@@ -54,6 +55,7 @@ __all__ = [
     "Lexicon",
     "Match",
     "Metric",
+    "OtherPlace",
     "Period",
     "Ranking",
     "Reading",
@@ -78,6 +80,7 @@ __all__ = [
     "load_semantic",
     "metric_filter",
     "on_reading_line",
+    "other_places",
     "parse_period",
     "parse_semantic",
     "phrase_span",
