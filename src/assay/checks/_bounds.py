@@ -129,7 +129,13 @@ def bound_strictness(ctx: CheckContext) -> CheckOutcome:
     """The question bounds a number strictly ("after 1975", "more than 30", "under 3000") and
     every SQL comparison on that number is inclusive (``>= 1975``), or the question's bound is
     inclusive ("at least 30", "1975 or later", "since 1975") and the SQL's strict (``> 30``):
-    the rows equal to the number are counted when they should not be, or left out."""
+    the rows equal to the number are counted when they should not be, or left out.
+
+    ``_date_bounds.date_bound_strictness`` applies the same rule (only the other way round is
+    compared) to a day said with its month's name ("through December 31"), which is no number:
+    it reads other words from the question (a day, its year optional), matches the SQL's days by
+    month and day, and names its own signal. Neither is a case of the other, so they stay two.
+    """
     tree = tree_of(ctx)
     if tree is None:
         return CheckOutcome()

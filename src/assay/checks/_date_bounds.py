@@ -147,7 +147,9 @@ def _same(asked: tuple[int | None, int, int], day: dt.date) -> bool:
 
 def date_bound_strictness(ctx: CheckContext) -> CheckOutcome:
     """``signal.date_bound_strictness``: "through December 31" as ``< '2016-12-31'`` (the
-    module docstring)."""
+    module docstring). ``_bounds.bound_strictness``'s rule over days: a number's bound matches
+    the SQL's equal number, a day's the SQL's same month and day (its year only where the
+    question says one), so neither reading is a case of the other."""
     tree = tree_of(ctx)
     if tree is None:
         return CheckOutcome()

@@ -33,12 +33,17 @@ def says_noun(stem: str, noun: str) -> bool:
 
 
 def table_prefix(columns: list[str]) -> str:
-    """The first name segment every column of a table shares ("l_" of TPC-H's ``lineitem``;
-    ``_mentions`` reads its own copy)."""
+    """The first name segment every column of a table shares, lower case ("l_" of TPC-H's
+    ``lineitem``, "ss_" of ``store_sales``); ``""`` for fewer than two columns.
+
+    Example:
+        >>> table_prefix(["ss_net_paid", "ss_net_profit"]), table_prefix(["L_QTY", "L_TAX"])
+        ('ss_', 'l_')
+    """
     if len(columns) < 2:
         return ""
     common = min(c.lower() for c in columns)
     for name in columns:
         while not name.lower().startswith(common):
             common = common[:-1]
-    return common[: common.find("_") + 1]
+    return common[: common.find("_") + 1]  # one segment: "ss_net_" of two columns is no prefix

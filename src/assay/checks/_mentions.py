@@ -35,6 +35,7 @@ from assay.checks._composed import composed
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues, words
 from assay.checks._date_keys import date_keys_misread
+from assay.checks._key_names import table_prefix
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import one_word_columns
 from assay.checks._qualified import qualified_as_said
@@ -385,17 +386,6 @@ def _own_key_words(catalog: Catalog, name: str, other: str) -> set[str]:
     return found
 
 
-def _prefix(columns: list[str]) -> str:
-    """The first name segment every column of a table shares (``ss_`` of ``store_sales``)."""
-    if len(columns) < 2:
-        return ""
-    common = min(columns)
-    for name in columns:
-        while not name.startswith(common):
-            common = common[:-1]
-    return common[: common.find("_") + 1]  # one segment: "ss_net_" of two columns is no prefix
-
-
 def _column_words(column: str, prefix: str) -> tuple[str, ...]:
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", column[len(prefix) :])
     return tuple(w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w)
@@ -452,7 +442,7 @@ def sums_named(question: str, tree: exp.Expr, catalog: Catalog) -> bool:
         info = catalog.table(owner[0]) if owner is not None else None
         if owner is None or info is None:
             return False
-        named = _column_words(owner[1], _prefix(info.column_names))
+        named = _column_words(owner[1], table_prefix(info.column_names))
         if len(named) < 2 or not _says(said, named):
             return False
     return True
@@ -480,7 +470,7 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
         info = catalog.table(table)
         if info is None:
             continue
-        prefix = _prefix(info.column_names)
+        prefix = table_prefix(info.column_names)
         taken = [c for t, c in aggregated if t == table]
         # "extended sales price" says ss_ext_sales_price (_abbreviated); a taken column said
         # only inside a longer one ("net paid" of "net paid including tax") is not the one

@@ -60,15 +60,19 @@ _EXTENDED = ({"ext"}, {"extended"})
 _KEY_WORDS = frozenset({"id", "sk", "key", "code", "no", "num", "nbr"})
 
 
-def stem(word: str) -> str:
-    """A word less one inflection ending ("refunded", "refunds": "refund").
+def stem(word: str, endings: tuple[str, ...] = _ENDINGS, shortest: int = _MIN_STEM) -> str:
+    """A word less one inflection ending ("refunded", "refunds": "refund"), the first of
+    ``endings`` that leaves ``shortest`` letters or more. ``_ranked_other`` takes off a plural
+    "s" alone down to three letters ("units": "unit", "uses": "use", "priced" whole).
 
     Example:
         >>> stem("refunded"), stem("refund"), stem("cash")
         ('refund', 'refund', 'cash')
+        >>> stem("uses"), stem("uses", ("s",), 3), stem("priced", ("s",), 3)
+        ('uses', 'use', 'priced')
     """
-    for ending in _ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= _MIN_STEM:
+    for ending in endings:
+        if word.endswith(ending) and len(word) - len(ending) >= shortest:
             return word[: -len(ending)]
     return word
 

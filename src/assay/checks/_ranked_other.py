@@ -21,13 +21,15 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._qualified import stem
 from assay.checks._where import finding, tree_of
 
 __all__ = ["ranked_by_other_measure"]
 
 
 def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+    """A word less a plural "s", three letters left at the least ("units": "unit")."""
+    return stem(word, ("s",), 3)
 
 
 def name_words(name: str) -> frozenset[str]:

@@ -20,7 +20,7 @@ Fail closed: a process that dies, or answers with an error, makes the request fa
 ``answer.failed`` with the error shape; nothing is shown and nothing is written to the ledger),
 and a new process takes its place for the next ask.
 
-One module (about 470 lines): both kinds of process run the same loop (``_serve``) and are kept
+One module (about 500 lines): both kinds of process run the same loop (``_serve``) and are kept
 by the same pool; the reading pool adds ``read`` and ``read_async``, and hands a process back to
 the asks waiting on the event loop first (``_acquire``, ``_release``).
 """
