@@ -17,6 +17,7 @@ __all__ = [
     "named_tables",
     "read_cues",
     "requested_attributes",
+    "said_number",
     "table_words",
     "time_words",
     "words",
@@ -318,3 +319,33 @@ def named_tables(question: str, tables: tuple[str, ...]) -> frozenset[str]:
         if any(f" {(head + ' ' + form).strip()} " in said for form in _forms(parts[-1])):
             found.add(table)
     return frozenset(found)
+
+
+# A word of the question, with the marks that end a sentence or a clause left off
+_TOKEN = re.compile(r"[^\s\"'()\[\]]*[^\s\"'()\[\].,;:!?]")
+
+
+def said_number(value: float, question: str) -> str:
+    """A number the question names, as it says it: the whole word that holds it ("'Brand#12'"
+    for 12, quoted), or the number alone where the word is the number ("12").
+
+    The literal check matches the number alone, so "Brand#12" is carried by any literal with
+    12 in it; said alone, "names 12" read as a count or threshold, not the brand the question
+    names (outside testers, a TPC-H record whose SQL dropped the brand condition).
+
+    Example:
+        >>> said_number(12.0, "Revenue of Brand#12 parts?"), said_number(12.0, "Over 12 items?")
+        ("'Brand#12'", '12')
+        >>> said_number(1000.0, "orders over $1,000."), said_number(7.0, "nothing")
+        ("'$1,000'", '7')
+    """
+    for m in _NUMBER.finditer(question):
+        if float(m.group(1).replace(",", "")) != value:
+            continue
+        token = next(
+            (t for t in _TOKEN.finditer(question) if t.start() <= m.start() < t.end()), None
+        )
+        if token is not None and token.group() != m.group(1):
+            return f"'{token.group()}'"
+        break
+    return f"{value:g}"
