@@ -1,0 +1,65 @@
+"""Questions outside testers met on `assay ask` over the demo's shop layer (tuned on, not held
+out):
+
+1. a misspelt value beside its dimension's word ("the kitchn category") was asked back, right,
+   but the reading line said "by category": the question filters by it, never groups;
+2. a question that only refers back ("What about the year before?") with no earlier question
+   abstained as asking for a metric the warehouse lacks; it is asked back, saying there is no
+   earlier question to follow up (never answered);
+3. "largest country first" was asked back on 'first' while "by country, largest first" was
+   answered: it is that breakdown, sorted the same way, with the same rows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from assay.connectors import connect
+from assay.pipeline import Agent
+from assay.semantic import SemanticLayer, load_semantic
+
+from ._helpers import read_and_decide
+
+
+@pytest.fixture(scope="module")
+def shop(wrb: Path) -> SemanticLayer:
+    return load_semantic(wrb / "shop.yaml")
+
+
+@pytest.fixture(scope="module")
+def agent(wrb: Path, shop: SemanticLayer) -> Iterator[Agent]:
+    with connect(str(wrb / "shop.duckdb")) as connector:
+        yield Agent(connector, shop)
+
+
+# --- 1. a misspelt value's dimension is no breakdown -------------------------------------------
+
+
+def test_a_misspelt_value_beside_its_dimension_is_said_as_a_filter_not_read(
+    shop: SemanticLayer,
+) -> None:
+    reading, decision = read_and_decide("Units sold in the kitchn category last year", shop)
+    assert decision.code == "behaviour.did_you_mean" and "'kitchen'" in decision.message
+    said = reading.restate(shop)
+    assert "by category" not in said
+    assert "where category is ... (not read: 'kitchn')" in said
+
+
+@pytest.mark.parametrize(
+    ("question", "kept", "dropped"),
+    [
+        ("Net sales from Germny in 2023", "net revenue, in 2023", "by country"),
+        # a breakdown said with "by" stays one, the misspelt value elsewhere
+        ("Units sold by country in Germny in 2023", "by country", "not read"),
+    ],
+    ids=["value-alone", "by-said"],
+)
+def test_a_misspelt_value_elsewhere_leaves_the_reading_as_it_was(
+    shop: SemanticLayer, question: str, kept: str, dropped: str
+) -> None:
+    reading, decision = read_and_decide(question, shop)
+    assert decision.code == "behaviour.did_you_mean"
+    assert kept in reading.restate(shop) and dropped not in reading.restate(shop)
