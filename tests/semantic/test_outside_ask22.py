@@ -63,3 +63,43 @@ def test_a_misspelt_value_elsewhere_leaves_the_reading_as_it_was(
     reading, decision = read_and_decide(question, shop)
     assert decision.code == "behaviour.did_you_mean"
     assert kept in reading.restate(shop) and dropped not in reading.restate(shop)
+
+
+# --- 2. a follow-up with no earlier question -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "cue"),
+    [
+        ("What about the year before?", "What about"),
+        ("and in 2022?", "and"),
+        ("Same for Germany", "Same for"),
+        ("How about last year?", "How about"),
+        ("the year before", "the year before"),
+    ],
+    ids=["what-about", "and-in", "same-for", "how-about", "year-before"],
+)
+def test_a_question_that_only_refers_back_is_asked_back_as_such(
+    agent: Agent, question: str, cue: str
+) -> None:
+    verdict = agent.ask(question)
+    assert verdict.behaviour == "clarify" and verdict.candidate is None
+    assert verdict.reasons == ("behaviour.refers_back",)
+    message = verdict.provenance["message"]
+    assert f"('{cue}')" in message and "no earlier question it can follow up" in message
+    assert "Ask the whole question" in message
+
+
+@pytest.mark.parametrize(
+    ("question", "code"),
+    [
+        # an unread word is named, as before: nothing refers back that is not read
+        ("What about weather?", "behaviour.concept_missing"),
+        ("Net revenue the year before 2023", "behaviour.answer"),
+    ],
+    ids=["unread-word", "a-whole-question"],
+)
+def test_a_whole_question_or_an_unread_word_is_decided_as_before(
+    shop: SemanticLayer, question: str, code: str
+) -> None:
+    assert read_and_decide(question, shop)[1].code == code
