@@ -103,3 +103,39 @@ def test_a_whole_question_or_an_unread_word_is_decided_as_before(
     shop: SemanticLayer, question: str, code: str
 ) -> None:
     assert read_and_decide(question, shop)[1].code == code
+
+
+# --- 3. "largest country first" ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        (
+            "How many orders were placed via the app in Q3 2023, largest country first?",
+            "Number of orders placed via the app in Q3 2023 by country, largest first",
+        ),
+        (
+            "Number of orders in 2023, smallest category first",
+            "Number of orders in 2023 by category, smallest first",
+        ),
+    ],
+    ids=["largest-country", "smallest-category"],
+)
+def test_a_dimension_said_inside_its_sort_is_that_sorted_breakdown(
+    agent: Agent, question: str, said: str
+) -> None:
+    verdict, expected = agent.ask(question), agent.ask(said)
+    assert verdict.behaviour == expected.behaviour == "answer"
+    assert verdict.action == expected.action == "show"
+    assert verdict.candidate is not None and expected.candidate is not None
+    assert verdict.candidate.result is not None and expected.candidate.result is not None
+    assert verdict.candidate.result.rows == expected.candidate.result.rows
+    assert len(verdict.candidate.result.rows) > 1
+    # "How many" said of a breakdown asks for no single number
+    assert "signal.shape_mismatch" not in {f.code for f in verdict.findings}
+
+
+def test_a_word_between_that_names_no_dimension_is_still_asked_back(agent: Agent) -> None:
+    verdict = agent.ask("Net revenue in 2023, largest colour first")
+    assert verdict.behaviour == "clarify" and "'colour'" in verdict.provenance["message"]

@@ -33,6 +33,11 @@ _MAX = re.compile(r"\b(maximum|max|highest|largest|biggest|greatest|most|top|bes
 _MIN = re.compile(r"\b(minimum|min|lowest|smallest|least|fewest|worst|earliest)\b")
 _DISTINCT = re.compile(r"\b(distinct|different|unique|various)\b")
 _EACH = re.compile(r"\b(each|for every|by each|per(?! (?:gallon|hour|cent|second)))\b")
+# "largest country first": a breakdown said inside its sort, as "by country, largest first"
+_SORTED_FIRST = re.compile(
+    r"\b(?:largest|biggest|highest|most|top|smallest|lowest|least|fewest)\s+[a-z]+(?:\s+[a-z]+)?"
+    r"\s+first\b"
+)
 _TOP_N = re.compile(
     r"\b(?:top|first|highest|lowest|largest|smallest|best)\s+(\d+|two|three|four|five|ten)\b"
     r"(?!-)"  # "the lowest 6-month survival rate" is a span, not the top 6 (EHRSQL gold)
@@ -193,6 +198,7 @@ def read_cues(question: str) -> Cues:
         numbers=numbers,
         single_number=bool(_SINGLE_NUMBER.search(text))
         and not _EACH.search(text)
+        and not _SORTED_FIRST.search(text)
         and not _DISTINCT.search(text)
         and not re.search(r"\b(by|grouped)\b", text)
         and not (_VERSUS.search(text) and not _ONE_OF_TWO.search(text)),

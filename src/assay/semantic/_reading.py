@@ -48,7 +48,7 @@ from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
-from assay.semantic._ranked import ranked_total
+from assay.semantic._ranked import ranked_first, ranked_total
 from assay.semantic._reach import by_reach
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._summed_rows import summed_rows
@@ -352,6 +352,11 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     ranked = ranked_total(question, lexicon)
     if ranked != question:  # "which category has the highest net paid": ranked by the total
         return dataclasses.replace(read(ranked, layer, lexicon), question=question)
+    first = ranked_first(question, lexicon)
+    if first != question:  # "largest country first": by country, largest first
+        sorted_by = dataclasses.replace(read(first, layer, lexicon), question=question)
+        if sorted_by.groups and sorted_by.ranking is not None and sorted_by.ranking.n is None:
+            return sorted_by
     compared = _compared(question, layer, lexicon)
     if compared is not None:
         return compared
