@@ -371,3 +371,25 @@ def test_a_number_that_ends_a_sentence_is_read() -> None:
     assert "signal.literal_missing" not in _fired(
         _context(question, "SELECT Name FROM singer WHERE Age < 60")
     )
+
+
+def test_a_missing_number_is_named_by_the_question_s_own_word() -> None:
+    """ "Brand#12" whose brand condition was dropped was named '12' alone (outside testers, a
+    TPC-H record on `assay score`): the message quotes the word the question says; a number
+    said alone is named as before. The matching is unchanged: 12 in any literal carries it."""
+    question = "What is the revenue of Brand#12 parts shipped in 1995?"
+    dropped = (
+        "SELECT SUM(l_extendedprice) FROM lineitem WHERE l_shipdate >= DATE '1995-01-01' "
+        "AND l_shipdate < DATE '1996-01-01'"
+    )
+    (finding,) = [
+        f for check in QUESTION_CHECKS for f in check(_context(question, dropped)).findings
+    ]
+    assert finding.code == "signal.literal_missing"
+    assert finding.message == "The question names 'Brand#12', which no literal in the SQL carries."
+    kept = dropped + " AND p_brand = 'Brand#12'"
+    assert "signal.literal_missing" not in _fired(_context(question, kept))
+    alone = _context("How many parts have a size over 12?", "SELECT count(*) FROM part")
+    assert "The question names 12, which" in " ".join(
+        f.message for check in QUESTION_CHECKS for f in check(alone).findings
+    )

@@ -43,6 +43,7 @@ from assay.checks._cues import (
     named_tables,
     read_cues,
     requested_attributes,
+    said_number,
     table_words,
     words,
 )
@@ -656,7 +657,8 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     names = unfiltered_names(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
     if not missing_numbers and not missing_quoted and not codes and not names:
         return CheckOutcome()
-    shown = [f"{n:g}" for n in missing_numbers] + [repr(q) for q in missing_quoted]
+    shown = [said_number(n, ctx.question) for n in missing_numbers]
+    shown += [repr(q) for q in missing_quoted]
     shown += [f"{c} (in no condition)" for c in codes]
     shown += [f"{n} (no value compared)" for n in names]
     return CheckOutcome(

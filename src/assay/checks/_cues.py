@@ -17,6 +17,7 @@ __all__ = [
     "named_tables",
     "read_cues",
     "requested_attributes",
+    "said_number",
     "table_words",
     "time_words",
     "words",
@@ -32,6 +33,11 @@ _MAX = re.compile(r"\b(maximum|max|highest|largest|biggest|greatest|most|top|bes
 _MIN = re.compile(r"\b(minimum|min|lowest|smallest|least|fewest|worst|earliest)\b")
 _DISTINCT = re.compile(r"\b(distinct|different|unique|various)\b")
 _EACH = re.compile(r"\b(each|for every|by each|per(?! (?:gallon|hour|cent|second)))\b")
+# "largest country first": a breakdown said inside its sort, as "by country, largest first"
+_SORTED_FIRST = re.compile(
+    r"\b(?:largest|biggest|highest|most|top|smallest|lowest|least|fewest)\s+[a-z]+(?:\s+[a-z]+)?"
+    r"\s+first\b"
+)
 _TOP_N = re.compile(
     r"\b(?:top|first|highest|lowest|largest|smallest|best)\s+(\d+|two|three|four|five|ten)\b"
     r"(?!-)"  # "the lowest 6-month survival rate" is a span, not the top 6 (EHRSQL gold)
@@ -192,6 +198,7 @@ def read_cues(question: str) -> Cues:
         numbers=numbers,
         single_number=bool(_SINGLE_NUMBER.search(text))
         and not _EACH.search(text)
+        and not _SORTED_FIRST.search(text)
         and not _DISTINCT.search(text)
         and not re.search(r"\b(by|grouped)\b", text)
         and not (_VERSUS.search(text) and not _ONE_OF_TWO.search(text)),
@@ -318,3 +325,33 @@ def named_tables(question: str, tables: tuple[str, ...]) -> frozenset[str]:
         if any(f" {(head + ' ' + form).strip()} " in said for form in _forms(parts[-1])):
             found.add(table)
     return frozenset(found)
+
+
+# A word of the question, with the marks that end a sentence or a clause left off
+_TOKEN = re.compile(r"[^\s\"'()\[\]]*[^\s\"'()\[\].,;:!?]")
+
+
+def said_number(value: float, question: str) -> str:
+    """A number the question names, as it says it: the whole word that holds it ("'Brand#12'"
+    for 12, quoted), or the number alone where the word is the number ("12").
+
+    The literal check matches the number alone, so "Brand#12" is carried by any literal with
+    12 in it; said alone, "names 12" read as a count or threshold, not the brand the question
+    names (outside testers, a TPC-H record whose SQL dropped the brand condition).
+
+    Example:
+        >>> said_number(12.0, "Revenue of Brand#12 parts?"), said_number(12.0, "Over 12 items?")
+        ("'Brand#12'", '12')
+        >>> said_number(1000.0, "orders over $1,000."), said_number(7.0, "nothing")
+        ("'$1,000'", '7')
+    """
+    for m in _NUMBER.finditer(question):
+        if float(m.group(1).replace(",", "")) != value:
+            continue
+        token = next(
+            (t for t in _TOKEN.finditer(question) if t.start() <= m.start() < t.end()), None
+        )
+        if token is not None and token.group() != m.group(1):
+            return f"'{token.group()}'"
+        break
+    return f"{value:g}"

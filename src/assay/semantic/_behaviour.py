@@ -11,10 +11,12 @@
    dimension (named); an adjective said of a metric's rows that nothing defines ("new
    patients", named); a word standing where a value would that no dimension holds and that
    resembles nothing the layer knows (named); no metric at all (the closest metrics named);
-3. clarify: a misspelt word that resembles a defined name (did you mean ..., asked, never
-   applied); any other unread content word (named); a negation or ranking with nothing to apply
-   to; a phrase that matches two or more defined metrics with nothing to pin the choice (each
-   reading with the words that tell them apart); only concepts the layer leaves undefined;
+3. clarify: a question that only refers back to an earlier one with none before it ("what
+   about the year before?", checked before 2: it lacks a question, not a metric); a misspelt
+   word that resembles a defined name (did you mean ..., asked, never applied); any other
+   unread content word (named); a negation or ranking with nothing to apply to; a phrase
+   that matches two or more defined metrics with nothing to pin the choice (each reading
+   with the words that tell them apart); only concepts the layer leaves undefined;
 4. answer.
 
 An unread content word is never dropped: it always ends in 2 or 3, named in the message.
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
 from assay.semantic._reading import Reading
+from assay.semantic._refers_back import refers_back
 
 __all__ = ["BehaviourDecision", "decide"]
 
@@ -588,6 +591,16 @@ def decide(
         )
     if reading.ambiguous_names:
         return _ambiguous_name(reading, layer)
+    back = refers_back(reading)
+    if back is not None:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.refers_back",
+            f"{reading.question.strip()!r} refers back to an earlier question ('{back}'), but "
+            "there is no earlier question it can follow up, so nothing says which measure it "
+            "asks for. Ask the whole question, naming the measure (such as "
+            f"{', '.join(closest_metrics(reading.question, layer))}) and the period or values.",
+        )
     abstain = _abstain(reading, layer)
     if abstain is not None:
         return abstain

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from assay.semantic._resolve import Lexicon, canonical, tokenize
 
-__all__ = ["ranked_total"]
+__all__ = ["ranked_first", "ranked_total"]
 
 # The everyday superlatives a drafted maximum or minimum is also named by; "maximum" and "max"
 # name the statistic itself and are left to it.
@@ -60,4 +60,52 @@ def ranked_total(question: str, lexicon: Lexicon) -> str:
             continue
         at = tokens[m.start].end
         return f"{question[:at]} total{question[at:]}"
+    return question
+
+
+# "largest country first": the superlative a sorted breakdown is said with, and its direction
+_FIRST = {
+    "largest": "largest",
+    "biggest": "biggest",
+    "highest": "highest",
+    "most": "most",
+    "top": "highest",
+    "smallest": "smallest",
+    "lowest": "lowest",
+    "least": "least",
+    "fewest": "fewest",
+}
+
+
+def ranked_first(question: str, lexicon: Lexicon) -> str:
+    """The question with "largest <dimension> first" said as "by <dimension>, largest first",
+    where the words between name exactly one dimension; else the question as it is.
+
+    "How many orders were placed via the app in Q3 2023, largest country first?" was asked
+    back on 'first' while "... by country, largest first" was answered (outside testers): the
+    same breakdown, sorted the same way, said with the dimension inside the sort. A word
+    between that names no dimension is left as it is, so it is still asked back.
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric, SemanticLayer
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("orders", "orders", (), "t", "COUNT(*)"),),
+        ...     dimensions=(Dimension("country", "t.c", (), ()),),
+        ... )
+        >>> ranked_first("Orders in 2023, largest country first?", Lexicon(layer))
+        'Orders in 2023, by country, largest first?'
+        >>> ranked_first("Orders in 2023, largest colour first?", Lexicon(layer))
+        'Orders in 2023, largest colour first?'
+    """
+    tokens = tokenize(question)
+    canon = [canonical(t.text.lower()) for t in tokens]
+    for m in lexicon.match(question):
+        if m.kind != "dimension" or len(m.targets) != 1 or m.start == 0 or m.end >= len(tokens):
+            continue
+        said = _FIRST.get(canon[m.start - 1])
+        if said is None or canon[m.end] != "first":
+            continue
+        words = question[tokens[m.start].start : tokens[m.end - 1].end]
+        start, end = tokens[m.start - 1].start, tokens[m.end].end
+        return f"{question[:start]}by {words}, {said} first{question[end:]}"
     return question

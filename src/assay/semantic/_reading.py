@@ -48,7 +48,7 @@ from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
-from assay.semantic._ranked import ranked_total
+from assay.semantic._ranked import ranked_first, ranked_total
 from assay.semantic._reach import by_reach
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._summed_rows import summed_rows
@@ -208,6 +208,9 @@ class Reading:
             else:
                 said = "none of " + ", ".join(shown)
             parts.append(f"where {self._named(f.dimension)} is {said}")
+        misspelt = self._misspelt_groups(layer)
+        for dimension, typed in misspelt.items():
+            parts.append(f"where {self._named(dimension)} is ... (not read: '{typed}')")
         parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
@@ -228,8 +231,9 @@ class Reading:
             parts.append("over all rows (no time)")
         if self.grain:
             parts.append(f"by {self.grain}")
-        if self.groups:
-            parts.append(f"by {' and '.join(self._named(g) for g in self.groups)}")
+        groups = [g for g in self.groups if g not in misspelt]
+        if groups:
+            parts.append(f"by {' and '.join(self._named(g) for g in groups)}")
         if held is not None and not held.counted:
             label = names.get(held.metric, held.metric)
             parts.append(f"keeping only the {self._named(held.group)} values {held.said(label)}")
@@ -249,6 +253,33 @@ class Reading:
             else:
                 parts.append(f"keeping the {self.ranking.n} {end}")
         return ", ".join(parts)
+
+    def _misspelt_groups(self, layer: SemanticLayer) -> dict[str, str]:
+        """The groupings that are a misspelt value's dimension, each with the word typed.
+
+        "Units sold in the kitchn category": 'kitchn' went unread (did you mean 'kitchen'?), so
+        "category" was left standing alone and read as a breakdown; the question filters by
+        its category and never groups by it, so the reading line said "by category" of a
+        question that asks no breakdown (outside testers). Said instead as the filter it is,
+        its value not read; only where the typed word stands beside the dimension's word ("by
+        country in Germny" says its breakdown).
+        """
+        if not self.suggestions or not self.groups:
+            return {}
+        lexicon = Lexicon(layer)
+        words = [t.text for t in tokenize(self.question)]
+        named = {(m.start, m.end): m.targets for m in lexicon.match(self.question)}
+        out: dict[str, str] = {}
+        for typed, phrase in self.suggestions:
+            key = tuple(canonical(t.text) for t in tokenize(phrase))
+            values = {t.split("=", 1)[0] for k, t in lexicon.entries.get(key, []) if k == "value"}
+            at = [i for i, w in enumerate(words) if w == typed.split()[-1]]
+            for (start, end), targets in named.items():
+                beside = any(start == i + 1 or end == i + 1 - len(typed.split()) for i in at)
+                for dimension in set(targets) & values & set(self.groups):
+                    if beside:  # "the kitchn category"; "by category ... Germny" stays a group
+                        out.setdefault(dimension, typed)
+        return out
 
     def _named(self, name: str) -> str:
         """A dimension as the question named it: "category (i_category)" for a derived word."""
@@ -321,6 +352,11 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     ranked = ranked_total(question, lexicon)
     if ranked != question:  # "which category has the highest net paid": ranked by the total
         return dataclasses.replace(read(ranked, layer, lexicon), question=question)
+    first = ranked_first(question, lexicon)
+    if first != question:  # "largest country first": by country, largest first
+        sorted_by = dataclasses.replace(read(first, layer, lexicon), question=question)
+        if sorted_by.groups and sorted_by.ranking is not None and sorted_by.ranking.n is None:
+            return sorted_by
     compared = _compared(question, layer, lexicon)
     if compared is not None:
         return compared
