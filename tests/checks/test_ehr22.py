@@ -110,3 +110,14 @@ def test_a_declared_key_to_the_counted_table_needs_no_data() -> None:
     assert MISMATCH not in _fired("How many patients were insured by x?", sql, _hospital())
     other = "SELECT COUNT(DISTINCT admissions.insurance) FROM admissions"
     assert MISMATCH in _fired("How many insurances were used by admissions?", other, _hospital())
+
+
+def test_count_the_number_of_reads_the_noun_after_it() -> None:
+    """ "Count the number of patients who were discharged." counts patients, not a "number of"
+    (EHRSQL gold: 50 withheld as an unasked DISTINCT)."""
+    sql = "SELECT COUNT(DISTINCT admissions.subject_id) FROM admissions WHERE insurance = 'x'"
+    question = "Count the number of patients who were insured by x."
+    assert MISMATCH not in _fired(question, sql, _hospital())
+    assert MISMATCH not in _fired(
+        question.replace("the number", "the total number"), sql, _hospital()
+    )

@@ -39,8 +39,12 @@ __all__ = ["counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
 
 # Clauses that pick or rank rows: an aggregate under them is never a returned value.
 _FILTERS = (exp.Where, exp.Having, exp.Order)
-# The thing counted: the one or two words after the count's cue ("how many car makers")
-_COUNTED = re.compile(r"\b(?:how many|number of|count of|count the)((?:\s+[a-z_]+){1,2})")
+# The thing counted: the one or two words after the count's cue ("how many car makers"); "count
+# the number of patients" counts the patients, not a "number of" (EHRSQL gold, 50 withheld)
+_COUNTED = re.compile(
+    r"\b(?:how many|number of|count of|count the(?!\s+(?:total\s+)?number\b))"
+    r"((?:\s+[a-z_]+){1,2})"
+)
 # "how many different customers", "the number of unique items"
 _COUNT_DISTINCT = re.compile(
     r"\b(?:how many|number of|count of|count the)\s+(?:distinct|different|unique)\b"
