@@ -15,8 +15,11 @@ them were withheld on the Spider slice:
   many" or "number of": it counts those entities ("How many students have a dog?" as
   ``count(DISTINCT Has_Pet.StuID)``; "How many pets do students have?" so written still fires).
 
-Without the database's profiles a returned COUNT(DISTINCT) is kept: the check then fires, as
-it did before (fail closed).
+The declared key and a DATE's days are read from the catalog alone; whether a column is a key
+without being declared one needs the database's profiles, and without them such a COUNT(DISTINCT)
+is kept: the check then fires, as it did before (fail closed). EHRSQL's gold, scanned with its
+schema and no data, counts "how many patients" as ``COUNT(DISTINCT admissions.subject_id)``, a
+declared key to ``patients``: 387 of its 611 firings were that reading left unread.
 """
 
 from __future__ import annotations
@@ -36,8 +39,12 @@ __all__ = ["counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
 
 # Clauses that pick or rank rows: an aggregate under them is never a returned value.
 _FILTERS = (exp.Where, exp.Having, exp.Order)
-# The thing counted: the one or two words after the count's cue ("how many car makers")
-_COUNTED = re.compile(r"\b(?:how many|number of|count of|count the)((?:\s+[a-z_]+){1,2})")
+# The thing counted: the one or two words after the count's cue ("how many car makers"); "count
+# the number of patients" counts the patients, not a "number of" (EHRSQL gold, 50 withheld)
+_COUNTED = re.compile(
+    r"\b(?:how many|number of|count of|count the(?!\s+(?:total\s+)?number\b))"
+    r"((?:\s+[a-z_]+){1,2})"
+)
 # "how many different customers", "the number of unique items"
 _COUNT_DISTINCT = re.compile(
     r"\b(?:how many|number of|count of|count the)\s+(?:distinct|different|unique)\b"
@@ -64,7 +71,7 @@ def unasked_distinct_counts(ctx: CheckContext, tree: exp.Expr) -> list[exp.Count
 def _counts_entities(ctx: CheckContext, tree: exp.Expr, distinct: exp.Distinct) -> bool:
     """Whether the one counted column is unique and never null in its one base table, or a
     declared foreign key to the table the question counts."""
-    if ctx.catalog is None or ctx.profiles is None or len(distinct.expressions) != 1:
+    if ctx.catalog is None or len(distinct.expressions) != 1:
         return False
     column = distinct.expressions[0]
     if not isinstance(column, exp.Column):
@@ -73,7 +80,9 @@ def _counts_entities(ctx: CheckContext, tree: exp.Expr, distinct: exp.Distinct) 
     if len(reads) != 1:
         return False
     if _refers_to_counted(ctx, *reads[0]) or _counts_days(ctx, *reads[0]):
-        return True
+        return True  # the catalog's keys and types settle it: no data read
+    if ctx.profiles is None:
+        return False
     try:
         profile = ctx.profiles.profile(*reads[0])
     except ExecutionError:  # not measured: not known to be a key
