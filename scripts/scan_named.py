@@ -19,6 +19,9 @@ a join that repeats its rows: the last two need a database, so not on EHRSQL), t
 of ``grouping_fit``, ``literal_fit`` and ``table_fit`` (a time grain asked and another
 grouped by; tryout 23: rows ranked by a total, a value compared on another table's attribute)
 and of ``ranking_fit`` and ``result_shape`` (dev20: a top N kept by ROW_NUMBER, "X versus Y"),
+agreed22's ``average_of_averages``, ``total_bound_on_rows`` and ``period_rows_averaged`` (one
+average asked as an average of group averages, a bound on a total put on single rows, an
+average per day over rows several to a day: the last needs a database, so not on EHRSQL),
 flag20's ``code_unasked`` (an equality on a flag or a short code the question never says; it
 reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
 positive account balance", ``c_acctbal`` never read)
@@ -52,6 +55,7 @@ import scan_conditions as scan
 
 from assay.catalog import Catalog, Profiles
 from assay.checks import CheckContext
+from assay.checks._averaged_averages import average_of_averages
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
 from assay.checks._column_order import columns_compared_backwards
@@ -75,6 +79,7 @@ from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
+from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sign_dropped import sign_dropped
@@ -85,6 +90,7 @@ from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
+from assay.checks._total_bound import total_bound_on_rows
 from assay.checks._twins import twin_misread
 from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
@@ -251,6 +257,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         found += [(f.code, f.message) for f in day_end_dropped(profiled).findings]
         found += [(f.code, f.message) for f in sum_fanned_out(profiled).findings]
         found += [(f.code, f.message) for f in not_in_nulls(profiled).findings]  # try28
+        found += [(f.code, f.message) for f in period_rows_averaged(profiled).findings]
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
@@ -263,6 +270,8 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
         sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
         months_of_part,  # try28: "the first half" as months 1 to 7
+        average_of_averages,  # agreed22: "the overall average" as an average of averages
+        total_bound_on_rows,  # agreed22: "more than 5,000 in total" on single rows
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

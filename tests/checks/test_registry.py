@@ -736,6 +736,42 @@ CASES.update(
     }
 )
 
+# One average asked as an average of group averages, an average per month over single rows,
+# a bound on a total put on single rows (agreed22: checks/_averaged_averages.py,
+# _period_average.py, _total_bound.py).
+MONTHLY = "What is the average monthly age for each team?"
+TOTAL_AGE = "How many teams have an age of more than 5,000 in total?"
+CASES.update(
+    {
+        "average_of_averages": Case(
+            "signal.average_of_averages",
+            _sql(
+                "SELECT AVG(a) FROM (SELECT team, AVG(age) AS a FROM people GROUP BY team) t",
+                question="What is the overall average age?",
+            ),
+            _sql("SELECT AVG(age) FROM people", question="What is the overall average age?"),
+        ),
+        "period_rows_averaged": Case(
+            "signal.period_rows_averaged",
+            _sql("SELECT team, AVG(age) FROM people GROUP BY team", question=MONTHLY),
+            _sql(
+                "SELECT team, AVG(total) FROM (SELECT team, strftime(joined, '%Y-%m') AS m, "
+                "SUM(age) AS total FROM people GROUP BY team, m) t GROUP BY team",
+                question=MONTHLY,
+            ),
+        ),
+        "total_bound_on_rows": Case(
+            "signal.total_bound_on_rows",
+            _sql("SELECT count(DISTINCT team) FROM people WHERE age > 5000", question=TOTAL_AGE),
+            _sql(
+                "SELECT count(*) FROM (SELECT team FROM people GROUP BY team "
+                "HAVING SUM(age) > 5000) t",
+                question=TOTAL_AGE,
+            ),
+        ),
+    }
+)
+
 # Two compared years, the second cut by the data's last day (checks/_compared_spans.py).
 YEAR_2022 = Period(dt.date(2022, 1, 1), dt.date(2023, 1, 1), "2022", "2022")
 COMPARED = {"reading": READING, "layer": LAYER, "periods": (YEAR, YEAR_2022)}

@@ -30,6 +30,10 @@ says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the questio
 column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
 ``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
 ``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
+``signal.average_of_averages`` (one average asked, per-group averages averaged:
+``_averaged_averages``), ``signal.period_rows_averaged`` ("the average daily sales" as the
+average of rows, several to a day: ``_period_average``), ``signal.total_bound_on_rows``
+("spent more than 5,000 in total" as a WHERE on single rows: ``_total_bound``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -50,6 +54,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from assay.checks._averaged_averages import average_of_averages
 from assay.checks._code_dropped import code_dropped
 from assay.checks._coded import code_meaning
 from assay.checks._column_order import columns_compared_backwards
@@ -66,6 +71,7 @@ from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
+from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sign_dropped import sign_dropped
@@ -76,6 +82,7 @@ from assay.checks._sum_fan_out import sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
+from assay.checks._total_bound import total_bound_on_rows
 from assay.checks._totals import groups_add_up
 from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
@@ -508,6 +515,9 @@ CHECKS: tuple[Check, ...] = (
     key_meaning,
     not_in_nulls,
     months_of_part,
+    average_of_averages,
+    period_rows_averaged,
+    total_bound_on_rows,
     thin_evidence,
 )
 

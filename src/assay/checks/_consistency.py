@@ -132,6 +132,9 @@ QUESTION_SIGNALS = (
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
     "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
+    "signal.average_of_averages",  # one average asked, group averages averaged
+    "signal.period_rows_averaged",  # "average daily" as the average row: _period_average
+    "signal.total_bound_on_rows",  # "more than 5,000 in total" on single rows: _total_bound
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 

@@ -5,7 +5,8 @@
 beside its units (agreed19, a development set: shown at 1.00, five samples agreeing). The SQL
 keeps the first rows of an order (a LIMIT) by an aggregate it does not return, over columns
 none of whose words the question says, while it returns an aggregate over a column the
-question names ("units" in ``units_sold``): ``signal.ranked_by_other_measure``.
+question names ("units" in ``units_sold``), by a column's words or by the measure's alias:
+``signal.ranked_by_other_measure``.
 
 Silent when the ORDER BY is a returned column or its alias, when the question names a word of
 the ordering column ("the 3 products with the highest sales, with their units") unless the words
@@ -45,6 +46,14 @@ def name_words(name: str) -> frozenset[str]:
 
 def _columns(node: exp.Expr) -> frozenset[str]:
     return frozenset(c.name for c in node.find_all(exp.Column))
+
+
+def _named_by(projection: exp.Expr) -> frozenset[str]:
+    """The names a returned measure goes by: its columns', and its alias ("top 3 categories by
+    units sold" says ``sum(ws_quantity) AS units_sold`` by its alias alone: agreed22, ranked by
+    ``sum(ws_net_paid)`` and shown)."""
+    alias = projection.alias if isinstance(projection, exp.Alias) else ""
+    return _columns(projection.unalias()) | ({alias} if alias else frozenset())
 
 
 def _said(question: str, columns: frozenset[str]) -> bool:
@@ -93,11 +102,12 @@ def ranked_by_other_measure(ctx: CheckContext) -> CheckOutcome:
     if tree is None or order is None or tree.args.get("limit") is None:
         return CheckOutcome()
     first = order.expressions[0].this
-    shown = [p.unalias() for p in tree.expressions if p.find(exp.AggFunc) is not None]
+    projections = [p for p in tree.expressions if p.find(exp.AggFunc) is not None]
+    shown = [p.unalias() for p in projections]
     if not isinstance(first, exp.AggFunc) or any(first == p for p in shown):
         return CheckOutcome()
     ordered = _columns(first)
-    named = [p for p in shown if _said(ctx.question, _columns(p))]
+    named = [p.unalias() for p in projections if _said(ctx.question, _named_by(p))]
     if not ordered or not named:
         return CheckOutcome()
     if _said(ctx.question, ordered) and not _ranked_by_shown(ctx.question, named[0], first):
