@@ -11,7 +11,8 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
 ``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
 word-for-word reading, abbreviations read in full), ``months_of_part``
-and ``not_in_nulls``
+and ``not_in_nulls``, try31's ``share_whole_dropped`` (a share's denominator dropping a
+condition of the whole the question names)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -77,6 +78,7 @@ from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
@@ -263,6 +265,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
         sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
         months_of_part,  # try28: "the first half" as months 1 to 7
+        share_whole_dropped,  # try31: a share's denominator drops the whole's year
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -126,6 +126,7 @@ QUESTION_SIGNALS = (
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
     "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
+    "signal.share_whole_dropped",  # a share over every row, not the whole asked: _share_whole
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
