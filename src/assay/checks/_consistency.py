@@ -36,7 +36,7 @@ from assay.checks._bands import band_start
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
-from assay.checks._counted_key import counts_through_key
+from assay.checks._counted_key import counts_distinct_keys, counts_through_key
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -811,6 +811,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         _reaches(ctx.catalog, t, named) for t in read
     ):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
+        if counted is not None and counts_distinct_keys(
+            ctx.catalog, sql.tree, *counted.evidence["named"]
+        ):
+            return CheckOutcome()  # COUNT(*) of a CTE of DISTINCT keys to them: _counted_key
         return CheckOutcome((counted,) if counted is not None else ())
     if counts_keys_of(ctx, sql.tree, named):  # students counted by Has_Pet.StuID: _distinct_counts
         return CheckOutcome()
