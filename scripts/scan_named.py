@@ -11,7 +11,8 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
 ``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
 word-for-word reading, abbreviations read in full), ``months_of_part``
-and ``not_in_nulls``
+and ``not_in_nulls``, try31's ``share_whole_dropped`` (a share's denominator dropping a
+condition of the whole the question names)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -82,6 +83,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
@@ -272,6 +274,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         months_of_part,  # try28: "the first half" as months 1 to 7
         average_of_averages,  # agreed22: "the overall average" as an average of averages
         total_bound_on_rows,  # agreed22: "more than 5,000 in total" on single rows
+        share_whole_dropped,  # try31: a share's denominator drops the whole's year
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -106,6 +106,7 @@ class FindingCode(StrEnum):
     SIGNAL_SHARE_COMPARISON_FLIPPED = "signal.share_comparison_flipped"
     SIGNAL_MONTH_MISMATCH = "signal.month_mismatch"
     SIGNAL_AVERAGE_OF_RATIOS = "signal.average_of_ratios"
+    SIGNAL_SHARE_WHOLE_DROPPED = "signal.share_whole_dropped"
     SIGNAL_JOIN_ON_OTHER_KEY = "signal.join_on_other_key"
     SIGNAL_DAY_END_DROPPED = "signal.day_end_dropped"
     SIGNAL_RANKED_BY_OTHER_MEASURE = "signal.ranked_by_other_measure"

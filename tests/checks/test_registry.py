@@ -655,9 +655,11 @@ CASES.update(
 # A month named as another's number, a join on another key, a day's end dropped from
 # timestamps, a sum over a join that repeats its rows, a column spelled by its initials and
 # not read, an overall rate averaged (checks/_month_named.py, _other_key.py, _day_end.py,
-# _sum_fan_out.py, _spelled_out.py, _ratio_overall.py).
+# _sum_fan_out.py, _spelled_out.py, _ratio_overall.py), a share whose denominator drops the
+# whole's year (_share_whole.py).
 AUGUST = "How many people joined in August 2021?"
 OVERALL = "What is the overall ratio of age to team size?"
+SHARE_2021 = "What share of the people who joined in 2021 were F?"
 GROSS = "What was the gross profit (revenue minus cost of goods sold)?"
 CASES.update(
     {
@@ -703,6 +705,20 @@ CASES.update(
             "signal.average_of_ratios",
             _sql("SELECT AVG(age / (team + 1)) FROM people", question=OVERALL),
             _sql("SELECT SUM(age) / SUM(team + 1) FROM people", question=OVERALL),
+        ),
+        "share_whole_dropped": Case(
+            "signal.share_whole_dropped",
+            _sql(
+                "SELECT (SELECT count(*) FROM people WHERE sex = 'F' AND joined >= "
+                "DATE '2021-01-01' AND joined < DATE '2022-01-01') * 1.0 / "
+                "(SELECT count(*) FROM people)",
+                question=SHARE_2021,
+            ),
+            _sql(
+                "SELECT avg(CASE WHEN sex = 'F' THEN 1.0 ELSE 0 END) FROM people WHERE "
+                "joined >= DATE '2021-01-01' AND joined < DATE '2022-01-01'",
+                question=SHARE_2021,
+            ),
         ),
     }
 )

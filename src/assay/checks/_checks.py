@@ -74,6 +74,7 @@ from assay.checks._partial_keys import partial_key_join
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
@@ -497,6 +498,7 @@ CHECKS: tuple[Check, ...] = (
     date_join,
     join_on_other_key,
     average_of_ratios,
+    share_whole_dropped,
     ranked_by_other_measure,
     sum_fanned_out,
     spelled_column_unread,

@@ -36,7 +36,7 @@ from assay.checks._bands import band_start
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
-from assay.checks._counted_key import counts_through_key
+from assay.checks._counted_key import counts_distinct_keys, counts_through_key
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -127,6 +127,7 @@ QUESTION_SIGNALS = (
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
     "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
+    "signal.share_whole_dropped",  # a share over every row, not the whole asked: _share_whole
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
@@ -895,6 +896,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         _reaches(ctx.catalog, t, named) for t in read
     ):
         counted = counted_elsewhere(ctx.question, sql.tree, ctx.catalog)  # _named_fit
+        if counted is not None and counts_distinct_keys(
+            ctx.catalog, sql.tree, *counted.evidence["named"]
+        ):
+            return CheckOutcome()  # COUNT(*) of a CTE of DISTINCT keys to them: _counted_key
         return CheckOutcome((counted,) if counted is not None else ())
     if counts_keys_of(ctx, sql.tree, named):  # students counted by Has_Pet.StuID: _distinct_counts
         return CheckOutcome()

@@ -18,10 +18,10 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog
-from assay.checks._mentions import references
+from assay.checks._mentions import key_to, references
 from assay.checks._values import _owner
 
-__all__ = ["counts_through_key"]
+__all__ = ["counts_distinct_keys", "counts_through_key"]
 
 
 def _parts(name: str) -> tuple[str, ...]:
@@ -52,3 +52,24 @@ def counts_through_key(catalog: Catalog, tree: exp.Expr, name: str, named: froze
         if held and spoken and references(catalog, owner[0], name):
             return True
     return False
+
+
+def counts_distinct_keys(catalog: Catalog, tree: exp.Expr, name: str) -> bool:
+    """Whether ``COUNT(*)`` counts the rows of a CTE that keeps one row per value of a key to
+    ``name`` (its one DISTINCT projection or GROUP BY key): the count is that key's
+    COUNT(DISTINCT), a count of ``name`` rows. "How many different customers placed orders in
+    1996?" as ``WITH b AS (SELECT DISTINCT o_custkey FROM orders ...) SELECT count(*) FROM b``
+    (outside tryout 31, r4: 880, right, withheld as counting rows of orders)."""
+    source = tree.args.get("from_") if isinstance(tree, exp.Select) else None
+    cte = source.this.name.lower() if source is not None else ""
+    inner = [c.this for c in tree.find_all(exp.CTE) if c.alias.lower() == cte]
+    if len(inner) != 1 or not isinstance(inner[0], exp.Select):
+        return False
+    group = inner[0].args.get("group")
+    keys = inner[0].expressions if inner[0].args.get("distinct") else []
+    keys = keys or (group.expressions if group is not None else [])
+    column = keys[0].unalias() if len(keys) == 1 else None
+    owner = _owner(column, inner[0], catalog) if isinstance(column, exp.Column) else None
+    if owner is None:
+        return False
+    return owner[0].lower() == name.lower() or key_to(catalog, owner[0], owner[1], name)

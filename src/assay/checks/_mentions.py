@@ -48,6 +48,7 @@ __all__ = [
     "column_fit",
     "contained_instead",
     "describes",
+    "key_to",
     "missing_codes",
     "named_codes",
     "named_names",
@@ -313,15 +314,72 @@ def references(catalog: Catalog, child: str, parent: str) -> bool:
         # A schema that declares its keys is taken at its word: names would also pair every
         # table's own ``row_id`` with every other's (EHRSQL's MIMIC-IV).
         return False
+    kid = catalog.table(child)
+    return kid is not None and any(_names_key(catalog, child, c, parent) for c in kid.column_names)
+
+
+def key_to(catalog: Catalog, child: str, column: str, parent: str) -> bool:
+    """Whether ``child.column`` names a row of ``parent`` (``references`` for one column): a
+    declared foreign key on it, or, where the schema declares none, a key whose name names the
+    parent's key (``orders.o_custkey`` names ``customer.c_custkey``).
+
+    Example:
+        >>> from assay.catalog import Catalog, ColumnInfo, TableInfo
+        >>> def t(name, *cols): return TableInfo(name, tuple(ColumnInfo(c, "") for c in cols))
+        >>> cat = Catalog((t("customer", "c_custkey", "c_name"), t("orders", "o_orderkey",
+        ...     "o_custkey")))
+        >>> key_to(cat, "orders", "o_custkey", "customer"), key_to(cat, "orders", "o_orderkey",
+        ...     "customer")
+        (True, False)
+        >>> cat = Catalog((t("customer", "c_customer_sk", "c_name"), t("store_sales",
+        ...     "ss_customer_sk", "ss_net_paid")))
+        >>> key_to(cat, "store_sales", "ss_customer_sk", "customer")
+        True
+    """
+    if catalog.foreign_keys:
+        return any(
+            fk.table.lower() == child.lower()
+            and fk.ref_table.lower() == parent.lower()
+            and [c.lower() for c in fk.columns] == [column.lower()]
+            for fk in catalog.foreign_keys
+        )
+    return _names_key(catalog, child, column, parent) or _same_key(catalog, child, column, parent)
+
+
+def _same_key(catalog: Catalog, child: str, column: str, parent: str) -> bool:
+    """Whether ``child.column`` and a key of ``parent`` are one name behind their tables'
+    prefixes, a name that ends in a key word (TPC-H's ``o_custkey`` and ``c_custkey``: one word,
+    so ``_names_key`` reads no key word in it)."""
     kid, mom = catalog.table(child), catalog.table(parent)
     if kid is None or mom is None:
         return False
     kid_prefix, mom_prefix = column_prefix(kid.column_names), column_prefix(mom.column_names)
+    core = _unprefixed(column, kid_prefix)
+    return bool(core) and any(
+        core == _unprefixed(k, mom_prefix) and core.endswith(tuple(_KEY_WORDS))
+        for k in mom.column_names
+    )
+
+
+def _unprefixed(column: str, prefix: str) -> str:
+    """A column's name without its table's prefix: ``custkey`` of ``o_custkey``."""
+    name = column.lower()
+    return name[len(prefix) + 1 :] if prefix and name.startswith(prefix + "_") else ""
+
+
+def _names_key(catalog: Catalog, child: str, column: str, parent: str) -> bool:
+    """Whether the name of ``child.column``, a key, names a key of ``parent``."""
+    kid, mom = catalog.table(child), catalog.table(parent)
+    if (
+        kid is None
+        or mom is None
+        or not _parts(column)[-1:]
+        or _parts(column)[-1] not in _KEY_WORDS
+    ):
+        return False
+    kid_prefix, mom_prefix = column_prefix(kid.column_names), column_prefix(mom.column_names)
     return any(
-        _parts(c)[-1:]
-        and _parts(c)[-1] in _KEY_WORDS
-        and names_agree(c, mom.name, k, kid_prefix, mom_prefix)
-        for c in kid.column_names
+        names_agree(column, mom.name, k, kid_prefix, mom_prefix)
         for k in mom.column_names
         if _parts(k)[-1:] and _parts(k)[-1] in _KEY_WORDS
     )

@@ -1,0 +1,259 @@
+"""A share whose denominator drops a condition of the whole the question names.
+
+"What share of the orders placed in 1995 were 1-URGENT?" as ``(SELECT count(*) FROM orders
+WHERE o_orderpriority = '1-URGENT' AND <1995>) * 1.0 / (SELECT count(*) FROM orders)``
+divides the urgent orders of 1995 by every order ever placed: 0.0295 where the share is 0.2005
+(outside tryout 31, w1: shown at 1.00, five samples agreeing; a CTE of the same slip too). A
+share's numerator and denominator count the same whole, and the numerator only narrows it by
+what the share is of: the denominator must keep every other condition of the numerator.
+
+The two sides are read wherever they are aggregated: scalar subqueries, CTEs or derived tables
+read by column, or two aggregates of one SELECT (``SUM(CASE WHEN c THEN 1 ELSE 0 END) /
+COUNT(*)``, whose CASE condition narrows the numerator alone). A condition the numerator keeps
+and the denominator drops (no condition on the same columns) is lost; it is judged lost from the
+whole when the question says its value (a year of its date bounds, a word of its text) in the
+whole, before the verb ("the orders placed in 1995"), and not in what the share is of ("were
+1-URGENT"): ``signal.share_whole_dropped``.
+
+Silent when the question asks no share or rate, when a side is not one aggregate (a window's
+``SUM(x) OVER ()`` over the filtered rows is one set), when the two sides read different
+tables (a ratio of two things, not a share), when the question has no verb to split the whole
+from the part, or when the dropped condition is what the share is of (one WHERE shared by both
+sides, a CTE filtered once then divided, "what share of all orders were urgent").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._rates import RATE
+from assay.checks._where import conjuncts, finding, tree_of
+
+__all__ = ["share_whole_dropped"]
+
+# The verb that ends the whole and begins what the share is of: "of the orders placed in 1995
+# | were 1-URGENT"; one right after a relative pronoun is still the whole's ("of the orders
+# that were placed in 1995 | were 1-URGENT").
+_VERB = re.compile(
+    r"(?<!\bthat )(?<!\bwhich )(?<!\bwho )\b(?:were|was|are|is|had|have|has|did|do|does)\b"
+)
+
+# One aggregated side: the aggregate and the SELECT it is computed in.
+Measure = tuple[exp.AggFunc, exp.Select]
+
+
+def _sources(select: exp.Select) -> Iterator[exp.Expr]:
+    """The FROM and JOIN sources of ``select``."""
+    found = select.args.get("from_")
+    if found is not None:
+        yield found.this
+    for join in select.args.get("joins") or []:
+        yield join.this
+
+
+def _ctes(tree: exp.Expr) -> dict[str, exp.Select]:
+    """Every CTE of the query by its name (lowercased), where it is a plain SELECT."""
+    return {
+        cte.alias.lower(): cte.this
+        for cte in tree.find_all(exp.CTE)
+        if isinstance(cte.this, exp.Select)
+    }
+
+
+def _derived(source: exp.Expr, ctes: dict[str, exp.Select]) -> exp.Select | None:
+    """The SELECT a FROM source stands for: a CTE read by name or a derived table."""
+    if isinstance(source, exp.Table) and not source.args.get("db"):
+        return ctes.get(source.name.lower())
+    if isinstance(source, exp.Subquery) and isinstance(source.this, exp.Select):
+        return source.this
+    return None
+
+
+def _resolved(
+    column: exp.Column, scope: exp.Select, ctes: dict[str, exp.Select]
+) -> tuple[exp.Expr, exp.Select] | None:
+    """The projection of a CTE or derived table that ``column`` reads (``u.n`` for ``WITH u AS
+    (SELECT count(*) n ...)``) with its SELECT, or None when it reads a base table or cannot be
+    told."""
+    found: list[tuple[exp.Expr, exp.Select]] = []
+    for source in _sources(scope):
+        select = _derived(source, ctes)
+        if select is None or (
+            column.table and column.table.lower() != source.alias_or_name.lower()
+        ):
+            continue
+        found += [
+            (p.unalias(), select)
+            for p in select.expressions
+            if p.alias_or_name.lower() == column.name.lower()
+        ]
+    return found[0] if len(found) == 1 else None
+
+
+def _measures(
+    node: exp.Expr, scope: exp.Select, ctes: dict[str, exp.Select]
+) -> list[Measure | None]:
+    """The aggregates one side of the division computes, each with its SELECT; ``None`` for a
+    part that cannot be read as one set (a window, nested aggregates)."""
+    if isinstance(node, exp.Window):
+        return [None]
+    if isinstance(node, exp.AggFunc):
+        nested = node.this is not None and node.this.find(exp.AggFunc) is not None
+        return [None] if nested else [(node, scope)]
+    if isinstance(node, exp.Subquery) and isinstance(node.this, exp.Select):
+        inner = node.this
+        if len(inner.expressions) != 1:
+            return [None]
+        return _measures(inner.expressions[0].unalias(), inner, ctes)
+    if isinstance(node, exp.Column):
+        projection = _resolved(node, scope, ctes)
+        return [] if projection is None else _measures(*projection, ctes)
+    found: list[Measure | None] = []
+    for child in node.iter_expressions():
+        found += _measures(child, scope, ctes)
+    return found
+
+
+def _kept(select: exp.Select, ctes: dict[str, exp.Select]) -> list[exp.Expr]:
+    """The WHERE conditions the rows of ``select`` meet: its own and those of the CTEs and
+    derived tables it reads."""
+    where = select.args.get("where")
+    kept = list(conjuncts(where.this)) if where is not None else []
+    for source in _sources(select):
+        inner = _derived(source, ctes)
+        if inner is not None and inner is not select:
+            kept += _kept(inner, ctes)
+    return kept
+
+
+def _narrowed(agg: exp.AggFunc) -> list[exp.Expr]:
+    """The conditions an aggregate counts under: ``FILTER (WHERE c)`` or the one WHEN of a
+    ``CASE`` it adds up (``SUM(CASE WHEN c THEN 1 ELSE 0 END)``)."""
+    if isinstance(agg.parent, exp.Filter):
+        where = agg.parent.expression
+        return list(conjuncts(where.this)) if isinstance(where, exp.Where) else []
+    case = agg.this.find(exp.Case) if agg.this is not None else None
+    if case is not None and len(case.args.get("ifs") or []) == 1:
+        return list(conjuncts(case.args["ifs"][0].this))
+    return []
+
+
+def _columns(condition: exp.Expr) -> frozenset[str]:
+    """The columns a condition reads, outside any subquery it holds."""
+    return frozenset(
+        c.name.lower()
+        for c in condition.find_all(exp.Column)
+        if c.find_ancestor(exp.Select) is condition.find_ancestor(exp.Select)
+    )
+
+
+def _filters(measure: Measure, ctes: dict[str, exp.Select]) -> list[exp.Expr]:
+    """The conditions that narrow a side's rows, less joins (a column equal to a column)."""
+    agg, select = measure
+    return [
+        c
+        for c in _kept(select, ctes) + _narrowed(agg)
+        if _columns(c)
+        and not (
+            isinstance(c, exp.EQ) and all(isinstance(s, exp.Column) for s in c.iter_expressions())
+        )
+    ]
+
+
+def _tables(select: exp.Select, ctes: dict[str, exp.Select]) -> frozenset[str]:
+    """The base tables a side's rows come from, through CTEs and derived tables."""
+    found: set[str] = set()
+    for source in _sources(select):
+        inner = _derived(source, ctes)
+        if inner is not None and inner is not select:
+            found |= _tables(inner, ctes)
+        elif isinstance(source, exp.Table):
+            found.add(source.name.lower())
+    return frozenset(found)
+
+
+def _said(condition: exp.Expr) -> set[str]:
+    """What the question would say of a condition: the years of its dates, its numbers, its
+    text values and their words ('1-URGENT': "1-urgent", "urgent")."""
+    said: set[str] = set()
+    for literal in condition.find_all(exp.Literal):
+        value = str(literal.this).lower()
+        year = re.fullmatch(r"((?:19|20)\d\d)-\d\d-\d\d.*", value)
+        if year:
+            said.add(year.group(1))
+        elif value:
+            said.add(value)
+            said |= {w for w in re.findall(r"[a-z]{3,}", value)}
+    return said
+
+
+def _in(text: str, said: set[str]) -> bool:
+    return any(re.search(rf"(?<![\w-]){re.escape(s)}(?![\w-])", text) for s in said)
+
+
+def _lost(numerator: list[exp.Expr], denominator: list[exp.Expr]) -> list[exp.Expr]:
+    """The numerator's conditions on columns the denominator puts no condition on."""
+    kept = [_columns(c) for c in denominator]
+    return [c for c in numerator if not any(_columns(c) & k for k in kept)]
+
+
+def _of_whole(lost: list[exp.Expr], whole: str, part: str) -> list[exp.Expr]:
+    """The lost conditions the question says of the whole and not of the part, with every
+    other lost condition on the same columns (a year's two bounds, though only its first day's
+    year is said)."""
+    columns = {_columns(c) for c in lost if _in(whole, _said(c)) and not _in(part, _said(c))}
+    return [c for c in lost if _columns(c) in columns]
+
+
+def _division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
+    """The first division of the query whose two sides each compute one aggregate."""
+    ctes = _ctes(tree)
+    for div in tree.find_all(exp.Div):
+        scope = div.find_ancestor(exp.Select)
+        if scope is None:
+            continue
+        top = _measures(div.this, scope, ctes)
+        bottom = _measures(div.expression, scope, ctes)
+        if len(top) == 1 and len(bottom) == 1 and top[0] is not None and bottom[0] is not None:
+            return div, top[0], bottom[0]
+    return None
+
+
+def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
+    """``signal.share_whole_dropped``: a share's denominator drops a condition of the whole
+    the question names (the module docstring)."""
+    text = ctx.question.lower()
+    rate = RATE.search(text)
+    verb = _VERB.search(text, rate.end()) if rate else None
+    tree = tree_of(ctx)
+    found = _division(tree) if tree is not None and verb is not None else None
+    if rate is None or verb is None or found is None or tree is None:
+        return CheckOutcome()
+    div, top, bottom = found
+    ctes = _ctes(tree)
+    if _tables(top[1], ctes) != _tables(bottom[1], ctes):
+        return CheckOutcome()
+    whole, part = text[rate.end() : verb.start()], text[verb.end() :]
+    lost = _of_whole(_lost(_filters(top, ctes), _filters(bottom, ctes)), whole, part)
+    if not lost:
+        return CheckOutcome()
+    dropped = [c.sql(dialect=ctx.dialect) for c in lost]
+    said = re.sub(r"^\s*of\s+", "", whole).strip()
+    return CheckOutcome(
+        (
+            finding(
+                "signal.share_whole_dropped",
+                f"The question asks a share of {said!r}, but the ratio's denominator "
+                f"({div.expression.sql(dialect=ctx.dialect)}) drops {' AND '.join(dropped)}, "
+                "which its numerator keeps: it divides by rows outside that whole. Put the "
+                "whole's conditions on both sides (one WHERE shared by the numerator and the "
+                "denominator).",
+                dropped=dropped,
+                whole=said,
+            ),
+        )
+    )

@@ -1,0 +1,87 @@
+"""Outside tryout 31 on TPC-H at scale factor 0.01, five samples agreeing on each answer:
+w1 and a probe, "What share of the orders placed in 1995 were 1-URGENT?", divided the urgent
+orders of 1995 by every order ever placed (a scalar subquery or a CTE with no year): 0.0295
+where the share is 0.2005, shown at 1.00. ``signal.share_whole_dropped`` withholds it; the
+right forms (one WHERE for both sides, a CTE filtered once, ``AVG(CASE ...)``, a window over the
+filtered rows, a share of all orders) stay shown (the counts of tryout 31:
+``test_tryout31_counted.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from assay.checks import QUESTION_SIGNALS
+from tests.checks._helpers import codes, scored
+
+SHARE = "What share of the orders placed in 1995 were 1-URGENT?"
+YEAR = "o_orderdate >= DATE '1995-01-01' AND o_orderdate < DATE '1996-01-01'"
+URGENT = "o_orderpriority = '1-URGENT'"
+DROPPED = "signal.share_whole_dropped"
+
+# The share's denominator counts every order: the year of the whole is dropped.
+WRONG = [
+    ("scalar_subqueries", SHARE,
+     f"SELECT (SELECT count(*) FROM orders WHERE {URGENT} AND {YEAR}) * 1.0 / "
+     "(SELECT count(*) FROM orders) AS share"),
+    ("ctes", SHARE,
+     f"WITH u AS (SELECT count(*) n FROM orders WHERE {URGENT} AND {YEAR}), "
+     "a AS (SELECT count(*) n FROM orders) SELECT u.n * 1.0 / a.n FROM u, a"),
+    ("derived_tables", SHARE,
+     f"SELECT u.n * 1.0 / a.n FROM (SELECT count(*) n FROM orders WHERE {URGENT} AND {YEAR}) u, "
+     "(SELECT count(*) n FROM orders) a"),
+    ("case_over_everything", SHARE,
+     f"SELECT sum(CASE WHEN {URGENT} AND {YEAR} THEN 1 ELSE 0 END) * 1.0 / count(*) FROM orders"),
+    ("relative_clause", "What percentage of the orders that were placed in 1995 were 1-URGENT?",
+     f"SELECT 100.0 * (SELECT count(*) FROM orders WHERE {URGENT} AND {YEAR}) / "
+     "(SELECT count(*) FROM orders)"),
+]  # fmt: skip
+
+RIGHT = [
+    ("cte_filtered_once", SHARE,
+     f"WITH y AS (SELECT o_orderpriority FROM orders WHERE {YEAR}) SELECT sum(CASE WHEN "
+     f"{URGENT} THEN 1 ELSE 0 END) * 1.0 / count(*) AS share FROM y"),
+    ("one_where", SHARE,
+     f"SELECT sum(CASE WHEN {URGENT} THEN 1 ELSE 0 END) * 1.0 / count(*) FROM orders "
+     f"WHERE {YEAR}"),
+    ("avg_case", SHARE,
+     f"SELECT avg(CASE WHEN {URGENT} THEN 1.0 ELSE 0 END) FROM orders WHERE {YEAR}"),
+    ("window", SHARE,
+     "SELECT share FROM (SELECT o_orderpriority, count(*) * 1.0 / sum(count(*)) OVER () AS "
+     f"share FROM orders WHERE {YEAR} GROUP BY o_orderpriority) t WHERE {URGENT}"),
+    ("both_subqueries_filtered", SHARE,
+     f"SELECT (SELECT count(*) FROM orders WHERE {URGENT} AND {YEAR}) * 1.0 / "
+     f"(SELECT count(*) FROM orders WHERE {YEAR})"),
+    ("share_of_all_orders", "What share of all orders ever placed were 1-URGENT?",
+     f"SELECT (SELECT count(*) FROM orders WHERE {URGENT}) * 1.0 / (SELECT count(*) FROM orders)"),
+    ("share_of_the_urgent", "What share of all 1-URGENT orders were placed in 1995?",
+     f"SELECT (SELECT count(*) FROM orders WHERE {URGENT} AND {YEAR}) * 1.0 / "
+     f"(SELECT count(*) FROM orders WHERE {URGENT})"),
+]  # fmt: skip
+
+
+def test_the_new_code_is_a_question_signal() -> None:
+    assert DROPPED in QUESTION_SIGNALS
+
+
+@pytest.mark.parametrize(("name", "question", "sql"), WRONG, ids=[c[0] for c in WRONG])
+def test_a_share_over_every_row_is_withheld(
+    tmp_path: Path, tpch_duckdb: Path, name: str, question: str, sql: str
+) -> None:
+    verdict = scored(tmp_path, tpch_duckdb, question, *[sql] * 5)
+    assert DROPPED in codes(verdict), (name, codes(verdict))
+    assert verdict["action"] == "withhold"
+    message = next(f for f in verdict["findings"] if f["code"] == DROPPED)["message"]
+    assert "o_orderdate >= " in message and "o_orderdate < " in message, message
+    assert "1-URGENT" not in message.split("drops")[1], message
+
+
+@pytest.mark.parametrize(("name", "question", "sql"), RIGHT, ids=[c[0] for c in RIGHT])
+def test_a_share_of_the_whole_asked_is_shown(
+    tmp_path: Path, tpch_duckdb: Path, name: str, question: str, sql: str
+) -> None:
+    verdict = scored(tmp_path, tpch_duckdb, question, *[sql] * 5)
+    assert DROPPED not in codes(verdict), (name, codes(verdict))
+    assert verdict["action"] == "show", (name, verdict["reasons"])
