@@ -72,6 +72,7 @@ from assay.checks._named_fit import (
     counts_table,
     direction_problems,
 )
+from assay.checks._partitioned import per_partition
 from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
@@ -511,6 +512,8 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if rate_per_unit(ctx.question, sql.tree):  # "clicks per impression": _rates
         return CheckOutcome()
     if per_outer_row(sql.tree):  # a correlated subquery per region's row: _correlated
+        return CheckOutcome()
+    if per_partition(sql.tree):  # DISTINCT y, avg(v) OVER (PARTITION BY y): _partitioned
         return CheckOutcome()
     if counted_per(ctx.question, sql.tree):  # profit / count(DISTINCT order): _written_average
         return CheckOutcome()
