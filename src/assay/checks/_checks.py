@@ -30,6 +30,9 @@ says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the questio
 column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
 ``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
 ``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
+``signal.share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c`` holding NULLs:
+``_share_of_non_null``), ``signal.growth_over_later`` (a change from one period to another
+divided by the later period's value: ``_growth_base``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -61,6 +64,7 @@ from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._fuller_value import fuller_value_said
+from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
@@ -68,6 +72,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_of_non_null import share_of_non_null
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
@@ -508,6 +513,8 @@ CHECKS: tuple[Check, ...] = (
     key_meaning,
     not_in_nulls,
     months_of_part,
+    share_of_non_null,
+    growth_over_later,
     thin_evidence,
 )
 

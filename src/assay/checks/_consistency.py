@@ -132,6 +132,8 @@ QUESTION_SIGNALS = (
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
     "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
+    "signal.share_of_non_null",  # a share of all rows over COUNT(c), c with NULLs
+    "signal.growth_over_later",  # growth from 1999 to 2000 over 2000's value: _growth_base
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
