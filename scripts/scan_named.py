@@ -26,6 +26,9 @@ average per day over rows several to a day: the last needs a database, so not on
 flag20's ``code_unasked`` (an equality on a flag or a short code the question never says; it
 reads stored values, so it runs with the stored-value checks) and ``sign_dropped`` ("a
 positive account balance", ``c_acctbal`` never read)
+and dev22a's ``growth_over_later`` (a change from one period to another divided by the later
+period's value) and ``share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c``
+holding NULLs: it reads the database, so not on EHRSQL)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
 
@@ -75,6 +78,7 @@ from assay.checks._date_keys import date_keys_misread
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
 from assay.checks._fuller_value import fuller_value_said
+from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
@@ -83,6 +87,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_of_non_null import share_of_non_null
 from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
@@ -260,6 +265,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         found += [(f.code, f.message) for f in sum_fanned_out(profiled).findings]
         found += [(f.code, f.message) for f in not_in_nulls(profiled).findings]  # try28
         found += [(f.code, f.message) for f in period_rows_averaged(profiled).findings]
+        found += [(f.code, f.message) for f in share_of_non_null(profiled).findings]  # dev22a
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))
@@ -275,6 +281,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         average_of_averages,  # agreed22: "the overall average" as an average of averages
         total_bound_on_rows,  # agreed22: "more than 5,000 in total" on single rows
         share_whole_dropped,  # try31: a share's denominator drops the whole's year
+        growth_over_later,  # dev22a: growth from 1999 to 2000 over 2000's value
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -117,6 +117,8 @@ class FindingCode(StrEnum):
     SIGNAL_AVERAGE_OF_AVERAGES = "signal.average_of_averages"
     SIGNAL_PERIOD_ROWS_AVERAGED = "signal.period_rows_averaged"
     SIGNAL_TOTAL_BOUND_ON_ROWS = "signal.total_bound_on_rows"
+    SIGNAL_SHARE_OF_NON_NULL = "signal.share_of_non_null"
+    SIGNAL_GROWTH_OVER_LATER = "signal.growth_over_later"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

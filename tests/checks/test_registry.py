@@ -96,6 +96,11 @@ def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PooledConnector
     con.execute(
         "CREATE TABLE revenue AS SELECT i * 10 AS REVENUE, i * 6 AS COGS FROM range(1, 9) t(i)"
     )
+    # plans of people, one in ten not recorded (NULL)
+    con.execute(
+        "CREATE TABLE plans AS SELECT i AS id, CASE WHEN i % 10 = 0 THEN NULL "
+        "WHEN i % 3 = 0 THEN 'gold' ELSE 'basic' END AS plan FROM range(1, 51) t(i)"
+    )
     con.close()
     with connect(str(path)) as connector:
         yield connector
@@ -783,6 +788,35 @@ CASES.update(
                 "SELECT count(*) FROM (SELECT team FROM people GROUP BY team "
                 "HAVING SUM(age) > 5000) t",
                 question=TOTAL_AGE,
+            ),
+        ),
+    }
+)
+
+# A share of all rows over COUNT(c), c holding NULLs; a change over the later period's value
+# (agreed22: checks/_share_of_non_null.py, _growth_base.py).
+GOLD_SHARE = "What percentage of people are on the gold plan?"
+GOLD_COUNT = "SELECT 100.0 * count(*) FILTER (WHERE plan = 'gold') / {} FROM plans"
+GROWTH = "By what percentage did joins grow from 2020 to 2021?"
+JOINED = "count(*) FILTER (WHERE year(joined) = {})"
+CASES.update(
+    {
+        "share_of_non_null": Case(
+            "signal.share_of_non_null",
+            _sql(GOLD_COUNT.format("count(plan)"), question=GOLD_SHARE),
+            _sql(GOLD_COUNT.format("count(*)"), question=GOLD_SHARE),
+        ),
+        "growth_over_later": Case(
+            "signal.growth_over_later",
+            _sql(
+                f"SELECT ({JOINED.format(2021)} - {JOINED.format(2020)}) / {JOINED.format(2021)} "
+                "FROM people",
+                question=GROWTH,
+            ),
+            _sql(
+                f"SELECT ({JOINED.format(2021)} - {JOINED.format(2020)}) / {JOINED.format(2020)} "
+                "FROM people",
+                question=GROWTH,
             ),
         ),
     }

@@ -34,6 +34,9 @@ column, "a positive account balance", the SQL never reading it: ``_sign_dropped`
 ``_averaged_averages``), ``signal.period_rows_averaged`` ("the average daily sales" as the
 average of rows, several to a day: ``_period_average``), ``signal.total_bound_on_rows``
 ("spent more than 5,000 in total" as a WHERE on single rows: ``_total_bound``),
+``signal.share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c`` holding NULLs:
+``_share_of_non_null``), ``signal.growth_over_later`` (a change from one period to another
+divided by the later period's value: ``_growth_base``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -66,6 +69,7 @@ from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
 from assay.checks._fuller_value import fuller_value_said
+from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
@@ -74,6 +78,7 @@ from assay.checks._partial_keys import partial_key_join
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_of_non_null import share_of_non_null
 from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
@@ -520,6 +525,8 @@ CHECKS: tuple[Check, ...] = (
     average_of_averages,
     period_rows_averaged,
     total_bound_on_rows,
+    share_of_non_null,
+    growth_over_later,
     thin_evidence,
 )
 

@@ -73,6 +73,7 @@ from assay.checks._named_fit import (
     counts_table,
     direction_problems,
 )
+from assay.checks._partitioned import per_partition
 from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
@@ -136,6 +137,8 @@ QUESTION_SIGNALS = (
     "signal.average_of_averages",  # one average asked, group averages averaged
     "signal.period_rows_averaged",  # "average daily" as the average row: _period_average
     "signal.total_bound_on_rows",  # "more than 5,000 in total" on single rows: _total_bound
+    "signal.share_of_non_null",  # a share of all rows over COUNT(c), c with NULLs
+    "signal.growth_over_later",  # growth from 1999 to 2000 over 2000's value: _growth_base
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
@@ -596,6 +599,8 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if rate_per_unit(ctx.question, sql.tree):  # "clicks per impression": _rates
         return CheckOutcome()
     if per_outer_row(sql.tree):  # a correlated subquery per region's row: _correlated
+        return CheckOutcome()
+    if per_partition(sql.tree):  # DISTINCT y, avg(v) OVER (PARTITION BY y): _partitioned
         return CheckOutcome()
     if counted_per(ctx.question, sql.tree):  # profit / count(DISTINCT order): _written_average
         return CheckOutcome()

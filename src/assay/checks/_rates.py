@@ -38,15 +38,36 @@ def _divided(node: exp.Expr) -> bool:
     """Whether ``node`` sits inside a division within its own SELECT, or is projected under a
     name that a division elsewhere in the query reads (``WITH t AS (SELECT sum(tax) AS tax,
     sum(spend) AS total ...) SELECT 100.0 * tax / total FROM t``; agreed20: withheld as "adds
-    up (SUM) but the question asks for no total")."""
-    parent = node.parent
-    while parent is not None and not isinstance(parent, exp.Query):
+    up (SUM) but the question asks for no total"), or is the one column of a scalar subquery
+    that does (``_scalar_value``)."""
+    child, parent = node, node.parent
+    while parent is not None:
         if isinstance(parent, exp.Div):
             return True
         if isinstance(parent, exp.Alias) and isinstance(parent.parent, exp.Select):
             return _read_divided(node.root(), parent.alias, parent.parent)
-        parent = parent.parent
+        if isinstance(parent, exp.Query):
+            wrapper = _scalar_value(parent, child)
+            if wrapper is None:
+                return False
+            child, parent = wrapper, wrapper.parent
+            continue
+        child, parent = parent, parent.parent
     return False
+
+
+def _scalar_value(select: exp.Query, projected: exp.Expr) -> exp.Expr | None:
+    """The subquery whose value is ``select``'s one column ``projected`` (``(SELECT sum(paid)
+    FROM t)`` under a division: agreed22, a weekend share over a CTE's per-group totals, withheld
+    as "adds up (SUM) but the question asks for no total"); ``None`` for any other SELECT."""
+    wrapper = select.parent
+    if not isinstance(select, exp.Select) or len(select.expressions) != 1:
+        return None
+    if select.expressions[0] is not projected:
+        return None
+    if not isinstance(wrapper, exp.Subquery) or isinstance(wrapper.parent, (exp.From, exp.Join)):
+        return None
+    return wrapper
 
 
 def _read_divided(tree: exp.Expr, name: str, own: exp.Select) -> bool:

@@ -1,0 +1,152 @@
+"""A change between two periods divided by the later period's value instead of the earlier's.
+
+"By what percentage did catalog sales net paid grow from 1999 to 2000?" is ``(s2000 - s1999) /
+s1999``: growth is measured against where it started. Written as ``100.0 * (sum(CASE WHEN
+d_year = 2000 THEN cs_net_paid ELSE 0 END) - sum(CASE WHEN d_year = 1999 THEN cs_net_paid ELSE 0
+END)) / sum(CASE WHEN d_year = 2000 THEN cs_net_paid ELSE 0 END)`` it divides by the 2000 total
+and understates the growth (agreed22, h22_d16: shown at 1.00, five samples agreeing).
+
+``growth_over_later`` says so (``signal.growth_over_later``) when the question asks a change
+(grow, increase, decline, change, ...; not "as a percentage of" some total it names), a
+division's numerator is the difference of two values of one measure at two periods, and its
+denominator is the later one. Two values are one measure at two periods when they are the same
+expression but for their numbers or ISO dates (``CASE WHEN d_year = 2000 ...`` and ``... =
+1999``; two scalar subqueries ``WHERE y = 2000`` and ``= 1999``; columns a CTE defines so), every
+differing literal earlier on one side than the other; or a value and its ``LAG`` (the row
+before) or ``LEAD``. A decline written ``(old - new) / old`` divides by the earlier: silent.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sqlglot import exp
+
+from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._where import finding, tree_of
+from assay.types import Finding
+
+__all__ = ["growth_over_later"]
+
+_CHANGE = re.compile(
+    r"\b(grow|grows|grew|grown|growth|increase[sd]?|increasing|rise|rises|rose|risen|"
+    r"change[sd]?|decline[sd]?|declining|drop|dropped|fall|falls|fell|fallen|decrease[sd]?|"
+    r"shrink|shrank|shrunk|jump|jumped)\b",
+    re.IGNORECASE,
+)
+# "the increase as a percentage of 2000's total": the base is named, whatever it is
+_BASE_NAMED = re.compile(r"\bas an? (percentage|percent|share|fraction|proportion) of\b", re.I)
+_ISO_DATE = re.compile(r"^\d{4}(-\d{2}){0,2}$")
+
+
+def growth_over_later(ctx: CheckContext) -> CheckOutcome:
+    """``signal.growth_over_later``: a change divided by the later period's value (the module
+    docstring)."""
+    if not _CHANGE.search(ctx.question) or _BASE_NAMED.search(ctx.question):
+        return CheckOutcome()
+    tree = tree_of(ctx)
+    if tree is None:
+        return CheckOutcome()
+    for div in tree.find_all(exp.Div):
+        difference = _bare(div.this)
+        if not isinstance(difference, exp.Sub):
+            continue
+        sides = (_bare(difference.this), _bare(difference.expression), _bare(div.expression))
+        # as written (``s - lag(s)``), then each column read as what defines it
+        for terms in (sides, tuple(_defined(side, tree) for side in sides)):
+            later = _later(terms[0], terms[1])
+            if later is not None and terms[2] == terms[later] != terms[1 - later]:
+                return CheckOutcome((_finding(sides[2], sides[1 - later]),))
+    return CheckOutcome()
+
+
+def _bare(node: exp.Expr) -> exp.Expr:
+    """``node`` through parentheses, casts, ``NULLIF(_, 0)`` and factors that are numbers
+    (``100.0 * (a - b)``).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> _bare(parse_one("100.0 * (a - b)")).sql()
+        'a - b'
+    """
+    while True:
+        if isinstance(node, (exp.Paren, exp.Cast, exp.Nullif)):
+            node = node.this
+        elif isinstance(node, exp.Mul) and isinstance(node.this, exp.Literal):
+            node = node.expression
+        elif isinstance(node, exp.Mul) and isinstance(node.expression, exp.Literal):
+            node = node.this
+        else:
+            return node
+
+
+def _defined(node: exp.Expr, tree: exp.Expr) -> exp.Expr:
+    """What a column stands for when another SELECT of the query defines it under that name,
+    once (``WITH y AS (SELECT sum(CASE ...) AS s2000 ...) SELECT (s2000 - s1999) / s2000``)."""
+    if not isinstance(node, exp.Column):
+        return node
+    own = node.find_ancestor(exp.Select)
+    found = [
+        a.this
+        for a in tree.find_all(exp.Alias)
+        if a.alias.lower() == node.name.lower() and a.find_ancestor(exp.Select) is not own
+    ]
+    return _bare(found[0]) if len(found) == 1 else node
+
+
+def _later(a: exp.Expr, b: exp.Expr) -> int | None:
+    """0 when ``a`` is ``b`` at a later period, 1 when ``b`` is ``a`` at a later one, ``None``
+    when they are not one measure at two periods (the module docstring).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> year = "sum(CASE WHEN y = {} THEN x END)"
+        >>> _later(parse_one(year.format(2000)), parse_one(year.format(1999)))
+        0
+        >>> _later(parse_one("s"), parse_one("lag(s) OVER (ORDER BY y)"))
+        0
+    """
+    for one, other, index in ((a, b, 0), (b, a, 1)):
+        shifted = one.this if isinstance(one, exp.Window) else None
+        if isinstance(shifted, exp.Lag) and shifted.this == other:
+            return 1 - index  # one is the row before other: other is later
+        if isinstance(shifted, exp.Lead) and shifted.this == other:
+            return index
+    literals_a, literals_b = list(a.find_all(exp.Literal)), list(b.find_all(exp.Literal))
+    if len(literals_a) != len(literals_b) or _masked(a) != _masked(b):
+        return None
+    pairs = [(x, y) for x, y in zip(literals_a, literals_b, strict=True) if x != y]
+    orders = {_order(x, y) for x, y in pairs}
+    return orders.pop() if len(orders) == 1 and None not in orders else None
+
+
+def _masked(node: exp.Expr) -> exp.Expr:
+    """``node`` with every literal replaced by one placeholder."""
+    return node.copy().transform(
+        lambda n: exp.Literal.string("?") if isinstance(n, exp.Literal) else n
+    )
+
+
+def _order(x: exp.Literal, y: exp.Literal) -> int | None:
+    """0 when ``x`` is a later number or ISO date than ``y``, 1 when earlier, else ``None``."""
+    if x.is_string and y.is_string:
+        if not (_ISO_DATE.match(x.name) and _ISO_DATE.match(y.name)):
+            return None
+        return 0 if x.name > y.name else 1
+    if x.is_string or y.is_string:
+        return None
+    try:
+        return 0 if float(x.name) > float(y.name) else 1
+    except ValueError:
+        return None
+
+
+def _finding(base: exp.Expr, earlier: exp.Expr) -> Finding:
+    return finding(
+        "signal.growth_over_later",
+        "The question asks how much a value changed from one period to another, but the SQL "
+        f"divides the change by the later period's value ({base.sql()}); a change is measured "
+        f"against the earlier period, where it started: divide by {earlier.sql()}.",
+        base=base.sql(),
+        earlier=earlier.sql(),
+    )
