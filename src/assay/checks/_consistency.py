@@ -79,6 +79,7 @@ from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
 from assay.checks._where import negated
+from assay.checks._whole_bounds import neighbour_bound
 from assay.checks._written_average import counted_per, sums_averaged, written_averages
 from assay.types import Finding
 
@@ -648,6 +649,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         if not _number_in(n, numbers, sql.strings)
         and not _year_ended(n, sql.tree)
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
+        and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
     ]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
