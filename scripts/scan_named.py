@@ -11,7 +11,8 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
 ``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
 word-for-word reading, abbreviations read in full), ``months_of_part``
-and ``not_in_nulls``
+and ``not_in_nulls``, dev22d's ``reached_through_other_role`` (a place said of a named table,
+reached through a table the question never names)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -75,6 +76,7 @@ from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
+from assay.checks._other_role import reached_through_other_role
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._sign_dropped import sign_dropped
@@ -263,6 +265,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
         sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
         months_of_part,  # try28: "the first half" as months 1 to 7
+        reached_through_other_role,  # dev22d: "German suppliers" reached through the customer
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

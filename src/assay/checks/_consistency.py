@@ -125,6 +125,7 @@ QUESTION_SIGNALS = (
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
+    "signal.reached_through_other_role",  # a place reached through another table: _other_role
     "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
