@@ -109,7 +109,7 @@ def _finding(condition: str, road: Column, key: Column, via: Column) -> Finding:
     return finding(
         "signal.reached_through_other_role",
         f"The question says where the {road[0]} rows are, but the SQL reaches {key[0]} "
-        f"({condition}) through {taken} = {joined}, the {via[0]}'s, a table the question never "
+        f"({condition}) through {via[0]} ({taken} = {joined}), a table the question never "
         f"names, and never joins {own}: it keeps rows whose {via[0]} matches, not whose "
         f"{road[0]} does. Join {key[0]} on {own} = {joined}.",
         condition=condition,
