@@ -12,7 +12,8 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
 word-for-word reading, abbreviations read in full), ``months_of_part``
 and ``not_in_nulls``, try31's ``share_whole_dropped`` (a share's denominator dropping a
-condition of the whole the question names)
+condition of the whole the question names), dev22d's ``reached_through_other_role`` (a place
+said of a named table, reached through a table the question never names)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -84,6 +85,7 @@ from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
+from assay.checks._other_role import reached_through_other_role
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
@@ -282,6 +284,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         total_bound_on_rows,  # agreed22: "more than 5,000 in total" on single rows
         share_whole_dropped,  # try31: a share's denominator drops the whole's year
         growth_over_later,  # dev22a: growth from 1999 to 2000 over 2000's value
+        reached_through_other_role,  # dev22d: "German suppliers" reached through the customer
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -101,6 +101,7 @@ class FindingCode(StrEnum):
     SIGNAL_BOTH_AS_EITHER = "signal.both_as_either"
     SIGNAL_PARTIAL_KEY_JOIN = "signal.partial_key_join"
     SIGNAL_DATE_JOIN = "signal.date_join"
+    SIGNAL_REACHED_THROUGH_OTHER_ROLE = "signal.reached_through_other_role"
     SIGNAL_BOTH_AS_UNION = "signal.both_as_union"
     SIGNAL_EXCEPT_SWAPPED = "signal.except_swapped"
     SIGNAL_SHARE_COMPARISON_FLIPPED = "signal.share_comparison_flipped"

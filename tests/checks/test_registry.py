@@ -603,18 +603,33 @@ CASES.update(
     }
 )
 
-# A join on part of a two-column key, or on dates alone beside a shared key, "both" as UNION,
+# A join on part of a two-column key, or on dates alone beside a shared key, a place reached
+# through a table the question never names (checks/_other_role.py), "both" as UNION,
 # an EXCEPT swapped, a share compared the other way (checks/_partial_keys.py,
 # checks/_date_joins.py, checks/_set_ops.py).
 BOTH_AS_UNION = "Ages of people who are in both team 1 and team 2?"
 BUT_NOT = "Ages of people in team 1 but not in team 2?"
 HALF_TEAM = "People whose age is more than half of their team?"
+IN_TEAM = "How many memberships are in team T3?"
 CASES.update(
     {
         "date_join": Case(
             "signal.date_join",
             _sql("SELECT count(*) FROM people p JOIN visits v ON p.joined = v.joined"),
             _sql("SELECT count(*) FROM people p JOIN visits v ON p.id = v.id"),
+        ),
+        "reached_through_other_role": Case(
+            "signal.reached_through_other_role",
+            _sql(
+                "SELECT count(*) FROM memberships m JOIN people p ON m.person_id = p.id "
+                "JOIN teams t ON p.team = t.team_id WHERE t.name = 'T3'",
+                question=IN_TEAM,
+            ),
+            _sql(
+                "SELECT count(*) FROM memberships m JOIN people p ON m.person_id = p.id "
+                "JOIN teams t ON m.team_id = t.team_id WHERE t.name = 'T3'",
+                question=IN_TEAM,
+            ),
         ),
         "partial_key_join": Case(
             "signal.partial_key_join",

@@ -39,10 +39,11 @@ average of rows, several to a day: ``_period_average``), ``signal.total_bound_on
 divided by the later period's value: ``_growth_base``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
-they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
-``veto.check_timed_out`` (a check's query ran past its time limit), the layer codes of
-``_verify`` and the question-SQL codes of ``_consistency`` and ``_values``; each code is
-emitted by one check only.
+they share a key: ``_date_joins``), ``signal.reached_through_other_role`` (a place said of a named
+table reached through another's key: ``_other_role``), ``veto.check_failed`` (a check that raised),
+``veto.check_timed_out`` (a check's query ran past its time limit), the layer codes of ``_verify``
+and the question-SQL codes of ``_consistency`` and ``_values``; each code is emitted by one check
+only.
 Measured shares (``g_tab``, ``g_join``, ``g_val``, ``schema``, ``complete``) feed the designed
 score; ``thin_evidence`` runs last and reads them.
 """
@@ -74,6 +75,7 @@ from assay.checks._keyed import key_meaning
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
+from assay.checks._other_role import reached_through_other_role
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
@@ -501,6 +503,7 @@ CHECKS: tuple[Check, ...] = (
     *CONDITION_CHECKS,
     partial_key_join,
     date_join,
+    reached_through_other_role,
     join_on_other_key,
     average_of_ratios,
     share_whole_dropped,

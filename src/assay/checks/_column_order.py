@@ -31,6 +31,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
 from assay.checks._sql import parse_query
+from assay.checks._values import _owner
 from assay.checks._where import finding
 
 __all__ = ["columns_compared_backwards"]
@@ -46,6 +47,15 @@ _LARGER_FIRST = frozenset(
     "after|later than|above|over|more than|higher than|greater than|larger than|exceeding|"
     "exceeds|exceed".split("|")
 )
+# Verbs of amounts: their direction turns between dates ("beat the deadline": earlier).
+_VERB = re.compile(
+    r"\b(beat|beats|outperform(?:s|ed)?|surpass(?:es|ed)?|tops|topped|"
+    r"f[ae]ll short of|falls short of|miss(?:es|ed)?|trail(?:s|ed)?|"
+    r"lag(?:s|ged)?(?: behind)?|underperform(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+_VERB_LARGER = re.compile(r"beat|outperform|surpass|top", re.IGNORECASE)
+_DATED = re.compile(r"date|time", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(not|no|never|didn't|wasn't|weren't|isn't|aren't)\b", re.IGNORECASE)
 # Words between the cue and what it compares with ("after their commit date").
 _FILLER = frozenset("their its the his her a an was were is are been being".split())
@@ -85,14 +95,30 @@ def _larger(node: exp.Expr) -> tuple[str, str] | None:
     return right.name, left.name
 
 
-def _asked(question: str) -> list[tuple[list[str], bool, list[str]]]:
-    """(the words before the cue, whether they name the larger, the words after the cue)."""
+def _asked(question: str) -> list[tuple[list[str], bool, list[str], bool]]:
+    """(the words before the cue, whether they name the larger, the words after the cue,
+    whether the cue is a verb of amounts)."""
     found = []
-    for match in _CUE.finditer(question):
-        before = words(question[: match.start()])[-WINDOW:]
-        after = [w for w in words(question[match.end() :])[: WINDOW + 1] if w not in _FILLER]
-        found.append((before, match.group(1).lower() in _LARGER_FIRST, after[:WINDOW]))
+    for pattern, verb in ((_CUE, False), (_VERB, True)):
+        for match in pattern.finditer(question):
+            before = words(question[: match.start()])[-WINDOW:]
+            after = [w for w in words(question[match.end() :])[: WINDOW + 1] if w not in _FILLER]
+            cue = match.group(1).lower()
+            larger = bool(_VERB_LARGER.match(cue)) if verb else cue in _LARGER_FIRST
+            found.append((before, larger, after[:WINDOW], verb))
     return found
+
+
+def _dated(ctx: CheckContext, tree: exp.Expr, node: exp.Expr) -> bool:
+    """Either column of the comparison holds dates (its type, or its name when the type is
+    unknown): a verb of amounts reads the other way round there."""
+    for column in (node.this, node.expression):
+        owner = _owner(column, tree, ctx.catalog) if ctx.catalog is not None else None
+        info = ctx.catalog.table(owner[0]) if ctx.catalog is not None and owner else None
+        col = info.column(owner[1]) if info is not None and owner is not None else None
+        if _DATED.search(col.type if col is not None and col.type else column.name):
+            return True
+    return False
 
 
 def columns_compared_backwards(ctx: CheckContext) -> CheckOutcome:
@@ -109,9 +135,9 @@ def columns_compared_backwards(ctx: CheckContext) -> CheckOutcome:
         pair = _larger(node)
         if pair is None:
             continue
-        for before, larger_first, after in asked:
+        for before, larger_first, after, verb in asked:
             first, second = _named(before, pair), _named(after, pair)
-            if second is None:
+            if second is None or (verb and _dated(ctx, tree, node)):
                 continue
             if first is None:  # "sold below the list price": the other column is the subject
                 first = pair[1] if second == pair[0] else pair[0]

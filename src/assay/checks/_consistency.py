@@ -81,6 +81,7 @@ from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
 from assay.checks._where import negated
+from assay.checks._whole_bounds import neighbour_bound
 from assay.checks._written_average import counted_per, sums_averaged, written_averages
 from assay.types import Finding
 
@@ -126,6 +127,7 @@ QUESTION_SIGNALS = (
     "signal.key_misread",
     "signal.partial_key_join",  # a join on part of a two-column key: _partial_keys
     "signal.date_join",  # two tables joined on dates alone, a shared key left out: _date_joins
+    "signal.reached_through_other_role",  # a place reached through another table: _other_role
     "signal.join_on_other_key",  # d.Region_id = p.Product_id, d has Product_id: _other_key
     "signal.average_of_ratios",  # "the overall rate" as AVG(a / b): _ratio_overall
     "signal.share_whole_dropped",  # a share over every row, not the whole asked: _share_whole
@@ -738,6 +740,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         if not _number_in(n, numbers, sql.strings)
         and not _year_ended(n, sql.tree)
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
+        and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
     ]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]

@@ -7,13 +7,14 @@ tryout 23, V3): no literal is missing, since the SQL compares a number and the n
 question says lives in the other table.
 
 ``key_meaning`` reads, for each ``column = n`` or ``column IN (n, ...)`` on a column with a
-declared one-column foreign key, the referenced table's text columns (one bounded query, at
-most ``MAX_ROWS`` rows; a larger table is unread). When the question says a stored value of
-some row (the whole value, three letters or more, no word of the schema and none that says
-nothing of the rows) and no value of the rows compared, the SQL selects another row than the
-one named (``signal.key_misread``). A comparison negated, or turned by a NOT, an EXCEPT or an
-IS around it; a key the referenced table does not hold; a question naming values of the
-compared rows too: silent, never evidence of a right answer.
+declared one-column foreign key, the referenced table's text columns (one bounded query, at most
+``MAX_ROWS`` rows; a larger table is unread). When the question says a stored value of some row
+(the whole value, three letters or more, no word of the schema and none that says nothing of the
+rows; or its adjective: "How many European countries have no car makers?" as ``Continent = 1``,
+agreed22, a development set, shown at 1.00) and no value of the rows compared, the SQL selects
+another row than the one named (``signal.key_misread``). A comparison negated, or turned by a NOT,
+an EXCEPT or an IS around it; a key the referenced table does not hold; a question naming values of
+the compared rows too: silent, never evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -103,11 +104,20 @@ def _rows(ctx: CheckContext, key: ForeignKey) -> dict[float, tuple[object, ...]]
 
 
 def _said(question: str, value: object, schema: frozenset[str]) -> bool:
-    """The question says the whole stored value (plural allowed: 'europe' in "Europe")."""
+    """The question says the whole stored value, plural or as the adjective of a place
+    ('europe' in "Europe" and in "European countries", 'asia' in "Asian", 'italy' in "Italian").
+
+    Example:
+        >>> [_said(q, "europe", frozenset()) for q in ("in Europe", "European cars", "Europa")]
+        [True, True, False]
+    """
     text = str(value).strip().lower() if isinstance(value, str) else ""
     if len(text) < 3 or not re.search(r"[a-z]", text) or text in schema or text in _EMPTY_WORDS:
         return False
-    return re.search(rf"\b{re.escape(text)}(?:s|es)?\b", question.lower()) is not None
+    forms = [re.escape(text) + "(?:s|es|n|an)?"]
+    if text.endswith("y"):  # "Italian"
+        forms.append(re.escape(text[:-1]) + "ian")
+    return re.search(rf"\b(?:{'|'.join(forms)})\b", question.lower()) is not None
 
 
 def _misread(
