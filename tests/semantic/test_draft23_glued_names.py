@@ -135,3 +135,14 @@ def test_a_ranked_code_word_two_values_share_is_not_read() -> None:
     reading = read("number of high orders", layer)
     assert reading.filters == ()
     assert decide(reading, layer).behaviour != "answer"
+
+
+def test_a_value_right_after_by_that_begins_a_glued_name_is_no_filter() -> None:
+    """ "by ship instructions": SHIP (a ship mode) was applied as a filter and "by" dropped."""
+    layer = _layer()
+    reading = read("lineitem count by ship instructions", layer)
+    assert reading.filters == ()
+    assert reading.unknown_groups == ("ship",)
+    assert decide(reading, layer).behaviour != "answer"
+    kept = read("lineitem count for ship", layer)  # not after "by": the value
+    assert [(f.dimension, f.values) for f in kept.filters] == [("lineitem_l_shipmode", ("SHIP",))]
