@@ -162,3 +162,48 @@ def test_summary_counts_each_class_per_database() -> None:
     assert rows["NOT_ANSWERED"] == ["1", "0", "1", "2"]
     assert rows["RIGHT_SHOWN"] == ["0", "0", "1", "1"]
     assert rows["questions"] == ["1", "0", "2", "3"]
+
+
+class _Rows:
+    """A connector that returns fixed rows, to run ``FAULTY_GOLD``'s corrected SQL against."""
+
+    def __init__(self, rows: tuple[tuple[Any, ...], ...]) -> None:
+        self.rows = rows
+
+    def execute(self, sql: str, **_: Any) -> Result:
+        return Result(("n",), self.rows, len(self.rows))
+
+
+class _Settings:
+    time_limit_ms = 1000
+
+
+def test_faulty_gold_is_scored_against_its_corrected_rows() -> None:
+    """draft 23: Spider's gold for "how many countries have more than 2 car makers" returns
+    one count per country; the shown 4 was counted as shown wrong."""
+    spider_gold = Result(("count(*)",), ((4,), (4,), (3,), (5,)), 4)
+    fix = script.FAULTY_GOLD["spider-dev-161"]
+    gold = script._corrected("spider-dev-161", spider_gold, _Rows(fix.rows), _Settings())
+    shown = _verdict(Result(("value",), ((4,),), 1))
+    assert script.classify(shown, gold, ordered=False).label == "RIGHT_SHOWN"
+    assert script.classify(shown, spider_gold, ordered=False).label == "WRONG_SHOWN"
+    assert script._corrected("spider-dev-0", spider_gold, _Rows(()), _Settings()) is spider_gold
+
+
+def test_stale_faulty_gold_stops_the_run() -> None:
+    with pytest.raises(SystemExit, match="FAULTY_GOLD spider-dev-162"):
+        script._corrected("spider-dev-162", None, _Rows(((5,),)), _Settings())
+
+
+def test_summary_reports_corrected_gold_apart() -> None:
+    records = [
+        {
+            "db": "car_1",
+            "class": "RIGHT_SHOWN",
+            "id": "spider-dev-161",
+            "gold_corrected": "why",
+            "class_against_spider_gold": "WRONG_SHOWN",
+        },
+    ]
+    text = script.summary(records)
+    assert "spider-dev-161: RIGHT_SHOWN (against Spider's gold: WRONG_SHOWN); why" in text

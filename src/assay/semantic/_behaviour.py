@@ -217,7 +217,7 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "behaviour.aggregate_undefined",
             f"The warehouse does not define {_quote(reading.aggregates)} of "
             f"{layer.metric(reading.metrics[0]).label}; only the metric as defined can be "
-            "answered.",
+            f"answered.{_unread_too(reading)}",
         )
     if reading.unknown_groups:
         dim_names = [d.name for d in layer.dimensions]
@@ -564,6 +564,16 @@ def _advice(reading: Reading) -> BehaviourDecision | None:
         "the data is: Assay answers questions the data can answer and gives no advice. Ask "
         "for the figures to base it on (counts, totals or lists from the warehouse).",
     )
+
+
+def _unread_too(reading: Reading) -> str:
+    """The words left unread beside the one a message is about, so that none goes unnamed
+    ("average customer age" was answered as the undefined average of customer count, with
+    'age' named nowhere: draft 23)."""
+    if not reading.unread:
+        return ""
+    verb = "was" if len(set(reading.unread)) == 1 else "were"
+    return f" {_quote(reading.unread)} {verb} not read either: no metric or dimension says it."
 
 
 def decide(

@@ -9,6 +9,10 @@ for, and only then:
   (``Is_male``, ``is_active``, ``hasPets``): that word names the true code ("male singers":
   ``Is_male = T``); nothing names the false code ("female" is not read from ``Is_male``).
 
+- ranked codes, every value a number, a dash and words (TPC-H's ``o_orderpriority``: 1-URGENT,
+  2-HIGH, ... 5-LOW): the words name their value ("urgent orders": ``1-URGENT``; outside draft
+  23 was told no value says 'urgent'), each only where no other value says the same words.
+
 A column with any other value (``U`` beside ``F``/``M``, a third flag) gets no words: what
 the extra code means is never guessed. The lexicon reads a word only where it names exactly one
 code of one column (``_resolve``), so two coded columns a word could mean leave it unread.
@@ -51,11 +55,16 @@ def code_words(column: str, values: Iterable[str]) -> list[tuple[str, str]]:
         [('male', 'T')]
         >>> code_words("Student.Sex", ["F", "M", "U"])  # U: not the code set
         []
+        >>> code_words("orders.o_orderpriority", ["1-URGENT", "2-HIGH", "4-NOT SPECIFIED"])[2]
+        ('not specified', '4-NOT SPECIFIED')
     """
     stored = list(dict.fromkeys(values))
     codes = {v.lower(): v for v in stored}
-    if len(codes) != len(stored) or len(codes) != 2:
+    if len(codes) != len(stored):
         return []
+    ranked = _ranked(stored)
+    if ranked or len(codes) != 2:
+        return ranked
     name = _words(column.split(".")[-1])
     if set(codes) == set(_SEX) and set(name) & _SEX_NAMES:
         return [(word, codes[code]) for code in sorted(_SEX) for word in _SEX[code]]
@@ -65,3 +74,19 @@ def code_words(column: str, values: Iterable[str]) -> list[tuple[str, str]]:
             true = next(v for k, v in codes.items() if k in _TRUE)
             return [(said[0], true)]
     return []
+
+
+_RANKED = re.compile(r"^\d{1,2}\s*-\s*(?P<words>[A-Za-z][A-Za-z ]*[A-Za-z])$")
+
+
+def _ranked(values: list[str]) -> list[tuple[str, str]]:
+    """(words, value) where every value is a number, a dash and words, two values or more;
+    words two values share are left out."""
+    found = [(_RANKED.match(v), v) for v in values]
+    if len(found) < 2 or any(m is None for m, _ in found):
+        return []
+    words = [(" ".join(m.group("words").lower().split()), v) for m, v in found if m is not None]
+    counts: dict[str, int] = {}
+    for word, _ in words:
+        counts[word] = counts.get(word, 0) + 1
+    return [(w, v) for w, v in words if counts[w] == 1]

@@ -82,6 +82,12 @@ def _forms(word: str) -> set[str]:
     return out
 
 
+def _singular(word: str) -> str:
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
 def _in_order(letters: str, name: str) -> bool:
     """Whether ``letters`` are read in order from ``name``, starting at its first letter."""
     if not letters or not name or letters[0] != name[0]:
@@ -124,7 +130,9 @@ def _prefix(dim: Dimension, siblings: list[str]) -> str:
     return max(found, key=len)
 
 
-def _dimension_words(dim: Dimension, siblings: list[str]) -> list[_Candidate]:
+def _dimension_words(
+    dim: Dimension, siblings: list[str], heads: frozenset[str]
+) -> list[_Candidate]:
     if dim.expression:
         return []
     prefix = _prefix(dim, siblings)
@@ -134,7 +142,7 @@ def _dimension_words(dim: Dimension, siblings: list[str]) -> list[_Candidate]:
     if not rest or rest[-1] in _KEYS:
         return out
     out.append(_Candidate(rest, "dimension", dim.name))
-    out += _column_words(dim, rest)
+    out += _column_words(dim, heads)
     if rest[-1] == "name" and len(rest) > 1 and rest[-2] not in _NAME_KINDS:  # the country
         out.append(_Candidate(rest[:-1], "dimension", dim.name, entity=True))
     elif rest == ("name",) and glued and len(prefix) > 4:  # customer_regions_name
@@ -144,19 +152,81 @@ def _dimension_words(dim: Dimension, siblings: list[str]) -> list[_Candidate]:
     return out
 
 
-def _column_words(dim: Dimension, rest: tuple[str, ...]) -> list[_Candidate]:
-    """The words of a column glued from an abbreviation and one of its dimension's words:
-    ``c_mktsegment`` under ``customers_segment`` is "market segment" (outside tryout 13 was
-    told "'market' is not a value" for "excluding the AUTOMOBILE market segment")."""
+def _column_words(dim: Dimension, heads: frozenset[str]) -> list[_Candidate]:
+    """The words of a column whose words are glued together, split where the split is known
+    (``_unglued``): ``c_mktsegment`` is "market segment" and "segment" (outside tryout 13 was
+    told "'market' is not a value" for "excluding the AUTOMOBILE market segment"),
+    ``o_orderpriority`` "order priority" and "priority" (draft 23: "orders by priority" was
+    abstained on, naming ``orders_o_orderpriority`` as the closest dimension)."""
     column = split_name(dim.column.split(".")[-1])
     out = []
     for word in column:
-        for short in sorted(ABBREVIATIONS, key=lambda a: (-len(a), a)):
-            tail = word[len(short) :]
-            if len(short) > 2 and word.startswith(short) and tail in rest and len(tail) > 3:
-                out.append(_Candidate((ABBREVIATIONS[short], tail), "dimension", dim.name))
-                break
+        split = _unglued(word, heads)
+        if split is not None:
+            out.append(_Candidate(split, "dimension", dim.name))
+            out.append(_Candidate(split[1:], "dimension", dim.name))
     return out
+
+
+def _tails_elsewhere(layer: SemanticLayer, found: list[_Candidate]) -> list[_Candidate]:
+    """A glued word's tail said alone ("status" of ``o_orderstatus``) for every other
+    dimension whose column ends in it unsplit (``l_linestatus``): the word is ambiguous, asked
+    back naming both, never read as the one whose split happened to be known."""
+    tails = {c.words[0] for c in found if len(c.words) == 1 and c.kind == "dimension"}
+    out = []
+    for dim in layer.dimensions:
+        words = split_name(dim.column.split(".")[-1])
+        for tail in sorted(tails):
+            if any(w.endswith(tail) and w != tail for w in words):
+                out.append(_Candidate((tail,), "dimension", dim.name))
+    return out
+
+
+# An id or date word glued to a stem names the stem on its own (``l_shipdate``: "ship",
+# ``o_orderkey``: "order"), so the stem is a known head of other glued words.
+_GLUED_TAILS = ("key", "id", "date")
+
+
+def _unglued(word: str, heads: frozenset[str]) -> tuple[str, str] | None:
+    """A glued word split in two, or ``None``: a head the layer knows (an abbreviation read as
+    its word, a table's noun, the stem of a glued key or date) and a tail of four letters or
+    more, the abbreviation never the start of its own word spelled out ("category",
+    "customer"). Only one split may fit: two are no split.
+
+    Example:
+        >>> _unglued("orderpriority", frozenset({"order", "ship"}))
+        ('order', 'priority')
+        >>> _unglued("returnflag", frozenset({"order", "ship"})) is None
+        True
+    """
+    found = set()
+    for cut in range(3, len(word) - 3):
+        head, tail = word[:cut], word[cut:]
+        if tail in _KEYS or tail in _GLUED_TAILS:
+            continue
+        if head in ABBREVIATIONS:
+            if not word.startswith(ABBREVIATIONS[head][: cut + 1]):  # "category" is no "cat"
+                found.add((ABBREVIATIONS[head], tail))
+        elif head in heads:
+            found.add((head, tail))
+    return found.pop() if len(found) == 1 else None
+
+
+def _heads(layer: SemanticLayer) -> frozenset[str]:
+    """The words a glued column name may start with, known from the layer itself: each table's
+    noun (in the singular: ``o_orderstatus`` of ``orders`` is "order status", never "orders
+    tatus") and the stem of every glued key or date column it names."""
+    tables = {*layer.tables, *(m.table for m in layer.metrics), *map(_table, layer.dimensions)}
+    columns = [d.column for d in layer.dimensions]
+    columns += [m.time_column for m in layer.metrics if m.time_column]
+    columns += [c for j in layer.joins for c in (j.left, j.right)]
+    out = {_singular(w) for t in tables for w in split_name(t) if len(w) > 2}
+    for column in columns:
+        for word in split_name(column.split(".")[-1]):
+            for tail in _GLUED_TAILS:
+                if word.endswith(tail) and len(word) - len(tail) > 2:
+                    out.add(word[: -len(tail)])
+    return frozenset(out)
 
 
 def _candidates(layer: SemanticLayer) -> list[_Candidate]:
@@ -164,8 +234,10 @@ def _candidates(layer: SemanticLayer) -> list[_Candidate]:
     for dim in layer.dimensions:
         by_table.setdefault(_table(dim), []).append(dim.name)
     out: list[_Candidate] = []
+    heads = _heads(layer)
     for dim in layer.dimensions:
-        out += _dimension_words(dim, by_table[_table(dim)])
+        out += _dimension_words(dim, by_table[_table(dim)], heads)
+    out += _tails_elsewhere(layer, out)
     for metric in layer.metrics:
         unit = _UNIT.match(metric.label)
         if unit is not None:

@@ -750,6 +750,10 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             metric_items.append(payload)
             last_metric_end = payload[-1].payload.end
         elif kind in {"values", "neg"}:
+            grouping = _value_begins_grouping(payload[0], layer)
+            if grouping is not None:  # "by ship mode": the grouping said, never SHIP
+                unknown_groups.append(grouping)
+                continue
             filters.extend(_filters(payload, negated=kind == "neg"))
             dangling += _two_values(payload[0])
             split += [(t, kind == "neg") for t in payload[0] if len(t.payload.targets) > 1]
@@ -1425,6 +1429,22 @@ def _two_values(tags: list[Tag]) -> list[str]:
             values = " or ".join(f"{dim} {value}" if same else value for dim, value in pairs)
             out.append(f"{tag.payload.phrase} ({values}?)")
     return out
+
+
+def _value_begins_grouping(tags: list[Tag], layer: SemanticLayer) -> str | None:
+    """The word of a value said right after "by" that begins a dimension's glued column name
+    ("by ship instructions": SHIP of ``l_shipmode``, and ``l_shipinstruct``), or ``None``: a
+    grouping begun, not the value (outside draft 23: "by ship mode" was read as the filter
+    SHIP, "by" dropped and "mode" read as an aggregate)."""
+    if len(tags) != 1 or tags[0].after != "by":
+        return None
+    word = str(tags[0].payload.phrase).lower()
+    for dim in layer.dimensions:
+        tail = dim.column.split(".")[-1].lower()
+        glued = tail.split("_")[-1]
+        if glued.startswith(word) and len(glued) > len(word) + 2:
+            return word
+    return None
 
 
 def _filters(payload: Any, negated: bool) -> list[Filter]:
