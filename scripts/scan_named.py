@@ -11,7 +11,8 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 ``spelled_column_unread``, ``day_end_dropped`` and ``sum_fanned_out``, val26's
 ``columns_compared_backwards`` and ``bound_unasked``, try28's ``column_fit`` (its
 word-for-word reading, abbreviations read in full), ``months_of_part``
-and ``not_in_nulls``
+and ``not_in_nulls``, agreed22's ``empty_groups_dropped`` ("include regions with none" and an
+inner join; ``aggregate_fit`` above reads its grouped repeats and counted totals)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -69,6 +70,7 @@ from assay.checks._consistency import (
 from assay.checks._date_keys import date_keys_misread
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
+from assay.checks._empty_groups import empty_groups_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
@@ -90,6 +92,7 @@ from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
 from assay.checks._values import _compared, _owner
 from assay.checks._year_parts import months_of_part
+from assay.errors import ExecutionFailed
 from assay.types import Candidate, Result
 
 _DBS: dict[int, Path] = {}
@@ -113,6 +116,8 @@ class _Runner:
         con.text_factory = lambda b: b.decode(errors="replace")
         try:
             rows = con.execute(sql).fetchmany(max_rows)
+        except sqlite3.Error as exc:  # as the connectors map it: a check's probe may fail
+            raise ExecutionFailed(f"{exc} in {sql}") from exc
         finally:
             con.close()
         return Result(("v",), tuple(tuple(r) for r in rows), len(rows))
@@ -263,6 +268,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         bound_unasked,  # val26: "clicks in total" with impressions > 8000
         sign_dropped,  # flag20: "a positive account balance", c_acctbal never read
         months_of_part,  # try28: "the first half" as months 1 to 7
+        empty_groups_dropped,  # agreed22: "include regions with none", an inner join
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

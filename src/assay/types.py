@@ -113,6 +113,7 @@ class FindingCode(StrEnum):
     SIGNAL_SPELLED_COLUMN_UNREAD = "signal.spelled_column_unread"
     SIGNAL_NOT_IN_NULLS = "signal.not_in_nulls"
     SIGNAL_MONTHS_OF_PART = "signal.months_of_part"
+    SIGNAL_EMPTY_GROUPS_DROPPED = "signal.empty_groups_dropped"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

@@ -30,6 +30,8 @@ says nothing of: ``_unasked_code``), ``signal.sign_dropped`` (a sign the questio
 column, "a positive account balance", the SQL never reading it: ``_sign_dropped``),
 ``signal.not_in_nulls`` (``NOT IN`` a subquery that returns a NULL: ``_not_in_nulls``),
 ``signal.months_of_part`` ("the first half of 2000" as months 1 to 7: ``_year_parts``),
+``signal.empty_groups_dropped`` ("include regions with none" and an inner join that drops them:
+``_empty_groups``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``veto.check_failed`` (a check that raised),
@@ -60,6 +62,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
+from assay.checks._empty_groups import empty_groups_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._keyed import key_meaning
 from assay.checks._not_in_nulls import not_in_nulls
@@ -508,6 +511,7 @@ CHECKS: tuple[Check, ...] = (
     key_meaning,
     not_in_nulls,
     months_of_part,
+    empty_groups_dropped,
     thin_evidence,
 )
 

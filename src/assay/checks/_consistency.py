@@ -131,6 +131,7 @@ QUESTION_SIGNALS = (
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
     "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
+    "signal.empty_groups_dropped",  # "include regions with none", an inner join: _empty_groups
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
