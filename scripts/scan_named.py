@@ -13,7 +13,9 @@ agreed19's ``join_on_other_key``, ``average_of_ratios``, ``ranked_by_other_measu
 word-for-word reading, abbreviations read in full), ``months_of_part``
 and ``not_in_nulls``, try31's ``share_whole_dropped`` (a share's denominator dropping a
 condition of the whole the question names), dev22d's ``reached_through_other_role`` (a place
-said of a named table, reached through a table the question never names)
+said of a named table, reached through a table the question never names), agreed22's
+``empty_groups_dropped`` ("include regions with none" and an inner join; ``aggregate_fit``
+above reads its grouped repeats and counted totals)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -78,6 +80,7 @@ from assay.checks._consistency import (
 from assay.checks._date_keys import date_keys_misread
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
+from assay.checks._empty_groups import empty_groups_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
@@ -105,6 +108,7 @@ from assay.checks._unasked_bound import bound_unasked
 from assay.checks._unasked_code import code_unasked
 from assay.checks._values import _compared, _owner
 from assay.checks._year_parts import months_of_part
+from assay.errors import ExecutionFailed
 from assay.types import Candidate, Result
 
 _DBS: dict[int, Path] = {}
@@ -128,6 +132,8 @@ class _Runner:
         con.text_factory = lambda b: b.decode(errors="replace")
         try:
             rows = con.execute(sql).fetchmany(max_rows)
+        except sqlite3.Error as exc:  # as the connectors map it: a check's probe may fail
+            raise ExecutionFailed(f"{exc} in {sql}") from exc
         finally:
             con.close()
         return Result(("v",), tuple(tuple(r) for r in rows), len(rows))
@@ -285,6 +291,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         share_whole_dropped,  # try31: a share's denominator drops the whole's year
         growth_over_later,  # dev22a: growth from 1999 to 2000 over 2000's value
         reached_through_other_role,  # dev22d: "German suppliers" reached through the customer
+        empty_groups_dropped,  # agreed22: "include regions with none", an inner join
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -120,6 +120,7 @@ class FindingCode(StrEnum):
     SIGNAL_TOTAL_BOUND_ON_ROWS = "signal.total_bound_on_rows"
     SIGNAL_SHARE_OF_NON_NULL = "signal.share_of_non_null"
     SIGNAL_GROWTH_OVER_LATER = "signal.growth_over_later"
+    SIGNAL_EMPTY_GROUPS_DROPPED = "signal.empty_groups_dropped"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

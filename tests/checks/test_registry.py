@@ -837,6 +837,23 @@ CASES.update(
     }
 )
 
+# "Include teams with none" and an inner join that drops them (agreed22:
+# checks/_empty_groups.py).
+WITH_NONE = "How many people does each team have? Include teams with none."
+CASES["empty_groups_dropped"] = Case(
+    "signal.empty_groups_dropped",
+    _sql(
+        "SELECT t.name, count(p.id) FROM teams t JOIN people p ON p.team = t.team_id "
+        "GROUP BY t.name",
+        question=WITH_NONE,
+    ),
+    _sql(
+        "SELECT t.name, count(p.id) FROM teams t LEFT JOIN people p ON p.team = t.team_id "
+        "GROUP BY t.name",
+        question=WITH_NONE,
+    ),
+)
+
 # Two compared years, the second cut by the data's last day (checks/_compared_spans.py).
 YEAR_2022 = Period(dt.date(2022, 1, 1), dt.date(2023, 1, 1), "2022", "2022")
 COMPARED = {"reading": READING, "layer": LAYER, "periods": (YEAR, YEAR_2022)}

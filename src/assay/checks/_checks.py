@@ -37,6 +37,8 @@ average of rows, several to a day: ``_period_average``), ``signal.total_bound_on
 ``signal.share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c`` holding NULLs:
 ``_share_of_non_null``), ``signal.growth_over_later`` (a change from one period to another
 divided by the later period's value: ``_growth_base``),
+``signal.empty_groups_dropped`` ("include regions with none" and an inner join that drops them:
+``_empty_groups``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``signal.reached_through_other_role`` (a place said of a named
@@ -69,6 +71,7 @@ from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
 from assay.checks._dropped import value_dropped
+from assay.checks._empty_groups import empty_groups_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
@@ -530,6 +533,7 @@ CHECKS: tuple[Check, ...] = (
     total_bound_on_rows,
     share_of_non_null,
     growth_over_later,
+    empty_groups_dropped,
     thin_evidence,
 )
 

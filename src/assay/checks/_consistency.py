@@ -37,6 +37,7 @@ from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
 from assay.checks._counted_key import counts_distinct_keys, counts_through_key
+from assay.checks._counted_measure import measure_counted
 from assay.checks._cues import (
     Cues,
     attribute_order,
@@ -56,6 +57,7 @@ from assay.checks._fan_out import fanned_out_count
 from assay.checks._filtered_elsewhere import filtered_elsewhere
 from assay.checks._grain import grain_mismatch
 from assay.checks._grouped_other import grouped_by_other
+from assay.checks._grouped_repeats import grouped_repeat
 from assay.checks._mentions import (
     column_fit,
     contained_instead,
@@ -141,6 +143,7 @@ QUESTION_SIGNALS = (
     "signal.total_bound_on_rows",  # "more than 5,000 in total" on single rows: _total_bound
     "signal.share_of_non_null",  # a share of all rows over COUNT(c), c with NULLs
     "signal.growth_over_later",  # growth from 1999 to 2000 over 2000's value: _growth_base
+    "signal.empty_groups_dropped",  # "include regions with none", an inner join: _empty_groups
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
@@ -373,7 +376,8 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     """The asked quantity against the aggregate: an AVG or SUM nobody asked for, an asked
     average missing, a returned COUNT(DISTINCT) of non-key values with no "different" in the
     question (one that only filters or ranks rows is not the answer's: _distinct_counts), a
-    count of the things asked for that counts some more than once (_fan_out, _repeated_counts)."""
+    count of the things asked for that counts some more than once (_fan_out, _repeated_counts;
+    per group: _grouped_repeats)."""
     read = _read(ctx)
     if read is None:
         return CheckOutcome()
@@ -422,6 +426,12 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     repeated = repeated_count(ctx, sql.tree) if fanned is None else None  # _repeated_counts
     if repeated is not None:
         problems.append(repeated)
+    grouped = grouped_repeat(ctx, sql.tree)  # _grouped_repeats: the same, per group
+    if grouped is not None:
+        problems.append(grouped)
+    measure = measure_counted(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if measure is not None:  # "total quantity" as count(l_quantity): _counted_measure
+        problems.append(measure)
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
