@@ -12,14 +12,22 @@ read by column, or two aggregates of one SELECT (``SUM(CASE WHEN c THEN 1 ELSE 0
 COUNT(*)``, whose CASE condition narrows the numerator alone). A condition the numerator keeps
 and the denominator drops (no condition on the same columns) is lost; it is judged lost from the
 whole when the question says its value (a year of its date bounds, a word of its text) in the
-whole, before the verb ("the orders placed in 1995"), and not in what the share is of ("were
-1-URGENT"): ``signal.share_whole_dropped``.
+whole, before the verb ("the orders placed in 1995", "1995 orders came from ..."), or before a
+relative clause when there is no verb ("Percentage of orders in 1996 that were urgent"), and
+not in what the share is of ("were 1-URGENT"): ``signal.share_whole_dropped``. The same code
+names a denominator that puts another value on a column of the whole (1996's orders under a
+1995 share: its conditions there say none of the whole's value) and one that keeps a condition
+the question says only of the part (the urgent orders of 1995 over the same: a part over a part,
+or over another whole). Conditions in the ON of an inner join narrow the rows like a WHERE; the
+denominator may read fewer tables than the numerator (the part's condition needs a join to
+customers, the whole's count does not).
 
 Silent when the question asks no share or rate, when a side is not one aggregate (a window's
-``SUM(x) OVER ()`` over the filtered rows is one set), when the two sides read different
-tables (a ratio of two things, not a share), when the question has no verb to split the whole
-from the part, or when the dropped condition is what the share is of (one WHERE shared by both
-sides, a CTE filtered once then divided, "what share of all orders were urgent").
+``SUM(x) OVER ()`` over the filtered rows is one set), when the denominator reads a table the
+numerator does not (a ratio of two things, not a share), when the question has neither a verb
+nor a relative clause to split the whole from the part, or when the dropped condition is what
+the share is of (one WHERE shared by both sides, a CTE filtered once then divided, "what share
+of all orders were urgent").
 """
 
 from __future__ import annotations
@@ -38,9 +46,11 @@ __all__ = ["share_whole_dropped"]
 # The verb that ends the whole and begins what the share is of: "of the orders placed in 1995
 # | were 1-URGENT"; one right after a relative pronoun is still the whole's ("of the orders
 # that were placed in 1995 | were 1-URGENT").
-_VERB = re.compile(
-    r"(?<!\bthat )(?<!\bwhich )(?<!\bwho )\b(?:were|was|are|is|had|have|has|did|do|does)\b"
-)
+_VERBS = r"(?:were|was|are|is|had|have|has|did|do|does|came|come|comes|went|go|goes|fell|falls)"
+_VERB = re.compile(rf"(?<!\bthat )(?<!\bwhich )(?<!\bwho )\b{_VERBS}\b")
+# With no verb of its own, a relative clause after the whole is what the share is of:
+# "Percentage of orders in 1996 | that were urgent".
+_RELATIVE = re.compile(rf"\b(?:that|which|who) {_VERBS}\b")
 
 # One aggregated side: the aggregate and the SELECT it is computed in.
 Measure = tuple[exp.AggFunc, exp.Select]
@@ -123,6 +133,9 @@ def _kept(select: exp.Select, ctes: dict[str, exp.Select]) -> list[exp.Expr]:
     derived tables it reads."""
     where = select.args.get("where")
     kept = list(conjuncts(where.this)) if where is not None else []
+    for join in select.args.get("joins") or []:
+        if not join.side and join.args.get("on") is not None:
+            kept += conjuncts(join.args["on"])
     for source in _sources(select):
         inner = _derived(source, ctes)
         if inner is not None and inner is not select:
@@ -177,14 +190,16 @@ def _tables(select: exp.Select, ctes: dict[str, exp.Select]) -> frozenset[str]:
 
 
 def _said(condition: exp.Expr) -> set[str]:
-    """What the question would say of a condition: the years of its dates, its numbers, its
-    text values and their words ('1-URGENT': "1-urgent", "urgent")."""
+    """What the question would say of a condition: the years of its dates, its numbers (1000
+    for 1000.0), its text values and their words ('1-URGENT': "1-urgent", "urgent")."""
     said: set[str] = set()
     for literal in condition.find_all(exp.Literal):
         value = str(literal.this).lower()
         year = re.fullmatch(r"((?:19|20)\d\d)-\d\d-\d\d.*", value)
         if year:
             said.add(year.group(1))
+        elif literal.is_number:
+            said.add(re.sub(r"\.0*$", "", value))
         elif value:
             said.add(value)
             said |= {w for w in re.findall(r"[a-z]{3,}", value)}
@@ -209,6 +224,50 @@ def _of_whole(lost: list[exp.Expr], whole: str, part: str) -> list[exp.Expr]:
     return [c for c in lost if _columns(c) in columns]
 
 
+def _changed(
+    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str
+) -> list[exp.Expr]:
+    """The denominator's conditions that put another value on a column of the whole: the
+    numerator says the whole's value there ("orders placed in 1995"), the denominator's
+    conditions on those columns say none of it (1996's bounds). The same value said otherwise
+    (``BETWEEN`` for ``>= AND <``) says the year too, so it is kept."""
+    changed: list[exp.Expr] = []
+    for condition in numerator:
+        said = {s for s in _said(condition) if _in(whole, {s}) and not _in(part, {s})}
+        below = [c for c in denominator if _columns(c) & _columns(condition)]
+        if said and below and not said & set().union(*(_said(c) for c in below)):
+            changed += [c for c in below if c not in changed]
+    return changed
+
+
+def _of_part(
+    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str
+) -> list[exp.Expr]:
+    """The numerator's conditions the denominator keeps too though the question says them only
+    of what the share is of ("were 1-URGENT"): the ratio then divides a part by the part, or by
+    another whole. A denominator's own value said there is no share's part ("grow from 1995 to
+    1996" as 1996's total over 1995's)."""
+    above = {c.sql() for c in numerator}
+    return [
+        c
+        for c in denominator
+        if c.sql() in above and _in(part, _said(c)) and not _in(whole, _said(c))
+    ]
+
+
+def _split(text: str) -> tuple[str, str] | None:
+    """The whole a share is of and what it is of ("of the orders placed in 1995" | "1-urgent"),
+    split at the first verb after the share's word, else at a relative clause ("of orders in
+    1996" | "urgent"); None when the question asks no share or says neither."""
+    rate = RATE.search(text)
+    if rate is None:
+        return None
+    verb = _VERB.search(text, rate.end()) or _RELATIVE.search(text, rate.end())
+    if verb is None:
+        return None
+    return text[rate.end() : verb.start()], text[verb.end() :]
+
+
 def _division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
     """The first division of the query whose two sides each compute one aggregate."""
     ctes = _ctes(tree)
@@ -225,35 +284,45 @@ def _division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
 
 def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
     """``signal.share_whole_dropped``: a share's denominator drops a condition of the whole
-    the question names (the module docstring)."""
+    the question names, puts another value on it, or keeps what the share is of (the module
+    docstring)."""
     text = ctx.question.lower()
-    rate = RATE.search(text)
-    verb = _VERB.search(text, rate.end()) if rate else None
+    split = _split(text)
     tree = tree_of(ctx)
-    found = _division(tree) if tree is not None and verb is not None else None
-    if rate is None or verb is None or found is None or tree is None:
+    found = _division(tree) if tree is not None and split is not None else None
+    if split is None or found is None or tree is None:
         return CheckOutcome()
-    div, top, bottom = found
+    (whole, part), (div, top, bottom) = split, found
     ctes = _ctes(tree)
-    if _tables(top[1], ctes) != _tables(bottom[1], ctes):
+    if not _tables(bottom[1], ctes) <= _tables(top[1], ctes):
         return CheckOutcome()
-    whole, part = text[rate.end() : verb.start()], text[verb.end() :]
-    lost = _of_whole(_lost(_filters(top, ctes), _filters(bottom, ctes)), whole, part)
-    if not lost:
-        return CheckOutcome()
-    dropped = [c.sql(dialect=ctx.dialect) for c in lost]
+    above, below = _filters(top, ctes), _filters(bottom, ctes)
     said = re.sub(r"^\s*of\s+", "", whole).strip()
+    lost = _of_whole(_lost(above, below), whole, part)
+    if lost:
+        problem = f"drops {_joined(lost, ctx.dialect)}, which its numerator keeps"
+    elif changed := _changed(above, below, whole, part):
+        lost = changed
+        problem = f"counts under {_joined(lost, ctx.dialect)}, another value than the whole's"
+    elif kept := _of_part(above, below, whole, part):
+        lost = kept
+        problem = f"keeps {_joined(lost, ctx.dialect)}, which the share is of"
+    else:
+        return CheckOutcome()
     return CheckOutcome(
         (
             finding(
                 "signal.share_whole_dropped",
                 f"The question asks a share of {said!r}, but the ratio's denominator "
-                f"({div.expression.sql(dialect=ctx.dialect)}) drops {' AND '.join(dropped)}, "
-                "which its numerator keeps: it divides by rows outside that whole. Put the "
-                "whole's conditions on both sides (one WHERE shared by the numerator and the "
-                "denominator).",
-                dropped=dropped,
+                f"({div.expression.sql(dialect=ctx.dialect)}) {problem}: it divides by rows "
+                "other than that whole. Put the whole's conditions, and only those, on both "
+                "sides (one WHERE shared by the numerator and the denominator).",
+                dropped=[c.sql(dialect=ctx.dialect) for c in lost],
                 whole=said,
             ),
         )
     )
+
+
+def _joined(conditions: list[exp.Expr], dialect: str) -> str:
+    return " AND ".join(c.sql(dialect=dialect) for c in conditions)
