@@ -23,6 +23,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._sql import bare
 from assay.checks._where import finding, tree_of
 from assay.types import Finding
 
@@ -48,36 +49,16 @@ def growth_over_later(ctx: CheckContext) -> CheckOutcome:
     if tree is None:
         return CheckOutcome()
     for div in tree.find_all(exp.Div):
-        difference = _bare(div.this)
+        difference = bare(div.this)
         if not isinstance(difference, exp.Sub):
             continue
-        sides = (_bare(difference.this), _bare(difference.expression), _bare(div.expression))
+        sides = (bare(difference.this), bare(difference.expression), bare(div.expression))
         # as written (``s - lag(s)``), then each column read as what defines it
         for terms in (sides, tuple(_defined(side, tree) for side in sides)):
             later = _later(terms[0], terms[1])
             if later is not None and terms[2] == terms[later] != terms[1 - later]:
                 return CheckOutcome((_finding(sides[2], sides[1 - later]),))
     return CheckOutcome()
-
-
-def _bare(node: exp.Expr) -> exp.Expr:
-    """``node`` through parentheses, casts, ``NULLIF(_, 0)`` and factors that are numbers
-    (``100.0 * (a - b)``).
-
-    Example:
-        >>> from sqlglot import parse_one
-        >>> _bare(parse_one("100.0 * (a - b)")).sql()
-        'a - b'
-    """
-    while True:
-        if isinstance(node, (exp.Paren, exp.Cast, exp.Nullif)):
-            node = node.this
-        elif isinstance(node, exp.Mul) and isinstance(node.this, exp.Literal):
-            node = node.expression
-        elif isinstance(node, exp.Mul) and isinstance(node.expression, exp.Literal):
-            node = node.this
-        else:
-            return node
 
 
 def _defined(node: exp.Expr, tree: exp.Expr) -> exp.Expr:
@@ -91,7 +72,7 @@ def _defined(node: exp.Expr, tree: exp.Expr) -> exp.Expr:
         for a in tree.find_all(exp.Alias)
         if a.alias.lower() == node.name.lower() and a.find_ancestor(exp.Select) is not own
     ]
-    return _bare(found[0]) if len(found) == 1 else node
+    return bare(found[0]) if len(found) == 1 else node
 
 
 def _later(a: exp.Expr, b: exp.Expr) -> int | None:

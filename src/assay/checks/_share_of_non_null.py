@@ -24,6 +24,7 @@ from sqlglot import exp
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._rates import RATE
+from assay.checks._sql import bare
 from assay.checks._values import _owner
 from assay.checks._where import finding, tree_of
 from assay.types import Finding
@@ -72,17 +73,7 @@ def _counted_column(node: exp.Expr) -> exp.Column | None:
         >>> _counted_column(parse_one("count(*)")) is None
         True
     """
-    while True:
-        if isinstance(node, (exp.Paren, exp.Cast)):
-            node = node.this
-        elif isinstance(node, exp.Nullif):
-            node = node.this
-        elif isinstance(node, exp.Mul) and isinstance(node.this, exp.Literal):
-            node = node.expression
-        elif isinstance(node, exp.Mul) and isinstance(node.expression, exp.Literal):
-            node = node.this
-        else:
-            break
+    node = bare(node)
     if not isinstance(node, exp.Count) or isinstance(node.this, exp.Distinct):
         return None
     return node.this if isinstance(node.this, exp.Column) else None

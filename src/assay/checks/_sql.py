@@ -17,6 +17,7 @@ from assay.catalog import Catalog
 from assay.guard import DIALECTS, QueryAnalysis, analyse
 
 __all__ = [
+    "bare",
     "column_reads",
     "equi_join_pairs",
     "in_condition",
@@ -157,3 +158,23 @@ def in_condition(column: exp.Column, agg: exp.Expr) -> bool:
             return True
         node = parent
     return False
+
+
+def bare(node: exp.Expr) -> exp.Expr:
+    """``node`` through parentheses, casts, ``NULLIF(_, 0)`` and factors that are numbers
+    (``100.0 * (a - b)``).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> bare(parse_one("100.0 * (a - b)")).sql()
+        'a - b'
+    """
+    while True:
+        if isinstance(node, (exp.Paren, exp.Cast, exp.Nullif)):
+            node = node.this
+        elif isinstance(node, exp.Mul) and isinstance(node.this, exp.Literal):
+            node = node.expression
+        elif isinstance(node, exp.Mul) and isinstance(node.expression, exp.Literal):
+            node = node.this
+        else:
+            return node
