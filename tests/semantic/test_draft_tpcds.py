@@ -240,3 +240,20 @@ def test_store_sales_in_a_state_ask_whose_state(star: tuple[Path, str]) -> None:
         "ON ss_addr_sk = ca_address_sk WHERE ca_state = 'GA'",
     )
     assert _ask(db, text, "total store sales net paid of customers in GA") == expected
+
+
+@SLOW
+@pytest.mark.parametrize(
+    "said", ["by state of the store", "by store state", "by the store's state"]
+)
+def test_store_sales_by_the_store_state_ask_whose_state(star: tuple[Path, str], said: str) -> None:
+    """ "by state of the store" was answered (confirm-first, 1.00) by the customer's address
+    state, "of the store" dropped; "by store state" asked which of the net paid and the
+    stores to measure. The store's state is left out of the layer (one value, TN)."""
+    db, text = star
+    verdict = _verdict(db, text, f"Total store sales net paid in 2001 {said}")
+    assert verdict.behaviour == "clarify", verdict.reasons
+    assert verdict.reasons == ("behaviour.place_of_another",)
+    message = str(verdict.provenance["message"])
+    assert "customer_address.ca_state" in message and "store.s_state" in message
+    assert "it holds one value, TN" in message

@@ -66,3 +66,59 @@ def test_the_store_state_is_the_other_reading_of_store_sales_in_a_state() -> Non
 )
 def test_one_reading_is_left_alone(question: str, store: tuple[str, ...]) -> None:
     assert _places(question, _catalog(*store)) == []
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "total net paid by state of the store",
+        "total net paid by store state",
+        "total net paid by the store's state",
+    ],
+    ids=["of-the-store", "store-state", "store-s-state"],
+)
+def test_a_grouping_said_of_the_store_is_the_store_state(question: str) -> None:
+    """ "by state of the store" was answered by the customer's address state, the store's
+    word dropped silently."""
+    catalog = _catalog("s_store_sk", "s_state", "s_city")
+    places = _places(question, catalog)
+    assert [(p.column, p.other, p.grouped) for p in places] == [
+        ("customer_address.ca_state", "store.s_state", True)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("question", "store"),
+    [
+        ("total net paid by state", ("s_store_sk", "s_state")),  # whose not said
+        ("total net paid by store state", ("s_store_sk", "s_city")),  # the store has no state
+        ("total net paid by customer state", ("s_store_sk", "s_state")),  # the layer's own
+        ("total net paid by state of the customer", ("s_store_sk", "s_state")),
+    ],
+    ids=["unsaid", "no-state", "customer-state", "of-the-customer"],
+)
+def test_a_grouping_said_of_its_own_table_is_left_alone(
+    question: str, store: tuple[str, ...]
+) -> None:
+    assert _places(question, _catalog(*store)) == []
+
+
+def test_the_store_before_a_grouped_state_is_no_second_metric() -> None:
+    """ "by store state" asked which of "total net paid" and "stores" to measure: the word
+    says whose state it is."""
+    data = yaml.safe_load(LAYER)
+    data["tables"]["store"] = {}
+    data["metrics"].append(
+        {
+            "name": "stores",
+            "label": "number of stores",
+            "synonyms": ["store", "stores"],
+            "table": "store",
+            "expression": "count(*)",
+        }
+    )
+    layer = parse_semantic(data)
+    for question in ("total net paid by store state", "total net paid by the store's state"):
+        reading = read(question, layer)
+        assert (reading.several, reading.metrics) == ((), ("net_paid",)), question
+        assert reading.groups == ("ca_state",)

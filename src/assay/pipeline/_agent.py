@@ -370,11 +370,37 @@ class Agent:
         reach = "" if reached else ", which the layer does not reach"
         add = "" if reached else f", or add {place.other} and its join to the layer"
         mine = re.split(r"[^a-z0-9]+", place.column.lower())[0].removesuffix("s")
+        if place.grouped:
+            word = re.split(r"[^a-z0-9]+", place.column.lower())[-1]
+            return (
+                f"'{place.value}' names {place.other}{reach} ({self._listed(place)}), but the "
+                f"layer's {word} is {place.column}, another table's. Which do you mean? Say "
+                f'"by {mine} {word}" for the layer\'s reading{add}.'
+            )
         return (
             f"'{place.value}' can mean {place.column} (the layer's reading) or {place.other}"
             f"{reach} ({self._held(place)}). Which do you mean? Say whose it is "
             f'("{mine}s in {place.value}"){add}.'
         )
+
+    def _listed(self, place: OtherPlace) -> str:
+        """A few of the other place's values, said so the user sees what grouping by it gives."""
+        table, column = place.other.rsplit(".", 1)
+        col = exp.column(column, table)
+        sample = exp.select(col).distinct().from_(table).order_by(col.copy()).limit(6)
+        try:
+            rows = self.connector.execute(
+                sample.sql(dialect=self.connector.dialect),
+                time_limit_ms=self.settings.time_limit_ms,
+                max_rows=6,
+            ).rows
+        except AssayError:
+            return "its values could not be read"
+        values = [str(r[0]) for r in rows if r[0] is not None]
+        if len(values) == 1:
+            return f"it holds one value, {values[0]}"
+        more = ", ..." if len(values) > 5 else ""
+        return f"it holds {', '.join(values[:5]) or 'nulls only'}{more}"
 
     def _held(self, place: OtherPlace) -> str:
         """Whether the other place's column holds the value, and a few of its values if not

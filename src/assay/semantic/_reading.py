@@ -53,6 +53,7 @@ from assay.semantic._reach import by_reach
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._summed_rows import summed_rows
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
+from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
 __all__ = ["Filter", "Ranking", "Reading", "read"]
@@ -933,6 +934,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         lists = [f for f in _merge(filters) if len(f.values) > 1 and not f.negated]
         if lists:
             _add(groups, lists[0].dimension)
+    owned = [i for i in metric_items if not _whose_place(i, question, groups, layer)]
+    metric_items = owned or metric_items  # a metric alone is the one asked for, never dropped
     metric_matches, several, context = _measures(metric_items)
     metric_matches, pinning = _pin(metric_matches, question, layer)
     metric_matches, unread = _distinct(metric_matches, unread, layer)
@@ -1377,6 +1380,26 @@ def _pairs(parts: list[Any], question: str) -> list[str]:
     if seq.count("values") >= 2 and seq.count("periods") >= 2 and spans:
         return [question[min(a for a, _ in spans) : max(b for _, b in spans)]]
     return []
+
+
+def _whose_place(item: list[Tag], question: str, groups: list[str], layer: SemanticLayer) -> bool:
+    """Whether a metric's words stand right before the place word of a grouping ("by store
+    state", "by the store's state": "store" names "number of stores"): they say whose place it
+    is, never a second metric to measure (that was asked back as two metrics). Whose place it
+    is, and whether the layer's place is that one, is checked against the data's tables
+    (``semantic._whose_place``)."""
+    tokens = tokenize(question)
+    end = item[-1].payload.end
+    if end >= len(tokens):
+        return False
+    word = canonical(tokens[end].text)
+    grouped = {_place_of(layer.dimension(g).column) for g in groups}
+    return any(w in PLACE_WORDS and w in grouped for w in (word, word.removesuffix("s")))
+
+
+def _place_of(column: str) -> str:
+    """The last word of a column's name (``customer_address.ca_state``: ``state``)."""
+    return re.split(r"[^a-z0-9]+", column.lower())[-1]
 
 
 def _points_at(layer: SemanticLayer, key: str, dim: str) -> bool:

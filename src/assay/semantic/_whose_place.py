@@ -16,6 +16,12 @@ city, country, ...): "in GA" says where, and a shared name of any other kind ("n
 says nothing of whose it is. The question is then asked back with both readings named, never
 answered through one of them silently; a question that names the filter's table ("store sales
 of customers in GA") has said whose place it is, and is read as the layer reads it.
+
+A grouping by a place is read the same way once the question says whose it is: "by state of
+the store", "by store state", "by the store's state" was answered by the customer's address
+state at 1.00 (the layer's only state), "of the store" dropped silently. A table named right
+before the place word, or after "<place> of (the)", that is not the grouping's own table and
+has a column of the same place word is the other reading, asked back with both named.
 """
 
 from __future__ import annotations
@@ -30,9 +36,9 @@ if TYPE_CHECKING:
     from assay.semantic._model import SemanticLayer
     from assay.semantic._reading import Reading
 
-__all__ = ["OtherPlace", "other_places"]
+__all__ = ["PLACE_WORDS", "OtherPlace", "other_places"]
 
-_PLACE_WORDS = frozenset(
+PLACE_WORDS = frozenset(
     {
         "state",
         "city",
@@ -52,16 +58,19 @@ _PLACE_WORDS = frozenset(
 @dataclass(frozen=True)
 class OtherPlace:
     """A filter's value read on ``column`` (the layer's reading) that may as well mean the
-    same place word of ``other`` (``table.column``), the table the metric's name names."""
+    same place word of ``other`` (``table.column``), the table the metric's name names; or
+    (``grouped``) a grouping on ``column`` said of ``other``'s table."""
 
-    value: str
+    value: str  # the filter's value, or for a grouping the words that said whose place
     column: str
     other: str
+    grouped: bool = False
 
 
 def other_places(reading: Reading, layer: SemanticLayer, catalog: Catalog) -> list[OtherPlace]:
-    """Each place filter that another table named by a metric's table could hold as well (the
-    module docstring); empty when none."""
+    """Each place filter that another table named by a metric's table could hold as well, and
+    each grouping by a place the question says is another table's (the module docstring);
+    empty when none."""
     found: list[OtherPlace] = []
     for condition in reading.filters:
         dimension = layer.dimension(condition.dimension)
@@ -75,7 +84,38 @@ def other_places(reading: Reading, layer: SemanticLayer, catalog: Catalog) -> li
             other = _named_place(catalog, layer.metric(name).table, table, word)
             if other and condition.values:
                 found.append(OtherPlace(condition.values[0], dimension.column, other))
+    found += _grouped_places(reading, layer, catalog)
     return list({place.other: place for place in found}.values())
+
+
+def _grouped_places(reading: Reading, layer: SemanticLayer, catalog: Catalog) -> list[OtherPlace]:
+    """Each grouping by a place the question says is another table's (the module docstring)."""
+    found: list[OtherPlace] = []
+    for name in reading.groups:
+        dimension = layer.dimension(name)
+        if dimension.expression or "." not in dimension.column:
+            continue
+        table, column = dimension.column.rsplit(".", 1)
+        word = _place_word(catalog, table, column)
+        if not word:
+            continue
+        for said, owner in _owners_said(reading.question, word):
+            if _says_whose(owner, table):
+                continue  # "by customer state": the grouping's own table, as the layer reads
+            other = _owned_place(catalog, owner, table, word)
+            if other:
+                found.append(OtherPlace(said, dimension.column, other, grouped=True))
+    return found
+
+
+def _owners_said(question: str, word: str) -> list[tuple[str, str]]:
+    """(words, owner) for each word said to own the place ``word``: "store state", "store's
+    state", "state of the store" (the owner ``store``)."""
+    text = question.lower()
+    place = rf"{word}s?"
+    before = re.finditer(rf"\b([a-z0-9]+)(?:'s|s'|')?\s+{place}\b", text)
+    after = re.finditer(rf"\b{place}\s+of\s+(?:the\s+|each\s+|their\s+|its\s+)?([a-z0-9]+)", text)
+    return [(m.group(0), m.group(1)) for m in (*before, *after)]
 
 
 def _says_whose(question: str, table: str) -> bool:
@@ -95,7 +135,7 @@ def _own_words(catalog: Catalog, table: str, column: str) -> list[str]:
 
 def _place_word(catalog: Catalog, table: str, column: str) -> str:
     words = _own_words(catalog, table, column)
-    return words[0] if len(words) == 1 and words[0] in _PLACE_WORDS else ""
+    return words[0] if len(words) == 1 and words[0] in PLACE_WORDS else ""
 
 
 def _named_place(catalog: Catalog, fact: str, filtered: str, word: str) -> str:
@@ -109,4 +149,17 @@ def _named_place(catalog: Catalog, fact: str, filtered: str, word: str) -> str:
             for col in info.columns:
                 if _place_word(catalog, info.name, col.name) == word:
                     return f"{info.name}.{col.name}"
+    return ""
+
+
+def _owned_place(catalog: Catalog, owner: str, grouped: str, word: str) -> str:
+    """``table.column`` of the place ``word`` on the table ``owner`` names (``store``,
+    ``stores``), when that is not the grouping's own table; else ``""``."""
+    for name in dict.fromkeys((owner, owner + "s", owner.removesuffix("s"))):
+        info = catalog.table(name)
+        if info is None or info.name.lower() == grouped.lower():
+            continue
+        for col in info.columns:
+            if _place_word(catalog, info.name, col.name) == word:
+                return f"{info.name}.{col.name}"
     return ""
