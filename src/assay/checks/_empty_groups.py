@@ -27,6 +27,7 @@ from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._inclusive import asks_zero_rows
 from assay.checks._where import finding, tree_of
 
 __all__ = ["asks_for_empty_groups", "empty_groups_dropped"]
@@ -44,15 +45,19 @@ _ASKED = re.compile(
 
 
 def asks_for_empty_groups(question: str) -> bool:
-    """Whether the question asks to keep the groups that have none of what it counts.
+    """Whether the question asks to keep the groups that have none of what it counts ("include
+    regions with none", or a value or a listing for them: "show 0 for classes without sales",
+    "listing classes with no sales as 0": outside tryout 32, W2 and P4).
 
     Example:
         >>> asks_for_empty_groups("How many pets does each owner have? Include owners with none.")
         True
+        >>> asks_for_empty_groups("Units per class? Show 0 for classes without sales.")
+        True
         >>> asks_for_empty_groups("How many pets does each owner have?")
         False
     """
-    return _ASKED.search(" ".join(question.split())) is not None
+    return _ASKED.search(" ".join(question.split())) is not None or asks_zero_rows(question)
 
 
 def _sources(select: exp.Select) -> Sources:

@@ -1,0 +1,54 @@
+"""Outside tryout 32 (a TPC-DS tester): groups asked kept in other words ("listing classes
+with no sales as 0", "show 0 for classes without sales"), read as an exclusion before. Each
+is tested on a small schema of our own (agreed22's owners and pets)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from tests.checks._helpers import codes, scored
+from tests.checks.test_agreed22_counts import INNER, LEFT, TABLES
+
+AS_ZERO = "How many pets does each owner have, listing owners with no pets as 0?"
+ZERO_FOR = "How many pets does each owner have? Show 0 for owners without pets."
+LISTED_NONE = "How many pets does each owner have, listing owners with none?"
+# the 0 said in the SQL too (a bare count(p.pet_id) draws literal_missing for the "0")
+LEFT_COALESCED = LEFT.replace("count(p.pet_id)", "coalesce(count(p.pet_id), 0)")
+
+
+@pytest.fixture(scope="module")
+def vet(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path: Path = tmp_path_factory.mktemp("tryout32a") / "vet.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(TABLES)
+    con.close()
+    return path
+
+
+@pytest.mark.parametrize("question", [AS_ZERO, ZERO_FOR, LISTED_NONE])
+def test_groups_asked_kept_and_kept_are_shown(vet: Path, tmp_path: Path, question: str) -> None:
+    """C2: "listing classes with no sales as 0" with a LEFT JOIN, withheld as
+    negation_missing before."""
+    verdict = scored(tmp_path, vet, question, *[LEFT_COALESCED] * 5)
+    assert "signal.negation_missing" not in codes(verdict)
+    assert verdict["action"] == "show", verdict["reasons"]
+
+
+@pytest.mark.parametrize("question", [AS_ZERO, ZERO_FOR, LISTED_NONE])
+def test_groups_asked_kept_and_dropped_are_withheld_as_dropped(
+    vet: Path, tmp_path: Path, question: str
+) -> None:
+    """W2 and P4: an inner join drops the groups asked kept; withheld for that reason, not as
+    a negation missing."""
+    verdict = scored(tmp_path, vet, question, *[INNER] * 5)
+    assert "signal.empty_groups_dropped" in codes(verdict)
+    assert "signal.negation_missing" not in codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+def test_an_exclusion_still_needs_a_negation(vet: Path, tmp_path: Path) -> None:
+    verdict = scored(tmp_path, vet, "Which owners have no pets?", *[INNER] * 5)
+    assert "signal.negation_missing" in codes(verdict)
