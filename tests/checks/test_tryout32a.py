@@ -52,3 +52,25 @@ def test_groups_asked_kept_and_dropped_are_withheld_as_dropped(
 def test_an_exclusion_still_needs_a_negation(vet: Path, tmp_path: Path) -> None:
     verdict = scored(tmp_path, vet, "Which owners have no pets?", *[INNER] * 5)
     assert "signal.negation_missing" in codes(verdict)
+
+
+MOST_UNITS = "Which 3 owners bought the most units?"
+BY_ROWS = (
+    "SELECT o.name FROM owners o JOIN visits v ON v.id_owner = o.owner_id "
+    "GROUP BY o.owner_id, o.name ORDER BY count(*) DESC LIMIT 3"
+)
+BY_UNITS = BY_ROWS.replace("count(*)", "sum(v.quantity)")
+
+
+def test_most_units_ranked_by_rows_is_withheld(vet: Path, tmp_path: Path) -> None:
+    """X6: "the 5 categories that sold the most units" ranked by ``count(*)``, sales lines,
+    shown before."""
+    verdict = scored(tmp_path, vet, MOST_UNITS, *[BY_ROWS] * 5)
+    assert "signal.aggregate_mismatch" in codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+def test_most_units_ranked_by_quantity_is_clear(vet: Path, tmp_path: Path) -> None:
+    verdict = scored(tmp_path, vet, MOST_UNITS, *[BY_UNITS] * 5)
+    assert "signal.aggregate_mismatch" not in codes(verdict)
+
