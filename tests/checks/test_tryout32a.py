@@ -74,3 +74,28 @@ def test_most_units_ranked_by_quantity_is_clear(vet: Path, tmp_path: Path) -> No
     verdict = scored(tmp_path, vet, MOST_UNITS, *[BY_UNITS] * 5)
     assert "signal.aggregate_mismatch" not in codes(verdict)
 
+
+OWNERS_WITH_PETS = "How many owners have a pet?"
+PAIRS = "SELECT count(*) AS owners FROM (SELECT owner_id, kind FROM pets GROUP BY owner_id, kind) t"
+ONE_KEY = "SELECT count(*) AS owners FROM (SELECT owner_id FROM pets GROUP BY owner_id) t"
+ATTRIBUTE = (
+    "SELECT count(*) AS owners FROM (SELECT p.owner_id, o.name FROM pets p JOIN owners o "
+    "ON o.owner_id = p.owner_id GROUP BY p.owner_id, o.name) t"
+)
+
+
+def test_a_count_of_key_pairs_is_withheld(vet: Path, tmp_path: Path) -> None:
+    """X3: "how many customers" as count(*) over groups of customer and ticket, shown
+    before."""
+    verdict = scored(tmp_path, vet, OWNERS_WITH_PETS, *[PAIRS] * 5)
+    found = [f for f in verdict["findings"] if f["code"] == "signal.aggregate_mismatch"]
+    assert found and "owner_id and kind together" in found[0]["message"], codes(verdict)
+    assert verdict["action"] == "withhold"
+
+
+@pytest.mark.parametrize("right", [ONE_KEY, ATTRIBUTE])
+def test_a_count_of_one_key_or_its_attribute_is_clear(
+    vet: Path, tmp_path: Path, right: str
+) -> None:
+    verdict = scored(tmp_path, vet, OWNERS_WITH_PETS, *[right] * 5)
+    assert "signal.aggregate_mismatch" not in codes(verdict)
