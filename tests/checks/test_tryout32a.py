@@ -99,3 +99,16 @@ def test_a_count_of_one_key_or_its_attribute_is_clear(
 ) -> None:
     verdict = scored(tmp_path, vet, OWNERS_WITH_PETS, *[right] * 5)
     assert "signal.aggregate_mismatch" not in codes(verdict)
+
+
+def test_an_inner_join_inside_a_left_joined_subquery_keeps_the_groups(
+    vet: Path, tmp_path: Path
+) -> None:
+    """The groups come from the outer LEFT JOIN; the inner join of the totals drops none."""
+    sql = (
+        "SELECT o.name, coalesce(t.n, 0) AS pets FROM owners o LEFT JOIN (SELECT o2.owner_id, "
+        "count(*) AS n FROM pets p JOIN owners o2 ON p.owner_id = o2.owner_id "
+        "GROUP BY o2.owner_id) t ON t.owner_id = o.owner_id"
+    )
+    verdict = scored(tmp_path, vet, ZERO_FOR, *[sql] * 5)
+    assert "signal.empty_groups_dropped" not in codes(verdict)
