@@ -36,7 +36,7 @@ from assay.checks._bands import band_start
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
-from assay.checks._counted_key import counts_distinct_keys, counts_through_key
+from assay.checks._counted_key import counts_distinct_keys, counts_key_pairs, counts_through_key
 from assay.checks._counted_measure import measure_counted
 from assay.checks._cues import (
     Cues,
@@ -416,6 +416,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
     ):
         problems.append("the question counts units but the SQL counts rows, not a quantity")
+    pairs = counts_key_pairs(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if pairs is not None:  # _counted_key
+        problems.append(pairs)
     if uncounted_distinct(ctx, sql.tree):
         problems.append(
             "the question counts different values but the SQL counts every row (no DISTINCT)"

@@ -27,6 +27,7 @@ from sqlglot import exp
 
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._inclusive import asks_zero_rows
 from assay.checks._where import finding, tree_of
 
 __all__ = ["asks_for_empty_groups", "empty_groups_dropped"]
@@ -44,15 +45,19 @@ _ASKED = re.compile(
 
 
 def asks_for_empty_groups(question: str) -> bool:
-    """Whether the question asks to keep the groups that have none of what it counts.
+    """Whether the question asks to keep the groups that have none of what it counts ("include
+    regions with none", or a value or a listing for them: "show 0 for classes without sales",
+    "listing classes with no sales as 0": outside tryout 32, W2 and P4).
 
     Example:
         >>> asks_for_empty_groups("How many pets does each owner have? Include owners with none.")
         True
+        >>> asks_for_empty_groups("Units per class? Show 0 for classes without sales.")
+        True
         >>> asks_for_empty_groups("How many pets does each owner have?")
         False
     """
-    return _ASKED.search(" ".join(question.split())) is not None
+    return _ASKED.search(" ".join(question.split())) is not None or asks_zero_rows(question)
 
 
 def _sources(select: exp.Select) -> Sources:
@@ -160,6 +165,14 @@ def _problem(select: exp.Select, catalog: Catalog) -> str | None:
     return None
 
 
+def _outer_joined(select: exp.Select) -> bool:
+    """The SELECT is a subquery LEFT (or FULL) joined to the groups: ``LEFT JOIN (SELECT
+    i_category, sum(ws_quantity) ... JOIN item ... GROUP BY i_category) w``, the outer query
+    keeping every group, its inner join dropping none of them (outside tryout 28, r07)."""
+    join = select.parent.parent if isinstance(select.parent, exp.Subquery) else None
+    return isinstance(join, exp.Join) and (join.side or "").upper() in ("LEFT", "FULL")
+
+
 def empty_groups_dropped(ctx: CheckContext) -> CheckOutcome:
     """``signal.empty_groups_dropped``: "include the groups with none" asked, and a grouped
     count whose join or ``count(*)`` cannot give them 0 (the module docstring)."""
@@ -169,6 +182,8 @@ def empty_groups_dropped(ctx: CheckContext) -> CheckOutcome:
     if tree is None or tree.find(exp.SetOperation) is not None:
         return CheckOutcome()
     for select in tree.find_all(exp.Select):
+        if _outer_joined(select):
+            continue
         problem = _problem(select, ctx.catalog)
         if problem is not None:
             return CheckOutcome(

@@ -13,7 +13,7 @@ import re
 
 from sqlglot import exp
 
-__all__ = ["kept_without"]
+__all__ = ["asks_zero_rows", "kept_without"]
 
 # "including / counting / even / also <up to 3 words> with no | without | with zero ..."
 _KEPT = re.compile(
@@ -31,11 +31,43 @@ _ZERO_FOR = re.compile(
 )
 
 
+# "listing classes with no sales as 0", "customers without orders counted as zero": the rows
+# without X given a value, so kept (outside tryout 32, C2: the right LEFT JOIN withheld).
+_AS_ZERO = re.compile(
+    r"\b(?:without|with (?:no|zero))\s+(?:[\w'-]+\s+){1,3}?(?:as|at)\s+(?:0|zero)\b"
+)
+
+# "listing classes with none", "showing the stores with none": the groups with none listed
+_LISTED_NONE = re.compile(
+    r"\b(?:list|lists|listing|show|shows|showing|keep|keeping|report|reporting)\s+"
+    r"(?:[\w'-]+\s+){1,3}?(?:with|having|that have|who have|which have) none\b"
+)
+
+
+def _text(question: str) -> str:
+    return " ".join(question.lower().replace("\u2019", "'").split())
+
+
+def asks_zero_rows(question: str) -> bool:
+    """The question gives the rows without something a value or lists them ("show 0 for
+    classes without sales", "listing classes with no sales as 0", "listing classes with
+    none"): it asks for them kept, never excluded.
+
+    Example:
+        >>> asks_zero_rows("How many units per class, listing classes with no sales as 0?")
+        True
+        >>> asks_zero_rows("Which classes have no sales?")
+        False
+    """
+    text = _text(question)
+    return any(p.search(text) for p in (_ZERO_FOR, _AS_ZERO, _LISTED_NONE))
+
+
 def kept_without(question: str, tree: exp.Expr) -> bool:
     """The question keeps the rows without something ("including customers without orders",
     "show 0 for categories with no web sales") and the SQL keeps them with an outer join."""
-    text = " ".join(question.lower().replace("\u2019", "'").split())
-    return bool(_KEPT.search(text) or _ZERO_FOR.search(text)) and _outer_join(tree)
+    asked = _KEPT.search(_text(question)) is not None or asks_zero_rows(question)
+    return asked and _outer_join(tree)
 
 
 def _outer_join(tree: exp.Expr) -> bool:

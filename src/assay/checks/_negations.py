@@ -35,7 +35,8 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
-from assay.checks._inclusive import kept_without
+from assay.checks._empty_groups import empty_groups_dropped
+from assay.checks._inclusive import asks_zero_rows, kept_without
 from assay.checks._where import (
     Const,
     comparison,
@@ -149,6 +150,8 @@ def negation_missing(ctx: CheckContext) -> CheckOutcome:
     tree = tree_of(ctx)
     if tree is None or negates(tree) or kept_without(ctx.question, tree):  # _inclusive
         return CheckOutcome()
+    if asks_zero_rows(ctx.question) and empty_groups_dropped(ctx).findings:
+        return CheckOutcome()  # rows asked kept, and dropped: empty_groups_dropped says why
     said = _negated_verbs(ctx.question, _named_values(tree))
     if not said:
         return CheckOutcome()
