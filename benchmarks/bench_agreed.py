@@ -5,7 +5,7 @@ Agreement cannot tell these apart: every record's agreement is 1. Only the deter
 question-vs-SQL checks and the guard can withhold a wrong one, so these sets measure them, and
 what they cost right answers.
 
-Ten sets, each written by a helper who read none of Assay's code, checks or tests; each
+Eleven sets, each written by a helper who read none of Assay's code, checks or tests; each
 record's label comes from running its SQL against the helper's own gold SQL (``gold.jsonl``,
 with why each wrong one is wrong):
 
@@ -51,6 +51,10 @@ with why each wrong one is wrong):
   join drops, rows counted for people or orders, averages of averages, thresholds in WHERE for
   HAVING, top N by the wrong measure and right answers phrased unusually. TUNED ON from the
   start; its first score (main 0294dd7) is in ``FIRST_LOOK``.
+- ``agreed23`` (60 records: 30 right, 30 wrong) on the same sources as agreed22, written blind
+  by another helper with the same brief while agreed22's checks were built. Held out: scored
+  once, against the frozen ``assay-1.0-r32``, beside the code of the session's start (24ca0bd);
+  never read.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -160,6 +164,17 @@ FIRST_LOOK = {
             "wrong": {"show": 7, "withhold": 23},
         },
     },
+    # Its one look, against the frozen assay-1.0-r32, and the session's start (24ca0bd).
+    "agreed23": {
+        "r32_held_out": {
+            "right": {"show": 27, "withhold": 3},
+            "wrong": {"show": 7, "withhold": 23},
+        },
+        "before_24ca0bd": {
+            "right": {"show": 26, "withhold": 4},
+            "wrong": {"show": 15, "withhold": 15},
+        },
+    },
     # A development set: its first score, by the code before any change made from it.
     "agreed22": {
         "before_0294dd7": {
@@ -179,6 +194,7 @@ TUNED_ON = {
     "agreed20": True,
     "agreed21": False,
     "agreed22": True,
+    "agreed23": False,
 }
 
 
@@ -274,7 +290,8 @@ def run() -> dict[str, object]:
         "agreed18 15/40 with 2/40 under r26, agreed19 (development) 12/30 with 4/30 at fe08cd8, "
         "agreed20 (development) 17/30 with 12/30 at 75c1177, "
         "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177, "
-        "agreed22 (development) 14/30 with 3/30 at 0294dd7)",
+        "agreed22 (development) 14/30 with 3/30 at 0294dd7, "
+        "agreed23 7/30 with 3/30 under r32, 15/30 with 4/30 at 24ca0bd)",
         rows,
     )
     return record
