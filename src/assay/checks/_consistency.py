@@ -7,7 +7,7 @@ cue is not read or the SQL does not parse, so their silence is never evidence of
 The frozen paper rules ignore them (``QUESTION_SIGNALS`` is excluded from ``v3``'s count);
 ``assay-1.0`` weighs them.
 
-One module (about 950 lines) because the checks share one reading of the question's cues and of
+One module (about 990 lines) because the checks share one reading of the question's cues and of
 the SQL (``_read``); their longer readings live beside it: what a question asks of an aggregate
 (``_asked``), of COUNT(DISTINCT) (``_distinct_counts``), of tables and columns (``_mentions``,
 ``_named_fit``, ``_date_keys``).
