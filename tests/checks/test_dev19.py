@@ -20,6 +20,20 @@ def shop(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return build_shop(tmp_path_factory.mktemp("dev19") / "shop.duckdb")
 
 
+def test_customers_counted_over_their_own_table_are_not_repeated(
+    tmp_path: Path, shop: Path
+) -> None:
+    """``COUNT(*)`` over the customers' own table counts each once: its id is the key."""
+    verdict = scored(
+        tmp_path,
+        shop,
+        "How many customers are there?",
+        *["SELECT COUNT(*) FROM customers_seed"] * 5,
+    )
+    assert "signal.aggregate_mismatch" not in codes(verdict)
+    assert verdict["action"] == "show", verdict["reasons"]
+
+
 EUROPE = "What is the total transaction amount from customers in Europe?"
 BUYERS = "How many customers made at least one buy transaction?"
 MARCH = "What was the total transaction amount in March 2022?"
@@ -37,6 +51,15 @@ WRONG_AND_RIGHT = [
         "SELECT SUM(t.transaction_amount_usd) FROM transactions_seed t "
         "JOIN customers_seed c ON t.id_customer = c.id_customer" + _EU,
         "signal.date_join",
+    ),
+    (
+        # outside tryout 33, w3: COUNT(*) over the one table, no join (shown at 1.00)
+        "customers_counted_as_rows_of_one_table",
+        BUYERS,
+        "SELECT COUNT(*) FROM transactions_seed WHERE transaction_type_name = 'buy'",
+        "SELECT COUNT(DISTINCT id_customer) FROM transactions_seed "
+        "WHERE transaction_type_name = 'buy'",
+        "signal.aggregate_mismatch",
     ),
     (
         "customers_counted_per_transaction",
@@ -78,7 +101,8 @@ def test_the_date_join_is_a_known_question_signal() -> None:
 
 
 def test_the_repeated_count_says_how_many_were_counted(tmp_path: Path, shop: Path) -> None:
-    verdict = scored(tmp_path, shop, BUYERS, *[WRONG_AND_RIGHT[1][2]] * 5)
+    wrong = next(c[2] for c in WRONG_AND_RIGHT if c[0] == "customers_counted_per_transaction")
+    verdict = scored(tmp_path, shop, BUYERS, *[wrong] * 5)
     found = next(f for f in verdict["findings"] if f["code"] == "signal.aggregate_mismatch")
     assert "counts 26 rows that repeat them: 4 distinct id_customer" in found["message"]
 

@@ -140,6 +140,11 @@ RIGHT_MORE = [
      f"SELECT (SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey AND {YEAR} "
      f"WHERE {BUILDING}) * 100.0 / (SELECT count(*) FROM customer JOIN orders "
      f"ON o_custkey = c_custkey AND {YEAR})"),
+    # Outside tryout 33, r4: a rate of one subject, one WHERE shared by both sides; the
+    # subject said after the verb is no part kept in the denominator.
+    ("rate_of_a_subject_one_where",
+     "Across all its years, what rate (total price per order) did the 1-URGENT priority manage?",
+     f"SELECT sum(o_totalprice) * 1.0 / count(*) FROM orders WHERE {URGENT}"),
     ("growth_over_the_first_year", "By what percentage did revenue grow from 1995 to 1996?",
      f"SELECT 100.0 * ((SELECT sum(o_totalprice) FROM orders WHERE {YEAR96}) / "
      f"(SELECT sum(o_totalprice) FROM orders WHERE {YEAR}) - 1)"),

@@ -28,6 +28,7 @@ import re
 
 from sqlglot import exp
 
+from assay.catalog import Catalog
 from assay.checks._context import CheckContext
 from assay.checks._key_names import says_noun, unglued
 from assay.errors import ExecutionError
@@ -77,16 +78,32 @@ def _plain_count(tree: exp.Expr) -> exp.Count | None:
     return None
 
 
-def _counted_columns(tree: exp.Select, count: exp.Count, noun: str) -> list[exp.Column]:
-    """The columns whose distinct values are the counted things: the counted column itself, or
-    for ``COUNT(*)`` each joined column whose name says the noun (both sides of
+def _counted_columns(
+    tree: exp.Select, count: exp.Count, noun: str, catalog: Catalog | None
+) -> list[exp.Column]:
+    """The columns whose distinct values are the counted things: the counted column itself; for
+    ``COUNT(*)`` each joined column whose name says the noun (both sides of
     ``o.o_custkey = c.c_custkey``: an anti-join's outer side is all NULL, so the side with more
     distinct values is the one read; agreed16's "customers who never placed an order" was
-    withheld when only the first was)."""
+    withheld when only the first was); for ``COUNT(*)`` over one table, each of its columns whose
+    name says the noun ("How many customers made at least one quick-buy?" as ``COUNT(*) FROM
+    transactions_seed WHERE ...``: 10 transactions of 4 customers, shown at 1.00 in outside
+    tryout 33; over the customers' own table the column is its key and measures equal)."""
     if isinstance(count.this, exp.Column):
         return [count.this] if _says(count.this.name, noun) else []
-    if not isinstance(count.this, exp.Star) or not tree.args.get("joins"):
+    if not isinstance(count.this, exp.Star):
         return []
+    if not tree.args.get("joins"):
+        source = tree.args.get("from_") or tree.args.get("from")
+        table = source.this if source is not None else None
+        info = catalog.table(table.name) if catalog and isinstance(table, exp.Table) else None
+        if table is None or info is None:
+            return []
+        return [
+            exp.column(name, table=table.alias_or_name)
+            for name in info.column_names
+            if _says(name, noun)
+        ]
     return [
         column
         for join in tree.args["joins"]
@@ -107,7 +124,7 @@ def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
     if _SAID_DISTINCT.search(ctx.question.lower()):  # uncounted_distinct reads those
         return None
     assert isinstance(tree, exp.Select)
-    columns = _counted_columns(tree, count, noun)
+    columns = _counted_columns(tree, count, noun, ctx.catalog)
     if not columns:
         return None
     probe = tree.copy()

@@ -27,7 +27,10 @@ Silent when the question asks no share or rate, when a side is not one aggregate
 numerator does not (a ratio of two things, not a share), when the question has neither a verb
 nor a relative clause to split the whole from the part, or when the dropped condition is what
 the share is of (one WHERE shared by both sides, a CTE filtered once then divided, "what share
-of all orders were urgent").
+of all orders were urgent"). One WHERE shared by both sides is never a part kept below: a rate
+of one subject ("what click-through rate (clicks per impression) did the Summer Fitness
+Campaign manage?" as ``SUM(clicks) / SUM(impressions) ... WHERE campaign_name = ...``) names
+its subject after the verb (outside tryout 33, r4: withheld).
 """
 
 from __future__ import annotations
@@ -304,7 +307,7 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
     elif changed := _changed(above, below, whole, part):
         lost = changed
         problem = f"counts under {_joined(lost, ctx.dialect)}, another value than the whole's"
-    elif kept := _of_part(above, below, whole, part):
+    elif top[1] is not bottom[1] and (kept := _of_part(above, below, whole, part)):
         lost = kept
         problem = f"keeps {_joined(lost, ctx.dialect)}, which the share is of"
     else:
