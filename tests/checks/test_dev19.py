@@ -114,3 +114,16 @@ def test_a_date_join_with_the_key_too_is_silent(tmp_path: Path, shop: Path) -> N
     )
     verdict = scored(tmp_path, shop, "What did customers spend on the day they signed up?", sql)
     assert "signal.date_join" not in codes(verdict)
+
+
+def test_a_sum_asked_by_a_verb_that_adds_up_is_shown(tmp_path: Path, shop: Path) -> None:
+    """Outside tryout 33, r1: "Tally up every dollar ..." with its right SUM was withheld as
+    asking no total."""
+    question = "Tally up every dollar that moved through plain 'buy' transactions."
+    sql = (
+        "SELECT sum(transaction_amount_usd) FROM transactions_seed "
+        "WHERE transaction_type_name = 'buy'"
+    )
+    verdict = scored(tmp_path, shop, question, *[sql] * 5)
+    assert "signal.aggregate_mismatch" not in codes(verdict), verdict["reasons"]
+    assert verdict["action"] == "show", verdict["reasons"]

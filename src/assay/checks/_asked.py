@@ -36,9 +36,12 @@ __all__ = [
 
 # Words that ask for a sum without saying "total" (EHRSQL's gold sums doses and volumes for
 # "how much X has patient N been prescribed", "the amount of", "the accumulated output"), and
-# for an average of an indicator ("the 3-month mortality rate" as AVG of 0 and 1).
+# for an average of an indicator ("the 3-month mortality rate" as AVG of 0 and 1), and verbs
+# that add up ("Tally up every dollar that moved through 'buy' transactions" with its right
+# SUM was withheld as asking no total: outside tryout 33, r1).
 AMOUNT = re.compile(
-    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative|revenue|turnover)\b",
+    r"\b(how much|amount of|accumulated|aggregate|overall|cumulative|revenue|turnover"
+    r"|tally up|tallied up|adds? up|added up|sum up|summed up)\b",
     re.IGNORECASE,
 )
 
