@@ -32,7 +32,7 @@ import re
 from sqlglot import exp
 
 from assay.checks._context import CheckContext
-from assay.checks._repeated_counts import _SAID_DISTINCT, _noun, _says
+from assay.checks._repeated_counts import _SAID_DISTINCT, _noun, _says, table_columns
 from assay.errors import ExecutionError
 
 __all__ = ["grouped_repeat"]
@@ -105,12 +105,7 @@ def _candidates(ctx: CheckContext, select: exp.Select, count: exp.Count) -> list
             for column in (eq.this, eq.expression)
             if isinstance(column, exp.Column)
         ]
-    source = select.args.get("from_") or select.args.get("from")
-    table = source.this if source is not None else None
-    info = ctx.catalog.table(table.name) if ctx.catalog and isinstance(table, exp.Table) else None
-    if info is None or table is None:
-        return []
-    return [exp.column(name, table=table.alias_or_name) for name in info.column_names]
+    return table_columns(select, ctx.catalog)
 
 
 def _probe(

@@ -78,6 +78,17 @@ def _plain_count(tree: exp.Expr) -> exp.Count | None:
     return None
 
 
+def table_columns(select: exp.Select, catalog: Catalog | None) -> list[exp.Column]:
+    """Every column of the one table a SELECT without joins reads, qualified by its alias; none
+    when the catalog does not know it."""
+    source = select.args.get("from_") or select.args.get("from")
+    table = source.this if source is not None else None
+    info = catalog.table(table.name) if catalog and isinstance(table, exp.Table) else None
+    if table is None or info is None:
+        return []
+    return [exp.column(name, table=table.alias_or_name) for name in info.column_names]
+
+
 def _counted_columns(
     tree: exp.Select, count: exp.Count, noun: str, catalog: Catalog | None
 ) -> list[exp.Column]:
@@ -94,16 +105,7 @@ def _counted_columns(
     if not isinstance(count.this, exp.Star):
         return []
     if not tree.args.get("joins"):
-        source = tree.args.get("from_") or tree.args.get("from")
-        table = source.this if source is not None else None
-        info = catalog.table(table.name) if catalog and isinstance(table, exp.Table) else None
-        if table is None or info is None:
-            return []
-        return [
-            exp.column(name, table=table.alias_or_name)
-            for name in info.column_names
-            if _says(name, noun)
-        ]
+        return [c for c in table_columns(tree, catalog) if _says(c.name, noun)]
     return [
         column
         for join in tree.args["joins"]
