@@ -27,12 +27,10 @@ unmeasured (no profiles, a probe that fails). Silence is never evidence of a rig
 
 from __future__ import annotations
 
-import re
-
 from sqlglot import exp
 
 from assay.checks._context import CheckContext
-from assay.checks._repeated_counts import _SAID_DISTINCT, _noun, _says, table_columns
+from assay.checks._repeated_counts import _SAID_DISTINCT, _named, _noun, _says, table_columns
 from assay.errors import ExecutionError
 
 __all__ = ["grouped_repeat"]
@@ -55,20 +53,6 @@ def _grouped_count(tree: exp.Expr) -> tuple[exp.Select, exp.Count] | None:
         elif node.find(exp.AggFunc) is not None:
             return None
     return (tree, counts[0]) if len(counts) == 1 else None
-
-
-def _named(column: str, noun: str) -> bool:
-    """Whether a column's name is the noun itself, singular or plural, after a short table
-    prefix ("Model", "l_model").
-
-    Example:
-        >>> _named("Model", "model"), _named("ModelId", "model"), _named("l_model", "model")
-        (True, False, True)
-    """
-    parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
-    if len(parts) > 1 and len(parts[0]) <= 2:
-        parts = parts[1:]
-    return len(parts) == 1 and parts[0] in (noun, f"{noun}s")
 
 
 def _grouped_names(select: exp.Select) -> set[str]:

@@ -52,6 +52,20 @@ def _noun(question: str) -> str | None:
     return plural[:-3] + "y" if plural.endswith("ies") else plural[:-1]
 
 
+def _named(column: str, noun: str) -> bool:
+    """Whether a column's name is the noun itself, singular or plural, after a short table
+    prefix ("Model", "l_model").
+
+    Example:
+        >>> _named("Model", "model"), _named("ModelId", "model"), _named("l_model", "model")
+        (True, False, True)
+    """
+    parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
+    if len(parts) > 1 and len(parts[0]) <= 2:
+        parts = parts[1:]
+    return len(parts) == 1 and parts[0] in (noun, f"{noun}s")
+
+
 def _says(column: str, noun: str) -> bool:
     """Whether an identifier column's name is the noun plus id words ("id_customer"); TPC-H's
     glued, abbreviated keys count too ("o_custkey": ``_key_names``; outside tryout 26, t_w1)."""
@@ -101,7 +115,10 @@ def _counted_columns(
     transactions_seed WHERE ...``: 10 transactions of 4 customers, shown at 1.00 in outside
     tryout 33; over the customers' own table the column is its key and measures equal)."""
     if isinstance(count.this, exp.Column):
-        return [count.this] if _says(count.this.name, noun) else []
+        # the noun itself counts too: "How many influencers were mentioned on Instagram?" as
+        # COUNT(influencer) over mention rows (7 rows, 1 influencer; outside tryout 35, w3)
+        named = _says(count.this.name, noun) or _named(count.this.name, noun)
+        return [count.this] if named else []
     if not isinstance(count.this, exp.Star):
         return []
     if not tree.args.get("joins"):
