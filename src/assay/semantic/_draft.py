@@ -945,7 +945,17 @@ def _dimension_words(plain: _Plain, table: str, column: str) -> list[str]:
 
 def _label_columns(data: DraftInput) -> list[tuple[str, str]]:
     """Text columns that label their rows (a name or a title), open dimensions however many
-    distinct values they hold: not a closed domain, not personal data, not all one value."""
+    distinct values they hold: not a closed domain, not personal data, not all one value.
+    Read without the prefix every column of its table shares: TPC-H's ``n_name`` is the
+    nation's name (its "n_" was taken for a one-letter word, and no question could name a
+    nation: outside tryout of a drafted TPC-H layer, "customers in GERMANY" abstained)."""
+    prefixes = column_prefixes(data.profile)
+
+    def words(table: str, column: str) -> list[str]:
+        prefix = prefixes.get(table, "")
+        own = column[len(prefix) :] if prefix and column.startswith(prefix) else column
+        return split_name(own).split()
+
     return [
         (t.name, r.fingerprint.column)
         for t in data.profile.tables
@@ -955,9 +965,9 @@ def _label_columns(data: DraftInput) -> list[tuple[str, str]]:
         and r.fingerprint.n_distinct > 1
         and (t.name, r.fingerprint.column) not in data.domains
         and (t.name, r.fingerprint.column) not in data.pii
-        and set(split_name(r.fingerprint.column).split()) & LABEL_WORDS
+        and set(words(t.name, r.fingerprint.column)) & LABEL_WORDS
         # "LName": a word of one letter says nothing a question would use
-        and all(len(w) > 1 for w in split_name(r.fingerprint.column).split())
+        and all(len(w) > 1 for w in words(t.name, r.fingerprint.column))
     ]
 
 
