@@ -117,7 +117,7 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
     verdict = payload["verdict"]
     # Fail closed: only an answer shown (show, or warn with its warning) carries its text and
     # rows; a withheld answer, an ask-back, an abstention or a refusal carries none.
-    shown = verdict["behaviour"] == "answer" and verdict["action"] in ("show", "warn")
+    shown = payload["answer"] or {}
     return {
         "ok": True,
         "database": payload["database"],
@@ -129,9 +129,9 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
         "findings": verdict["findings"],
         "reading": payload["reading"],
         "message": verdict["provenance"].get("message", ""),
-        "text": verdict.get("text") if shown else None,
+        "text": shown.get("text"),
         "sql": verdict.get("sql"),
-        "result": verdict.get("result") if shown else None,
+        "result": shown.get("result"),
         "choices": payload["choices"],
         "policy": payload["policy"],
         "follow_up": payload.get("follow_up"),
