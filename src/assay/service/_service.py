@@ -629,12 +629,13 @@ def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
     if probability is None:
         probability = policy.calibrator(float(record["score"]))
     threshold = chow_threshold(policy.cost)
+    said, needed = _apart(float(probability), threshold)
     findings.append(
         Finding(
             "chow.below_threshold",
             "veto",
-            f"The calibrated probability that this answer is right is {probability:.2f}, below "
-            f"the {threshold:.2f} that showing it needs (a wrong answer shown costs "
+            f"The calibrated probability that this answer is right is {said}, below "
+            f"the {needed} that showing it needs (a wrong answer shown costs "
             f"{policy.cost:g} times a right one withheld).",
             {
                 "probability": round(float(probability), 4),
@@ -644,6 +645,22 @@ def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
             },
         ).to_dict()
     )
+
+
+def _apart(probability: float, threshold: float) -> tuple[str, str]:
+    """Both numbers written with the fewest digits (two or more) that tell them apart, so a
+    probability just below its threshold never reads as equal to it (outside tryout 36: "0.80,
+    below the 0.80", for 0.7963).
+
+    Example:
+        >>> _apart(0.7963, 0.8), _apart(0.25, 0.8)
+        (('0.796', '0.800'), ('0.25', '0.80'))
+    """
+    for digits in range(2, 7):
+        said, needed = f"{probability:.{digits}f}", f"{threshold:.{digits}f}"
+        if said != needed:
+            return said, needed
+    return said, needed
 
 
 def _new_id() -> str:
