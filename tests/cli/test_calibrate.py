@@ -34,6 +34,16 @@ def test_fits_from_the_verdicts_own_labels(tmp_path: Path) -> None:
     assert (saved["kind"], saved["rule"]) == ("isotonic", "v3")
 
 
+def test_one_distinct_score_is_warned(tmp_path: Path) -> None:
+    # Outside tryout 36: every labelled answer scored 1.0, the map was one point and every
+    # answer was then withheld, with no word said.
+    rows = [("a", 1.0, 1, "v3"), ("b", 1.0, 1, "v3"), ("c", 1.0, 1, "v3"), ("d", 1.0, 0, "v3")]
+    result = _calibrate(_verdicts(tmp_path / "v.jsonl", rows), tmp_path / "c.json")
+    assert result.exit_code == 0, result.output
+    assert "Warning: the 4 labelled answers have 1 distinct score (1)" in result.output
+    assert "cannot rank them; Chow's rule will withhold every answer" in result.output
+
+
 @pytest.mark.parametrize(
     ("rows", "error", "words"),
     [

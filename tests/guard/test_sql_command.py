@@ -103,3 +103,16 @@ def test_a_cte_whose_body_is_refused_is_not_an_unknown_table(shop_duckdb: Path) 
     )
     assert code != 0 and "DELETE" in out
     assert "Unknown table" not in out, out
+
+
+def test_a_change_is_refused_saying_what_it_would_do(shop_duckdb: Path, tmp_path: Path) -> None:
+    # Outside tryout 36: "this statement is TRUNCATETABLE", and EXPORT DATABASE was called a
+    # syntax error ("Fix the syntax"); neither ran.
+    code, out = _run(["--db", str(shop_duckdb), "TRUNCATE orders"])
+    assert code == 1 and "TRUNCATE, which deletes every row of a table" in out
+    target = tmp_path / "dump"
+    code, out = _run(["--db", str(shop_duckdb), f"EXPORT DATABASE '{target}'"])
+    assert code == 1 and "EXPORT, which writes the database to files" in out
+    assert "Fix the syntax" not in out and not target.exists()
+    code, out = _run(["--db", str(shop_duckdb), "SELECT count(*) AS n FROM orders"])
+    assert code == 0 and "200" in out

@@ -115,6 +115,62 @@ def test_sql_guarded(client: TestClient) -> None:
     assert "result" not in refused["verdict"]
 
 
+@pytest.mark.parametrize(
+    ("statement", "does"),
+    [
+        ("TRUNCATE orders", "TRUNCATE, which deletes every row of a table"),
+        ("COPY orders FROM '{csv}'", "COPY, which reads or writes a file"),
+        ("COPY orders TO '{out}'", "COPY, which reads or writes a file"),
+        ("ATTACH '{out}' AS other", "ATTACH, which opens another database"),
+        ("INSTALL httpfs", "INSTALL, which installs an extension"),
+        ("LOAD httpfs", "LOAD, which loads an extension"),
+        ("CALL pragma_version()", "CALL, which runs a procedure or table function"),
+        ("PRAGMA enable_profiling", "PRAGMA, which changes a setting"),
+        ("EXPORT DATABASE '{out}'", "EXPORT, which writes the database to files"),
+        ("IMPORT DATABASE '{out}'", "IMPORT, which loads a database from files"),
+        ("SET threads = 1", "SET, which changes a setting"),
+        ("CHECKPOINT", "CHECKPOINT, which writes the database file"),
+    ],
+    ids=[
+        "truncate",
+        "copy-from",
+        "copy-to",
+        "attach",
+        "install",
+        "load",
+        "call",
+        "pragma",
+        "export",
+        "import",
+        "set",
+        "checkpoint",
+    ],
+)
+def test_sql_that_would_change_or_touch_files_is_refused(
+    client: TestClient, tmp_path: Path, statement: str, does: str
+) -> None:
+    # Outside tryout 36: TRUNCATE and COPY came back withheld answers ("behaviour": "answer"),
+    # where DELETE was refused. Each is refused with what it would do, and nothing runs.
+    csv, out = tmp_path / "rows.csv", tmp_path / "out"
+    csv.write_text("1,2,3\n", encoding="utf-8")
+    count = "SELECT count(*) AS n FROM orders"
+    before = client.post("/api/sql", json={"sql": count}).json()["verdict"]["result"]["rows"]
+    body = client.post("/api/sql", json={"sql": statement.format(csv=csv, out=out)}).json()
+    assert body["badge"] == "refuse" and body["verdict"]["behaviour"] == "refuse", body
+    assert body["answer"] is None and "result" not in body["verdict"]
+    assert body["verdict"]["reasons"] == ["guard.forbidden_statement"]
+    assert f"this statement is {does}, not a query" in body["verdict"]["findings"][0]["message"]
+    after = client.post("/api/sql", json={"sql": count}).json()["verdict"]["result"]["rows"]
+    assert after == before and not out.exists()
+
+
+def test_sql_that_only_reads_is_not_a_refusal(client: TestClient) -> None:
+    # A read the guard refuses all the same is an answer withheld, never a refusal.
+    for statement in ("PRAGMA table_info('orders')", "SELECT * FROM nosuch", "BEGIN"):
+        body = client.post("/api/sql", json={"sql": statement}).json()
+        assert body["badge"] == "withhold" and body["verdict"]["behaviour"] == "answer", body
+
+
 def test_sql_as_the_answer_to_a_question_is_one_sample(client: TestClient) -> None:
     # Outside tryout 14: a count of the wrong table for "How many students?" was shown at 1.00.
     # One query is one sample: no agreement to measure, so a warning at most; run as given
@@ -215,6 +271,15 @@ def test_verdict_and_feedback(client: TestClient, service: Service) -> None:
     assert sent.json()["ok"] is True
     got = client.get(f"/api/verdicts/{ident}").json()
     assert [(f["label"], f["comment"]) for f in got["feedback"]] == [(0, "no")]
+    # The answer to show, by the same rule as the ask's (outside tryout 36: no such field, so
+    # a client had to apply the withhold rule itself).
+    assert got["badge"] == "show" and got["answer"]["text"] == got["verdict"]["text"]
+    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023"
+    asked = {"sql": sql, "question": "How many orders were placed in 2022?"}
+    withheld = client.post("/api/sql", json=asked).json()
+    looked_up = client.get(f"/api/verdicts/{withheld['verdict']['id']}").json()
+    assert looked_up["badge"] == "withhold" and looked_up["verdict"]["result"]["rows"]
+    assert "answer" in looked_up and looked_up["answer"] is None
     assert service.ledger.labels()[ident] == 0
     _error(client.get("/api/verdicts/v-unknown"), 404, "verdict.not_found")
 

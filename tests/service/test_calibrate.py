@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from assay.cli._main import main
 from assay.ledger import labels_for, read_labels, read_verdicts
+from assay.service import Service
 from tests.service.conftest import make_service
 
 ANSWERED = [
@@ -109,25 +110,33 @@ def test_too_few_labels_keep_thresholds(demo_paths: tuple[Path, Path], tmp_path:
 def test_export_is_read_by_report_and_calibrate(
     demo_paths: tuple[Path, Path], tmp_path: Path
 ) -> None:
+    """With feedback on some verdicts only (the usual case), the export holds the labelled
+    ones and says how many it left out: calibrate reads its files as they are (outside tryout
+    36 every verdict was written, and calibrate refused them: "34 verdicts have no label")."""
     url = f"sqlite:///{tmp_path / 'ledger.db'}"
-    ids = _fill(demo_paths, url, 10)
+    ids = _fill(demo_paths, url, 10)  # ten labelled answers and an ask-back, unlabelled
+    svc = make_service(demo_paths, url)
+    try:
+        for question in ANSWERED[:3]:
+            svc.ask(question)  # answered, never labelled
+    finally:
+        svc.close()
+        svc.ledger.close()
     out = tmp_path / "export"
     result = CliRunner().invoke(main, ["ledger", "export", "--ledger", url, "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "wrote 11 verdicts and 10 labels" in result.output
+    assert result.output.strip() == (
+        f"wrote 10 labelled verdicts and their labels to {out}; left out 4 verdicts without a label"
+    )
     verdicts = read_verdicts(out / "verdicts.jsonl")
     labels = read_labels(out / "labels.jsonl")
-    assert set(labels) == set(ids) and len(verdicts) == 11
+    assert set(labels) == set(ids) == set(verdicts)
     assert labels_for(None, [verdicts]) == labels  # the verdicts carry their own labels too
-    scored = {k: v for k, v in verdicts.items() if v.get("score") is not None}
-    (tmp_path / "scored.jsonl").write_text(
-        "".join(json.dumps(v) + "\n" for v in scored.values()), encoding="utf-8"
-    )
     fitted = CliRunner().invoke(
         main,
         [
             "calibrate",
-            str(tmp_path / "scored.jsonl"),
+            str(out / "verdicts.jsonl"),
             "--labels",
             str(out / "labels.jsonl"),
             "--out",
@@ -135,10 +144,29 @@ def test_export_is_read_by_report_and_calibrate(
         ],
     )
     assert fitted.exit_code == 0, fitted.output
+    assert "fitted on 10 verdicts" in fitted.output
     empty = CliRunner().invoke(
         main, ["ledger", "export", "--ledger", url, "--out", str(out), "--database", "nope"]
     )
     assert empty.exit_code == 1 and "holds no verdicts of 'nope'" in empty.output
+
+
+def test_export_of_a_ledger_without_labels_says_so(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    svc = make_service(demo_paths, url)
+    try:
+        svc.ask(ANSWERED[0])
+    finally:
+        svc.close()
+        svc.ledger.close()
+    result = CliRunner().invoke(
+        main, ["ledger", "export", "--ledger", url, "--out", str(tmp_path / "export")]
+    )
+    assert result.exit_code == 1
+    assert "None of the ledger's 1 verdicts has a label" in result.output
+    assert not (tmp_path / "export").exists()
 
 
 def test_calibrate_names_every_database_and_every_label_left_out(
@@ -182,3 +210,75 @@ def test_calibrate_names_every_database_and_every_label_left_out(
         "the asks' scores)"
     )
     assert not out.exists() or not list(out.glob("*.json"))
+
+
+def test_a_map_that_cannot_rank_is_warned(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
+    """Every labelled answer with one score fits one point: the command says so, and what the
+    gate will do (outside tryout 36: 54 answers all scored 1.0 fitted P(right) = 0.7963, and
+    every answer was then withheld with no word said)."""
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    svc = make_service(demo_paths, url)
+    try:
+        for label in (1, 1, 1, 0):
+            svc.feedback(svc.ask(ANSWERED[0])["verdict"]["id"], label)
+    finally:
+        svc.close()
+        svc.ledger.close()
+    out = tmp_path / "calibrators"
+    result = CliRunner().invoke(
+        main, ["calibrate", "--ledger", url, "--out", str(out), "--min-labels", "4"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "shop: isotonic calibrator on 4 labelled answers" in result.output
+    warning = result.output.split("Warning: shop: ", 1)[1]
+    assert warning.startswith("the 4 labelled answers have 1 distinct score (")
+    assert "P(right) = 0.7500 and cannot rank them" in warning
+    assert "withhold every answer when its cost is above 3.00" in warning
+    assert "leave calibration.dir unset to keep the thresholds" in warning
+
+
+def _one_point_service(demo_paths: tuple[Path, Path], tmp_path: Path) -> Service:
+    """The service calibrated with the map of outside tryout 36: one point, P(right) = 0.7963."""
+    out = tmp_path / "calibrators"
+    out.mkdir()
+    (out / "shop.json").write_text(
+        json.dumps(
+            {"kind": "isotonic", "rule": "agreement_first", "n": 54, "x": [1.0], "y": [0.7963]}
+        ),
+        encoding="utf-8",
+    )
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    return make_service(demo_paths, url, calibration={"dir": str(out), "cost": 4.0})
+
+
+def test_a_probability_just_below_the_threshold_is_written_apart(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Outside tryout 36: "the calibrated probability ... is 0.80, below the 0.80 that showing
+    it needs", for 0.7963."""
+    svc = _one_point_service(demo_paths, tmp_path)
+    try:
+        body = svc.ask(ANSWERED[0])
+        assert body["badge"] == "withhold" and body["policy"]["kind"] == "chow"
+        (chow,) = [f for f in body["verdict"]["findings"] if f["code"] == "chow.below_threshold"]
+        assert "is 0.796, below the 0.800 that showing it needs" in chow["message"]
+    finally:
+        svc.close()
+        svc.ledger.close()
+
+
+def test_a_refusal_names_the_fixed_rules_once_calibrated(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """A refused statement names the fixed rules that refused it, not the calibrated map
+    (outside tryout 36: a refused DELETE named "chow(lambda=4, ...)")."""
+    svc = _one_point_service(demo_paths, tmp_path)
+    try:
+        refused = svc.sql("DELETE FROM orders")
+        assert refused["badge"] == "refuse"
+        assert refused["verdict"]["rule"]["name"] == "guard_refusal"
+        assert refused["verdict"]["policy"]["name"].startswith("thresholds(")
+        assert refused["policy"]["kind"] == "thresholds"
+    finally:
+        svc.close()
+        svc.ledger.close()

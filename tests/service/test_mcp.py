@@ -159,6 +159,16 @@ def test_mcp_over_http_records_the_token_and_answers_errors_in_the_json_shape(
             unknown = call(c, {"question": "x", "database": "nope"})
             assert unknown["isError"] is True
             assert unknown["structuredContent"]["error"]["code"] == "database.unknown"
+            # MCP words, and each call its own id (outside tryout 36: "GET /api/semantic
+            # lists them", and every request_id was "mcp").
+            hint = unknown["structuredContent"]["error"]["hint"]
+            assert "the MCP tool 'semantic'" in hint and "/api/" not in hint
+            ids = {
+                typed["structuredContent"]["request_id"],
+                unknown["structuredContent"]["request_id"],
+                asked["structuredContent"]["request_id"],
+            }
+            assert len(ids) == 3 and "mcp" not in ids
             named = call(c, {"question": "x", "db": "/etc/passwd"})
             assert named["structuredContent"]["error"]["code"] == "request.forbidden_field"
             bare = c.post("/mcp", json={}, headers={"Authorization": token})

@@ -27,15 +27,21 @@ def ledger_group() -> None:
 @click.option("--database", help="Only this configured database's verdicts.")
 @handle_errors
 def export_command(url: str, out: Path, database: str | None) -> None:
-    """Write verdicts.jsonl and labels.jsonl, read by 'assay report' and 'assay calibrate'."""
+    """Write the labelled verdicts and their labels (verdicts.jsonl, labels.jsonl), read by
+    'assay report' and 'assay calibrate'; verdicts without a label are left out and counted."""
     from assay.ledger import Ledger
 
     ledger = Ledger(url)
     try:
-        n_verdicts, n_labels = ledger.export(out, database)
+        n_written, n_left_out = ledger.export(out, database)
     finally:
         ledger.close()
-    click.echo(f"wrote {n_verdicts} verdicts and {n_labels} labels to {out}")
+    left_out = (
+        f"; left out {n_left_out} verdict{'s' if n_left_out != 1 else ''} without a label"
+        if n_left_out
+        else ""
+    )
+    click.echo(f"wrote {n_written} labelled verdicts and their labels to {out}{left_out}")
 
 
 def calibrate_ledger(url: str, out: Path, min_labels: int) -> None:
@@ -60,3 +66,5 @@ def calibrate_ledger(url: str, out: Path, min_labels: int) -> None:
                 f"saved to {out / (item.database + '.json')} (digest {item.calibrator.digest})"
                 f"{left_out}"
             )
+        if item.warning:
+            click.echo(f"Warning: {item.database}: {item.warning}.", err=True)

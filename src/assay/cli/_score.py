@@ -23,6 +23,7 @@ from assay.scoring import (
     IsotonicCalibrator,
     SamplerReliability,
     fit_isotonic,
+    flat_map,
     get_rule,
 )
 
@@ -317,3 +318,6 @@ def calibrate_command(
         f"Saved an isotonic calibrator fitted on {calibrator.n} verdicts to {out} "
         f"(digest {calibrator.digest})."
     )
+    warning = flat_map([float(r["score"]) for r in records], calibrator)
+    if warning:
+        click.echo(f"Warning: {warning}.", err=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +13,7 @@ import click
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import ConfigError
 
-__all__ = ["GIL_SWITCH_INTERVAL_S", "open_service", "serve_command"]
+__all__ = ["GIL_SWITCH_INTERVAL_S", "listen", "open_service", "serve_command"]
 
 # How long a thread may hold the GIL while another waits for it (CPython's default is 5 ms).
 # The event loop wakes for every request and response and must take the GIL from the request
@@ -71,12 +73,20 @@ def serve_command(
 
     from assay.service import create_app, mcp_http
 
+    # The port first: a busy one fails at once, before a minute of opening databases, and never
+    # after "Assay serving ..." was said (outside tryout 36: uvicorn's "[Errno 98] address
+    # already in use" came after it).
+    listening = listen(host, port)
     # Opening the databases and starting the reading and answer processes takes seconds (a
     # minute or more for a large layer on a busy machine): say so at once, at a terminal or in a
     # log, or the operator sees a silent command and a port that refuses (outside tryouts 9 and
     # 13). An error that follows is its own line beginning "Error: ".
     click.echo("Assay: opening the databases and starting the processes...", err=True)
-    service = open_service(config_path, ledger, **kwargs)
+    try:
+        service = open_service(config_path, ledger, **kwargs)
+    except BaseException:
+        listening.close()
+        raise
     try:
         routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)
         app = create_app(service, extra_routes=routes, lifespan=lifespan)
@@ -88,7 +98,7 @@ def serve_command(
             f"tokens {'on' if service.config.tokens else 'off'})",
             err=True,
         )
-        uvicorn.run(
+        config = uvicorn.Config(
             app,
             host=host,
             port=port,
@@ -98,8 +108,45 @@ def serve_command(
             limit_concurrency=256,
             timeout_graceful_shutdown=5,
         )
+        uvicorn.Server(config).run(sockets=[listening])
     finally:
+        listening.close()
         service.close()
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound and listening on ``host:port`` (what uvicorn would bind), or a
+    ``ConfigError`` naming the port and the fix."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise ConfigError(
+            f"Cannot listen on {host}:{port}: the address does not resolve ({exc.strerror}).",
+            hint="Give --host as an address of this machine, e.g. 127.0.0.1 or 0.0.0.0.",
+        ) from exc
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        # As uvicorn binds: a port left in TIME_WAIT by a stopped server can be taken again,
+        # a port another process listens on cannot.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        busy = exc.errno == errno.EADDRINUSE
+        raise ConfigError(
+            f"Cannot listen on {host}:{port}: "
+            + ("the port is already in use." if busy else f"{exc.strerror}."),
+            hint=(
+                "Another process holds it (a second 'assay serve'?): stop that one, or choose "
+                "another port with --port."
+                if busy
+                else "Choose another --host or --port (a port below 1024 needs privileges)."
+            ),
+            details={"host": host, "port": port},
+        ) from exc
+    return sock
 
 
 def _tune_for_latency() -> None:

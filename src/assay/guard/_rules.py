@@ -34,6 +34,7 @@ from assay.guard._allowlists import (
     REFUSED_FUNCTIONS,
 )
 from assay.guard._bounds import MAX_VALUE_BYTES, recursion_problem, string_growth, value_bytes
+from assay.guard._changes import tree_change
 from assay.guard._context import GuardContext, did_you_mean, location
 from assay.guard._key_joins import unrelated_key_joins
 from assay.guard._report import Violation
@@ -96,6 +97,9 @@ def one_query(ctx: GuardContext) -> list[Violation]:
         kind = type(tree).__name__.upper() if tree is not None else "nothing"
         if isinstance(tree, exp.Command):
             kind = str(tree.this).upper()
+        change = tree_change(tree) if tree is not None else None
+        if change is not None:  # what it would do, not sqlglot's class ("TRUNCATETABLE")
+            kind = f"{change.statement}, which {change.does}"
         return [
             Violation(
                 "guard.forbidden_statement",

@@ -17,6 +17,7 @@ from sqlglot.errors import ErrorLevel, ParseError
 from sqlglot.tokenizer_core import TokenType
 
 from assay.catalog import Catalog
+from assay.guard._changes import statement_change
 from assay.guard._context import GuardContext
 from assay.guard._report import GuardReport, Violation
 from assay.guard._rules import RECHECK_RULES, TEXT_RULES, TREE_RULES
@@ -212,6 +213,15 @@ def _parse(ctx: GuardContext) -> tuple[GuardContext, list[Violation]]:
     try:
         parsed = sqlglot.parse(body, read=DIALECTS[ctx.dialect], error_level=ErrorLevel.RAISE)
     except ParseError as exc:
+        change = statement_change(body, DIALECTS[ctx.dialect])
+        if change is not None:  # EXPORT DATABASE: a change sqlglot cannot parse, not a typo
+            return ctx, [
+                Violation(
+                    "guard.forbidden_statement",
+                    f"Only read-only queries may run; this statement is {change.statement}, "
+                    f"which {change.does}, not a query. Rewrite it as a SELECT.",
+                )
+            ]
         first = exc.errors[0] if exc.errors else {}
         description = str(first.get("description") or exc).split("\n")[0]
         if "<class" in description:  # the parser's own classes mean nothing to a reader

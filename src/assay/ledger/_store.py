@@ -368,12 +368,16 @@ class Ledger:
         ]
 
     def export(self, out: Path, database: str | None = None) -> tuple[int, int]:
-        """Write ``verdicts.jsonl`` (each with its latest label) and ``labels.jsonl`` under
-        ``out``; returns how many of each.
+        """Write the labelled verdicts to ``out/verdicts.jsonl`` (each with its latest label)
+        and their labels to ``out/labels.jsonl``: the files ``assay calibrate`` and ``assay
+        report`` read, which need a label on every scored verdict. Returns how many verdicts
+        were written and how many were left out for want of a label (outside tryout 36: every
+        verdict was written, and with feedback on some, the usual case, calibrate refused the
+        files).
 
         Raises:
-            LedgerError: the ledger holds no verdicts (of that database), or ``out`` is not
-                writable.
+            LedgerError: the ledger holds no verdicts (of that database), none of them has a
+                label, or ``out`` is not writable.
         """
         labels = self.labels()
         query = sa.select(VERDICTS.c.id, VERDICTS.c.record).order_by(VERDICTS.c.seq)
@@ -381,31 +385,36 @@ class Ledger:
             query = query.where(VERDICTS.c.database == database)
         with self._engine.connect() as conn:
             rows = conn.execute(query).all()
+        of = f" of {database!r}" if database else ""
         if not rows:
             raise LedgerError(
-                f"The ledger holds no verdicts{f' of {database!r}' if database else ''}.",
+                f"The ledger holds no verdicts{of}.",
                 hint="Ask questions through 'assay serve' first.",
+            )
+        labelled = [(ident, raw) for ident, raw in rows if ident in labels]
+        if not labelled:
+            raise LedgerError(
+                f"None of the ledger's {len(rows)} verdicts{of} has a label; the export holds "
+                "labelled verdicts only.",
+                hint="Give feedback (thumbs up or down) in the page or POST /api/feedback first.",
             )
         try:
             out.mkdir(parents=True, exist_ok=True)
-            n_labels = 0
             with (
                 (out / "verdicts.jsonl").open("w", encoding="utf-8") as verdicts,
                 (out / "labels.jsonl").open("w", encoding="utf-8") as label_file,
             ):
-                for ident, raw in rows:
+                for ident, raw in labelled:
                     record = json.loads(raw)
-                    if ident in labels:
-                        record["label"] = labels[ident]
-                        label_file.write(json.dumps({"id": ident, "label": labels[ident]}) + "\n")
-                        n_labels += 1
+                    record["label"] = labels[ident]
+                    label_file.write(json.dumps({"id": ident, "label": labels[ident]}) + "\n")
                     verdicts.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
         except OSError as exc:
             raise LedgerError(
                 f"Cannot write the export to {str(out)!r}: {exc.strerror}.",
                 hint="Choose a writable folder.",
             ) from exc
-        return len(rows), n_labels
+        return len(labelled), len(rows) - len(labelled)
 
 
 def _verdict_row(

@@ -1,6 +1,6 @@
 """Scoring: the rules registry (designed, v2, agreement_first, v3, assay) and calibrators."""
 
-from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic
+from assay.scoring._calibrate import IsotonicCalibrator, fit_isotonic, flat_map
 from assay.scoring._confidence import FEATURES, ConfidenceModel, fit_confidence
 from assay.scoring._reliability import SamplerReliability, fit_reliability
 from assay.scoring._rules import (
@@ -31,5 +31,6 @@ __all__ = [
     "fit_confidence",
     "fit_isotonic",
     "fit_reliability",
+    "flat_map",
     "get_rule",
 ]

@@ -18,7 +18,7 @@ import numpy as np
 
 from assay.errors import InputError, ScoringError
 
-__all__ = ["IsotonicCalibrator", "fit_isotonic"]
+__all__ = ["IsotonicCalibrator", "fit_isotonic", "flat_map"]
 
 
 @dataclass(frozen=True)
@@ -96,3 +96,39 @@ def fit_isotonic(
     xs = tuple(round(float(v), 9) for v in model.X_thresholds_)
     ys = tuple(round(float(v), 9) for v in model.y_thresholds_)
     return IsotonicCalibrator(xs, ys, len(x), rule)
+
+
+def flat_map(scores: list[float], calibrator: IsotonicCalibrator) -> str:
+    """Why a fitted map cannot rank answers, and what Chow's rule will then do; "" when it can.
+
+    A map that gives every score one probability (one distinct score among the labelled
+    answers, or labels that pool into one level) puts every answer on the same side of the
+    threshold: outside tryout 36, 54 answers (``assay calibrate --ledger``) all scored 1.0
+    fitted P(right) = 0.7963, below the default threshold 0.80, and every answer was then
+    withheld with no word said.
+
+    Example:
+        >>> print(flat_map([1.0, 1.0], IsotonicCalibrator((1.0,), (0.7963,), 2))[:80])
+        the 2 labelled answers have 1 distinct score (1); the map gives every answer P(r
+        >>> flat_map([0.2, 0.9], IsotonicCalibrator((0.2, 0.9), (0.1, 0.9), 2))
+        ''
+    """
+    if len(set(calibrator.y)) > 1:
+        return ""
+    distinct = sorted(set(scores))
+    listed = ", ".join(f"{v:g}" for v in distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+    p = calibrator.y[0]
+    said = (
+        f"the {len(scores)} labelled answers have {len(distinct)} distinct "
+        f"score{'' if len(distinct) == 1 else 's'} ({listed}); the map gives every answer "
+        f"P(right) = {p:.4f} and cannot rank them"
+    )
+    if p >= 1.0:
+        return f"{said}; Chow's rule will show every answer, at any cost"
+    if p <= 0.0:
+        return f"{said}; Chow's rule will withhold every answer, at any cost"
+    return (
+        f"{said}; Chow's rule will withhold every answer when its cost is above "
+        f"{p / (1 - p):.2f} (cost 4 needs 0.80) and show every one otherwise. "
+        "Label answers of several scores"
+    )

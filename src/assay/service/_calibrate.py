@@ -19,7 +19,7 @@ from pathlib import Path
 
 from assay.errors import ScoringError
 from assay.ledger import LabelledAnswer, Ledger
-from assay.scoring import IsotonicCalibrator, fit_isotonic
+from assay.scoring import IsotonicCalibrator, fit_isotonic, flat_map
 
 __all__ = ["LedgerCalibration", "calibrate_from_ledger"]
 
@@ -34,6 +34,7 @@ class LedgerCalibration:
     calibrator: IsotonicCalibrator | None
     reason: str  # why none was fitted, or "" when one was
     n_left_out: int = 0  # labels on /api/sql and /api/score verdicts: not counted
+    warning: str = ""  # a map fitted that cannot rank answers: what the gate will do
 
     @property
     def left_out(self) -> str:
@@ -109,7 +110,22 @@ def _calibrate_one(
     (out / f"{database}.ids.json").write_text(
         json.dumps(sorted(a.id for a in mine)) + "\n", encoding="utf-8"
     )
-    return LedgerCalibration(database, len(mine), calibrator, "", n_left_out)
+    return LedgerCalibration(
+        database,
+        len(mine),
+        calibrator,
+        "",
+        n_left_out,
+        _flat(mine, calibrator),
+    )
+
+
+def _flat(mine: list[LabelledAnswer], calibrator: IsotonicCalibrator) -> str:
+    """``flat_map``'s warning, with the service's way to keep the fixed thresholds."""
+    warning = flat_map([a.score for a in mine], calibrator)
+    if not warning or calibrator.y[0] >= 1.0 or calibrator.y[0] <= 0.0:
+        return warning
+    return f"{warning}; or leave calibration.dir unset to keep the thresholds"
 
 
 def _one_class(answers: list[LabelledAnswer]) -> str:

@@ -9,6 +9,7 @@ Served over stdio (``assay mcp``) and over streamable HTTP at ``/mcp`` by ``assa
 from __future__ import annotations
 
 import json
+import uuid
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -102,9 +103,32 @@ def _type_name(value: Any) -> str:
     return type(value).__name__
 
 
+def _request_id() -> str:
+    """Each call's own id, as the HTTP API gives each request (outside tryout 36: every MCP
+    call's was the constant "mcp", so a log line could not be told from another)."""
+    return uuid.uuid4().hex[:16]
+
+
+# The HTTP API's words in a hint, as an MCP client would act on them (outside tryout 36: an
+# MCP error pointed to "GET /api/semantic").
+_HTTP_TO_TOOLS = {
+    "GET /api/semantic": "the MCP tool 'semantic'",
+    "GET /api/catalog": "the MCP tool 'catalog'",
+}
+
+
+def _mcp_error(error: ApiError) -> dict[str, Any]:
+    """The service's JSON error shape for an MCP call: its own request id, hints in MCP
+    words."""
+    hint = error.hint
+    for http, tool in _HTTP_TO_TOOLS.items():
+        hint = hint.replace(http, tool)
+    return error_body(ApiError(error.code, error.message, hint, error.details), _request_id())
+
+
 def _error_result(error: ApiError) -> CallToolResult:
     """A refused call in the service's JSON error shape, flagged as an error (``isError``)."""
-    body = error_body(error, "mcp")
+    body = _mcp_error(error)
     return CallToolResult(
         content=[TextContent(type="text", text=json.dumps(body, indent=2))],
         structured_content=body,
@@ -117,7 +141,7 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
     verdict = payload["verdict"]
     # Fail closed: only an answer shown (show, or warn with its warning) carries its text and
     # rows; a withheld answer, an ask-back, an abstention or a refusal carries none.
-    shown = verdict["behaviour"] == "answer" and verdict["action"] in ("show", "warn")
+    shown = payload["answer"] or {}
     return {
         "ok": True,
         "database": payload["database"],
@@ -129,9 +153,9 @@ def _summary(payload: dict[str, Any]) -> dict[str, Any]:
         "findings": verdict["findings"],
         "reading": payload["reading"],
         "message": verdict["provenance"].get("message", ""),
-        "text": verdict.get("text") if shown else None,
+        "text": shown.get("text"),
         "sql": verdict.get("sql"),
-        "result": verdict.get("result") if shown else None,
+        "result": shown.get("result"),
         "choices": payload["choices"],
         "policy": payload["policy"],
         "follow_up": payload.get("follow_up"),
@@ -158,11 +182,11 @@ class _Server(MCPServer[Any]):
 
 async def _call(func: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     try:
-        return await anyio.to_thread.run_sync(func)
+        return {**await anyio.to_thread.run_sync(func), "request_id": _request_id()}
     except ApiError as exc:
-        return error_body(exc, "mcp")
+        return _mcp_error(exc)
     except AssayError as exc:
-        return error_body(from_assay_error(exc), "mcp")
+        return _mcp_error(from_assay_error(exc))
 
 
 def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
@@ -234,7 +258,7 @@ class _TokenGate:
             try:
                 name = client_for(self.tokens, raw)
             except ApiError as exc:
-                await _send_json(send, exc.status, error_body(exc, "mcp"))
+                await _send_json(send, exc.status, _mcp_error(exc))
                 return
             token = _CLIENT.set(f"token:{name}")
             try:

@@ -133,7 +133,11 @@ def openapi_document() -> dict[str, Any]:
                         }
                     ],
                     "responses": {
-                        "200": {"description": "The verdict."},
+                        "200": {
+                            "description": "The verdict, its badge and feedback; `answer` "
+                            "holds the text and rows to show, null unless the badge is show "
+                            "or warn (as an ask's)."
+                        },
                         **_errors(*_COMMON, "verdict.not_found"),
                     },
                 }

@@ -16,14 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import sqlglot
 from pydantic import ValidationError
-from sqlglot import exp
 
 from assay.connectors import PooledConnector, connect
 from assay.errors import AssayError, ConfigError, ExecutionTimeout
 from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
+from assay.guard import statement_change
 from assay.ledger import Ledger
 from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
@@ -284,17 +283,12 @@ class Service:
         follow_up: dict[str, Any] | None = None,
         choices: list[dict[str, str]] | None = None,
     ) -> dict[str, Any]:
-        shown = record.get("behaviour") == "answer" and record.get("action") in ("show", "warn")
         return {
             "ok": True,
             "database": db.key,
             "verdict": record,
             "badge": badge(record),
-            # What may be put before a person: nothing unless the answer is shown (fail closed);
-            # the verdict keeps a withheld candidate for audit only.
-            "answer": {"text": record.get("text"), "result": record.get("result")}
-            if shown
-            else None,
+            "answer": shown_answer(record),
             "reading": on_reading_line(restatement(record), follow_up),
             "choices": choices_for(record, db.layer, db.agent.lexicon)
             if choices is None
@@ -341,13 +335,17 @@ class Service:
             raise
         if run.result is None:
             findings = tuple(Finding(v.code, "veto", v.message) for v in run.report.violations)
+            change = statement_change(statement, db.connector.dialect)
             verdict = build_verdict(
                 ident=ident,
-                # A statement that would change data or schema is refused, as /api/ask refuses
-                # a question asking to (it said "answer" here, outside tryout 22).
-                behaviour="refuse" if _changes_data(statement, db.connector.dialect) else "answer",
+                # A statement that would change data, schema, settings or files is refused, as
+                # /api/ask refuses a question asking to (it said "answer" here, outside tryout
+                # 22; TRUNCATE and COPY still did, outside tryout 36).
+                behaviour="answer" if change is None else "refuse",
                 rule=GUARD_REFUSAL,
-                policy=db.policy,
+                # The fixed rules refused it: a calibrated map applies to the asks' scores only
+                # (it named the calibrated policy, outside tryout 36).
+                policy=self._gate_policy(db, GUARD_REFUSAL.name),
                 score=0.0,
                 findings=findings,
                 reasons=tuple(dict.fromkeys(f.code for f in findings)),
@@ -468,11 +466,16 @@ class Service:
         fixed thresholds, never through another rule's map."""
         with db.lock:
             if rule not in db.scorers:
-                fitted = db.policy.calibrator is None or rule == ASK_RULE
-                policy = db.policy if fitted else GatePolicy()
-                scorer = Scorer.named(rule, policy=policy, settings=self.settings)
-                db.scorers[rule] = scorer
+                policy = self._gate_policy(db, rule)
+                db.scorers[rule] = Scorer.named(rule, policy=policy, settings=self.settings)
             return db.scorers[rule]
+
+    @staticmethod
+    def _gate_policy(db: _Database, rule: str) -> GatePolicy:
+        """The policy that gates ``rule``'s verdicts: the calibrated one for the rule it was
+        fitted on (the asks'), the fixed thresholds for any other."""
+        fitted = db.policy.calibrator is None or rule == ASK_RULE
+        return db.policy if fitted else GatePolicy()
 
     def semantic(self, database: str | None = None) -> dict[str, Any]:
         """What can be asked: every configured database's metrics, dimensions and coverage."""
@@ -519,6 +522,9 @@ class Service:
             "database": stored["database"],
             "verdict": record,
             "badge": badge(record),
+            # The same rule as an ask's: a client that looks a verdict up never renders a
+            # withheld candidate (the field was missing, outside tryout 36).
+            "answer": shown_answer(record),
             "reading": restatement(record),
             "choices": choices_for(record, db.layer, db.agent.lexicon) if db else [],
             "question": stored["question"],
@@ -592,21 +598,20 @@ def badge(record: dict[str, Any]) -> str:
     )
 
 
-_CHANGES = (exp.Insert, exp.Update, exp.Delete, exp.Merge, exp.Create, exp.Drop, exp.Alter)
-
-
-def _changes_data(statement: str, dialect: str) -> bool:
-    """Whether a statement would write: a data or schema change, or SELECT ... INTO.
+def shown_answer(record: dict[str, Any]) -> dict[str, Any] | None:
+    """What may be put before a person: the text and rows of an answer shown (show, or warn
+    with its warning), else ``None`` (fail closed): a withheld verdict keeps its candidate
+    for audit only.
 
     Example:
-        >>> _changes_data("DROP TABLE orders", "duckdb"), _changes_data("SELECT 1", "duckdb")
-        (True, False)
+        >>> shown_answer({"behaviour": "answer", "action": "withhold", "text": "42"}) is None
+        True
+        >>> shown_answer({"behaviour": "answer", "action": "warn", "text": "42"})["text"]
+        '42'
     """
-    try:
-        trees = sqlglot.parse(statement, read=dialect or None)
-    except sqlglot.errors.SqlglotError:
-        return False
-    return any(t is not None and any(t.find_all(*_CHANGES, exp.Into)) for t in trees)
+    if badge(record) not in ("show", "warn"):
+        return None
+    return {"text": record.get("text"), "result": record.get("result")}
 
 
 def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
@@ -624,12 +629,13 @@ def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
     if probability is None:
         probability = policy.calibrator(float(record["score"]))
     threshold = chow_threshold(policy.cost)
+    said, needed = _apart(float(probability), threshold)
     findings.append(
         Finding(
             "chow.below_threshold",
             "veto",
-            f"The calibrated probability that this answer is right is {probability:.2f}, below "
-            f"the {threshold:.2f} that showing it needs (a wrong answer shown costs "
+            f"The calibrated probability that this answer is right is {said}, below "
+            f"the {needed} that showing it needs (a wrong answer shown costs "
             f"{policy.cost:g} times a right one withheld).",
             {
                 "probability": round(float(probability), 4),
@@ -639,6 +645,22 @@ def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
             },
         ).to_dict()
     )
+
+
+def _apart(probability: float, threshold: float) -> tuple[str, str]:
+    """Both numbers written with the fewest digits (two or more) that tell them apart, so a
+    probability just below its threshold never reads as equal to it (outside tryout 36: "0.80,
+    below the 0.80", for 0.7963).
+
+    Example:
+        >>> _apart(0.7963, 0.8), _apart(0.25, 0.8)
+        (('0.796', '0.800'), ('0.25', '0.80'))
+    """
+    for digits in range(2, 7):
+        said, needed = f"{probability:.{digits}f}", f"{threshold:.{digits}f}"
+        if said != needed:
+            return said, needed
+    return said, needed
 
 
 def _new_id() -> str:
