@@ -245,6 +245,17 @@ class Lexicon:
         out.longest = max(self.longest, *(len(k) for k in out.entries))
         return out
 
+    def with_names(self, pairs: list[tuple[str, str]]) -> Lexicon:
+        """A copy of this lexicon where each phrase, as said, names only its one dimension: a
+        name of several dimensions read as the one a conversation's earlier words settle."""
+        out = copy.copy(self)
+        out.entries = dict(self.entries)
+        for phrase, dimension in pairs:
+            out.entries[tuple(canonical(t.text) for t in tokenize(phrase))] = [
+                ("dimension", dimension)
+            ]
+        return out
+
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
         sold': one plural noun and only function words after it), when that is the

@@ -46,6 +46,10 @@ ASK_RULE = "agreement_first"
 class _Database:
     key: str
     connector: PooledConnector
+    # The layer as loaded (what /api/semantic lists). Questions are read over ``agent.layer``,
+    # which adds the numeric columns and derived words its ``agent.lexicon`` names: reading
+    # over this one with that lexicon met dimensions it lacks ("now by priority" on TPC-H
+    # raised StopIteration, tryout 36).
     layer: SemanticLayer
     agent: Agent
     policy: GatePolicy
@@ -170,7 +174,7 @@ class Service:
                     break
                 previous = found
             follow_up = compose_follow_up(
-                previous["question"], question, db.layer, db.agent.lexicon
+                previous["question"], question, db.agent.layer, db.agent.lexicon
             )
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
@@ -296,7 +300,7 @@ class Service:
             if shown
             else None,
             "reading": on_reading_line(restatement(record), follow_up),
-            "choices": choices_for(record, db.layer, db.agent.lexicon)
+            "choices": choices_for(record, db.agent.layer, db.agent.lexicon)
             if choices is None
             else choices,
             "follow_up": follow_up,
@@ -520,7 +524,7 @@ class Service:
             "verdict": record,
             "badge": badge(record),
             "reading": restatement(record),
-            "choices": choices_for(record, db.layer, db.agent.lexicon) if db else [],
+            "choices": choices_for(record, db.agent.layer, db.agent.lexicon) if db else [],
             "question": stored["question"],
             "follow_up_of": stored["follow_up_of"],
             "feedback": stored["feedback"],
