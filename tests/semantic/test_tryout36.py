@@ -1,17 +1,23 @@
-"""A reading fault an outside tester found on a drafted layer (tryout 36).
+"""Two reading faults an outside tester found on drafted layers (tryout 36).
 
-A follow-up whose word names two dimensions alone ("status": the order's or the line's) was
-asked back though the composed question read it as the previous question's thing: "now by
-status" after "total orders totalprice in 1995" composed "... in 1995 by status", read by the
-order's status, and was then said "not the previous question with your change made". The
-follow-up's words are now read as they read after the previous question.
+1. A follow-up whose word names two dimensions alone ("status": the order's or the line's) was
+   asked back though the composed question read it as the previous question's thing: "now by
+   status" after "total orders totalprice in 1995" composed "... in 1995 by status", read by
+   the order's status, and was then said "not the previous question with your change made".
+   The follow-up's words are now read as they read after the previous question.
+2. A did-you-mean offered a value its metric can never reach: "total revenue in Eurpoe in
+   2023" offered "Europe", a region no join reaches from the revenue's rows, and answering it
+   abstained with ``plan.no_join_path``. A suggestion now offers only what the question's
+   metric reaches.
 
-The warehouse is a small TPC-H-like one built here and drafted by ``assay semantic init`` as
-the tester drafted theirs.
+The warehouse of (1) is a small TPC-H-like one built here and drafted by ``assay semantic init``
+as the tester drafted theirs; the layer of (2) has the drafted Cortex layer's shape, written in
+code.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +28,11 @@ import pytest
 from assay.connectors import connect
 from assay.pipeline import Agent
 from assay.semantic import (
+    Dimension,
+    JoinPath,
+    Lexicon,
+    Metric,
+    SemanticLayer,
     compose_follow_up,
     decide,
     load_semantic,
@@ -112,3 +123,73 @@ def test_a_shared_word_the_previous_question_does_not_settle_stays_asked_back(
     assert again.groups == ()
     assert again.ambiguous_names
     assert decide(again, orders.layer).behaviour == "clarify"
+
+
+# -- 2. a did-you-mean offers only what the metric reaches ---------------------------------
+
+_REGIONS = ("Africa", "Asia", "Europe", "North America", "South America")
+
+
+def _cortex(*, joined: bool = False) -> SemanticLayer:
+    """The drafted Cortex layer's shape: revenue over daily_revenue, joined to product; the
+    region table has no join (its Region_id is no key), unless ``joined``."""
+    joins = (JoinPath("daily_revenue.Product_id", "product.Product_id"),)
+    if joined:
+        joins += (JoinPath("daily_revenue.Region_id", "region.Region_id"),)
+    return SemanticLayer(
+        name="cortex",
+        metrics=(
+            Metric(
+                "daily_revenue_REVENUE_total",
+                "total REVENUE",
+                ("revenue",),
+                "daily_revenue",
+                "sum(daily_revenue.REVENUE)",
+                "daily_revenue.DATE",
+            ),
+            Metric("region_count", "region count", ("number of region",), "region", "count(*)"),
+        ),
+        dimensions=(
+            Dimension(
+                "product_Product_line",
+                "product.Product_line",
+                ("product line",),
+                ("Books", "Clothing", "Electronics", "Home Appliances", "Toys"),
+            ),
+            Dimension("region_Region", "region.Region", ("region",), _REGIONS),
+        ),
+        joins=joins,
+        clock=dt.date(2024, 11, 7),
+        tables=("daily_revenue", "product", "region"),
+    )
+
+
+def test_a_value_the_metric_cannot_reach_is_not_offered() -> None:
+    layer = _cortex()
+    reading = read("total revenue in Eurpoe in 2023", layer, Lexicon(layer))
+    assert reading.suggestions == ()
+    decision = decide(reading, layer)
+    assert (decision.behaviour, decision.code) == ("abstain", "behaviour.value_not_in_domain")
+    assert "Europe (region_Region) is close to it, but no join" in decision.message
+    assert "the known values closest to it" not in decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "suggested"),
+    [
+        ("number of region in Eurpoe", ("Eurpoe", "europe")),  # the region's own rows
+        ("total revenue for Electronis in 2023", ("Electronis", "electronics")),  # joined
+    ],
+    ids=["own-table", "joined-table"],
+)
+def test_a_value_the_metric_reaches_is_still_offered(question: str, suggested: object) -> None:
+    layer = _cortex()
+    reading = read(question, layer, Lexicon(layer))
+    assert reading.suggestions == (suggested,)
+    assert decide(reading, layer).code == "behaviour.did_you_mean"
+
+
+def test_a_value_reached_by_a_join_is_offered() -> None:
+    layer = _cortex(joined=True)
+    reading = read("total revenue in Eurpoe in 2023", layer, Lexicon(layer))
+    assert reading.suggestions == (("Eurpoe", "europe"),)

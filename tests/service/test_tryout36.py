@@ -1,7 +1,7 @@
 """Tryout 36 through the service, on layers drafted by ``assay semantic init`` as the tester
 drafted theirs: a follow-up whose word two dimensions share is answered as the previous
 question's thing; a follow-up read over the layer the agent reads over (not the layer as
-loaded) no longer raises.
+loaded) no longer raises; a did-you-mean never offers a value its metric cannot reach.
 
 Every expected number is computed here with our own SQL on the warehouse.
 """
@@ -17,8 +17,10 @@ import pytest
 
 from assay.service import Service, demo_config
 from assay.settings import load_settings
-from tests.semantic._helpers import draft
+from tests.semantic._helpers import SEMANTIC_MODELS, draft
 from tests.semantic.test_tryout36 import build_orders
+
+CORTEX_DATA = SEMANTIC_MODELS / "sfguide-cortex-analyst" / "data"
 
 
 def _service(db: Path, layer: Path, folder: Path) -> Service:
@@ -73,3 +75,34 @@ def test_a_follow_up_on_a_word_of_a_numeric_column_is_asked_back_not_raised(
         "orders_o_orderpriority",
         "orders_o_shippriority",
     }
+
+
+@pytest.fixture(scope="module")
+def cortex(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    if not CORTEX_DATA.is_dir():
+        pytest.skip("the shared Cortex data is absent")
+    folder = tmp_path_factory.mktemp("cortex36")
+    db = folder / "cortex.duckdb"
+    with duckdb.connect(str(db)) as con:  # one table per CSV, as the tester made it
+        for csv in sorted(CORTEX_DATA.glob("*.csv")):
+            con.execute(f"CREATE TABLE {csv.stem} AS SELECT * FROM read_csv_auto('{csv}')")
+    svc = _service(db, draft(db, folder / "cortex.yaml"), folder)
+    yield svc
+    svc.close()
+    svc.ledger.close()
+
+
+def test_a_misspelt_region_revenue_cannot_reach_is_abstained_on_not_offered(
+    cortex: Service,
+) -> None:
+    body = cortex.ask("total revenue in Eurpoe in 2023")
+    assert body["verdict"]["behaviour"] == "abstain"
+    assert body["verdict"]["reasons"] == ["behaviour.value_not_in_domain"]
+    assert body["choices"] == []
+    assert "no join of the semantic layer leads from the rows of total REVENUE" in str(body)
+
+
+def test_a_misspelt_product_line_revenue_reaches_is_still_offered(cortex: Service) -> None:
+    body = cortex.ask("total revenue for Electronis in 2023")
+    assert body["verdict"]["reasons"] == ["behaviour.did_you_mean"]
+    assert [c["question"] for c in body["choices"]] == ["total revenue for Electronics in 2023"]

@@ -19,7 +19,10 @@ words asked back (an ambiguous name or a value of several dimensions), so a word
 names two reachable things stays asked back and a question naming an unreachable dimension
 outright is decided as before.
 
-A follow-up that names no metric is read over what the previous question's metrics reach.
+What the metrics reach (``reached_dimensions``) also bounds what a did-you-mean may offer
+(``Lexicon.within``): a value of a dimension no join reaches from the metric's rows is never
+offered, since the question with it could only be abstained on. A follow-up that names no
+metric is read over what the previous question's metrics reach.
 """
 
 from __future__ import annotations
