@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from assay.semantic._model import SemanticLayer
+from assay.semantic._reach import reached_dimensions
 from assay.semantic._reading import Reading
 from assay.semantic._refers_back import refers_back
 
@@ -267,27 +268,47 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             + others
             + " Rephrase it with the warehouse's terms (`assay semantic show` lists them).",
         )
-    values = [
-        f"{v} ({d.name})"
-        for d in layer.dimensions
-        for v in d.values
-        if len(v) <= _LONGEST_VALUE  # a comment or description is no value to offer
-    ]
-    close = _close_values(" ".join(unknown), values)
-    known = (
-        f"the known values closest to it: {_listed(close, len(close))}"
-        if close
-        else f"none of the {len(values)} values it records is close to it "
-        "(`assay semantic show` lists them all)"
-        if values
-        else "it lists no values"
-    )
     return BehaviourDecision(
         "abstain",
         "behaviour.value_not_in_domain",
-        f"{_quote(unknown)} is not a value the warehouse records: {known}. There is "
-        "nothing to filter on.",
+        f"{_quote(unknown)} is not a value the warehouse records: "
+        f"{_known_values(unknown, reading.metrics, layer)}. There is nothing to filter on.",
     )
+
+
+def _known_values(unknown: list[str], metrics: tuple[str, ...], layer: SemanticLayer) -> str:
+    """The recorded values closest to ``unknown``, among the dimensions ``metrics`` reach; a
+    close value of a dimension they cannot reach is said to be out of reach, never offered
+    ("Eurpoe" of a revenue no join leads to regions from: Europe was offered, and asking it
+    abstained with no join path; tryout 36)."""
+    reached = reached_dimensions(metrics, layer)
+    values = {
+        f"{v} ({d.name})": d.name in reached
+        for d in layer.dimensions
+        for v in d.values
+        if len(v) <= _LONGEST_VALUE  # a comment or description is no value to offer
+    }
+    close = _close_values(" ".join(unknown), [v for v, near in values.items() if near])
+    far = _close_values(" ".join(unknown), [v for v, near in values.items() if not near])
+    said = []
+    if close:
+        said.append(f"the known values closest to it: {_listed(close, len(close))}")
+    elif not far:
+        said.append(
+            f"none of the {len(values)} values it records is close to it "
+            "(`assay semantic show` lists them all)"
+            if values
+            else "it lists no values"
+        )
+    if far:
+        labels = " and ".join(layer.metric(m).label for m in metrics)
+        said.append(
+            f"{_listed(far, len(far))} {'is' if len(far) == 1 else 'are'} close to it, but no "
+            f"join of the semantic layer leads from the rows of {labels} to "
+            f"{'it' if len(far) == 1 else 'them'}, so {labels} cannot be filtered by "
+            f"{'it' if len(far) == 1 else 'them'}"
+        )
+    return "; ".join(said)
 
 
 # Words that rank ("the first year", "the last order"): never a value of the data.

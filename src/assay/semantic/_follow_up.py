@@ -40,6 +40,7 @@ from typing import Any
 from assay.semantic._lookup import value_lookups
 from assay.semantic._model import SemanticLayer
 from assay.semantic._periods import Period
+from assay.semantic._reach import by_reach
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
     AskBackChoice,
@@ -47,7 +48,7 @@ from assay.semantic._replies import (
     chosen_and_more,
     chosen_reply,
 )
-from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+from assay.semantic._resolve import Lexicon, Match, canonical, entity_named, tokenize
 
 __all__ = ["compose_follow_up", "on_reading_line", "phrase_span"]
 
@@ -240,18 +241,61 @@ def phrase_span(question: str, match: Match) -> tuple[int, int] | None:
     return start, end
 
 
+def _read_after(
+    text: str, previous: str, before: Reading, layer: SemanticLayer, lexicon: Lexicon
+) -> Reading:
+    """``text``, words of a follow-up, read as they read after ``previous``: a name of several
+    dimensions is the one whose thing ``previous`` names ("now by status" after "total orders
+    totalprice in 1995": the order's status, not the line's), or else the one ``before``'s
+    metrics reach (``by_reach``), as the composed question reads it. Read alone, "by status"
+    grouped by nothing, so the composition never read as intended and was asked back
+    (tryout 36)."""
+    if not text:
+        return Reading(question="")
+    reading = read(text, layer, lexicon)
+    if not reading.ambiguous_names or reading.metrics:
+        return reading  # a metric named replaces the previous one's words: no context left
+    settled = _settled(reading, previous, text, layer)
+    if settled:
+        reading = read(text, layer, lexicon.with_names(settled))
+    return by_reach(reading, layer, read, before.metrics)
+
+
+def _settled(
+    reading: Reading, previous: str, text: str, layer: SemanticLayer
+) -> list[tuple[str, str]]:
+    """Each name of several dimensions in ``reading`` (of ``text``) with the one dimension
+    whose thing ``previous`` or ``text`` names elsewhere (``entity_named``), where one does."""
+    tokens = tokenize(f"{previous.strip().rstrip('?.! ')} . {text}")
+    after = len(tokenize(previous.strip().rstrip("?.! "))) + 1
+    out = []
+    for words, targets in reading.ambiguous_names:
+        size = len(tokenize(words))
+        starts = [
+            i
+            for i in range(after, len(tokens) - size + 1)
+            if " ".join(t.text for t in tokens[i : i + size]) == words
+        ]
+        if not starts:
+            continue
+        probe = Match(words, starts[0], starts[0] + size, "ambiguous", targets)
+        named = entity_named(probe, tokens, layer)
+        if named.kind == "dimension":
+            out.append((words, named.targets[0]))
+    return out
+
+
 def _drop(text: str, pattern: str) -> str:
     return re.sub(pattern, "", text, count=1, flags=re.IGNORECASE)
 
 
-def _without_groups(
-    text: str, groups: tuple[str, ...], layer: SemanticLayer, lexicon: Lexicon
-) -> str:
-    """``text`` without the phrases that say its grouping ("by channel", "per country")."""
+def _without_groups(text: str, before: Reading, layer: SemanticLayer, lexicon: Lexicon) -> str:
+    """``text`` (``before``'s question) without the phrases that say its grouping ("by
+    channel", "per country", "by status" of orders), each read as ``text`` reads it."""
     for found in list(_GROUP_SAID.finditer(text))[::-1]:
         for said in (found.group(0), " ".join(found.group(0).split()[:-1])):
-            reading = read(said.strip(), layer, lexicon)
-            if reading.groups and set(reading.groups) <= set(groups) and not reading.unread:
+            reading = _read_after(said.strip(), text, before, layer, lexicon)
+            if reading.groups and set(reading.groups) <= set(before.groups) and not reading.unread:
                 end = found.start() + len(said)
                 text = text[: found.start()] + text[end:]
                 break
@@ -308,8 +352,8 @@ def compose_follow_up(
     if offered:  # a did-you-mean or a name of several things: the reply picks a choice
         return _replied(previous, fragment, offered, layer, lexicon)
     cleaned = _clean(fragment)
-    said = read(cleaned, layer, lexicon) if cleaned else Reading(question="")
     before = read(previous, layer, lexicon)
+    said = _read_after(cleaned, previous, before, layer, lexicon)
     if len(before.periods) > 1 and said.periods and _changes_more(said):
         # "by category and in 2023" after "2024 compared with 2023": which compared period
         # the new one replaces, and whether the grouping applies to both, cannot be told
@@ -350,7 +394,7 @@ def compose_follow_up(
                 count=1,
                 flags=re.IGNORECASE,
             )
-        said = read(cleaned, layer, lexicon)
+        said = _read_after(cleaned, previous, before, layer, lexicon)
     if said.periods and before.periods and _COMPARE.search(cleaned):
         return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
@@ -434,7 +478,7 @@ def compose_follow_up(
         replaced.append(f"period {_NONE} -> " + " and ".join(p.label for p in said.periods))
 
     if said.groups and before.groups:
-        text = _without_groups(text, before.groups, layer, lexicon)
+        text = _without_groups(text, before, layer, lexicon)
         if said.groups != before.groups:
             replaced.append(f"grouping {', '.join(before.groups)} -> {', '.join(said.groups)}")
     elif before.groups:

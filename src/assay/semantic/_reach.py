@@ -18,6 +18,11 @@ roles none reaches; that reading is taken only when it keeps the same metrics an
 words asked back (an ambiguous name or a value of several dimensions), so a word that still
 names two reachable things stays asked back and a question naming an unreachable dimension
 outright is decided as before.
+
+What the metrics reach (``reached_dimensions``) also bounds what a did-you-mean may offer
+(``Lexicon.within``): a value of a dimension no join reaches from the metric's rows is never
+offered, since the question with it could only be abstained on. A follow-up that names no
+metric is read over what the previous question's metrics reach.
 """
 
 from __future__ import annotations
@@ -32,20 +37,26 @@ from assay.semantic._names import split_name
 if TYPE_CHECKING:
     from assay.semantic._reading import Reading
 
-__all__ = ["by_reach"]
+__all__ = ["by_reach", "reached_dimensions"]
 
 
 def by_reach(
-    reading: Reading, layer: SemanticLayer, read: Callable[[str, SemanticLayer], Reading]
+    reading: Reading,
+    layer: SemanticLayer,
+    read: Callable[[str, SemanticLayer], Reading],
+    metrics: tuple[str, ...] = (),
 ) -> Reading:
     """``reading``, or the question read over what its metrics reach (the module docstring);
-    ``read`` reads a question over a layer."""
-    if not reading.metrics or not (reading.ambiguous_names or reading.dangling):
+    ``read`` reads a question over a layer. ``metrics`` are those of a follow-up that names
+    none and keeps the previous question's ("now by status" after a question on orders: the
+    order's status, never the line item's)."""
+    metrics = reading.metrics or metrics
+    if not metrics or not (reading.ambiguous_names or reading.dangling):
         return reading
-    starts = {layer.metric(m).table for m in reading.metrics}
-    reached = set.intersection(*(_reached(layer, t, onward=False) for t in starts))
+    starts = {layer.metric(m).table for m in metrics}
     onward = set.union(*(_reached(layer, t, onward=True) for t in starts))
-    kept = tuple(d for d in layer.dimensions if d.column.split(".")[0] in reached)
+    reached = reached_dimensions(metrics, layer)
+    kept = tuple(d for d in layer.dimensions if d.name in reached)
     roles = {c for c in layer.undefined_concepts if _role_of(c, layer.tables) - onward}
     if (len(kept) == len(layer.dimensions) and not roles) or not kept:
         return reading
@@ -61,6 +72,29 @@ def by_reach(
     if _asked_back(again) >= _asked_back(reading):
         return reading
     return again
+
+
+def reached_dimensions(metrics: tuple[str, ...], layer: SemanticLayer) -> frozenset[str]:
+    """The names of the dimensions whose table the layer's joins reach from every one of
+    ``metrics``' tables (either way along a join, as the planner walks them); every dimension
+    when no metric is given (nothing to reach from).
+
+    Example:
+        >>> from assay.semantic._model import Dimension, Metric
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("revenue", "revenue", (), "sales", "SUM(sales.x)"),),
+        ...     dimensions=(Dimension("line", "sales.line", ()), Dimension("region",
+        ...         "regions.region", ())),
+        ... )
+        >>> sorted(reached_dimensions(("revenue",), layer))
+        ['line']
+    """
+    names = frozenset(d.name for d in layer.dimensions)
+    if not metrics:
+        return names
+    starts = {layer.metric(m).table for m in metrics}
+    tables = set.intersection(*(_reached(layer, t, onward=False) for t in starts))
+    return frozenset(d.name for d in layer.dimensions if d.column.split(".")[0] in tables)
 
 
 def _asked_back(reading: Reading) -> int:

@@ -49,7 +49,7 @@ from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._ranked import ranked_first, ranked_total
-from assay.semantic._reach import by_reach
+from assay.semantic._reach import by_reach, reached_dimensions
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._summed_rows import summed_rows
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
@@ -850,7 +850,11 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
                 # "distinct" is read here (a count of distinct keys), never a typo of a
                 # phrase spelt like it ("district", outside tryout 23)
                 spelt = [t for t in nouns if t.token.text.lower() not in _DISTINCT]
-                typos = [(w, p) for w, p in _suggest(spelt, lexicon) if w.lower() not in p.split()]
+                typos = [
+                    (w, p)
+                    for w, p in _suggest(spelt, lexicon, lexicon)
+                    if w.lower() not in p.split()
+                ]
                 if typed and typos:
                     unread.extend(nouns)
                 else:
@@ -1094,7 +1098,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         compare=compare,
         unread=tuple(unread_words),
         value_like=tuple(value_like),
-        suggestions=tuple(_suggest(unread, lexicon)),
+        suggestions=tuple(_suggest(unread, lexicon, _offered(lexicon, metrics, layer, unread))),
         aggregates=tuple(aggregates),
         unknown_groups=tuple(unknown_groups),
         dangling=tuple(dangling),
@@ -1689,12 +1693,16 @@ _PLACE_NAMES = frozenset(
 )
 
 
-def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
+def _suggest(unread: list[Tag], lexicon: Lexicon, offered: Lexicon) -> list[tuple[str, str]]:
     """Did-you-mean for misspelt words (rapidfuzz), asked back and never applied: a run of
-    adjacent unread words is tried whole first ("gross revnue"), then word by word."""
+    adjacent unread words is tried whole first ("gross revnue"), then word by word. Only
+    ``offered``'s phrases are suggested: those naming what the question's metric reaches
+    (``Lexicon.within``). A value of a dimension it cannot reach was offered, and the question
+    with it abstained on with no join path ("total revenue in Eurpoe": 'Europe', a region
+    no join reaches from the revenue's rows; tryout 36)."""
     from rapidfuzz import fuzz, process
 
-    phrases = lexicon.phrases()
+    phrases = offered.phrases()
     runs: list[list[Tag]] = []
     for tag in unread:
         if runs and tag.index == runs[-1][-1].index + 1:
@@ -1725,14 +1733,25 @@ def _suggest(unread: list[Tag], lexicon: Lexicon) -> list[tuple[str, str]]:
                 # it is asked back or abstained on naming the closest metrics
                 continue
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
-            swapped = None if best is not None else _transposed(word.lower(), lexicon)
+            swapped = None if best is not None else _transposed(word.lower(), lexicon, offered)
             if swapped is not None:
                 out.append((word, swapped))
             elif best is not None:
                 out.append((word, best[0]))
-            elif (only := _one_phrase_with(word.lower(), lexicon)) is not None:
+            elif (only := _one_phrase_with(word.lower(), lexicon, offered)) is not None:
                 out.append((word, only))
     return out
+
+
+def _offered(
+    lexicon: Lexicon, metrics: tuple[str, ...], layer: SemanticLayer, unread: list[Tag]
+) -> Lexicon:
+    """The lexicon a did-you-mean may offer phrases of: without the dimensions ``metrics``
+    cannot reach (narrowed only where a word is unread and some dimension is out of reach)."""
+    reached = reached_dimensions(metrics, layer) if unread else frozenset()
+    if not unread or len(reached) == len(layer.dimensions):
+        return lexicon
+    return lexicon.within(reached)
 
 
 def _inside_a_phrase(word: str, lexicon: Lexicon) -> bool:
@@ -1744,14 +1763,13 @@ def _known_word(word: str) -> bool:
     return word in FUNCTION_WORDS or (word,) in KEYWORDS or word in NUMBER_WORDS
 
 
-def _transposed(word: str, lexicon: Lexicon) -> str | None:
-    """The known word ``word`` becomes by swapping two adjacent letters ("untis": "units",
-    "emae": "emea"), a slip the ratio scores too low on short words; None when none does or
-    ``word`` is itself known."""
-    known = {w for key in lexicon.entries for w in key}
-    known |= {w.lower() for key in lexicon.case_sensitive for w in key if len(w) >= 4}
-    if word in known:
+def _transposed(word: str, lexicon: Lexicon, offered: Lexicon) -> str | None:
+    """The word of ``offered`` that ``word`` becomes by swapping two adjacent letters
+    ("untis": "units", "emae": "emea"), a slip the ratio scores too low on short words; None
+    when none does or ``word`` is itself a word of ``lexicon``."""
+    if word in _words_of(lexicon):
         return None
+    known = _words_of(offered)
     for i in range(len(word) - 1):
         swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
         if swapped != word and swapped in known:
@@ -1759,19 +1777,25 @@ def _transposed(word: str, lexicon: Lexicon) -> str | None:
     return None
 
 
-def _one_phrase_with(word: str, lexicon: Lexicon) -> str | None:
-    """The phrase of the one thing (metric or value) holding a word that ``word`` misspells
-    ("invoces": "number of invoices"); None when nothing does, when several things do, or
-    when ``word`` is itself a word the lexicon knows (then it is no misspelling)."""
+def _words_of(lexicon: Lexicon) -> set[str]:
+    known = {w for key in lexicon.entries for w in key}
+    return known | {w.lower() for key in lexicon.case_sensitive for w in key if len(w) >= 4}
+
+
+def _one_phrase_with(word: str, lexicon: Lexicon, offered: Lexicon) -> str | None:
+    """The phrase of the one thing (metric or value) of ``offered`` holding a word that
+    ``word`` misspells ("invoces": "number of invoices"); None when nothing does, when several
+    things do, or when ``word`` is itself a word ``lexicon`` knows (then it is no
+    misspelling)."""
     from rapidfuzz import fuzz
 
     if len(word) < 5:
         return None
     forms = {word, word + "s", word.removesuffix("s"), word.removesuffix("es")}
+    if any(forms & set(key) for key in lexicon.entries):  # a known word, or its plural
+        return None
     found: dict[tuple[str, ...], list[tuple[float, bool, int, str]]] = {}
-    for key, entries in lexicon.entries.items():
-        if forms & set(key):  # a known word, or its plural: no misspelling
-            return None
+    for key, entries in offered.entries.items():
         scores = [fuzz.ratio(word, k) if len(k) >= 5 else 0.0 for k in key]
         if max(scores) >= 85:
             targets = tuple(sorted({t for _, t in entries}))

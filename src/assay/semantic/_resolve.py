@@ -245,6 +245,26 @@ class Lexicon:
         out.longest = max(self.longest, *(len(k) for k in out.entries))
         return out
 
+    def with_names(self, pairs: list[tuple[str, str]]) -> Lexicon:
+        """A copy of this lexicon where each phrase, as said, names only its one dimension: a
+        name of several dimensions read as the one a conversation's earlier words settle."""
+        out = copy.copy(self)
+        out.entries = dict(self.entries)
+        for phrase, dimension in pairs:
+            out.entries[tuple(canonical(t.text) for t in tokenize(phrase))] = [
+                ("dimension", dimension)
+            ]
+        return out
+
+    def within(self, dimensions: frozenset[str]) -> Lexicon:
+        """A copy of this lexicon without what names only a dimension outside ``dimensions``,
+        or a value of one: the phrases a did-you-mean may offer where the question's metric
+        reaches only those dimensions."""
+        out = copy.copy(self)
+        out.entries = _within(self.entries, dimensions)
+        out.case_sensitive = _within(self.case_sensitive, dimensions)
+        return out
+
     def counted(self, layer: SemanticLayer) -> Lexicon | None:
         """This lexicon where 'orders' alone also names 'number of orders' ('units' names 'units
         sold': one plural noun and only function words after it), when that is the
@@ -432,6 +452,35 @@ class Lexicon:
             found.append(hit)
             i = hit.end
         return found
+
+
+def _within(
+    entries: dict[tuple[str, ...], list[tuple[str, str]]], dimensions: frozenset[str]
+) -> dict[tuple[str, ...], list[tuple[str, str]]]:
+    """``entries`` less each target that is a dimension outside ``dimensions`` or a value of
+    one; a phrase left naming nothing is dropped."""
+    out = {}
+    for key, found in entries.items():
+        kept = [(k, t) for k, t in found if _dimension_of(k, t) in dimensions | {None}]
+        if kept:
+            out[key] = kept
+    return out
+
+
+def _dimension_of(kind: str, target: str) -> str | None:
+    """The dimension a lexicon target names or holds a value of; None for any other thing.
+
+    Example:
+        >>> _dimension_of("value", "region=Europe"), _dimension_of("metric", "revenue")
+        ('region', None)
+    """
+    if kind == "dimension":
+        return target
+    if kind == "value":
+        return target.split("=", 1)[0]
+    if kind == "ambiguous" and target.startswith("dimension:"):
+        return target.split(":", 1)[1]
+    return None
 
 
 def _entity_words(name: str, column: str, phrase: set[str]) -> set[str]:

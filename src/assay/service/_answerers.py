@@ -84,7 +84,7 @@ def _serve(config: Any, settings: Settings, conn: Connection, reading: bool) -> 
         if cached not in known:
             if len(known) >= _CHOICES_KEPT:
                 known.clear()
-            known[cached] = choices_for(record, database.layer, database.agent.lexicon)
+            known[cached] = choices_for(record, database.agent.layer, database.agent.lexicon)
         return known[cached]
 
     try:

@@ -45,6 +45,10 @@ ASK_RULE = "agreement_first"
 class _Database:
     key: str
     connector: PooledConnector
+    # The layer as loaded (what /api/semantic lists). Questions are read over ``agent.layer``,
+    # which adds the numeric columns and derived words its ``agent.lexicon`` names: reading
+    # over this one with that lexicon met dimensions it lacks ("now by priority" on TPC-H
+    # raised StopIteration, tryout 36).
     layer: SemanticLayer
     agent: Agent
     policy: GatePolicy
@@ -169,7 +173,7 @@ class Service:
                     break
                 previous = found
             follow_up = compose_follow_up(
-                previous["question"], question, db.layer, db.agent.lexicon
+                previous["question"], question, db.agent.layer, db.agent.lexicon
             )
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
@@ -290,7 +294,7 @@ class Service:
             "badge": badge(record),
             "answer": shown_answer(record),
             "reading": on_reading_line(restatement(record), follow_up),
-            "choices": choices_for(record, db.layer, db.agent.lexicon)
+            "choices": choices_for(record, db.agent.layer, db.agent.lexicon)
             if choices is None
             else choices,
             "follow_up": follow_up,
@@ -526,7 +530,7 @@ class Service:
             # withheld candidate (the field was missing, outside tryout 36).
             "answer": shown_answer(record),
             "reading": restatement(record),
-            "choices": choices_for(record, db.layer, db.agent.lexicon) if db else [],
+            "choices": choices_for(record, db.agent.layer, db.agent.lexicon) if db else [],
             "question": stored["question"],
             "follow_up_of": stored["follow_up_of"],
             "feedback": stored["feedback"],
