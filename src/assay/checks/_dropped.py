@@ -7,7 +7,10 @@ Five samples agreeing on it were shown at 1.00 (outside testers, task gen16).
 the values of each short categorical text column (at most ``MAX_VALUES`` distinct, some in
 more than one row, read with one bounded query each, at most ``MAX_COLUMNS`` columns), and
 says when a word of the question is one of them (singular or plural) while the SQL carries
-that value in no string and names the column nowhere (``signal.value_dropped``).
+that value in no string and names the column nowhere (``signal.value_dropped``). The message
+names the value as stored ('Europe', not 'europe') and says what the answer does over every
+value of the column: counts, totals, averages, takes the highest or lowest of, or lists its
+rows (share36: a SUM was said to count or list).
 
 A value that is a word of the schema ("student", "name", "type"), shorter than three letters,
 or a word that says nothing of the rows ("yes", "other", "you") is never read as a condition; a
@@ -70,10 +73,10 @@ def _said(question_words: set[str], value: str) -> bool:
     return any(value in forms(w) for w in question_words)
 
 
-def _categories(
+def _stored_categories(
     ctx: CheckContext, table: str, column: str, most: int = MAX_VALUES, repeated: bool = True
 ) -> list[str]:
-    """The column's values, lower case, when it is a short category: at most ``most``
+    """The column's values as stored, when it is a short category: at most ``most``
     distinct strings, some stored in more than one row unless ``repeated`` is false (a column
     of names, one a row, is no category: ``singer.Song_Name`` stores 'You' and 'Love'). One
     query over the first ``SAMPLE_ROWS`` rows: it runs on every question, so it must not scan a
@@ -95,14 +98,21 @@ def _categories(
     rows = result.rows
     if len(rows) > most or (repeated and not any(n > 1 for _, n in rows)):
         return []
-    return [v.strip().lower() for v, _ in rows if isinstance(v, str)]
+    return [v.strip() for v, _ in rows if isinstance(v, str)]
+
+
+def _categories(
+    ctx: CheckContext, table: str, column: str, most: int = MAX_VALUES, repeated: bool = True
+) -> list[str]:
+    """``_stored_categories``, lower case."""
+    return [v.lower() for v in _stored_categories(ctx, table, column, most, repeated)]
 
 
 def _candidates(
     ctx: CheckContext, tree: exp.Expr, catalog: Catalog
 ) -> list[tuple[str, str, list[str]]]:
-    """(table, column, the question's words among its values) for each short categorical
-    column of a reachable table that the query names nowhere."""
+    """(table, column, the question's words among its values, as stored) for each short
+    categorical column of a reachable table that the query names nowhere."""
     named = {c.name.lower() for c in tree.find_all(exp.Column)}
     schema = _schema_words(catalog)
     question_words = set(words(ctx.question))
@@ -114,9 +124,12 @@ def _candidates(
         if not _NOT_TEXT.search(col.type) and col.name.lower() not in named
     ]
     for table, column in columns[:MAX_COLUMNS]:
+        stored = {
+            v.lower(): v for v in sorted(_stored_categories(ctx, table, column), reverse=True)
+        }
         hits = [
-            v
-            for v in sorted(set(_categories(ctx, table, column)))
+            stored[v]
+            for v in sorted(stored)
             if v.isalpha()
             and len(v) >= 3
             and v not in schema
@@ -126,6 +139,28 @@ def _candidates(
         if hits:
             found.append((table, column, hits))
     return found
+
+
+# What an answer does with the rows when its outer aggregate is one of these.
+_DOES = {
+    exp.Count: "counts the rows",
+    exp.Sum: "totals {}",
+    exp.Avg: "averages {}",
+    exp.Max: "takes the highest {}",
+    exp.Min: "takes the lowest {}",
+}
+
+
+def _does(tree: exp.Expr, dialect: str) -> str:
+    """What the answer does over the rows, by the first aggregate its outer SELECT returns
+    ("totals SUM(REVENUE)"'s argument); it lists them when it returns none."""
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    for projection in select.expressions if select is not None else []:
+        for kind, does in _DOES.items():
+            found = projection.find(kind)
+            if found is not None:
+                return does.format(found.this.sql(dialect=dialect))
+    return "lists the rows"
 
 
 def value_dropped(ctx: CheckContext) -> CheckOutcome:
@@ -145,7 +180,7 @@ def value_dropped(ctx: CheckContext) -> CheckOutcome:
         + " ".join(c.name.lower() for c in tree.find_all(exp.Column))
     )
     for table, column, hits in _candidates(ctx, tree, catalog):
-        if len(hits) != 1 or hits[0] in strings:
+        if len(hits) != 1 or hits[0].lower() in strings:
             continue  # two values of one column: a breakdown or either, not one condition
         value = hits[0]
         return CheckOutcome(
@@ -154,7 +189,8 @@ def value_dropped(ctx: CheckContext) -> CheckOutcome:
                     "signal.value_dropped",
                     f"The question says {value!r}, a value of {table}.{column}, but the SQL "
                     f"neither compares {table}.{column} nor carries {value!r}: the condition "
-                    "is dropped and the answer counts or lists every value.",
+                    f"is dropped and the answer {_does(tree, ctx.dialect)} of every "
+                    f"{column}, not only {value!r}.",
                     column=f"{table}.{column}",
                     value=value,
                 ),

@@ -48,6 +48,7 @@ __all__ = [
     "column_fit",
     "contained_instead",
     "describes",
+    "key_column",
     "key_to",
     "missing_codes",
     "named_codes",
@@ -315,7 +316,7 @@ def references(catalog: Catalog, child: str, parent: str) -> bool:
         # table's own ``row_id`` with every other's (EHRSQL's MIMIC-IV).
         return False
     kid = catalog.table(child)
-    return kid is not None and any(_names_key(catalog, child, c, parent) for c in kid.column_names)
+    return kid is not None and any(_named_key(catalog, child, c, parent) for c in kid.column_names)
 
 
 def key_to(catalog: Catalog, child: str, column: str, parent: str) -> bool:
@@ -336,29 +337,48 @@ def key_to(catalog: Catalog, child: str, column: str, parent: str) -> bool:
         >>> key_to(cat, "store_sales", "ss_customer_sk", "customer")
         True
     """
+    return key_column(catalog, child, column, parent) is not None
+
+
+def key_column(catalog: Catalog, child: str, column: str, parent: str) -> str | None:
+    """The column of ``parent`` that ``child.column`` names a row by, as stored, read as
+    ``key_to`` reads a key; ``None`` when it names no row of ``parent``.
+
+    Example:
+        >>> from assay.catalog import Catalog, ColumnInfo, TableInfo
+        >>> def t(name, *cols): return TableInfo(name, tuple(ColumnInfo(c, "") for c in cols))
+        >>> cat = Catalog((t("region", "Region_id", "Region"), t("daily_revenue", "REVENUE",
+        ...     "Region_id")))
+        >>> key_column(cat, "daily_revenue", "Region_id", "region")
+        'Region_id'
+    """
     if catalog.foreign_keys:
-        return any(
-            fk.table.lower() == child.lower()
-            and fk.ref_table.lower() == parent.lower()
-            and [c.lower() for c in fk.columns] == [column.lower()]
-            for fk in catalog.foreign_keys
+        return next(
+            (
+                fk.ref_columns[0]
+                for fk in catalog.foreign_keys
+                if fk.table.lower() == child.lower()
+                and fk.ref_table.lower() == parent.lower()
+                and [c.lower() for c in fk.columns] == [column.lower()]
+                and len(fk.ref_columns) == 1
+            ),
+            None,
         )
-    return _names_key(catalog, child, column, parent) or _same_key(catalog, child, column, parent)
+    return _named_key(catalog, child, column, parent) or _same_key(catalog, child, column, parent)
 
 
-def _same_key(catalog: Catalog, child: str, column: str, parent: str) -> bool:
-    """Whether ``child.column`` and a key of ``parent`` are one name behind their tables'
-    prefixes, a name that ends in a key word (TPC-H's ``o_custkey`` and ``c_custkey``: one word,
-    so ``_names_key`` reads no key word in it)."""
+def _same_key(catalog: Catalog, child: str, column: str, parent: str) -> str | None:
+    """The key of ``parent`` one name with ``child.column`` behind their tables' prefixes, a
+    name that ends in a key word (TPC-H's ``o_custkey`` and ``c_custkey``: one word, so
+    ``_named_key`` reads no key word in it)."""
     kid, mom = catalog.table(child), catalog.table(parent)
     if kid is None or mom is None:
-        return False
+        return None
     kid_prefix, mom_prefix = column_prefix(kid.column_names), column_prefix(mom.column_names)
     core = _unprefixed(column, kid_prefix)
-    return bool(core) and any(
-        core == _unprefixed(k, mom_prefix) and core.endswith(tuple(_KEY_WORDS))
-        for k in mom.column_names
-    )
+    if not core or not core.endswith(tuple(_KEY_WORDS)):
+        return None
+    return next((k.name for k in mom.columns if core == _unprefixed(k.name, mom_prefix)), None)
 
 
 def _unprefixed(column: str, prefix: str) -> str:
@@ -367,8 +387,8 @@ def _unprefixed(column: str, prefix: str) -> str:
     return name[len(prefix) + 1 :] if prefix and name.startswith(prefix + "_") else ""
 
 
-def _names_key(catalog: Catalog, child: str, column: str, parent: str) -> bool:
-    """Whether the name of ``child.column``, a key, names a key of ``parent``."""
+def _named_key(catalog: Catalog, child: str, column: str, parent: str) -> str | None:
+    """The key of ``parent`` that the name of ``child.column``, a key, names."""
     kid, mom = catalog.table(child), catalog.table(parent)
     if (
         kid is None
@@ -376,12 +396,17 @@ def _names_key(catalog: Catalog, child: str, column: str, parent: str) -> bool:
         or not _parts(column)[-1:]
         or _parts(column)[-1] not in _KEY_WORDS
     ):
-        return False
+        return None
     kid_prefix, mom_prefix = column_prefix(kid.column_names), column_prefix(mom.column_names)
-    return any(
-        names_agree(column, mom.name, k, kid_prefix, mom_prefix)
-        for k in mom.column_names
-        if _parts(k)[-1:] and _parts(k)[-1] in _KEY_WORDS
+    return next(
+        (
+            k.name
+            for k in mom.columns
+            if _parts(k.name)[-1:]
+            and _parts(k.name)[-1] in _KEY_WORDS
+            and names_agree(column, mom.name, k.name.lower(), kid_prefix, mom_prefix)
+        ),
+        None,
     )
 
 

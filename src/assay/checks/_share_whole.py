@@ -14,7 +14,12 @@ and the denominator drops (no condition on the same columns) is lost; it is judg
 whole when the question says its value (a year of its date bounds, a word of its text) in the
 whole, before the verb ("the orders placed in 1995", "1995 orders came from ..."), or before a
 relative clause when there is no verb ("Percentage of orders in 1996 that were urgent"), and
-not in what the share is of ("were 1-URGENT"): ``signal.share_whole_dropped``. The same code
+not in what the share is of ("were 1-URGENT"): ``signal.share_whole_dropped``. A condition
+that compares a key with a number is said by what its rows are called (``_keyed.code_labels``):
+"What share of Europe's revenue came from Electronics?" as ``SUM(CASE WHEN Product_line =
+'Electronics' AND Region_id = 2 THEN REVENUE ELSE 0 END) / SUM(REVENUE)`` divides Europe's
+electronics by every region's revenue, 0.036 where the share is 0.173 (outside tester, share36:
+shown at 1.00), and only ``region`` says 2 is 'Europe'. The same code
 names a denominator that puts another value on a column of the whole (1996's orders under a
 1995 share: its conditions there say none of the whole's value) and one that keeps a condition
 the question says only of the part (the urgent orders of 1995 over the same: a part over a part,
@@ -41,6 +46,7 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._keyed import Label, code_labels
 from assay.checks._rates import RATE
 from assay.checks._where import conjuncts, finding, tree_of
 
@@ -192,9 +198,10 @@ def _tables(select: exp.Select, ctes: dict[str, exp.Select]) -> frozenset[str]:
     return frozenset(found)
 
 
-def _said(condition: exp.Expr) -> set[str]:
-    """What the question would say of a condition: the years of its dates, its numbers (1000
-    for 1000.0), its text values and their words ('1-URGENT': "1-urgent", "urgent")."""
+def _literals_said(condition: exp.Expr) -> set[str]:
+    """What the question would say of a condition's literals: the years of its dates, its
+    numbers (1000 for 1000.0), its text values and their words ('1-URGENT': "1-urgent",
+    "urgent")."""
     said: set[str] = set()
     for literal in condition.find_all(exp.Literal):
         value = str(literal.this).lower()
@@ -203,10 +210,35 @@ def _said(condition: exp.Expr) -> set[str]:
             said.add(year.group(1))
         elif literal.is_number:
             said.add(re.sub(r"\.0*$", "", value))
-        elif value:
-            said.add(value)
-            said |= {w for w in re.findall(r"[a-z]{3,}", value)}
+        else:
+            said |= _text_said(value)
     return said
+
+
+def _text_said(value: str) -> set[str]:
+    """A text value and its words of three letters or more, lower case."""
+    value = value.strip().lower()
+    return {value, *re.findall(r"[a-z]{3,}", value)} if value else set()
+
+
+# What the rows of each coded condition of a query are called, by the condition's SQL.
+_Labels = dict[str, list[Label]]
+
+
+def _labels(ctx: CheckContext, tree: exp.Expr, conditions: list[exp.Expr]) -> _Labels:
+    """For each condition that compares a key with numbers, what its rows are called
+    (``Region_id = 2``: 'Europe', ``_keyed.code_labels``): the question says a whole by that
+    name, not by the code. A column is read in its own SELECT (``Region_id`` of a subquery over
+    ``daily_revenue`` beside another joining ``region``)."""
+    found = {c.sql(): code_labels(ctx, c.find_ancestor(exp.Select) or tree, c) for c in conditions}
+    return {sql: labels for sql, labels in found.items() if labels}
+
+
+def _said(condition: exp.Expr, labels: _Labels) -> set[str]:
+    """What the question would say of a condition: its literals (``_literals_said``) and what
+    the rows of its code are called."""
+    named = labels.get(condition.sql(), [])
+    return _literals_said(condition).union(*(_text_said(label.value) for label in named))
 
 
 def _in(text: str, said: set[str]) -> bool:
@@ -219,16 +251,26 @@ def _lost(numerator: list[exp.Expr], denominator: list[exp.Expr]) -> list[exp.Ex
     return [c for c in numerator if not any(_columns(c) & k for k in kept)]
 
 
-def _of_whole(lost: list[exp.Expr], whole: str, part: str) -> list[exp.Expr]:
+def _of_whole(
+    lost: list[exp.Expr], denominator: list[exp.Expr], split: tuple[str, str], labels: _Labels
+) -> list[exp.Expr]:
     """The lost conditions the question says of the whole and not of the part, with every
     other lost condition on the same columns (a year's two bounds, though only its first day's
-    year is said)."""
-    columns = {_columns(c) for c in lost if _in(whole, _said(c)) and not _in(part, _said(c))}
+    year is said). One the denominator says otherwise is kept: ``region.Region = 'Europe'``
+    above and ``Region_id = 2`` below, 2 being 'Europe'."""
+    whole, part = split
+    kept = set().union(*(_said(c, labels) for c in denominator))
+    columns = set()
+    for condition in lost:
+        said = _said(condition, labels)
+        of_whole = {s for s in said if _in(whole, {s})}
+        if of_whole and not _in(part, said) and not of_whole <= kept:
+            columns.add(_columns(condition))
     return [c for c in lost if _columns(c) in columns]
 
 
 def _changed(
-    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str
+    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str, labels: _Labels
 ) -> list[exp.Expr]:
     """The denominator's conditions that put another value on a column of the whole: the
     numerator says the whole's value there ("orders placed in 1995"), the denominator's
@@ -236,15 +278,15 @@ def _changed(
     (``BETWEEN`` for ``>= AND <``) says the year too, so it is kept."""
     changed: list[exp.Expr] = []
     for condition in numerator:
-        said = {s for s in _said(condition) if _in(whole, {s}) and not _in(part, {s})}
+        said = {s for s in _said(condition, labels) if _in(whole, {s}) and not _in(part, {s})}
         below = [c for c in denominator if _columns(c) & _columns(condition)]
-        if said and below and not said & set().union(*(_said(c) for c in below)):
+        if said and below and not said & set().union(*(_said(c, labels) for c in below)):
             changed += [c for c in below if c not in changed]
     return changed
 
 
 def _of_part(
-    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str
+    numerator: list[exp.Expr], denominator: list[exp.Expr], whole: str, part: str, labels: _Labels
 ) -> list[exp.Expr]:
     """The numerator's conditions the denominator keeps too though the question says them only
     of what the share is of ("were 1-URGENT"): the ratio then divides a part by the part, or by
@@ -254,7 +296,7 @@ def _of_part(
     return [
         c
         for c in denominator
-        if c.sql() in above and _in(part, _said(c)) and not _in(whole, _said(c))
+        if c.sql() in above and _in(part, _said(c, labels)) and not _in(whole, _said(c, labels))
     ]
 
 
@@ -285,47 +327,71 @@ def _division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
     return None
 
 
+def _problem(
+    above: list[exp.Expr],
+    below: list[exp.Expr],
+    split: tuple[str, str],
+    labels: _Labels,
+    apart: bool,
+) -> tuple[list[exp.Expr], str] | None:
+    """The denominator's conditions at fault and what is wrong with them: a condition of the
+    whole dropped, another value put on it, or, when the two sides are read apart (``apart``),
+    what the share is of kept."""
+    whole, part = split
+    if lost := _of_whole(_lost(above, below), below, split, labels):
+        return lost, "drops {}, which its numerator keeps"
+    if changed := _changed(above, below, whole, part, labels):
+        return changed, "counts under {}, another value than the whole's"
+    if apart and (kept := _of_part(above, below, whole, part, labels)):
+        return kept, "keeps {}, which the share is of"
+    return None
+
+
 def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
     """``signal.share_whole_dropped``: a share's denominator drops a condition of the whole
     the question names, puts another value on it, or keeps what the share is of (the module
     docstring)."""
-    text = ctx.question.lower()
-    split = _split(text)
+    split = _split(ctx.question.lower())
     tree = tree_of(ctx)
     found = _division(tree) if tree is not None and split is not None else None
     if split is None or found is None or tree is None:
         return CheckOutcome()
-    (whole, part), (div, top, bottom) = split, found
+    div, top, bottom = found
     ctes = _ctes(tree)
     if not _tables(bottom[1], ctes) <= _tables(top[1], ctes):
         return CheckOutcome()
     above, below = _filters(top, ctes), _filters(bottom, ctes)
-    said = re.sub(r"^\s*of\s+", "", whole).strip()
-    lost = _of_whole(_lost(above, below), whole, part)
-    if lost:
-        problem = f"drops {_joined(lost, ctx.dialect)}, which its numerator keeps"
-    elif changed := _changed(above, below, whole, part):
-        lost = changed
-        problem = f"counts under {_joined(lost, ctx.dialect)}, another value than the whole's"
-    elif top[1] is not bottom[1] and (kept := _of_part(above, below, whole, part)):
-        lost = kept
-        problem = f"keeps {_joined(lost, ctx.dialect)}, which the share is of"
-    else:
+    labels = _labels(ctx, tree, above + below)
+    fault = _problem(above, below, split, labels, top[1] is not bottom[1])
+    if fault is None:
         return CheckOutcome()
+    lost, problem = fault
+    said = re.sub(r"^\s*of\s+", "", split[0]).strip()
+    named = [str(label) for c in lost for label in labels.get(c.sql(), [])]
     return CheckOutcome(
         (
             finding(
                 "signal.share_whole_dropped",
                 f"The question asks a share of {said!r}, but the ratio's denominator "
-                f"({div.expression.sql(dialect=ctx.dialect)}) {problem}: it divides by rows "
+                f"({div.expression.sql(dialect=ctx.dialect)}) "
+                f"{problem.format(_joined(lost, ctx.dialect, labels))}: it divides by rows "
                 "other than that whole. Put the whole's conditions, and only those, on both "
                 "sides (one WHERE shared by the numerator and the denominator).",
                 dropped=[c.sql(dialect=ctx.dialect) for c in lost],
                 whole=said,
+                **({"named": named} if named else {}),
             ),
         )
     )
 
 
-def _joined(conditions: list[exp.Expr], dialect: str) -> str:
-    return " AND ".join(c.sql(dialect=dialect) for c in conditions)
+def _joined(conditions: list[exp.Expr], dialect: str, labels: _Labels) -> str:
+    """The conditions in SQL, a code's name after it (``Region_id = 2 (region.Region_id 2
+    is 'Europe')``)."""
+    return " AND ".join(_written(c, dialect, labels) for c in conditions)
+
+
+def _written(condition: exp.Expr, dialect: str, labels: _Labels) -> str:
+    named = labels.get(condition.sql())
+    sql = condition.sql(dialect=dialect)
+    return f"{sql} ({'; '.join(str(n) for n in named)})" if named else sql
