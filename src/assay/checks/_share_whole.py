@@ -41,6 +41,7 @@ from collections.abc import Iterator
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._linked_whole import linked_whole
 from assay.checks._rates import RATE
 from assay.checks._where import conjuncts, finding, tree_of
 
@@ -49,7 +50,9 @@ __all__ = ["share_whole_dropped"]
 # The verb that ends the whole and begins what the share is of: "of the orders placed in 1995
 # | were 1-URGENT"; one right after a relative pronoun is still the whole's ("of the orders
 # that were placed in 1995 | were 1-URGENT").
-_VERBS = r"(?:were|was|are|is|had|have|has|did|do|does|came|come|comes|went|go|goes|fell|falls)"
+_VERBS = (
+    r"(?:were|was|are|is|had|have|has|did|do|does|came|come|comes|went|go|goes|fell|falls|own|owns)"
+)
 _VERB = re.compile(rf"(?<!\bthat )(?<!\bwhich )(?<!\bwho )\b{_VERBS}\b")
 # With no verb of its own, a relative clause after the whole is what the share is of:
 # "Percentage of orders in 1996 | that were urgent".
@@ -297,21 +300,15 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     (whole, part), (div, top, bottom) = split, found
     ctes = _ctes(tree)
-    if not _tables(bottom[1], ctes) <= _tables(top[1], ctes):
+    if _tables(bottom[1], ctes) <= _tables(top[1], ctes):
+        wrong = _wrong_whole(top, bottom, ctes, whole, part, ctx.dialect)
+    else:  # a ratio of two things, unless it counts every row of a linked whole
+        linked = linked_whole(ctx, tree, whole, top[1], bottom[1])
+        wrong = None if linked is None else (linked, [])
+    if wrong is None:
         return CheckOutcome()
-    above, below = _filters(top, ctes), _filters(bottom, ctes)
+    problem, lost = wrong
     said = re.sub(r"^\s*of\s+", "", whole).strip()
-    lost = _of_whole(_lost(above, below), whole, part)
-    if lost:
-        problem = f"drops {_joined(lost, ctx.dialect)}, which its numerator keeps"
-    elif changed := _changed(above, below, whole, part):
-        lost = changed
-        problem = f"counts under {_joined(lost, ctx.dialect)}, another value than the whole's"
-    elif top[1] is not bottom[1] and (kept := _of_part(above, below, whole, part)):
-        lost = kept
-        problem = f"keeps {_joined(lost, ctx.dialect)}, which the share is of"
-    else:
-        return CheckOutcome()
     return CheckOutcome(
         (
             finding(
@@ -325,6 +322,21 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
             ),
         )
     )
+
+
+def _wrong_whole(
+    top: Measure, bottom: Measure, ctes: dict[str, exp.Select], whole: str, part: str, dialect: str
+) -> tuple[str, list[exp.Expr]] | None:
+    """What the denominator does to the whole, with the conditions it concerns: drops one of
+    the whole's, puts another value on one, or keeps what the share is of; None when none."""
+    above, below = _filters(top, ctes), _filters(bottom, ctes)
+    if lost := _of_whole(_lost(above, below), whole, part):
+        return f"drops {_joined(lost, dialect)}, which its numerator keeps", lost
+    if changed := _changed(above, below, whole, part):
+        return f"counts under {_joined(changed, dialect)}, another value than the whole's", changed
+    if top[1] is not bottom[1] and (kept := _of_part(above, below, whole, part)):
+        return f"keeps {_joined(kept, dialect)}, which the share is of", kept
+    return None
 
 
 def _joined(conditions: list[exp.Expr], dialect: str) -> str:
