@@ -55,6 +55,7 @@ from assay.checks._distinct_counts import (
 )
 from assay.checks._fan_out import fanned_out_count
 from assay.checks._filtered_elsewhere import filtered_elsewhere
+from assay.checks._fiscal_labels import fiscal_label_carried
 from assay.checks._grain import grain_mismatch
 from assay.checks._grouped_other import grouped_by_other
 from assay.checks._grouped_repeats import grouped_repeat
@@ -754,6 +755,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         and not _year_ended(n, sql.tree)
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
         and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
+        and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer)  # "fiscal Q1 2024"
     ]
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]

@@ -12,8 +12,10 @@ them were withheld on the Spider slice:
   join's repeats ("How many car makers are there in france?" as
   ``COUNT(DISTINCT car_makers.id)`` over a join);
 - one over a declared foreign key to the table the question counts, named right after "how
-  many" or "number of": it counts those entities ("How many students have a dog?" as
-  ``count(DISTINCT Has_Pet.StuID)``; "How many pets do students have?" so written still fires).
+  many", "number of" or a share's "share of" (a hyphened modifier before it left aside): it
+  counts those entities ("How many students have a dog?" as ``count(DISTINCT Has_Pet.StuID)``,
+  "What share of pet-owning students own a dog?" as two such counts; "How many pets do students
+  have?" so written still fires).
 
 The declared key and a DATE's days are read from the catalog alone; whether a column is a key
 without being declared one needs the database's profiles, and without them such a COUNT(DISTINCT)
@@ -40,10 +42,14 @@ __all__ = ["counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
 # Clauses that pick or rank rows: an aggregate under them is never a returned value.
 _FILTERS = (exp.Where, exp.Having, exp.Order)
 # The thing counted: the one or two words after the count's cue ("how many car makers"); "count
-# the number of patients" counts the patients, not a "number of" (EHRSQL gold, 50 withheld)
+# the number of patients" counts the patients, not a "number of" (EHRSQL gold, 50 withheld). A
+# share counts its whole's things as well ("What share of pet-owning students own a dog?" as
+# count(DISTINCT Has_Pet.StuID) over count(DISTINCT Has_Pet.StuID): dist36, withheld), and a
+# hyphened modifier before the noun ("pet-owning") is not the thing counted.
 _COUNTED = re.compile(
-    r"\b(?:how many|number of|count of|count the(?!\s+(?:total\s+)?number\b))"
-    r"((?:\s+[a-z_]+){1,2})"
+    r"\b(?:how many|number of|count of|count the(?!\s+(?:total\s+)?number\b)"
+    r"|(?:share|fraction|proportion|percentage|percent) of(?:\s+(?:the|all))?)"
+    r"(?:\s+[a-z_]+(?:-[a-z_]+)+)*((?:\s+[a-z_]+){1,2})"
 )
 # "how many different customers", "the number of unique items"
 _COUNT_DISTINCT = re.compile(

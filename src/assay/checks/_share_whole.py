@@ -47,6 +47,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._keyed import Label, code_labels
+from assay.checks._linked_whole import linked_whole
 from assay.checks._rates import RATE
 from assay.checks._where import conjuncts, finding, tree_of
 
@@ -55,7 +56,9 @@ __all__ = ["share_whole_dropped"]
 # The verb that ends the whole and begins what the share is of: "of the orders placed in 1995
 # | were 1-URGENT"; one right after a relative pronoun is still the whole's ("of the orders
 # that were placed in 1995 | were 1-URGENT").
-_VERBS = r"(?:were|was|are|is|had|have|has|did|do|does|came|come|comes|went|go|goes|fell|falls)"
+_VERBS = (
+    r"(?:were|was|are|is|had|have|has|did|do|does|came|come|comes|went|go|goes|fell|falls|own|owns)"
+)
 _VERB = re.compile(rf"(?<!\bthat )(?<!\bwhich )(?<!\bwho )\b{_VERBS}\b")
 # With no verb of its own, a relative clause after the whole is what the share is of:
 # "Percentage of orders in 1996 | that were urgent".
@@ -358,11 +361,14 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     div, top, bottom = found
     ctes = _ctes(tree)
-    if not _tables(bottom[1], ctes) <= _tables(top[1], ctes):
-        return CheckOutcome()
-    above, below = _filters(top, ctes), _filters(bottom, ctes)
-    labels = _labels(ctx, tree, above + below)
-    fault = _problem(above, below, split, labels, top[1] is not bottom[1])
+    labels: _Labels = {}
+    if _tables(bottom[1], ctes) <= _tables(top[1], ctes):
+        above, below = _filters(top, ctes), _filters(bottom, ctes)
+        labels = _labels(ctx, tree, above + below)
+        fault = _problem(above, below, split, labels, top[1] is not bottom[1])
+    else:  # a ratio of two things, unless it counts every row of a linked whole
+        linked = linked_whole(ctx, tree, split[0], top[1], bottom[1])
+        fault = None if linked is None else ([], linked.replace("{", "{{").replace("}", "}}"))
     if fault is None:
         return CheckOutcome()
     lost, problem = fault

@@ -26,7 +26,7 @@ from assay.semantic._model import (
 )
 from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._numeric import with_numeric_columns
-from assay.semantic._periods import Period, find_periods, parse_period
+from assay.semantic._periods import NO_CLOCK, Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
     AskBackChoice,
@@ -42,6 +42,7 @@ Resolution = Reading
 resolve = read
 
 __all__ = [
+    "NO_CLOCK",
     "NUMERIC_TYPE",
     "AskBackChoice",
     "BehaviourDecision",
