@@ -14,8 +14,11 @@ word-for-word reading, abbreviations read in full), ``months_of_part``
 and ``not_in_nulls``, try31's ``share_whole_dropped`` (a share's denominator dropping a
 condition of the whole the question names), dev22d's ``reached_through_other_role`` (a place
 said of a named table, reached through a table the question never names), agreed22's
-``empty_groups_dropped`` ("include regions with none" and an inner join; ``aggregate_fit``
-above reads its grouped repeats and counted totals)
+``empty_groups_dropped`` ("include regions with none" and an inner join; tryout 36: "for each
+category" and a derived list of the categories inner joined; ``aggregate_fit``
+above reads its grouped repeats and counted totals), tryout 32's ``share_whole_joined`` (a
+share's whole joined inner to a table only its part reads, losing rows: it reads the database,
+so not on EHRSQL)
 (a database's data: not on EHRSQL) (a join on another key
 than the table's own, an overall rate averaged per row, a top-N ranked by a measure not named,
 a column spelled by its initials and not read, a day's end dropped from timestamps, a sum over
@@ -92,6 +95,7 @@ from assay.checks._other_role import reached_through_other_role
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_join import share_whole_joined
 from assay.checks._share_of_non_null import share_of_non_null
 from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
@@ -274,6 +278,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         found += [(f.code, f.message) for f in not_in_nulls(profiled).findings]  # try28
         found += [(f.code, f.message) for f in period_rows_averaged(profiled).findings]
         found += [(f.code, f.message) for f in share_of_non_null(profiled).findings]  # dev22a
+        found += [(f.code, f.message) for f in share_whole_joined(profiled).findings]  # try32
         # aggregate_fit reads which columns are keys from the profiles, and a count's own
         # value from the answer's rows (a join that repeats the counted rows: _fan_out)
         ctx = replace(profiled, candidate=Candidate(sql, result=_result(db, sql)))

@@ -121,6 +121,7 @@ class FindingCode(StrEnum):
     SIGNAL_SHARE_OF_NON_NULL = "signal.share_of_non_null"
     SIGNAL_GROWTH_OVER_LATER = "signal.growth_over_later"
     SIGNAL_EMPTY_GROUPS_DROPPED = "signal.empty_groups_dropped"
+    SIGNAL_SHARE_WHOLE_JOINED = "signal.share_whole_joined"
     VETO_BAD_JOIN = "veto.bad_join"
     VETO_CHECK_FAILED = "veto.check_failed"
     VETO_CHECK_TIMED_OUT = "veto.check_timed_out"

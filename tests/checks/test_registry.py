@@ -854,6 +854,19 @@ CASES["empty_groups_dropped"] = Case(
     ),
 )
 
+# A share's whole joined inner to a table only its part reads: people with no plan row (950
+# of 1,000) dropped from the whole (outside tryout 32: checks/_share_join.py).
+GOLD_SHARE = "What share of the people's total age comes from gold plan holders?"
+GOLD = (
+    "SELECT SUM(CASE WHEN pl.plan = 'gold' THEN p.age ELSE 0 END) * 1.0 / SUM(p.age) "
+    "FROM people p JOIN plans pl ON pl.id = p.id"
+)
+CASES["share_whole_joined"] = Case(
+    "signal.share_whole_joined",
+    _sql(GOLD, question=GOLD_SHARE),
+    _sql(GOLD.replace(" JOIN plans", " LEFT JOIN plans"), question=GOLD_SHARE),
+)
+
 # Two compared years, the second cut by the data's last day (checks/_compared_spans.py).
 YEAR_2022 = Period(dt.date(2022, 1, 1), dt.date(2023, 1, 1), "2022", "2022")
 COMPARED = {"reading": READING, "layer": LAYER, "periods": (YEAR, YEAR_2022)}

@@ -37,8 +37,10 @@ average of rows, several to a day: ``_period_average``), ``signal.total_bound_on
 ``signal.share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c`` holding NULLs:
 ``_share_of_non_null``), ``signal.growth_over_later`` (a change from one period to another
 divided by the later period's value: ``_growth_base``),
-``signal.empty_groups_dropped`` ("include regions with none" and an inner join that drops them:
-``_empty_groups``),
+``signal.empty_groups_dropped`` ("include regions with none", or every group named and a list
+of them, and an inner join that drops them: ``_empty_groups``),
+``signal.share_whole_joined`` (a share's whole joined inner to a table only its part reads,
+losing rows: ``_share_join``),
 ``signal.key_misread`` (a foreign key compared with the number of another row than the one the
 question names: ``_keyed``), ``signal.date_join`` (two tables joined on their dates alone while
 they share a key: ``_date_joins``), ``signal.reached_through_other_role`` (a place said of a named
@@ -83,6 +85,7 @@ from assay.checks._partial_keys import partial_key_join
 from assay.checks._period_average import period_rows_averaged
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
+from assay.checks._share_join import share_whole_joined
 from assay.checks._share_of_non_null import share_of_non_null
 from assay.checks._share_whole import share_whole_dropped
 from assay.checks._sign_dropped import sign_dropped
@@ -510,6 +513,7 @@ CHECKS: tuple[Check, ...] = (
     join_on_other_key,
     average_of_ratios,
     share_whole_dropped,
+    share_whole_joined,
     ranked_by_other_measure,
     sum_fanned_out,
     spelled_column_unread,

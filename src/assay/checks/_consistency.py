@@ -145,6 +145,7 @@ QUESTION_SIGNALS = (
     "signal.share_of_non_null",  # a share of all rows over COUNT(c), c with NULLs
     "signal.growth_over_later",  # growth from 1999 to 2000 over 2000's value: _growth_base
     "signal.empty_groups_dropped",  # "include regions with none", an inner join: _empty_groups
+    "signal.share_whole_joined",  # a share's whole joined inner for its part: _share_join
     *CONDITION_SIGNALS,  # the WHERE's conditions: _conditions
 )
 
