@@ -8,6 +8,7 @@ Values are written as quantities (``1,281,859.81``); the keys they are listed un
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -35,17 +36,66 @@ class GovernedAnswer:
     definitions: str
 
 
-def _number(value: Any) -> str:
+# Decimals are added to a small value until it keeps this many significant digits.
+_SIGNIFICANT = 3
+# No value is written with more decimals than this (float noise is not told apart).
+_MOST_DECIMALS = 8
+
+
+def _number(value: Any, least: int = 2) -> str:
+    """A value as a quantity: money and counts as they are (``1,281,859.81``, ``42``), a small
+    rate or ratio with three significant digits at least (``0.0524``, not ``0.05``: tryout 37
+    read seven ship modes' discount rates, 0.0510 to 0.0524, all as 0.05). ``least``: the
+    decimals kept when more are not needed (a list raises it to tell its values apart).
+
+    Example:
+        >>> _number(0.0523979), _number(0.3), _number(0.2986), _number(1234.5), _number(5.0)
+        ('0.0524', '0.30', '0.299', '1,234.50', '5')
+        >>> _number(0.0516034, least=5), _number(Decimal("0.97"))
+        ('0.05160', '0.97')
+    """
     if isinstance(value, bool):
         return str(value)
     if isinstance(value, int):
         return f"{value:,}"
     if isinstance(value, (float, Decimal)):
-        rounded = round(float(value), 2)
-        return f"{int(rounded):,}" if rounded.is_integer() else f"{rounded:,.2f}"
+        number = float(value)
+        places = max(least, _small_places(number))
+        rounded = round(number, places)
+        if rounded.is_integer():
+            return f"{int(rounded):,}"
+        text = f"{rounded:,.{places}f}"
+        while places > least and text.endswith("0"):  # 0.300 is written 0.30, as before
+            text, places = text[:-1], places - 1
+        return text
     if isinstance(value, (dt.datetime, dt.date)):
         return format_label(value)
     return "no value" if value is None else str(value)
+
+
+def _small_places(number: float) -> int:
+    """Decimals that keep ``_SIGNIFICANT`` significant digits of a value under 1 (0.0524: 4);
+    2 for any other (money keeps its cents)."""
+    if number == 0 or abs(number) >= 1 or not math.isfinite(number):
+        return 2
+    return min(_MOST_DECIMALS, _SIGNIFICANT - 1 - math.floor(math.log10(abs(number))))
+
+
+def _places_apart(values: Sequence[Any]) -> int:
+    """The fewest decimals (2 or more) at which the listed values that differ are written
+    differently: AIR's 0.05160 and MAIL's 0.05159 discount rates were both written 0.0516.
+    Values equal to nine significant digits are the same (float noise is no difference).
+
+    Example:
+        >>> _places_apart([0.0516034, 0.0515855, 0.0523979]), _places_apart([12.5, 12.5, 3.0])
+        (5, 2)
+    """
+    numbers = [float(v) for v in values if isinstance(v, (float, Decimal))]
+    distinct = len({f"{n:.9g}" for n in numbers})
+    for least in range(2, _MOST_DECIMALS + 1):
+        if len({_number(n, least) for n in numbers}) >= distinct:
+            return least
+    return _MOST_DECIMALS
 
 
 def format_label(value: Any, grain: str | None = None) -> str:
@@ -137,6 +187,7 @@ def write_governed(
     window: tuple[dt.date, dt.date] | None = None,
     ranked_apart: bool = False,
     periods: Mapping[dt.date, str] | None = None,
+    row_cap: int | None = None,
 ) -> GovernedAnswer:
     """Text from rows: a single value, or up to ten keyed values, each cited to its cell.
 
@@ -155,6 +206,9 @@ def write_governed(
     key column apart (each compared period's top n): a tie is counted within each.
     ``periods``: compared periods by their first day, the first key column written with the
     label each was said with ("Q2 2023", not "2023-04-01" or "2023-Q2"; tryout 26).
+    ``row_cap``: the rows a result keeps (``max_rows``); a result cut short says it was cut,
+    at which cap, how many rows there are in all, and how to get them all (``_cut_words``).
+    The values listed get the decimals that tell them apart (``_places_apart``).
 
     Example:
         >>> write_governed(Result(("value",), ((12.5,),), 1), label="revenue", period="2024",
@@ -165,9 +219,15 @@ def write_governed(
     citations: list[Citation] = []
     grain = grain or (group if group in GRAINS else None)
 
+    listed = min(len(result.rows), MAX_ITEMS)
+    places = {
+        col: _places_apart([row[col] for row in result.rows[:listed]])
+        for col in range(len(result.columns))
+    }
+
     def cite(row: int, col: int, *, key: bool = False) -> str:
         value = result.rows[row][col]
-        text = format_label(value, grain) if key else _number(value)
+        text = format_label(value, grain) if key else _number(value, places[col])
         if key and col == 0 and periods:
             text = periods.get(_as_day(value), text)
         citations.append(Citation(text, row, col))
@@ -203,10 +263,9 @@ def write_governed(
             return cite(i, last)
 
         items = [
-            ", ".join(cite(i, k, key=True) for k in keys) + f": {value(i)}"
-            for i in range(min(len(result.rows), MAX_ITEMS))
+            ", ".join(cite(i, k, key=True) for k in keys) + f": {value(i)}" for i in range(listed)
         ]
-        more = f" (and {len(result.rows) - MAX_ITEMS} more)" if len(result.rows) > MAX_ITEMS else ""
+        more = _cut_words(result, listed, row_cap)
         end = "Top" if descending else "Bottom"
         said = " and ".join(name for _, name in named) if named else label
         by = f" by {group}" if group else ""
@@ -226,6 +285,40 @@ def write_governed(
             + "."
         )
     return GovernedAnswer(text, tuple(citations), definition)
+
+
+def _cut_words(result: Result, listed: int, row_cap: int | None) -> str:
+    """ " (and 25 more)" after a list of ``listed`` rows; for a result cut at a cap, what was
+    cut, how many rows there are in all (the engine's count when it could be had) and the
+    setting that keeps them all: tryout 37's 1,499 balances were written "(and 990 more)".
+
+    Example:
+        >>> rows = tuple((i, 1) for i in range(1000))
+        >>> _cut_words(Result(("k", "value"), rows, 1499, True), 10, 1000)
+        ' (and 990 more of the first 1,000 rows: the result was cut at the row cap, 1,499 rows \
+in all; raise --max-rows or ASSAY_MAX_ROWS to get them all)'
+        >>> _cut_words(Result(("k", "value"), rows[:20], None, False), 10, 1000)
+        ' (and 10 more)'
+    """
+    more = len(result.rows) - listed
+    if not result.truncated:
+        return f" (and {more:,} more)" if more > 0 else ""
+    kept = len(result.rows)
+    head = f"and {more:,} more of the first" if more > 0 else "the first"
+    total = (
+        f"{result.row_count:,} rows in all"
+        if result.row_count is not None
+        else f"more than {kept:,} rows in all (not counted)"
+    )
+    # Cut short of the row cap: the byte cap (max_result_bytes) cut it.
+    if row_cap is not None and kept < row_cap:
+        cap, setting = "the result size cap", "--max-result-bytes or ASSAY_MAX_RESULT_BYTES"
+    else:
+        cap, setting = "the row cap", "--max-rows or ASSAY_MAX_ROWS"
+    return (
+        f" ({head} {kept:,} rows: the result was cut at {cap}, {total}; raise {setting} to get "
+        "them all)"
+    )
 
 
 def _tie(result: Result, top_n: int | None, column: int, apart: bool = False) -> str:

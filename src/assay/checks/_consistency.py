@@ -48,6 +48,7 @@ from assay.checks._cues import (
     table_words,
     words,
 )
+from assay.checks._date_ends import end_date_carried
 from assay.checks._distinct_counts import (
     counts_keys_of,
     unasked_distinct_counts,
@@ -754,6 +755,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         for n in cues.numbers
         if not _number_in(n, numbers, sql.strings)
         and not _year_ended(n, sql.tree)
+        and not end_date_carried(n, ctx.question, sql.tree)  # "to 2022-03-31": < '2022-04-01'
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
         and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
         and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer)  # "fiscal Q1 2024"

@@ -4,7 +4,8 @@ A number written with d decimals is cited if some returned cell, the cell times 
 count is within half a unit of its last place: ``|x - c| <= 0.5 * 10**-d``. Numbers that appear
 in the question or hint, and the integers 1 to 5, are ignored. Dates and date labels
 (``2024-01-31``, ``2024-01``, ``2024-Q1``) are not quantities, nor is a list's own
-"(and N more)"; a year written alone is cited by a date cell of that year.
+"(and N more)", nor the rows a result cut at a cap kept and counted ("(and 990 more of the
+first 1,000 rows: ...)"); a year written alone is cited by a date cell of that year.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ _DATE = re.compile(
     r"\b\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)?\b"
     r"|\b\d{4}-(?:0[1-9]|1[0-2])\b(?!-\d)|\b\d{4}-Q[1-4]\b"
 )
-# The written answer's own count of items it left out: "... (and 25 more)."
-_MORE = re.compile(r"\(and [\d,]+ more\)")
+# The written answer's own count of items it left out: "... (and 25 more)."; of a result cut
+# at a cap, with the rows kept and counted: "(and 990 more of the first 1,000 rows: ...)"
+_MORE = re.compile(r"\((?:and [\d,]+ more|the first [\d,]+ rows)\b[^()]*\)")
 _NUMBER = re.compile(r"(?<![\w.])[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)?(?:\.\d+)?(?![\w])")
 
 

@@ -145,7 +145,15 @@ def render_answer(verdict: Verdict) -> str:
     help="A routing calibrator from 'assay calibrate --route' (maps the route score before "
     "its thresholds).",
 )
-@settings_options("time_limit_ms", "cache_dir", "llm_base_url", "llm_model", "n_samples")
+@settings_options(
+    "time_limit_ms",
+    "max_rows",
+    "max_result_bytes",
+    "cache_dir",
+    "llm_base_url",
+    "llm_model",
+    "n_samples",
+)
 @handle_errors
 def ask_command(
     question: str,

@@ -32,7 +32,12 @@ def render_result(result: Result, limit: int = 20) -> str:
     shown = min(limit, len(result.rows))
     total = result.row_count if result.row_count is not None else f"at least {len(result.rows)}"
     note = f"({shown} of {total} rows"
-    note += ", truncated at the row cap)" if result.truncated else ")"
+    # tryout 37: the table said it was truncated, not how to see the rest
+    note += (
+        ", truncated at the row cap; raise --max-rows or ASSAY_MAX_ROWS to get them all)"
+        if result.truncated
+        else ")"
+    )
     lines.append(note)
     return "\n".join(lines)
 

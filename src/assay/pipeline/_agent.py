@@ -582,6 +582,7 @@ class Agent:
             periods=(
                 {p.start: p.label for p in reading.periods} if len(reading.periods) > 1 else None
             ),
+            row_cap=self.settings.max_rows,
         )
         candidate = Candidate(run.report.sql, (run.report.sql or "",), written.text, run.result)
         # One registry over the executed answer: the fit to the reading (COMPLETE, measured

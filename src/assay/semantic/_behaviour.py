@@ -268,11 +268,13 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             + others
             + " Rephrase it with the warehouse's terms (`assay semantic show` lists them).",
         )
+    known = _known_values(unknown, reading.metrics, layer)
     return BehaviourDecision(
         "abstain",
         "behaviour.value_not_in_domain",
-        f"{_quote(unknown)} is not a value the warehouse records: "
-        f"{_known_values(unknown, reading.metrics, layer)}. There is nothing to filter on.",
+        _not_listed(unknown, known, reading.question, layer)
+        or f"{_quote(unknown)} is not a value the warehouse records: {known}. There is "
+        "nothing to filter on.",
     )
 
 
@@ -309,6 +311,35 @@ def _known_values(unknown: list[str], metrics: tuple[str, ...], layer: SemanticL
             f"{'it' if len(far) == 1 else 'them'}"
         )
     return "; ".join(said)
+
+
+def _not_listed(unknown: list[str], known: str, question: str, layer: SemanticLayer) -> str:
+    """The abstention said truly when some dimensions list no values (more than the import
+    reads, a number, PII): the value is not among those listed, and whether the others hold
+    it was not checked; ``""`` when every dimension lists its values (tryout 37: 'Smith' "is
+    not a value the warehouse records", yet 19 customers have that last name). The dimensions
+    whose name a word of the question begins are named first, the word said nearest before
+    the value first ("customers named Smith": c_last_name before c_customer_id)."""
+    open_dims = [d.name for d in layer.dimensions if not d.values and not d.expression]
+    if not open_dims:
+        return ""
+    words = re.findall(r"[a-z]+", question.lower())
+    first = unknown[0].split()[0].lower()
+    before = words[: words.index(first)] if first in words else words
+    said = [w for w in reversed(before) if len(w) >= 4]  # nearest first
+
+    def distance(dim: str) -> int:
+        parts = [p for p in re.split(r"[^a-z]+", dim.lower()) if len(p) >= 4]
+        hits = [i for i, w in enumerate(said) if any(w.startswith(p) for p in parts)]
+        return min(hits, default=len(said))
+
+    ranked = sorted(open_dims, key=distance)
+    listed = _listed(ranked[:_LISTED], len(ranked))
+    return (
+        f"{_quote(unknown)} is not a value the semantic layer lists: {known}. The layer lists "
+        f"no values for {listed}, so whether the data holds {_quote(unknown)} there cannot be "
+        "checked; nothing is filtered on a value the layer does not list."
+    )
 
 
 # Words that rank ("the first year", "the last order"): never a value of the data.

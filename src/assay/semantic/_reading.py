@@ -42,6 +42,7 @@ from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._either import either
+from assay.semantic._english import COMMON_WORDS
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
@@ -1734,12 +1735,13 @@ def _suggest(unread: list[Tag], lexicon: Lexicon, offered: Lexicon) -> list[tupl
                 continue
             best = process.extractOne(word.lower(), phrases, scorer=fuzz.ratio, score_cutoff=80)
             swapped = None if best is not None else _transposed(word.lower(), lexicon, offered)
-            if swapped is not None:
-                out.append((word, swapped))
-            elif best is not None:
-                out.append((word, best[0]))
-            elif (only := _one_phrase_with(word.lower(), lexicon, offered)) is not None:
-                out.append((word, only))
+            chosen = (
+                swapped
+                or (best[0] if best is not None else None)
+                or _one_phrase_with(word.lower(), lexicon, offered)
+            )
+            if chosen is not None and not _other_word(word.lower(), chosen):
+                out.append((word, chosen))
     return out
 
 
@@ -1752,6 +1754,22 @@ def _offered(
     if not unread or len(reached) == len(layer.dimensions):
         return lexicon
     return lexicon.within(reached)
+
+
+def _other_word(word: str, phrase: str) -> bool:
+    """Whether ``phrase`` would be offered for an everyday English word it is no form of:
+    "bought" is no misspelling of the store name 'ought' (tryout 37), while "returned" may
+    mean 'return flag' (a word of it begins as the typed word does).
+
+    Example:
+        >>> _other_word("bought", "ought"), _other_word("returned", "return flag")
+        (True, False)
+        >>> _other_word("revnue", "revenue")
+        False
+    """
+    if word not in COMMON_WORDS:
+        return False
+    return not any(w[:4] == word[:4] for w in phrase.lower().split())
 
 
 def _inside_a_phrase(word: str, lexicon: Lexicon) -> bool:
