@@ -5,6 +5,9 @@
    asked of a metric adding up an amount is read as the layer's one count of the same rows, or
    asked back naming what the metric adds up (``behaviour.count_of_amount``), never answered
    with the amount; a count metric, or a sum of units, stays answered.
+2. "number of customers" and "how many customers are there" abstained (no metric counts
+   customers) while "how many distinct customers are there" answered 4: said plainly, the
+   customers counted are the distinct keys of the customers' table, as with "distinct".
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import pytest
 
 from assay.connectors import connect
 from assay.pipeline import Agent
-from assay.semantic import Dimension, JoinPath, Metric, SemanticLayer, read
+from assay.semantic import Dimension, JoinPath, Metric, SemanticLayer, distinct_entities, read
 from tests.semantic._helpers import read_and_decide
 
 _AMOUNT = "transactions.transaction_amount_usd"
@@ -143,6 +146,18 @@ def test_counts_and_amounts_asked_as_such_are_answered(question: str, metric: st
     assert decision.behaviour == "answer", decision
 
 
+def test_plain_customers_are_counted_as_the_distinct_ones() -> None:
+    layer = _layer()
+    for question in ("number of customers", "how many customers are there", "how many customers"):
+        counted = distinct_entities(read(question, layer), layer, read)
+        assert counted is not None, question
+        reading, wider = counted
+        counts = wider.metric(reading.metrics[0]).expression
+        assert counts == "COUNT(DISTINCT customers.id_customer)"
+    # a verb naming no table joined to the customers: not guessed
+    assert distinct_entities(read("how many customers bought?", layer), layer, read) is None
+
+
 @pytest.fixture(scope="module")
 def tutorial(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Agent, Path]]:
     """The tutorial's shape in DuckDB: 4 customers, 2 cancellations in Mexico, 1 in Canada."""
@@ -183,3 +198,8 @@ def test_the_tryout_questions_on_the_data(tutorial: tuple[Agent, Path]) -> None:
         assert verdict.behaviour == "clarify" and verdict.candidate is None, question
         assert verdict.reasons == ("behaviour.count_of_amount",)
     assert _shown(agent, "how many transactions were there?") == [(5,)]
+    distinct = _shown(agent, "how many distinct customers are there")
+    assert distinct == [(4,)]
+    assert _shown(agent, "how many customers are there") == distinct
+    assert _shown(agent, "number of customers") == distinct
+    assert _shown(agent, "how many customers by country") == [("CA", 1), ("FR", 1), ("MX", 2)]
