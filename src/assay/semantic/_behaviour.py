@@ -540,6 +540,12 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             "behaviour.did_you_mean",
             f"I could not read {options} (nothing is assumed until you say).",
         )
+    if reading.count_asked:
+        return BehaviourDecision(
+            "clarify",
+            "behaviour.count_of_amount",
+            " ".join(reading.count_asked) + _unread_too(reading) + _also_ambiguous(reading, layer),
+        )
     if reading.explained:
         said = {w for w, _ in reading.explained}
         rest = [w for w in reading.unread if w not in said]

@@ -8,7 +8,11 @@ says exactly that: "how many" (or "number of", "count of") and "distinct", "uniq
 "different", then a word naming one table of the layer (the entity: ``customer``), then a verb
 or a noun naming the table whose rows are counted ("ordered", "placed orders", "with
 transactions": ``orders``, ``transactions``), which the layer joins many to one to the
-entity's table by its key. The count is, in order:
+entity's table by its key. Said plainly, with no "distinct" ("number of customers", "how many
+customers are there"), where the reader found no metric counting them, the question is read the
+same: a customer counted is one key of the customers' table, however many rows name it (outside
+tryout 37 saw "how many customers are there" abstained on while "how many distinct customers
+are there" answered 4). The count is, in order:
 
 * a metric of the layer that already counts those keys distinctly (``COUNT(DISTINCT
   orders.o_custkey)``), or
@@ -37,8 +41,8 @@ if TYPE_CHECKING:
 __all__ = ["distinct_entities", "distinct_over_rows", "why_not_distinct"]
 
 _ASKED = re.compile(
-    r"^\s*(?:how\s+many|(?:the\s+)?(?:number|count)\s+of)\s+(?P<distinct>distinct|unique|"
-    r"different)\s+(?P<entity>[a-z]+)\b(?:\s+(?P<verb>[a-z]+)\b(?:\s+(?:an?|any|some)?\s*"
+    r"^\s*(?:how\s+many|(?:the\s+)?(?:number|count)\s+of)\s+(?:(?P<distinct>distinct|unique|"
+    r"different)\s+)?(?P<entity>[a-z]+)\b(?:\s+(?P<verb>[a-z]+)\b(?:\s+(?:an?|any|some)?\s*"
     r"(?P<noun>[a-z]+)\b)?)?",
     re.IGNORECASE,
 )
@@ -56,10 +60,8 @@ def distinct_entities(
 ) -> tuple[Reading, SemanticLayer] | None:
     """The reading as a distinct count of an entity's keys, with the layer that holds the
     count; None when the question is not that (the module docstring)."""
-    if reading.metrics or len(reading.derived) != 1 or reading.derived[0].lower() not in _SAID:
-        return None
     asked = _ASKED.match(reading.question)
-    if asked is None:
+    if reading.metrics or asked is None or not _counts_entities(reading, asked):
         return None
     entity = _table_named(asked.group("entity"), layer.tables)
     if entity is None:
@@ -76,7 +78,7 @@ def distinct_entities(
         end = asked.end(said)
     if metric is None:
         return None
-    words = reading.question[asked.start("distinct") : end]
+    words = reading.question[asked.start("distinct" if asked.group("distinct") else "entity") : end]
     named = dataclasses.replace(metric, synonyms=(*metric.synonyms, words))
     others = tuple(m for m in layer.metrics if m.name != metric.name)
     wider = dataclasses.replace(layer, metrics=(*others, named))
@@ -84,6 +86,20 @@ def distinct_entities(
     if again.metrics != (metric.name,) or again.unread or again.derived or again.dangling:
         return None
     return again, wider
+
+
+def _counts_entities(reading: Reading, asked: re.Match[str]) -> bool:
+    """Whether the one measure the reader found missing is the count ``asked`` says: "number
+    of distinct", or, said plainly, "number of customers" (a customer counted is one key of
+    the customers' table, however many rows name it: outside tryout 37 saw "how many
+    customers are there" abstained on while "how many distinct customers are there" was
+    answered)."""
+    if len(reading.derived) != 1:
+        return False
+    derived = reading.derived[0].lower()
+    if asked.group("distinct"):
+        return derived in _SAID
+    return derived == f"number of {asked.group('entity').lower()}"
 
 
 def distinct_over_rows(

@@ -676,6 +676,8 @@ def _how_many(tags: list[_Tag], lexicon: Lexicon) -> list[_Tag]:
             words = " ".join(t.token.text for t in nouns)
             out[-1] = _Tag("COUNTED", prev.token, prev.index, (f"number of {words}", nouns))
             k += len(nouns)
+    # a cue said before a metric's phrase is dropped here: said of a count metric, the metric
+    # is the answer; said of one adding up an amount, ``_counted_amount`` finds it again
     return [t for t in out if t.kind != "COUNT"]
 
 

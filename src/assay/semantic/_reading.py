@@ -41,6 +41,7 @@ from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
+from assay.semantic._counted_amount import counted_amount
 from assay.semantic._either import either
 from assay.semantic._english import COMMON_WORDS
 from assay.semantic._grammar import Tag, names_table, parse
@@ -154,6 +155,9 @@ class Reading:
     # (words, why): unread words the reader knows why it cannot apply ("between 10 and 20"
     # said after a grouping), each asked back with its reason rather than as an unknown word
     explained: tuple[tuple[str, str], ...] = ()
+    # why a count asked ("how many cancellations") of a metric adding up an amount is asked
+    # back (``_counted_amount``): its figure says how much, not how many
+    count_asked: tuple[str, ...] = ()
 
     @property
     def period(self) -> Period | None:
@@ -322,7 +326,7 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     """
     lexicon = lexicon or Lexicon(layer)
     reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
-    return summed_rows(by_reach(reading, layer, read), layer)
+    return counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
 
 
 def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
