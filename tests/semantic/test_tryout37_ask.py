@@ -5,7 +5,10 @@ tuned on, not held out):
    1s): a dimension named with no "by", "per" or ranking was read as a breakdown. It is no
    breakdown: the question is abstained on, naming the balance the layer has no metric for;
    real breakdowns and filters are still answered;
-2. "no metric for ('revenue in 1997')", "('order')" for "average order value": only the words
+2. "suppliers count in Germany" read Germany as the customers' nation and abstained because
+   joining line items "would multiply rows": the suppliers' own nation, which the layer does
+   not map, is named;
+3. "no metric for ('revenue in 1997')", "('order')" for "average order value": only the words
    not understood are named.
 
 Every answer is compared with SQL written here on the real data.
@@ -119,7 +122,32 @@ def test_breakdowns_and_filters_are_still_answered(
     assert sorted(map(key, got)) == sorted(map(key, want))
 
 
-# --- 2. only the words not understood are named -----------------------------------------------
+# --- 2. a value of another entity's role -------------------------------------------------------
+
+
+def test_a_value_of_the_customers_nation_is_not_the_suppliers(agent: Agent) -> None:
+    verdict = agent.ask("suppliers count in Germany")
+    assert verdict.behaviour == "abstain" and verdict.candidate is None
+    assert verdict.reasons == ("behaviour.other_role",)
+    message = _message(verdict)
+    assert "The nation of supplier (supplier.s_nationkey) is not in the layer" in message
+    assert "customer_nations_name" in message and "customer.c_nationkey" in message
+
+
+def test_a_value_of_the_rows_own_chain_is_still_answered(agent: Agent, tpch_duckdb: Path) -> None:
+    """Orders reach the customers' nation many-to-one: Germany is their customers' nation."""
+    verdict = agent.ask("orders count in Germany")
+    assert verdict.behaviour == "answer" and verdict.candidate is not None
+    assert verdict.candidate.result is not None
+    with duckdb.connect(str(tpch_duckdb), read_only=True) as con:
+        want = con.execute(
+            "SELECT count(*) FROM orders JOIN customer ON o_custkey = c_custkey "
+            "JOIN nation ON c_nationkey = n_nationkey WHERE n_name = 'GERMANY'"
+        ).fetchone()
+    assert want is not None and verdict.candidate.result.rows[0][0] == want[0]
+
+
+# --- 3. only the words not understood are named -----------------------------------------------
 
 
 @pytest.mark.parametrize(
