@@ -4,7 +4,8 @@ tuned on, not held out):
 1. "account balance of customers" was shown as a count of customers per balance (1,499 rows of
    1s): a dimension named with no "by", "per" or ranking was read as a breakdown. It is no
    breakdown: the question is abstained on, naming the balance the layer has no metric for;
-   real breakdowns and filters are still answered;
+   real breakdowns and filters are still answered ("customer count per nation": Cube's
+   "customers count" said in the singular, asked back before);
 2. "suppliers count in Germany" read Germany as the customers' nation and abstained because
    joining line items "would multiply rows": the suppliers' own nation, which the layer does
    not map, is named;
@@ -89,6 +90,12 @@ def test_a_dimension_asked_for_is_abstained_on_naming_it(agent: Agent, question:
             "GROUP BY 1",
         ),
         (
+            # "customer count": Cube's "customers count" said in the singular
+            "customer count per nation",
+            "SELECT n_name, count(*) FROM customer JOIN nation ON c_nationkey = n_nationkey "
+            "GROUP BY 1",
+        ),
+        (
             "customers in the BUILDING segment",
             "SELECT count(*) FROM customer WHERE c_mktsegment = 'BUILDING'",
         ),
@@ -104,7 +111,7 @@ def test_a_dimension_asked_for_is_abstained_on_naming_it(agent: Agent, question:
             "JOIN nation ON c_nationkey = n_nationkey GROUP BY 1 ORDER BY 2 DESC LIMIT 3",
         ),
     ],
-    ids=["by", "for-each", "per", "filter", "by-year-and", "top"],
+    ids=["by", "for-each", "per", "singular-per", "filter", "by-year-and", "top"],
 )
 def test_breakdowns_and_filters_are_still_answered(
     agent: Agent, tpch_duckdb: Path, question: str, sql: str
