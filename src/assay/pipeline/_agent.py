@@ -60,6 +60,7 @@ from assay.semantic import (
     distinct_over_rows,
     entity_columns,
     other_places,
+    other_roles,
     read,
     said_bounds,
     value_lookup_sql,
@@ -290,6 +291,10 @@ class Agent:
         if whose:
             base["message"] = whose
             return self._verdict(ident, "clarify", ("behaviour.place_of_another",), base)
+        roles = self._other_roles(reading)
+        if roles:
+            base["message"] = roles
+            return self._verdict(ident, "abstain", ("behaviour.other_role",), base)
         outside = self._outside_own_data(reading)
         if outside is not None:
             base["message"] = outside
@@ -363,6 +368,16 @@ class Agent:
         if not places:
             return ""
         return " ".join(self._other_place_words(place) for place in places)
+
+    def _other_roles(self, reading: Reading) -> str:
+        """Why a value read as another entity's role of its table is not applied to the
+        metric's rows ("suppliers count in Germany" on a layer that maps only the customers'
+        nation, ``semantic._other_role``); ``""`` when none."""
+        try:
+            roles = other_roles(reading, self.layer, self.connector.catalog())
+        except AssayError:
+            return ""  # no catalog to read: the planner's own refusal stands
+        return " ".join(r.said(self.layer.metric(r.metric).label) for r in roles)
 
     def _other_place_words(self, place: OtherPlace) -> str:
         """Both readings of one place, the other with whether the data holds the value."""

@@ -26,6 +26,7 @@ from assay.semantic._model import (
 )
 from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._numeric import with_numeric_columns
+from assay.semantic._other_role import OtherRole, other_roles
 from assay.semantic._periods import NO_CLOCK, Period, find_periods, parse_period
 from assay.semantic._reading import Filter, Ranking, Reading, read
 from assay.semantic._replies import (
@@ -57,6 +58,7 @@ __all__ = [
     "Match",
     "Metric",
     "OtherPlace",
+    "OtherRole",
     "Period",
     "Ranking",
     "Reading",
@@ -82,6 +84,7 @@ __all__ = [
     "metric_filter",
     "on_reading_line",
     "other_places",
+    "other_roles",
     "parse_period",
     "parse_semantic",
     "phrase_span",

@@ -712,7 +712,8 @@ def decide(
             "behaviour.concept_missing",
             f"The question asks for something the warehouse has no metric for{named}, so it "
             f"cannot be answered from this data; the closest metrics are "
-            f"{', '.join(closest_metrics(words, layer, tables=_filtered_tables(reading, layer)))}.",
+            f"{', '.join(closest_metrics(words, layer, tables=_filtered_tables(reading, layer)))}."
+            + "".join(f" {why}" for said, why in reading.explained if said in reading.unread),
         )
     clarify = _clarify(reading, layer)
     if clarify is not None:

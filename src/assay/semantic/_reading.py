@@ -38,6 +38,7 @@ from typing import Any
 from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
+from assay.semantic._breakdown import said_as_breakdown
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
@@ -897,6 +898,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     # A dimension named without "by" is a grouping, unless a value of it is also named
     # ("country Germany", "cities not in Aberdeen"): then it is the filter's context.
     loose_dims = [p for k, p in parts if k == "loose" and p.kind == "DIM"]
+    measured: dict[int, str] = {}  # dimensions said as the thing measured, by token index
     filtered = {f.dimension for f in filters}
     from assay.semantic._flags import flag_said  # imports this module's Reading
 
@@ -912,7 +914,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             # "maximum quantity", "sum of discount") asks for a measure of that column, never a
             # breakdown by it or a ranking of its counts (outside tryout 9 saw the count per
             # quantity shown at 1.00 on the Cube TPC-H layer): left unread, so asked back
-            unread.append(dataclasses.replace(tag, kind="WORD", payload=canonical(match.phrase)))
+            unread.append(_unread_phrase(tag, question))
+            measured[tag.index] = dim
             continue
         pinned = _value_of(dim, split)
         if dim not in filtered and pinned is not None:
@@ -929,6 +932,14 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             continue
         if dim not in filtered and isinstance(flag, str):
             dangling.append(flag)
+            continue
+        if dim not in filtered and not said_as_breakdown(parts, tag, question):
+            # "account balance of customers": a dimension said as the thing asked, with no
+            # "by" or ranking, is no breakdown; the Cube TPC-H layer showed a count of
+            # customers per balance (outside tryout 37). Left unread: asked back or abstained
+            # on, named whole.
+            unread.append(_unread_phrase(tag, question))
+            measured[tag.index] = dim
             continue
         if dim not in filtered:
             _add(groups, dim)
@@ -1083,11 +1094,19 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     modifiers = _said_of(
         unread, [*metric_matches, *(t.payload for t in context)], entities, question
     )
-    unread_words = [attached.get(t.index, t.token.text) for t in unread]
+    # With no metric read, the question abstains naming what it has no metric for: the words
+    # alone ("no metric for ('revenue')"), never with the period said after them.
+    measureless = not metrics and not ambiguous and not derived
+    unread_words = [
+        _said_whole(t, question) if measureless else attached.get(t.index, t.token.text)
+        for t in unread
+    ]
     unread_words += [t.token.text for t in numbers]
     unread_words, explained = _ordinal(question, unread_words)
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
-    value_like = _value_like(unread, dim_at)
+    # a dimension said as the thing measured is a name the layer holds: no value, no typo
+    spelt = [t for t in unread if t.index not in measured]
+    value_like = _value_like(spelt, dim_at)
     retired = tuple(
         r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
     )
@@ -1103,7 +1122,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         compare=compare,
         unread=tuple(unread_words),
         value_like=tuple(value_like),
-        suggestions=tuple(_suggest(unread, lexicon, _offered(lexicon, metrics, layer, unread))),
+        suggestions=tuple(_suggest(spelt, lexicon, _offered(lexicon, metrics, layer, spelt))),
         aggregates=tuple(aggregates),
         unknown_groups=tuple(unknown_groups),
         dangling=tuple(dangling),
@@ -1118,7 +1137,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         notes=tuple(notes),
         ambiguous_names=tuple(ambiguous_names),
         said=tuple(dict.fromkeys(derived_words)),
-        explained=explained,
+        explained=explained + _not_measures(unread, measured),
     )
 
 
@@ -1282,6 +1301,41 @@ _AGGREGATED = re.compile(
     re.IGNORECASE,
 )
 _RANKING = frozenset("highest lowest largest smallest biggest".split())
+
+
+# Nouns nothing reads alone that finish the name of a measure ("order value", "order amount")
+_MEASURE_NOUNS = frozenset("value values amount amounts figure figures".split())
+
+
+def _said_whole(tag: Tag, question: str) -> str:
+    """An unread word with the measure noun said right after it ("average order value": the
+    warehouse has no metric for 'order value', not for 'order')."""
+    after = next((t for t in tokenize(question) if t.start >= tag.token.end), None)
+    if after is None or after.lower not in _MEASURE_NOUNS:
+        return tag.token.text
+    return question[tag.token.start : after.end]
+
+
+def _not_measures(unread: list[Tag], measured: dict[int, str]) -> tuple[tuple[str, str], ...]:
+    """Why each dimension said as the thing measured is not answered: it is a dimension, and
+    no metric of the layer measures it ("account balance of customers")."""
+    return tuple(
+        (
+            t.token.text,
+            f"'{t.token.text}' is the dimension {measured[t.index]}, to break a metric down by "
+            "or filter on; no metric measures it (a total or an average of it is not defined).",
+        )
+        for t in unread
+        if t.index in measured
+    )
+
+
+def _unread_phrase(tag: Tag, question: str) -> Tag:
+    """A dimension's phrase left unread, as one word spanning all of it: named whole when
+    asked back or abstained on ("no metric for ('account balance')", not "('account')")."""
+    end = tokenize(question)[tag.payload.end - 1].end
+    token = Token(question[tag.token.start : end], tag.token.start, end)
+    return dataclasses.replace(tag, kind="WORD", token=token, payload=canonical(tag.payload.phrase))
 
 
 def _ranked_by(parts: list[Any], tag: Tag) -> bool:
