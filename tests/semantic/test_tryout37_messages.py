@@ -22,6 +22,10 @@ def _layer(*, open_name: bool) -> SemanticLayer:
                 {"name": "s_city", "column": "store.s_city", "values": ["Midway", "Fairview"]},
                 *names,
             ],
+            "joins": [
+                {"left": "sales.store_id", "right": "store.store_id"},
+                {"left": "sales.customer_id", "right": "customer.customer_id"},
+            ],
         }
     )
 
