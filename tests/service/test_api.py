@@ -164,6 +164,17 @@ def test_sql_that_would_change_or_touch_files_is_refused(
     assert after == before and not out.exists()
 
 
+def test_a_query_reading_files_is_refused(client: TestClient, tmp_path: Path) -> None:
+    # Left from outside tryout 36: a SELECT over read_csv() came back an answer withheld, where
+    # COPY ... FROM the same file was refused. Both touch a file outside the database.
+    csv = tmp_path / "rows.csv"
+    csv.write_text("a\n1\n", encoding="utf-8")
+    body = client.post("/api/sql", json={"sql": f"SELECT * FROM read_csv('{csv}')"}).json()
+    assert body["badge"] == "refuse" and body["verdict"]["behaviour"] == "refuse", body
+    assert "result" not in body["verdict"]
+    assert "read_csv() reads files" in body["verdict"]["findings"][0]["message"]
+
+
 def test_sql_that_only_reads_is_not_a_refusal(client: TestClient) -> None:
     # A read the guard refuses all the same is an answer withheld, never a refusal.
     for statement in ("PRAGMA table_info('orders')", "SELECT * FROM nosuch", "BEGIN"):

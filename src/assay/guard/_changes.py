@@ -9,7 +9,10 @@ question asking for a change, and the guard's message says what it would do. Any
 One classification, in two tables: by sqlglot node, and by leading keyword for the statements
 sqlglot keeps as text (``exp.Command``: ``LOAD``, ``CALL``, ``VACUUM``) or cannot parse at all
 (DuckDB's ``EXPORT DATABASE`` and ``IMPORT DATABASE``). Outside tryout 36 saw ``TRUNCATE`` and
-``COPY orders FROM 'file'`` withheld as answers while ``DELETE`` was refused.
+``COPY orders FROM 'file'`` withheld as answers while ``DELETE`` was refused. A query calling a
+function that reads or writes files or reaches another database (``read_csv('/etc/passwd')``,
+``pg_read_file``, ``sqlite_scan``) touches what lies outside the database too, and is refused
+alike (it was an answer withheld).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 
 import sqlglot
 from sqlglot import exp
+
+from assay.guard._allowlists import ALLOWED_FUNCTION_TYPES, ALLOWED_NODE_TYPES, REFUSED_FUNCTIONS
 
 __all__ = ["Change", "statement_change", "tree_change"]
 
@@ -80,6 +85,12 @@ _KEYWORDS: dict[str, str] = {
     "LOCK": "locks a table",
 }
 
+# What a refused function does that makes a query calling it a prohibited action (the others,
+# catalogue and environment readers, only read: an answer withheld).
+_OUTSIDE = frozenset(
+    {"reads files", "writes files or large objects", "reaches another database or the network"}
+)
+
 # PRAGMAs that only read (DuckDB's and SQLite's); any other, and any that assigns, changes a
 # setting (fail closed: a PRAGMA of unknown effect is not taken for a read).
 _READ_PRAGMAS = frozenset(
@@ -134,6 +145,21 @@ def tree_change(tree: exp.Expr) -> Change | None:
         change = _NODES.get(type(node))
         if change is not None:
             return change
+    return _outside_call(tree)
+
+
+def _outside_call(tree: exp.Expr) -> Change | None:
+    """A call in ``tree`` of a function that touches files or another database."""
+    for node in tree.find_all(exp.Func):
+        kind = type(node).__name__
+        if kind in ALLOWED_FUNCTION_TYPES or kind in ALLOWED_NODE_TYPES:
+            continue  # a typed function the guard allows, whatever sqlglot calls it
+        name = (
+            str(node.name).lower() if isinstance(node, exp.Anonymous) else node.sql_name().lower()
+        )
+        does = REFUSED_FUNCTIONS.get(name)
+        if does in _OUTSIDE:
+            return Change(f"{name}()", str(does))
     return None
 
 
