@@ -30,6 +30,7 @@ from assay.guard import statement_change
         ("SELECT count(*) FROM read_csv_auto('rows.csv')", "duckdb", "read_csv_auto()"),
         ("SELECT pg_read_file('/etc/passwd')", "postgres", "pg_read_file()"),
         ("SELECT * FROM sqlite_scan('other.db', 't')", "duckdb", "sqlite_scan()"),
+        ("SELECT * FROM 'rows.csv'", "duckdb", "FROM 'rows.csv'"),
     ],
     ids=lambda v: v if len(v) < 12 else v.split()[0].lower(),
 )

@@ -105,6 +105,13 @@ def test_a_cte_whose_body_is_refused_is_not_an_unknown_table(shop_duckdb: Path) 
     assert "Unknown table" not in out, out
 
 
+def test_the_table_select_into_would_create_is_not_an_unknown_table(shop_duckdb: Path) -> None:
+    # Left from outside tryout 36: SELECT * INTO x was refused, and x called an unknown table.
+    code, out = _run(["--db", str(shop_duckdb), "SELECT * INTO x FROM orders"])
+    assert code != 0 and "SELECT ... INTO (creates a table)" in out, out
+    assert "Unknown table" not in out, out
+
+
 def test_a_change_is_refused_saying_what_it_would_do(shop_duckdb: Path, tmp_path: Path) -> None:
     # Outside tryout 36: "this statement is TRUNCATETABLE", and EXPORT DATABASE was called a
     # syntax error ("Fix the syntax"); neither ran.

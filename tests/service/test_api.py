@@ -169,10 +169,14 @@ def test_a_query_reading_files_is_refused(client: TestClient, tmp_path: Path) ->
     # COPY ... FROM the same file was refused. Both touch a file outside the database.
     csv = tmp_path / "rows.csv"
     csv.write_text("a\n1\n", encoding="utf-8")
-    body = client.post("/api/sql", json={"sql": f"SELECT * FROM read_csv('{csv}')"}).json()
-    assert body["badge"] == "refuse" and body["verdict"]["behaviour"] == "refuse", body
-    assert "result" not in body["verdict"]
-    assert "read_csv() reads files" in body["verdict"]["findings"][0]["message"]
+    for sql, said in [
+        (f"SELECT * FROM read_csv('{csv}')", "read_csv() reads files"),
+        (f"SELECT * FROM '{csv}'", "names a file or URL"),
+    ]:
+        body = client.post("/api/sql", json={"sql": sql}).json()
+        assert body["badge"] == "refuse" and body["verdict"]["behaviour"] == "refuse", body
+        assert "result" not in body["verdict"]
+        assert said in body["verdict"]["findings"][0]["message"]
 
 
 def test_sql_that_only_reads_is_not_a_refusal(client: TestClient) -> None:

@@ -9,14 +9,15 @@ question asking for a change, and the guard's message says what it would do. Any
 One classification, in two tables: by sqlglot node, and by leading keyword for the statements
 sqlglot keeps as text (``exp.Command``: ``LOAD``, ``CALL``, ``VACUUM``) or cannot parse at all
 (DuckDB's ``EXPORT DATABASE`` and ``IMPORT DATABASE``). Outside tryout 36 saw ``TRUNCATE`` and
-``COPY orders FROM 'file'`` withheld as answers while ``DELETE`` was refused. A query calling a
-function that reads or writes files or reaches another database (``read_csv('/etc/passwd')``,
-``pg_read_file``, ``sqlite_scan``) touches what lies outside the database too, and is refused
-alike (it was an answer withheld).
+``COPY orders FROM 'file'`` withheld as answers while ``DELETE`` was refused. A query that
+names a file as a table (``FROM 'rows.csv'``) or calls a function that reads or writes files or
+reaches another database (``read_csv``, ``pg_read_file``, ``sqlite_scan``) touches what lies
+outside the database too, and is refused alike (it was an answer withheld).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import sqlglot
@@ -24,7 +25,12 @@ from sqlglot import exp
 
 from assay.guard._allowlists import ALLOWED_FUNCTION_TYPES, ALLOWED_NODE_TYPES, REFUSED_FUNCTIONS
 
-__all__ = ["Change", "statement_change", "tree_change"]
+__all__ = ["FILE_LIKE", "Change", "statement_change", "tree_change"]
+
+# A FROM item naming a file or URL (DuckDB reads ``FROM 'data.csv'``).
+FILE_LIKE = re.compile(
+    r"[/\\:]|\.(csv|tsv|parquet|json|jsonl|ndjson|txt|db|duckdb|sqlite|xlsx|gz|zst)$", re.I
+)
 
 
 @dataclass(frozen=True)
@@ -149,7 +155,11 @@ def tree_change(tree: exp.Expr) -> Change | None:
 
 
 def _outside_call(tree: exp.Expr) -> Change | None:
-    """A call in ``tree`` of a function that touches files or another database."""
+    """A FROM item naming a file, or a call of a function that touches files or another
+    database, in ``tree``."""
+    for table in tree.find_all(exp.Table):
+        if isinstance(table.this, exp.Identifier) and FILE_LIKE.search(table.name):
+            return Change(f"FROM {table.name!r}", "reads a file")
     for node in tree.find_all(exp.Func):
         kind = type(node).__name__
         if kind in ALLOWED_FUNCTION_TYPES or kind in ALLOWED_NODE_TYPES:

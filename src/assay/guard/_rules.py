@@ -34,6 +34,7 @@ from assay.guard._allowlists import (
     REFUSED_FUNCTIONS,
 )
 from assay.guard._bounds import MAX_VALUE_BYTES, recursion_problem, string_growth, value_bytes
+from assay.guard._changes import FILE_LIKE as _FILE_LIKE
 from assay.guard._changes import tree_change
 from assay.guard._context import GuardContext, did_you_mean, location
 from assay.guard._key_joins import unrelated_key_joins
@@ -380,11 +381,6 @@ def bounded_recursion(ctx: GuardContext) -> list[Violation]:
     return found
 
 
-_FILE_LIKE = re.compile(
-    r"[/\\:]|\.(csv|tsv|parquet|json|jsonl|ndjson|txt|db|duckdb|sqlite|xlsx|gz|zst)$", re.I
-)
-
-
 def file_scans(ctx: GuardContext) -> list[Violation]:
     """Refuse a FROM item that names a file or URL (DuckDB reads ``FROM 'data.csv'``)."""
     assert ctx.tree is not None
@@ -414,6 +410,8 @@ def known_tables(ctx: GuardContext) -> list[Violation]:
         assert isinstance(table, exp.Table)
         if not isinstance(table.this, exp.Identifier):
             continue
+        if isinstance(table.parent, exp.Into):
+            continue  # the table SELECT ... INTO would create, refused as such, not read
         ref = ctx.analysis.table_ref(table)
         if ref.kind != "base":
             continue
