@@ -220,6 +220,8 @@ def test_hand_written_questions(
     assert verdict.behaviour == behaviour, verdict.provenance.get("message")
     if behaviour == "refuse":
         assert agent.connector.statement_log[before:] == (), "a refusal ran a query"
+        # nothing is read into a measure ("I read this as: no measure the warehouse defines")
+        assert verdict.provenance["reading"] == "", verdict.provenance["reading"]
     if sql is None:
         assert verdict.candidate is None and verdict.reasons
         return

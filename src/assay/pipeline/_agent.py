@@ -263,7 +263,9 @@ class Agent:
             "semantic": self.layer.name,
             "question": text,
             "message": decision.message,
-            "reading": reading.restate(self.layer),
+            # a refused question is not read into a measure: no "I read this as: no measure
+            # the warehouse defines" above "I can't do that"
+            "reading": "" if decision.behaviour == "refuse" else reading.restate(self.layer),
             "read": reading_record(reading),
             "readings": [{"metric": m, "tokens": list(w)} for m, w in decision.readings],
             "model": model_notes,
