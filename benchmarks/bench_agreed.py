@@ -32,6 +32,9 @@ with why each wrong one is wrong):
   phrasings they target (flags and codes in words, "through", grains, joins that inflate a
   count), so it measures them on questions nobody on the team wrote. Held out: scored once,
   against the frozen ``assay-1.0-r26``, beside the code of the session's start (1ebe6b1).
+  Scored again in later sessions' benchmark runs, then made a DEVELOPMENT set (session 38, main
+  d751cd0: 12/40 wrong shown, 2/40 right withheld): its records were read and checks built
+  from them, so it is TUNED ON since.
 - ``agreed19`` (60 records: 30 right, 30 wrong) on the same three datasets as agreed17, written
   blind by another helper as a DEVELOPMENT set: checks were built from its records, so it is
   TUNED ON from the start; agreed17 beside it measures what generalises. Its first score, by
@@ -53,8 +56,9 @@ with why each wrong one is wrong):
   start; its first score (main 0294dd7) is in ``FIRST_LOOK``.
 - ``agreed23`` (60 records: 30 right, 30 wrong) on the same sources as agreed22, written blind
   by another helper with the same brief while agreed22's checks were built. Held out: scored
-  once, against the frozen ``assay-1.0-r32``, beside the code of the session's start (24ca0bd);
-  never read.
+  once, against the frozen ``assay-1.0-r32``, beside the code of the session's start (24ca0bd).
+  Made a DEVELOPMENT set in session 38 (main d751cd0: 7/30 wrong shown, 3/30 right withheld):
+  read and built on, TUNED ON since.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -189,12 +193,12 @@ TUNED_ON = {
     "agreed15": False,
     "agreed16": True,
     "agreed17": False,
-    "agreed18": False,
+    "agreed18": True,  # a development set since session 38
     "agreed19": True,
     "agreed20": True,
     "agreed21": False,
     "agreed22": True,
-    "agreed23": False,
+    "agreed23": True,  # a development set since session 38
 }
 
 
