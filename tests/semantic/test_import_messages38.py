@@ -257,3 +257,38 @@ def test_answer_sentences_say_names_in_words() -> None:
     assert grouped.text.startswith("Booking value by customer customer country:"), grouped.text
     assert spoken_name("Quick Buy Amount (USD)") == "Quick Buy Amount (USD)"
     assert spoken_name("region") == "region"
+
+
+FILTERED = """
+name: bookings
+clock: 2022-04-04
+metrics:
+  - {name: booking_value, table: bookings, expression: sum(bookings.value)}
+  - {name: bookings, table: bookings, expression: count(*)}
+  - name: instant_bookings
+    table: bookings
+    expression: sum(CASE WHEN bookings.is_instant THEN 1 ELSE 0 END)
+  - name: paid_bookings
+    table: bookings
+    expression: count(CASE WHEN bookings.paid THEN 1 END)
+    filter: bookings.paid
+"""
+
+
+def test_a_filtered_metric_said_as_the_rows_measured_is_not_dropped() -> None:
+    """ "booking value for instant bookings": instant bookings are some bookings (a condition
+    inside the metric, or a filter of its own); read as context, the condition was dropped and
+    the booking value of every booking shown. Its words are asked back. A metric over all the
+    rows stays context ("booking value for bookings")."""
+    import yaml
+
+    from assay.semantic import parse_semantic
+    from tests.semantic._helpers import read_and_decide
+
+    layer = parse_semantic(yaml.safe_load(FILTERED), source="test")
+    for question in ("booking value for instant bookings", "booking value of paid bookings"):
+        reading, decision = read_and_decide(question, layer)
+        assert decision.behaviour == "clarify", (question, reading, decision)
+        assert reading.unread, question
+    reading, decision = read_and_decide("booking value for bookings", layer)
+    assert decision.behaviour == "answer" and reading.metrics == ("booking_value",)
