@@ -292,27 +292,3 @@ def test_a_filtered_metric_said_as_the_rows_measured_is_not_dropped() -> None:
         assert reading.unread, question
     reading, decision = read_and_decide("booking value for bookings", layer)
     assert decision.behaviour == "answer" and reading.metrics == ("booking_value",)
-
-
-def test_a_required_filter_every_measured_metric_shares_restricts_nothing_more() -> None:
-    """A context metric whose only condition is a required filter the measured metric applies
-    too ("booking value for confirmed bookings", both over status 'ok') stays context."""
-    import yaml
-
-    from assay.semantic import parse_semantic
-    from tests.semantic._helpers import read_and_decide
-
-    shared = "required_filters: [\"bookings.status = 'ok'\"]"
-    text = (
-        "name: bookings\nclock: 2022-04-04\nmetrics:\n"
-        f"  - {{name: booking_value, table: bookings, expression: sum(bookings.value), {shared}}}\n"
-        "  - {name: confirmed_bookings, table: bookings, expression: count(*), "
-        f"{shared}}}\n"
-        "  - {name: late_value, table: bookings, expression: sum(bookings.late)}\n"
-    )
-    layer = parse_semantic(yaml.safe_load(text), source="test")
-    reading, decision = read_and_decide("booking value for confirmed bookings", layer)
-    assert decision.behaviour == "answer" and reading.metrics == ("booking_value",)
-    # measured without that filter, "confirmed" is a condition nothing applies: asked back
-    reading, decision = read_and_decide("late value for confirmed bookings", layer)
-    assert decision.behaviour == "clarify", (reading, decision)

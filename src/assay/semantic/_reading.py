@@ -1273,20 +1273,13 @@ def _restricting(
     follows it ("items with current price over 2000": a condition on each row's price, which
     was dropped, and 30 items of the year 2000 shown)."""
     dates = {layer.metric(t).time_column for m in matches for t in m.targets}
-    # the rows every measured metric keeps anyway: a context metric's own required filter
-    # among them restricts nothing more
-    required = (
-        set.intersection(*({*layer.metric(t).required_filters} for m in matches for t in m.targets))
-        if matches
-        else set()
-    )
     tables = set(layer.tables) | {m.table for m in layer.metrics}
     out: list[Tag] = []
     for tag in context:
         match: Match = tag.payload
         after = question[tag.token.start + len(match.phrase) :] if question else ""
         compared = _COMPARED_AFTER.match(after) is not None
-        some = any(_some_rows(layer.metric(t), required) for t in match.targets)
+        some = any(_some_rows(layer.metric(t)) for t in match.targets)
         if (
             not compared
             and not some
@@ -1306,17 +1299,17 @@ def _restricting(
     return out
 
 
-def _some_rows(metric: Any, kept: set[str]) -> bool:
+def _some_rows(metric: Any) -> bool:
     """Whether a metric counts or sums only some of its table's rows: a filter of its own
-    (MetricFlow's ``instant_bookings``: bookings where is_instant), a required filter the
-    measured metrics do not share (``kept``), or a
-    condition inside its aggregate (``sum(CASE WHEN type = 'quick-buy' THEN 1 ELSE 0 END)``).
-    Said as the rows another metric is measured on ("booking value for instant bookings"), its
-    condition is part of the question; read as context, it was dropped and the booking value of
-    every booking shown (import 38)."""
+    (MetricFlow's ``instant_bookings``: bookings where is_instant) or a condition inside its
+    aggregate (``sum(CASE WHEN type = 'quick-buy' THEN 1 ELSE 0 END)``). Said as the rows
+    another metric is measured on ("booking value for instant bookings"), its condition is part
+    of the question; read as context, it was dropped and the booking value of every booking
+    shown (import 38). A required filter is not such a condition: it is the metric's rule for
+    what it counts ("latest ship date for orders placed in March": the orders, every status).
+    """
     expression = " ".join(metric.expression.lower().split())
-    own = set(metric.required_filters) - kept
-    return bool(metric.filter or own or "case when" in expression)
+    return bool(metric.filter or "case when" in expression)
 
 
 # an aggregate word said just before a phrase: "total", "sum of", "maximum", "average of the"
