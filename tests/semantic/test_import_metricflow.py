@@ -58,7 +58,7 @@ def test_tutorial_imports_loads_and_answers(tmp_path: Path) -> None:
         ],
     )
     assert result.exit_code == 0, result.output
-    assert "metrics[11] (cumulative_transactions): cumulative metrics" in result.output
+    assert "metrics[11] (cumulative_transactions): a cumulative metric" in result.output
     assert "cancellation_rate" not in result.output and "revenue_usd" not in result.output
     layer = load_semantic(out)
     assert {m.name for m in layer.metrics} >= {

@@ -1,6 +1,13 @@
 """Answer: written answers from rows, every number cited to a cell."""
 
-from assay.answer._governed import GRAINS, Citation, GovernedAnswer, format_label, write_governed
+from assay.answer._governed import (
+    GRAINS,
+    Citation,
+    GovernedAnswer,
+    format_label,
+    spoken_name,
+    write_governed,
+)
 from assay.answer._write import column_grain, format_value, write_answer
 
 __all__ = [
@@ -10,6 +17,7 @@ __all__ = [
     "column_grain",
     "format_label",
     "format_value",
+    "spoken_name",
     "write_answer",
     "write_governed",
 ]

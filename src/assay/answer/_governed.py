@@ -16,7 +16,14 @@ from typing import Any
 
 from assay.types import Result
 
-__all__ = ["GRAINS", "Citation", "GovernedAnswer", "format_label", "write_governed"]
+__all__ = [
+    "GRAINS",
+    "Citation",
+    "GovernedAnswer",
+    "format_label",
+    "spoken_name",
+    "write_governed",
+]
 
 MAX_ITEMS = 10
 GRAINS = ("day", "week", "month", "quarter", "year")
@@ -40,6 +47,27 @@ class GovernedAnswer:
 _SIGNIFICANT = 3
 # No value is written with more decimals than this (float noise is not told apart).
 _MOST_DECIMALS = 8
+
+
+def spoken_name(name: str) -> str:
+    """A layer's identifier as a sentence for people says it: ``total_revenue`` as "total
+    revenue", MetricFlow's ``customer__customer_country`` as "customer customer country". A
+    name already written in words ("Revenue (USD)", "net revenue") is kept as it is, and so
+    is any name without an underscore.
+
+    Example:
+        >>> spoken_name("capacity_latest"), spoken_name("Revenue (USD)"), spoken_name("region")
+        ('capacity latest', 'Revenue (USD)', 'region')
+    """
+    if "_" not in name or " " in name.strip():
+        return name
+    return " ".join(part for part in name.split("_") if part)
+
+
+def _upper_first(text: str) -> str:
+    """``text`` with its first letter upper case and the rest as written ("Revenue (USD)",
+    never ``str.capitalize``'s "Revenue (usd)")."""
+    return text[:1].upper() + text[1:]
 
 
 def _number(value: Any, least: int = 2) -> str:
@@ -254,7 +282,7 @@ def write_governed(
     elif not result.rows:
         text = f"No rows match: there is no {label}{scope}{when} to report."
     elif len(result.columns) == 1:
-        text = f"{label.capitalize()}{scope}{when} was {cite(0, 0)}."
+        text = f"{_upper_first(label)}{scope}{when} was {cite(0, 0)}."
     else:
 
         def value(i: int) -> str:
@@ -272,7 +300,7 @@ def write_governed(
         head = (
             f"{end} {top_n} {group or 'rows'} by {said}{scope}"
             if top_n
-            else f"{said.capitalize()}{scope}{by}"
+            else f"{_upper_first(said)}{scope}{by}"
         )
         if heading:  # a head that says it all ("The 1 city with the largest fall ...")
             head, when = heading, f" ({partial})" if partial else ""

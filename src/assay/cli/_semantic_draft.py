@@ -6,6 +6,7 @@ from here so that they are registered.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -183,6 +184,7 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
     with connect(db) as connector:
         catalog = connector.catalog()
         placed = _check_schemas(connector, catalog, result.schemas)
+        result = _absent_columns(catalog, result)
         result = _guess_aggregates(connector, catalog, result)
         _need_metrics(result, source)
         result = _untime_undated(connector, catalog, result)
@@ -281,6 +283,29 @@ def import_command(source_format: str, source: Path, db: str, out: Path) -> None
         f"{len(layer.joins)} joins, {len(layer.trusted_examples)} trusted examples; "
         f"{len(unmapped)} items not mapped."
     )
+    left = _metrics_left_out(unmapped, measures=source_format != "metricflow")
+    if left:
+        click.echo(
+            f"Metrics left out ({len(left)}): {', '.join(left)}. Each 'not mapped' line "
+            "above says why, and what to ask instead."
+        )
+
+
+_LEFT_METRIC = re.compile(r"^metrics\[\d+\] \(([^)]+)\)")
+_LEFT_MEASURE = re.compile(r"\.(?:measures|facts)\.([A-Za-z0-9_]+):")
+
+
+def _metrics_left_out(unmapped: list[str], *, measures: bool) -> list[str]:
+    """The source's metrics the import left out, each named once in the order reported (an
+    outside tester found a cumulative metric missing from the layer with no line naming it
+    as left out). With ``measures``, a measure or fact (Cortex, Cube) is a metric too; a
+    MetricFlow measure is not (its metrics are named)."""
+    names: list[str] = []
+    for item in unmapped:
+        found = _LEFT_METRIC.match(item) or (_LEFT_MEASURE.search(item) if measures else None)
+        if found and found.group(1) not in names:
+            names.append(found.group(1))
+    return names
 
 
 def _check_schemas(connector: Any, catalog: Any, schemas: tuple[tuple[str, str], ...]) -> list[str]:
@@ -319,6 +344,29 @@ def _check_schemas(connector: Any, catalog: Any, schemas: tuple[tuple[str, str],
             f"not hold; read from {reads}.{table}"
         )
     return notes
+
+
+def _absent_columns(catalog: Any, result: Any) -> Any:
+    """The result with each reported field whose column the database lacks said so: OSI's
+    TPC-DS example declares a time field ``d_month_name`` that TPC-DS's date_dim does not
+    have; reported as "a time field beside d_date" it read as if it were there (outside
+    tester, import 38). Its words stay the month grain of the dataset's first time field."""
+    import dataclasses
+
+    absent = {}
+    for where, ref in result.reported_columns:
+        table, _, column = ref.partition(".")
+        info = catalog.table(table)
+        if info is None or info.column(column) is None:
+            absent[where] = (
+                f"{where}: its column {ref} is not in the database (the source names a "
+                f"column table {table} does not have), so it is left out; periods and time "
+                "grains ('by month', 'in March 2002') are read on the dataset's first time field"
+            )
+    if not absent:
+        return result
+    unmapped = tuple(absent.get(u.split(": ", 1)[0], u) for u in result.unmapped)
+    return dataclasses.replace(result, unmapped=unmapped)
 
 
 def _guess_aggregates(connector: Any, catalog: Any, result: Any) -> Any:
@@ -410,16 +458,76 @@ def _read_values(connector: Any, catalog: Any, raw: dict[str, Any]) -> list[str]
         common = common_word_values(found or ())
         if found and not common:
             dim["values"] = list(found)
-        else:
-            reason = why.get(dim["column"], "not read")
-            if common:
-                reason = f"{', '.join(common)} would be read as a value in passing"
-            notes.append(
-                f"dimension {dim['name']} ({dim['column']}): no values read ({reason}); a "
-                "question filtering on a value of it is not answered"
-            )
-    kept = sum(1 for d in dims if d.get("values"))
-    return [f"values read from the data for {kept} of {len(dims)} dimensions", *notes]
+            continue
+        reason = why.get(dim["column"], "not read")
+        if reason in _NOT_LISTED:
+            notes.append(_unlisted(connector, catalog, dim, _NOT_LISTED[reason]))
+            continue
+        if common:
+            reason = f"{', '.join(common)} would be read as a value in passing"
+        notes.append(
+            f"dimension {dim['name']} ({dim['column']}): no values read ({reason}); a "
+            "question filtering on a value of it is not answered"
+        )
+    listed = [d for d in dims if why.get(d["column"]) not in _NOT_LISTED]
+    kept = sum(1 for d in listed if d.get("values"))
+    head = f"values read from the data for {kept} of {len(listed)} dimensions"
+    if len(listed) < len(dims):
+        head += f" ({len(dims) - len(listed)} more are numbers or true/false: none to list)"
+    return [head, *notes]
+
+
+# A dimension the import never lists values for, by what its column holds: nothing failed.
+_NOT_LISTED = {
+    "not text (integer)": "number",
+    "not text (decimal)": "number",
+    "not text (boolean)": "flag",
+}
+
+
+def _unlisted(connector: Any, catalog: Any, dim: dict[str, Any], kind: str) -> str:
+    """What is true of a number or true/false dimension, said instead of "no values read" (as
+    if reading them had failed: outside tester, import 38): a number's range, read in the
+    engine, and how a question uses it; a flag's two values."""
+    from assay.answer import spoken_name
+
+    words = spoken_name(dim["name"]).lower()
+    where = f"dimension {dim['name']} ({dim['column']})"
+    if kind == "flag":
+        return (
+            f"{where}: true or false, so there is no list of values to read; group by it "
+            f"('by {words}')"
+        )
+    table, _, column = dim["column"].partition(".")
+    info = catalog.table(table)
+    col = info.column(column) if info is not None else None
+    span = ""
+    if info is not None and col is not None:
+        try:
+            rows = connector.execute(
+                f'SELECT min("{col.name}"), max("{col.name}") FROM "{info.name}"',
+                time_limit_ms=60_000,
+                max_rows=1,
+            ).rows
+        except Exception:  # the range is only said; a failure leaves it unsaid
+            rows = []
+        if rows and rows[0][0] is not None and rows[0][0] == rows[0][1]:
+            span = f" (only {_plain(rows[0][0])} in the data)"
+        elif rows and rows[0][0] is not None:
+            span = f" from {_plain(rows[0][0])} to {_plain(rows[0][1])}"
+    return (
+        f"{where}: numbers{span}, so there is no list of values to read; group by it "
+        f"('by {words}') or bound it ('{words} above N', '{words} between N and M')"
+    )
+
+
+def _plain(value: Any) -> str:
+    """A number as a person writes it: ``3``, ``2.5``, never ``3.0`` or ``Decimal('2.50')``."""
+    from decimal import Decimal
+
+    if isinstance(value, (float, Decimal)) and value == int(value):
+        return str(int(value))
+    return str(value.normalize() if isinstance(value, Decimal) else value)
 
 
 def _need_metrics(result: Any, source: Path) -> None:

@@ -26,7 +26,7 @@ import sqlglot
 from sqlglot import exp
 
 from assay.agreement import Agreement, agreement
-from assay.answer import write_answer, write_governed
+from assay.answer import spoken_name, write_answer, write_governed
 from assay.catalog import Profiles
 from assay.checks import PLAN_CHECKS, VERIFICATION_CODES, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, QueryCache
@@ -569,13 +569,17 @@ class Agent:
                 candidate=Candidate(planned.sql),
                 provenance=base,
             )
-        grouped = [*([planned.grain] if planned.grain else []), *reading.groups]
+        grouped = [*([planned.grain] if planned.grain else []), *map(spoken_name, reading.groups)]
         held = reading.condition
         counted = held is not None and held.counted
         written = write_governed(
             run.result,
-            label=condition_label(reading, self.layer) if counted else metric.label,
-            labels=(() if counted else tuple(self.layer.metric(m).label for m in reading.metrics)),
+            label=condition_label(reading, self.layer) if counted else spoken_name(metric.label),
+            labels=(
+                ()
+                if counted
+                else tuple(spoken_name(self.layer.metric(m).label) for m in reading.metrics)
+            ),
             period=period,
             group=" and ".join(grouped) or (_compared_grain(reading) if reading.compare else None),
             definition=definition,
@@ -586,7 +590,9 @@ class Agent:
             ),
             descending=reading.descending,
             partial=partial_words(reading, self.layer),
-            heading=change_words(reading, metric.label) if _ranks_a_change(reading) else "",
+            heading=(
+                change_words(reading, spoken_name(metric.label)) if _ranks_a_change(reading) else ""
+            ),
             window=(
                 (reading.periods[0].start, reading.periods[0].end)
                 if len(reading.periods) == 1 and planned.grain
@@ -912,7 +918,7 @@ def filter_words(reading: Reading) -> str:
     said = []
     for f in reading.filters:
         values = (" and " if f.negated else " or ").join(f.values)
-        said.append(f"{'excluding' if f.negated else 'for'} {f.dimension} {values}")
+        said.append(f"{'excluding' if f.negated else 'for'} {spoken_name(f.dimension)} {values}")
     return ", ".join(said)
 
 
@@ -921,19 +927,22 @@ def condition_label(reading: Reading, layer: SemanticLayer) -> str:
     of orders is above 3"."""
     held = reading.condition
     assert held is not None
-    what = held.group if held.entity else f"{held.group} values"
-    return f"number of {what} {held.said(layer.metric(held.metric).label)}"
+    group = spoken_name(held.group)
+    what = group if held.entity else f"{group} values"
+    return f"number of {what} {held.said(spoken_name(layer.metric(held.metric).label))}"
 
 
 def bound_words(reading: Reading, layer: SemanticLayer) -> str:
     """The numeric bounds of a reading as the answer sentence states them: on a column
     ("where stadium Capacity is above 5000") and, on groups listed, the condition that kept
     them ("(only the country values whose number of orders is above 1000)")."""
-    said = list(said_bounds(reading.comparisons))
+    said = list(
+        said_bounds([replace(c, dimension=spoken_name(c.dimension)) for c in reading.comparisons])
+    )
     held = reading.condition
     if held is not None and not held.counted:
-        label = layer.metric(held.metric).label
-        said.append(f"(only the {held.group} values {held.said(label)})")
+        label = spoken_name(layer.metric(held.metric).label)
+        said.append(f"(only the {spoken_name(held.group)} values {held.said(label)})")
     return ", ".join(said)
 
 
@@ -953,8 +962,9 @@ def change_words(reading: Reading, label: str) -> str:
     most = "fall" if reading.change == "down" else "rise"
     n = reading.ranking.n if reading.ranking and reading.ranking.n else "all"
     where = filter_words(reading)
+    groups = " and ".join(map(spoken_name, reading.groups))
     return (
-        f"The {n} {' and '.join(reading.groups)} with the largest {most} in {label}"
+        f"The {n} {groups} with the largest {most} in {label}"
         f"{' ' + where if where else ''} from {first.label} to {last.label}"
     )
 

@@ -130,6 +130,39 @@ def _untimed(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
     )
 
 
+def _own_part(
+    reading: Reading, layer: SemanticLayer, first: dt.date, last: dt.date
+) -> BehaviourDecision | None:
+    """A period partly outside the layer's coverage said of the asked metric whose own rows
+    cover less (MetricFlow's new_customers: 2022-03-07 to 2022-03-10 of a layer to 2022-04-04),
+    with the part it does cover: said of the layer, "data from 2022-03-07 to 2022-03-31" and
+    "ask from 2022-03-07" named dates that metric has no rows for, and the question asked
+    that way was abstained on again (outside tester, import 38)."""
+    assert layer.coverage is not None
+    for name in reading.metrics:
+        metric = layer.metric(name)
+        own = metric.coverage
+        if own is None or own == layer.coverage:
+            continue
+        label = next(p.label for p in reading.periods if p.start == first)
+        if max(first, own[0]) > min(last, own[1]):
+            return BehaviourDecision(
+                "abstain",
+                "behaviour.period_outside_coverage",
+                f"{metric.label} has data from {own[0]} to {own[1]}; {label} is outside it, "
+                "so there is no data to answer from.",
+            )
+        part = f"{max(first, own[0])} to {min(last, own[1])}"
+        return BehaviourDecision(
+            "abstain",
+            "behaviour.period_partly_covered",
+            f"{metric.label} has data from {own[0]} to {own[1]}; {label} ({first} to {last}) "
+            f"is partly outside it: data from {part} only, so a figure for the whole of "
+            f"{label} cannot be given. Ask for the covered part ({part}).",
+        )
+    return None
+
+
 def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None:
     untimed = _untimed(reading, layer)
     if untimed is not None:
@@ -143,6 +176,9 @@ def _abstain(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
             if period.start < start <= last:
                 # partly covered: never called outside; a figure for the whole period would
                 # count only the covered part (rows before the coverage are not vouched for)
+                narrower = _own_part(reading, layer, period.start, last)
+                if narrower is not None:
+                    return narrower
                 return BehaviourDecision(
                     "abstain",
                     "behaviour.period_partly_covered",

@@ -90,6 +90,7 @@ def import_osi(path: Path) -> ImportResult:
     tables: dict[str, str] = {}
     time_of: dict[str, str] = {}
     dimensions: list[dict[str, Any]] = []
+    reported: list[tuple[str, str]] = []
     for i, ds in enumerate(d for d in model["datasets"] if isinstance(d, dict)):
         name = str(ds.get("name"))
         source = str(ds.get("source") or name)
@@ -111,6 +112,7 @@ def import_osi(path: Path) -> ImportResult:
             if dim.get("is_time"):
                 time_of.setdefault(name, f"{table}.{expr}")
                 if time_of[name] != f"{table}.{expr}":
+                    reported.append((where, f"{table}.{expr}"))
                     unmapped.append(
                         f"{where}: a time field beside {time_of[name]}, the dataset's first: "
                         "periods and time grains ('in 2001', 'by quarter') are read on that one"
@@ -201,7 +203,12 @@ def import_osi(path: Path) -> ImportResult:
         "dimensions": unique,
     }
     return ImportResult(
-        layer, tuple(sorted(times)), tuple(unmapped), tuple(undefined), tuple(notes)
+        layer,
+        tuple(sorted(times)),
+        tuple(unmapped),
+        tuple(undefined),
+        tuple(notes),
+        reported_columns=tuple(reported),
     )
 
 

@@ -1279,7 +1279,12 @@ def _restricting(
         match: Match = tag.payload
         after = question[tag.token.start + len(match.phrase) :] if question else ""
         compared = _COMPARED_AFTER.match(after) is not None
-        if not compared and {layer.metric(t).time_column for t in match.targets} <= dates:
+        some = any(_some_rows(layer.metric(t)) for t in match.targets)
+        if (
+            not compared
+            and not some
+            and {layer.metric(t).time_column for t in match.targets} <= dates
+        ):
             continue
         for k, word in enumerate(match.phrase.split()):
             low = canonical(word)
@@ -1292,6 +1297,19 @@ def _restricting(
                 )
             )
     return out
+
+
+def _some_rows(metric: Any) -> bool:
+    """Whether a metric counts or sums only some of its table's rows: a filter of its own
+    (MetricFlow's ``instant_bookings``: bookings where is_instant) or a condition inside its
+    aggregate (``sum(CASE WHEN type = 'quick-buy' THEN 1 ELSE 0 END)``). Said as the rows
+    another metric is measured on ("booking value for instant bookings"), its condition is part
+    of the question; read as context, it was dropped and the booking value of every booking
+    shown (import 38). A required filter is not such a condition: it is the metric's rule for
+    what it counts ("latest ship date for orders placed in March": the orders, every status).
+    """
+    expression = " ".join(metric.expression.lower().split())
+    return bool(metric.filter or "case when" in expression)
 
 
 # an aggregate word said just before a phrase: "total", "sum of", "maximum", "average of the"
