@@ -81,6 +81,7 @@ from assay.checks._partitioned import per_partition
 from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
+from assay.checks._share_counts import share_counted_twice
 from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
@@ -438,6 +439,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     measure = measure_counted(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
     if measure is not None:  # "total quantity" as count(l_quantity): _counted_measure
         problems.append(measure)
+    twice = share_counted_twice(ctx, sql.tree) if RATE.search(ctx.question) else None
+    if twice is not None:  # "share of students" as count(*) of has_pet: _share_counts
+        problems.append(twice)
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
