@@ -84,3 +84,14 @@ def test_a_year_later_under_february_is_reported() -> None:
     """February's fiscal Q1 2024 is February to April 2023 (a fiscal year is named by the year
     it ends in); February to April 2024 is fiscal Q1 2025, though it writes 2024."""
     assert _missing(Q1, _dates("2024-02-01", "2024-05-01"), FEBRUARY)
+
+
+def test_fiscal_months_carry_the_quarter_they_fill() -> None:
+    """Fiscal months 1 to 3 are fiscal Q1; a fiscal month is no year (3 is not 2003)."""
+    assert _missing(Q1, "fiscal_year = 2024 AND fiscal_month IN (1, 2, 3)") == []
+    assert _missing(Q1, "fiscal_year = 2024 AND fiscal_month IN (4, 5, 6)")
+
+
+def test_dates_that_carry_the_period_settle_it_beside_a_fiscal_year_column() -> None:
+    where = f"fiscal_year = 2024 AND {_dates('2023-10-01', '2024-01-01')}"
+    assert _missing(Q1, where) == []

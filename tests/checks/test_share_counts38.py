@@ -95,3 +95,19 @@ def test_a_share_of_one_table_is_neither_repeated_nor_another_whole(tmp_path: Pa
     sql = f"SELECT {dogs} * 1.0 / (SELECT count(*) FROM pets)"
     verdict = scored(tmp_path, "pets_1", question, *[sql] * 5)
     assert verdict["action"] == "show", verdict["reasons"]
+
+
+def test_a_share_of_orders_named_with_their_customers_counts_the_orders(tmp_path: Path) -> None:
+    """ "What share of customer orders were returned?" counts orders, which repeat customers:
+    the orders are what the share is of, so their rows are not counted twice."""
+    path = tmp_path / "shop.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE customers AS SELECT i AS customer_id FROM range(1, 5) t(i)")
+    con.execute(
+        "CREATE TABLE orders AS SELECT i AS order_id, 1 + i % 4 AS customer_id, "
+        "i % 3 = 0 AS returned FROM range(1, 21) t(i)"
+    )
+    con.close()
+    sql = "SELECT count(*) * 1.0 / (SELECT count(*) FROM orders) FROM orders WHERE returned"
+    verdict = scored(tmp_path, path, "What share of customer orders were returned?", *[sql] * 5)
+    assert "signal.aggregate_mismatch" not in codes(verdict), verdict["reasons"]

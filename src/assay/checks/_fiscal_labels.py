@@ -106,7 +106,9 @@ def _judged(
         label = _LABEL.search(period.label)
         if label is None:
             continue
-        if compared:
+        if any(_dated(period, strings) for period in _periods_of(period, question, clock, layer)):
+            found.append((period.span, None))  # its dates carry it, whatever columns say
+        elif compared:
             year, part = int(label["y"]), (label["part"] or "").lower() or None
             years = {y for _, ys, _ in compared for y in ys}
             parts = {p for _, _, ps in compared for p in ps}
@@ -129,6 +131,20 @@ def _judged(
     return found
 
 
+def _periods_of(
+    period: Period, question: str, clock: dt.date, layer: SemanticLayer | None
+) -> list[Period]:
+    """The period under the layer's fiscal calendar, or under each start month without one."""
+    if layer is not None:
+        return [period]
+    return [
+        p
+        for month in range(1, 13)
+        for p in _fiscal_periods(question, clock, month)
+        if p.span == period.span
+    ]
+
+
 def _fiscal_compared(tree: exp.Expr) -> list[tuple[exp.Expr, set[int], set[str]]]:
     """Each comparison of a fiscal column with literals (``=``, ``IN``), with the years and the
     parts ('q1', 'h2') its values say."""
@@ -147,12 +163,22 @@ def _fiscal_compared(tree: exp.Expr) -> list[tuple[exp.Expr, set[int], set[str]]
             continue
         years: set[int] = set()
         parts: set[str] = set()
+        if "month" in column.name.lower():  # fiscal months 1 to 3 are its first quarter
+            found.append((node, years, _months_parts(literals)))
+            continue
         for literal in literals:
             said = _said(column.name.lower(), literal.name.strip().lower())
             years |= said[0]
             parts |= said[1]
         found.append((node, years, parts))
     return found
+
+
+def _months_parts(literals: list[exp.Literal]) -> set[str]:
+    """The quarters and halves whose every fiscal month the literals hold."""
+    months = {int(v.name) for v in literals if v.name.strip().isdigit()}
+    quarters = {f"q{q}" for q in range(1, 5) if set(range(3 * q - 2, 3 * q + 1)) <= months}
+    return quarters | {f"h{h}" for h in (1, 2) if set(range(6 * h - 5, 6 * h + 1)) <= months}
 
 
 def _said(name: str, value: str) -> tuple[set[int], set[str]]:
@@ -164,7 +190,9 @@ def _said(name: str, value: str) -> tuple[set[int], set[str]]:
             return set(), {f"q{number}"}
         if "half" in name:
             return set(), {f"h{number}"}
-        return {number if number >= 1000 else 2000 + number}, set()
+        if "year" in name or "yr" in name or re.fullmatch(r"(?:\w+_)?fy", name):
+            return {number if number >= 1000 else 2000 + number}, set()
+        return set(), set()  # a fiscal month or week: no year, no part
     years = {int(y) for y in re.findall(r"(?<!\d)((?:19|20)\d\d)(?!\d)", value)}
     years |= {2000 + int(y) for y in re.findall(r"(?:fy|fiscal)\s*'?(\d\d)(?!\d)", value)}
     parts = {f"{k}{n}" for k, n in re.findall(r"(?<![a-z])([qh])\s*([1-4])(?!\d)", value)}

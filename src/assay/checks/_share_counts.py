@@ -69,7 +69,10 @@ def share_counted_twice(ctx: CheckContext, tree: exp.Expr) -> str | None:
     if not tables or not all(isinstance(t, exp.Table) for t in tables):
         return None
     names = tuple(t.name for t in ctx.catalog.tables)
-    for counted in sorted(named_tables(counted_words(ctx.question), names)):
+    named = named_tables(counted_words(ctx.question), names)
+    for counted in sorted(named):
+        if any(t.name.lower() != counted.lower() and t.name in named for t in tables):
+            continue  # "share of customer orders": the orders read are what is counted
         columns = [
             column
             for table in tables
