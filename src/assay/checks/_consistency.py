@@ -56,7 +56,7 @@ from assay.checks._distinct_counts import (
 )
 from assay.checks._fan_out import fanned_out_count
 from assay.checks._filtered_elsewhere import filtered_elsewhere
-from assay.checks._fiscal_labels import fiscal_label_carried
+from assay.checks._fiscal_labels import fiscal_label_carried, fiscal_labels_missed
 from assay.checks._grain import grain_mismatch
 from assay.checks._grouped_other import grouped_by_other
 from assay.checks._grouped_repeats import grouped_repeat
@@ -81,6 +81,7 @@ from assay.checks._partitioned import per_partition
 from assay.checks._ranked import numbered_cut, ordering, ranked_shape
 from assay.checks._rates import rate_per_unit, sums_in_ratio
 from assay.checks._repeated_counts import repeated_count
+from assay.checks._share_counts import share_counted_twice
 from assay.checks._sql import parse_query, referenced_tables
 from assay.checks._ungrouped import every_except, per_day_average
 from assay.checks._values import _owner
@@ -438,6 +439,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
     measure = measure_counted(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
     if measure is not None:  # "total quantity" as count(l_quantity): _counted_measure
         problems.append(measure)
+    twice = share_counted_twice(ctx, sql.tree) if RATE.search(ctx.question) else None
+    if twice is not None:  # "share of students" as count(*) of has_pet: _share_counts
+        problems.append(twice)
     if not problems:
         return CheckOutcome()
     return CheckOutcome(
@@ -758,16 +762,17 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         and not end_date_carried(n, ctx.question, sql.tree)  # "to 2022-03-31": < '2022-04-01'
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
         and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
-        and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer)  # "fiscal Q1 2024"
-    ]
+        and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer, sql.tree)
+    ]  # "fiscal Q1 2024": its dates, or its fiscal columns ('FY24', 'Q1'); else named below
+    fiscal = fiscal_labels_missed(ctx.question, sql.tree, sql.strings, ctx.layer)
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
     # outside tryout 18: "customers in GA" counted with no state filter was shown
     codes = missing_codes(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
     names = unfiltered_names(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
-    if not missing_numbers and not missing_quoted and not codes and not names:
+    if not missing_numbers and not missing_quoted and not codes and not names and not fiscal:
         return CheckOutcome()
-    shown = [said_number(n, ctx.question) for n in missing_numbers]
+    shown = [said_number(n, ctx.question) for n in missing_numbers] + fiscal
     shown += [repr(q) for q in missing_quoted]
     shown += [f"{c} (in no condition)" for c in codes]
     shown += [f"{n} (no value compared)" for n in names]

@@ -209,7 +209,8 @@ def read_cues(question: str) -> Cues:
 _ASK = re.compile(
     r"^\s*(?:what (?:are|is|were|was)|show|list|find|give|return|display|tell me)\s+"
     r"(?:me\s+)?(?:all\s+)?(?:the\s+)?(.*?)(?:\s+(?:of|for|from|in|who|whose|that|which|with|"
-    r"where|by|among|whose)\s|\?|$)"
+    # "sold between 1 January and 31 March": a period's two ends, not two attributes (tryout 38)
+    r"where|by|among|whose|between|during|since|until|through)\s|\?|$)"
 )
 
 

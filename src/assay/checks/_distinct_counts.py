@@ -30,14 +30,14 @@ import re
 
 from sqlglot import exp
 
-from assay.catalog import ForeignKey
+from assay.catalog import ForeignKey, KeyOverlap
 from assay.checks._context import CheckContext
 from assay.checks._cues import named_tables
 from assay.checks._key_names import says_noun, unglued
 from assay.checks._sql import column_reads
 from assay.errors import ExecutionError
 
-__all__ = ["counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
+__all__ = ["counted_words", "counts_keys_of", "unasked_distinct_counts", "uncounted_distinct"]
 
 # Clauses that pick or rank rows: an aggregate under them is never a returned value.
 _FILTERS = (exp.Where, exp.Having, exp.Order)
@@ -61,6 +61,17 @@ _AT_LEAST_ONE = re.compile(
     r"\b(?:how many|number of|count of|count the)\s+[a-z_]+(?:\s+[a-z_']+){0,4}?\s+"
     r"at least (?:one|1|a single)\b"
 )
+
+
+def counted_words(question: str) -> str:
+    """The words right after each count's or share's cue ("What share of students own a
+    pet?": " students own"), joined.
+
+    Example:
+        >>> counted_words("What share of pet-owning students own a dog?")
+        ' students own'
+    """
+    return " ".join(m.group(1) for m in _COUNTED.finditer(question.lower()))
 
 
 def unasked_distinct_counts(ctx: CheckContext, tree: exp.Expr) -> list[exp.Count]:
@@ -93,7 +104,42 @@ def _counts_entities(ctx: CheckContext, tree: exp.Expr, distinct: exp.Distinct) 
         profile = ctx.profiles.profile(*reads[0])
     except ExecutionError:  # not measured: not known to be a key
         return False
-    return profile is not None and profile.n_null == 0 and profile.n_distinct == profile.n_rows
+    if profile is not None and profile.n_null == 0 and profile.n_distinct == profile.n_rows:
+        return True
+    return _keys_counted_table(ctx, *reads[0])
+
+
+def _keys_counted_table(ctx: CheckContext, table: str, column: str) -> bool:
+    """Whether ``table.column``, no declared key, holds only keys of a table the question names
+    right after its count's cue: a column of that table with the same name, unique and never
+    null there, holds every value of it (``Has_Pet.StuID`` and ``Student.StuID`` in a copy of
+    pets_1 with no keys declared: "What share of students own a pet?" counts students; outside
+    tryout 38). Measured in the engine; anything unmeasured is no key (fail closed)."""
+    assert ctx.catalog is not None and ctx.profiles is not None
+    counted = counted_words(ctx.question)
+    names = tuple(t.name for t in ctx.catalog.tables if t.name.lower() != table.lower())
+    for named in sorted(named_tables(counted, names)):
+        info = ctx.catalog.table(named)
+        key = info.column(column) if info is not None else None
+        if info is None or key is None:
+            continue
+        try:
+            profile = ctx.profiles.profile(info.name, key.name)
+            overlap = ctx.profiles.overlap((table, column), (info.name, key.name))
+        except ExecutionError:
+            continue
+        unique = profile is not None and profile.n_null == 0
+        unique = unique and profile is not None and profile.n_distinct == profile.n_rows
+        held = overlap is not None and 0 < _side(overlap, table, column) == overlap.n_both
+        if unique and held:
+            return True
+    return False
+
+
+def _side(overlap: KeyOverlap, table: str, column: str) -> int:
+    """The distinct values on ``table.column``'s side of a measured overlap."""
+    left = (overlap.left[0].lower(), overlap.left[1].lower()) == (table.lower(), column.lower())
+    return overlap.n_left if left else overlap.n_right
 
 
 def _refers_to_counted(ctx: CheckContext, table: str, column: str) -> bool:

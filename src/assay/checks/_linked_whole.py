@@ -25,7 +25,7 @@ from assay.checks._context import CheckContext
 from assay.checks._cues import named_tables
 from assay.checks._sql import column_reads
 
-__all__ = ["linked_whole"]
+__all__ = ["linked_whole", "other_whole"]
 
 
 def linked_whole(
@@ -54,6 +54,33 @@ def linked_whole(
     )
 
 
+def other_whole(
+    ctx: CheckContext, tree: exp.Expr, whole: str, top: exp.Select, bottom: exp.Select
+) -> str | None:
+    """What the denominator ``bottom`` does wrong when it counts every row of a table the
+    question's whole does not name, while the numerator ``top`` counts the table it does name:
+    "What share of students own a pet?" as the owners over ``count(*) FROM pets`` (or over the
+    pet rows of ``Has_Pet``) divides by pets, not students (outside tryout 38). The numerator
+    counts a table by ``count(*)`` over it alone or by ``count(DISTINCT key)`` of a declared
+    foreign key to it; None otherwise."""
+    if ctx.catalog is None:
+        return None
+    counted = _counted_through_key(tree, ctx.catalog, top)
+    numerator = counted[1] if counted is not None else None
+    if numerator is None and _counts_rows(top):
+        numerator = _every_row_of(top, narrowed=True)
+    below = _every_row_of(bottom) if _counts_rows(bottom) else None
+    if numerator is None or below is None or below == numerator.lower():
+        return None
+    named = {t.lower() for t in named_tables(whole, tuple(t.name for t in ctx.catalog.tables))}
+    if numerator.lower() not in named or below in named:
+        return None
+    return (
+        f"counts every row of {below}, where the whole the question names is the {numerator} "
+        f"rows the numerator counts; divide by those (count(*) FROM {numerator})"
+    )
+
+
 def _counted_through_key(
     tree: exp.Expr, catalog: Catalog, select: exp.Select
 ) -> tuple[str, str] | None:
@@ -78,14 +105,23 @@ def _counted_through_key(
     return (table, refers.pop()) if len(refers) == 1 else None
 
 
-def _every_row_of(select: exp.Select) -> str | None:
+def _every_row_of(select: exp.Select, narrowed: bool = False) -> str | None:
     """The one base table a SELECT counts every row of (``SELECT count(*) FROM Student``, no
-    WHERE, join, GROUP BY or HAVING), lowercased; None for any other SELECT."""
+    WHERE, join, GROUP BY or HAVING; a WHERE allowed with ``narrowed``), lowercased; None for
+    any other SELECT."""
     source = select.args.get("from_")
-    narrowed = any(select.args.get(k) for k in ("where", "joins", "group", "having"))
-    if source is None or narrowed or not isinstance(source.this, exp.Table):
+    cut = ("joins", "group", "having") if narrowed else ("where", "joins", "group", "having")
+    if source is None or any(select.args.get(k) for k in cut):
         return None
-    projected = [e.unalias() for e in select.expressions]
-    if len(projected) != 1 or not isinstance(projected[0], exp.Count):
+    if not isinstance(source.this, exp.Table):
+        return None
+    counts = [c for c in select.find_all(exp.Count) if c.find_ancestor(exp.Select) is select]
+    if len(counts) != 1:
         return None
     return str(source.this.name).lower()
+
+
+def _counts_rows(select: exp.Select) -> bool:
+    """Whether a SELECT's one COUNT counts rows (``count(*)``, ``count(col)``), not values."""
+    counts = [c for c in select.find_all(exp.Count) if c.find_ancestor(exp.Select) is select]
+    return len(counts) == 1 and not isinstance(counts[0].this, exp.Distinct)

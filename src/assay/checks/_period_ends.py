@@ -9,7 +9,9 @@ inclusive upper bound (``BETWEEN``, ``<=``) on the day or year just after it, be
 bound on its first day or year, is ``signal.period_bound``: the SQL takes in one unit of the
 next period. A bound written as the period's last day (``'1994-03-31'``, ``1979``), or an
 exclusive one (``< '1994-04-01'``), is right and silent. So is the opposite slip: "in 2001"
-as ``BETWEEN '2001-01-01' AND '2001-12-30'`` leaves out 31 December (outside tryout 23).
+as ``BETWEEN '2001-01-01' AND '2001-12-30'`` leaves out 31 December (outside tryout 23). A
+range of months is a period too: "from January through March 2024" as ``< '2024-03-31'``
+loses 31 March (outside tryout 38: shown at 1.00).
 """
 
 from __future__ import annotations
@@ -37,6 +39,13 @@ _QUARTER = re.compile(
 )
 _MONTH = re.compile(rf"\b({'|'.join(_MONTHS)})\s+(?:of\s+)?((?:19|20)\d\d)\b")
 _YEAR = re.compile(r"\b(?:in|during)\s+((?:19|20)\d\d)\b(?!\s*[-/])")
+# A range of months, both ends included: "from January through March 2024", "between January
+# and March 2024", "January-March 2024", "from November 2023 to February 2024" (tryout 38).
+_NAMES = "|".join(_MONTHS)
+_MONTHS_RANGE = re.compile(
+    rf"\b(?:(?:from|between)\s+)?({_NAMES})(?:\s+((?:19|20)\d\d))?"
+    rf"\s*(?:\s(?:through|thru|to|until|till|and)\s|[-\u2013])\s*({_NAMES})\s+((?:19|20)\d\d)\b"
+)
 
 # A period: its first day and the day after its last, and the same in years when it is whole
 # years (a bound on a year column).
@@ -57,6 +66,8 @@ def _periods(question: str) -> list[Period]:
         first = dt.date(year, 3 * q - 2, 1)
         after = dt.date(year + 1, 1, 1) if q == 4 else dt.date(year, 3 * q + 1, 1)
         found.append((m.group(0), first, after, None, None))
+    for m in _MONTHS_RANGE.finditer(text):
+        found.append(_months(m))
     for m in _MONTH.finditer(text):
         month, year = _MONTHS.index(m.group(1)) + 1, int(m.group(2))
         after = dt.date(year + 1, 1, 1) if month == 12 else dt.date(year, month + 1, 1)
@@ -66,6 +77,16 @@ def _periods(question: str) -> list[Period]:
             year = int(m.group(1))
             found.append((m.group(0), dt.date(year, 1, 1), dt.date(year + 1, 1, 1), year, year + 1))
     return found
+
+
+def _months(match: re.Match[str]) -> Period:
+    """A range of months, its first month's first day to the day after its last month; the
+    first month's year, unsaid, is the last's (the year before when it comes later in it)."""
+    first, last = _MONTHS.index(match.group(1)) + 1, _MONTHS.index(match.group(3)) + 1
+    end_year = int(match.group(4))
+    year = int(match.group(2)) if match.group(2) else end_year - (first > last)
+    after = dt.date(end_year + 1, 1, 1) if last == 12 else dt.date(end_year, last + 1, 1)
+    return match.group(0), dt.date(year, first, 1), after, None, None
 
 
 def _value(node: exp.Expr | None) -> dt.date | int | None:

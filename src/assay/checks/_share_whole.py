@@ -47,11 +47,11 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._keyed import Label, code_labels
-from assay.checks._linked_whole import linked_whole
+from assay.checks._linked_whole import linked_whole, other_whole
 from assay.checks._rates import RATE
 from assay.checks._where import conjuncts, finding, tree_of
 
-__all__ = ["share_whole_dropped"]
+__all__ = ["share_division", "share_whole_dropped"]
 
 # The verb that ends the whole and begins what the share is of: "of the orders placed in 1995
 # | were 1-URGENT"; one right after a relative pronoun is still the whole's ("of the orders
@@ -316,7 +316,7 @@ def _split(text: str) -> tuple[str, str] | None:
     return text[rate.end() : verb.start()], text[verb.end() :]
 
 
-def _division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
+def share_division(tree: exp.Expr) -> tuple[exp.Div, Measure, Measure] | None:
     """The first division of the query whose two sides each compute one aggregate."""
     ctes = _ctes(tree)
     for div in tree.find_all(exp.Div):
@@ -356,7 +356,7 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
     docstring)."""
     split = _split(ctx.question.lower())
     tree = tree_of(ctx)
-    found = _division(tree) if tree is not None and split is not None else None
+    found = share_division(tree) if tree is not None and split is not None else None
     if split is None or found is None or tree is None:
         return CheckOutcome()
     div, top, bottom = found
@@ -369,6 +369,9 @@ def share_whole_dropped(ctx: CheckContext) -> CheckOutcome:
     else:  # a ratio of two things, unless it counts every row of a linked whole
         linked = linked_whole(ctx, tree, split[0], top[1], bottom[1])
         fault = None if linked is None else ([], linked.replace("{", "{{").replace("}", "}}"))
+    if fault is None:  # the whole named counted above, another table's rows below
+        other = other_whole(ctx, tree, split[0], top[1], bottom[1])
+        fault = None if other is None else ([], other.replace("{", "{{").replace("}", "}}"))
     if fault is None:
         return CheckOutcome()
     lost, problem = fault

@@ -32,6 +32,7 @@ from assay.semantic._model import SemanticLayer
 from assay.semantic._reach import reached_dimensions
 from assay.semantic._reading import Reading
 from assay.semantic._refers_back import refers_back
+from assay.semantic._unread_periods import unread_periods
 
 __all__ = ["BehaviourDecision", "decide"]
 
@@ -737,10 +738,12 @@ def decide(
                 f"'{reading.undefined[0]}' is not defined in this warehouse. Which measure "
                 f"do you mean: {defined}?",
             )
-        words = " ".join(reading.unread) or reading.question
+        # a period the reader could not read ("1Q24") is no concept: said as a period
+        concepts, periods = unread_periods(reading.question, reading.unread)
+        words = " ".join(concepts) or reading.question
         named = (
-            f" ({_quote(reading.unread)})"
-            if reading.unread
+            f" ({_quote(concepts)})"
+            if concepts
             else f" (no word of {reading.question.strip()!r} names one)"
         )
         return BehaviourDecision(
@@ -749,7 +752,12 @@ def decide(
             f"The question asks for something the warehouse has no metric for{named}, so it "
             f"cannot be answered from this data; the closest metrics are "
             f"{', '.join(closest_metrics(words, layer, tables=_filtered_tables(reading, layer)))}."
-            + "".join(f" {why}" for said, why in reading.explained if said in reading.unread),
+            + "".join(f" {why}" for said, why in reading.explained if said in concepts)
+            + "".join(
+                f" The period {p!r} could not be read either: write it as a quarter and year "
+                "('Q1 2024'), a month and year ('March 2024') or its first and last days."
+                for p in periods
+            ),
         )
     clarify = _clarify(reading, layer)
     if clarify is not None:
