@@ -137,6 +137,16 @@ def test_an_excluded_list_is_no_swapped_value(tmp_path: Path, library: Path) -> 
     assert verdict["action"] == "show", verdict["reasons"]
 
 
+def test_a_rank_compared_is_no_coded_value_swapped(tmp_path: Path, library: Path) -> None:
+    """ "Tiers above bronze" keeps '1-GOLD' and '2-SILVER': the word said names a bound."""
+    question = "How many loans in 2023 had a tier above bronze?"
+    sql = (
+        "SELECT count(*) FROM loans WHERE tier IN ('1-GOLD', '2-SILVER') AND year(loan_date) = 2023"
+    )
+    verdict = scored(tmp_path, library, question, *[sql] * 5)
+    assert "signal.value_swapped" not in codes(verdict)
+
+
 @pytest.mark.parametrize(
     ("question", "asked"),
     [

@@ -83,14 +83,23 @@ def _read_words(tree: exp.Expr, catalog: Catalog) -> frozenset[str]:
 _CODED = re.compile(r"\d+\s*[-.:)]\s*([a-z]+)")
 
 
-def _word_of(value: str) -> str | None:
+# "above medium", "at least high", "medium or higher": a rank compared, not one value named
+_RANKED = re.compile(
+    r"\b(?:above|below|over|under|higher|lower|better|worse|at least|at most|than|or more|"
+    r"or less|up to)\b",
+    re.IGNORECASE,
+)
+
+
+def _word_of(value: str, question: str) -> str | None:
     """The one word a stored value says: the value itself ('north'), or the word after a
     number that codes its rank ('2-high' says "high": TPC-H's ``o_orderpriority``; agreed23:
-    "high priority orders" as ``o_orderpriority = '1-URGENT'`` was shown)."""
+    "high priority orders" as ``o_orderpriority = '1-URGENT'`` was shown), unless the question
+    compares ranks ("priority above medium" keeps '1-URGENT' and '2-HIGH')."""
     if value.isalpha():
         return value
     coded = _CODED.fullmatch(value)
-    return coded.group(1) if coded is not None else None
+    return coded.group(1) if coded is not None and not _RANKED.search(question) else None
 
 
 def _excluded(node: exp.Expr) -> bool:
@@ -118,7 +127,7 @@ def _asked_instead(
     said = set(question_words)
     asked = sorted(
         v
-        for v, word in ((v, _word_of(v)) for v in stored)
+        for v, word in ((v, _word_of(v, ctx.question)) for v in stored)
         if word is not None
         and len(word) >= 3
         and word not in schema
