@@ -192,16 +192,20 @@ def test_shipments_counted_as_groups(sql: str, counted: bool) -> None:
 
 
 def test_a_tables_own_bare_id_is_no_other_key() -> None:
-    """``o.customer_id = c.id`` while orders has an ``id`` of its own: every table has one."""
+    """``o.customer_id = c.id`` while orders has an ``id`` of its own: every table has one (and
+    EHRSQL's ``row_id``: 192 of its gold answers matched ``event_id IN (SELECT row_id ...)``)."""
     catalog = Catalog(
         (
             TableInfo("orders", tuple(ColumnInfo(c, "") for c in ("id", "customer_id"))),
             TableInfo("customers", tuple(ColumnInfo(c, "") for c in ("id", "name"))),
+            TableInfo("charges", tuple(ColumnInfo(c, "") for c in ("row_id", "event_id"))),
+            TableInfo("events", tuple(ColumnInfo(c, "") for c in ("row_id", "code"))),
         )
     )
     for sql in (
         "SELECT count(*) FROM orders o JOIN customers c ON o.customer_id = c.id",
         "SELECT count(*) FROM orders WHERE customer_id IN (SELECT id FROM customers)",
+        "SELECT count(*) FROM charges WHERE event_id IN (SELECT row_id FROM events)",
     ):
         outcome = join_on_other_key(CheckContext("q", Candidate(sql), "duckdb", catalog))
         assert outcome.findings == (), sql
