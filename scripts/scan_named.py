@@ -35,6 +35,10 @@ positive account balance", ``c_acctbal`` never read)
 and dev22a's ``growth_over_later`` (a change from one period to another divided by the later
 period's value) and ``share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c``
 holding NULLs: it reads the database, so not on EHRSQL)
+and agreed23's ``date_part_impossible`` (a date part compared with a number it never takes),
+``negation_on_rows`` ("never had a cancellation" as a row filter) and ``average_fanned_out``
+(an average of a table's rows over a join that repeats them: it reads the database, so not on
+EHRSQL)
 on answers known right or wrong, with the loop of ``scan_conditions.py``: every firing on a
 right answer is a false positive to read.
 
@@ -81,6 +85,7 @@ from assay.checks._consistency import (
     table_fit,
 )
 from assay.checks._date_keys import date_keys_misread
+from assay.checks._date_part_range import date_part_impossible
 from assay.checks._day_end import day_end_dropped
 from assay.checks._dropped import value_dropped
 from assay.checks._empty_groups import empty_groups_dropped
@@ -89,6 +94,7 @@ from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import counted_elsewhere, direction_problems, one_word_columns
+from assay.checks._negated_rows import negation_on_rows
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._other_key import join_on_other_key
 from assay.checks._other_role import reached_through_other_role
@@ -102,7 +108,7 @@ from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import parse_query
 from assay.checks._status_dropped import status_dropped
-from assay.checks._sum_fan_out import sum_fanned_out
+from assay.checks._sum_fan_out import average_fanned_out, sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_numbers import numbers_in_text
 from assay.checks._text_order import numbers_as_text
@@ -275,6 +281,7 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         found += _as_text(profiled, db, sql)
         found += [(f.code, f.message) for f in day_end_dropped(profiled).findings]
         found += [(f.code, f.message) for f in sum_fanned_out(profiled).findings]
+        found += [(f.code, f.message) for f in average_fanned_out(profiled).findings]  # a23
         found += [(f.code, f.message) for f in not_in_nulls(profiled).findings]  # try28
         found += [(f.code, f.message) for f in period_rows_averaged(profiled).findings]
         found += [(f.code, f.message) for f in share_of_non_null(profiled).findings]  # dev22a
@@ -297,6 +304,8 @@ def _fired(question: str, sql: str, catalog: Catalog | None) -> list[tuple[str, 
         growth_over_later,  # dev22a: growth from 1999 to 2000 over 2000's value
         reached_through_other_role,  # dev22d: "German suppliers" reached through the customer
         empty_groups_dropped,  # agreed22: "include regions with none", an inner join
+        date_part_impossible,  # agreed23: dayofweek(d) IN (6, 7), 7 no day
+        negation_on_rows,  # agreed23: "never had a cancellation" as <> 'cancellation'
     )
     for check in (aggregate_fit, comparison_fit, *agreed19):
         found += [(f.code, f.message) for f in check(ctx).findings]

@@ -837,6 +837,48 @@ CASES.update(
     }
 )
 
+# A date part compared with a number it never takes: DuckDB's day of the week is 0 to 6
+# (agreed23: checks/_date_part_range.py).
+WEEKEND = "How many people joined on a weekend?"
+CASES["date_part_impossible"] = Case(
+    "signal.date_part_impossible",
+    _sql("SELECT count(*) FROM people WHERE dayofweek(joined) IN (6, 7)", question=WEEKEND),
+    _sql("SELECT count(*) FROM people WHERE dayofweek(joined) IN (0, 6)", question=WEEKEND),
+)
+
+# An average over the teams' rows, each repeated once per member by the join (agreed23:
+# checks/_sum_fan_out.py).
+TEAM_AVERAGE = "What is the average team number of the teams that have members?"
+CASES["average_fanned_out"] = Case(
+    "signal.average_fanned_out",
+    _sql(
+        "SELECT avg(t.team_id) FROM teams t JOIN people p ON p.team = t.team_id WHERE p.age > 70",
+        question=TEAM_AVERAGE,
+    ),
+    _sql(
+        "SELECT avg(t.team_id) FROM teams t JOIN (SELECT DISTINCT team FROM people "
+        "WHERE age > 70) p ON p.team = t.team_id",
+        question=TEAM_AVERAGE,
+    ),
+)
+
+# "Never" said of every row of a person, excluded row by row (agreed23:
+# checks/_negated_rows.py).
+NEVER_GOLD = "How many teams never had a gold plan member?"
+CASES["negation_on_rows"] = Case(
+    "signal.negation_on_rows",
+    _sql(
+        "SELECT count(DISTINCT p.team) FROM people p JOIN plans l ON l.id = p.id "
+        "WHERE l.plan <> 'gold'",
+        question=NEVER_GOLD,
+    ),
+    _sql(
+        "SELECT count(DISTINCT team) FROM people WHERE team NOT IN (SELECT p.team FROM people p "
+        "JOIN plans l ON l.id = p.id WHERE l.plan = 'gold')",
+        question=NEVER_GOLD,
+    ),
+)
+
 # "Include teams with none" and an inner join that drops them (agreed22:
 # checks/_empty_groups.py).
 WITH_NONE = "How many people does each team have? Include teams with none."

@@ -37,6 +37,11 @@ average of rows, several to a day: ``_period_average``), ``signal.total_bound_on
 ``signal.share_of_non_null`` (a share of all rows divided by ``COUNT(c)``, ``c`` holding NULLs:
 ``_share_of_non_null``), ``signal.growth_over_later`` (a change from one period to another
 divided by the later period's value: ``_growth_base``),
+``signal.average_fanned_out`` (an average over a table's rows taken over a join that repeats
+them: ``_sum_fan_out``), ``signal.date_part_impossible`` (a date part compared with a number it
+never takes, ``dayofweek(d) IN (6, 7)`` on DuckDB: ``_date_part_range``),
+``signal.negation_on_rows`` ("customers who never had a cancellation" as a row filter ``<>
+'cancellation'``: ``_negated_rows``),
 ``signal.empty_groups_dropped`` ("include regions with none", or every group named and a list
 of them, and an inner join that drops them: ``_empty_groups``),
 ``signal.share_whole_joined`` (a share's whole joined inner to a table only its part reads,
@@ -72,11 +77,13 @@ from assay.checks._consistency import QUESTION_CHECKS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import read_cues
 from assay.checks._date_joins import date_join
+from assay.checks._date_part_range import date_part_impossible
 from assay.checks._dropped import value_dropped
 from assay.checks._empty_groups import empty_groups_dropped
 from assay.checks._fuller_value import fuller_value_said
 from assay.checks._growth_base import growth_over_later
 from assay.checks._keyed import key_meaning
+from assay.checks._negated_rows import negation_on_rows
 from assay.checks._not_in_nulls import not_in_nulls
 from assay.checks._numbers import cited_by, extract_numbers, numeric_cells
 from assay.checks._other_key import join_on_other_key
@@ -92,7 +99,7 @@ from assay.checks._sign_dropped import sign_dropped
 from assay.checks._spelled_out import spelled_column_unread
 from assay.checks._sql import equi_join_pairs, output_sources, parse_query, referenced_tables
 from assay.checks._status_dropped import status_dropped
-from assay.checks._sum_fan_out import sum_fanned_out
+from assay.checks._sum_fan_out import average_fanned_out, sum_fanned_out
 from assay.checks._swapped import value_swapped
 from assay.checks._text_order import numbers_as_text
 from assay.checks._ties import limit_cuts_tie
@@ -516,6 +523,7 @@ CHECKS: tuple[Check, ...] = (
     share_whole_joined,
     ranked_by_other_measure,
     sum_fanned_out,
+    average_fanned_out,
     spelled_column_unread,
     literal_in_data,
     numbers_as_text,
@@ -537,6 +545,8 @@ CHECKS: tuple[Check, ...] = (
     total_bound_on_rows,
     share_of_non_null,
     growth_over_later,
+    date_part_impossible,
+    negation_on_rows,
     empty_groups_dropped,
     thin_evidence,
 )

@@ -138,12 +138,15 @@ QUESTION_SIGNALS = (
     "signal.share_whole_dropped",  # a share over every row, not the whole asked: _share_whole
     "signal.ranked_by_other_measure",  # units shown, ranked by sales: _ranked_other
     "signal.sum_fanned_out",  # a sum over a join that repeats its rows: _sum_fan_out
+    "signal.average_fanned_out",  # "average of the stadiums" over their concerts: _sum_fan_out
     "signal.spelled_column_unread",  # "cost of goods sold", COGS never read: _spelled_out
     "signal.not_in_nulls",  # NOT IN a subquery that returns a NULL: _not_in_nulls
     "signal.months_of_part",  # "first half of 2000" as months 1 to 7: _year_parts
     "signal.average_of_averages",  # one average asked, group averages averaged
     "signal.period_rows_averaged",  # "average daily" as the average row: _period_average
     "signal.total_bound_on_rows",  # "more than 5,000 in total" on single rows: _total_bound
+    "signal.date_part_impossible",  # dayofweek(d) IN (6, 7), 7 no day: _date_part_range
+    "signal.negation_on_rows",  # "never had a cancellation" as <> 'cancellation': _negated_rows
     "signal.share_of_non_null",  # a share of all rows over COUNT(c), c with NULLs
     "signal.growth_over_later",  # growth from 1999 to 2000 over 2000's value: _growth_base
     "signal.empty_groups_dropped",  # "include regions with none", an inner join: _empty_groups

@@ -227,13 +227,21 @@ def requested_attributes(question: str) -> tuple[str, ...] | None:
     match = _ASK.match(question.lower())
     if match is None:
         return None
-    head = match.group(1)
+    # "more than 10,000 impressions": a number's comma splits nothing (agreed23)
+    head = re.sub(r"(?<=\d),(?=\d{3}\b)", "", match.group(1))
+    # ", counting only buys and quick-buys": a clause that says which rows, after the
+    # attributes, lists none of its own (agreed23: withheld as asking for three attributes)
+    head = _CLAUSE.split(head, maxsplit=1)[0]
     parts = [p.strip() for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", head) if p.strip()]
     # "..., most pets first": an order, not an attribute (outside tryout 24)
     parts = [p for p in parts if not _ORDER_PART.fullmatch(p.rstrip(".?!"))]
     return tuple(parts) if len(parts) >= 2 else None
 
 
+_CLAUSE = re.compile(
+    r",\s*(?:not\s+)?(?:counting|including|excluding|ignoring|leaving out|treating|"
+    r"considering|rounded|expressed|measured)\b"
+)
 _ORDER_PART = re.compile(
     r"(?:sorted |ordered )?(?:by )?(?:the )?\w+(?: \w+)? (?:first|last)|(?:in )?(?:ascending|"
     r"descending)(?: order)?"

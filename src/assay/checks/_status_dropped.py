@@ -8,7 +8,9 @@ were shown at 1.00). ``value_dropped`` is silent: "open" is no stored value, 'O'
 
 ``status_dropped`` reads the question's words for a state a row is in (open, closed, pending,
 active, inactive, cancelled, suspended, expired) and, for each text column of a table the SQL
-reads whose name says status (``o_orderstatus``, ``Status``), the column's stored values (a
+reads whose name says status (``o_orderstatus``, ``Status``) or is a flag named after the
+state ("returned" and ``l_returnflag``, TPC-H coding a returned line 'R': agreed23), the column's
+stored values (a
 short category, ``_dropped._categories``: one bounded query each). When a stored value is the
 word itself or its one-letter code (its first letter, 'O' for "open") and the SQL names the
 column nowhere, the state is dropped (``signal.status_dropped``). A state said of another table
@@ -30,7 +32,7 @@ __all__ = ["status_dropped"]
 
 # Words that say which state a row is in, never what it is or when.
 _STATES = frozenset(
-    "open closed pending active inactive cancelled canceled suspended expired".split()
+    "open closed pending active inactive cancelled canceled suspended expired returned".split()
 )
 MAX_STATUS_COLUMNS = 4
 
@@ -41,7 +43,18 @@ def _state_words(question: str) -> list[str]:
     return list(dict.fromkeys(said))
 
 
-def _status_columns(ctx: CheckContext, tree: exp.Expr) -> list[tuple[str, str]]:
+def _says_status(column: str, states: list[str]) -> bool:
+    """A column's name says a status: ``o_orderstatus``, or a flag named after a state the
+    question says (``l_returnflag`` for "returned": TPC-H codes a returned line 'R'; agreed23,
+    "line items shipped by mail in 1994 were returned" answered without it was shown)."""
+    name = column.lower()
+    if "status" in name:
+        return True
+    stems = [state.removesuffix("ed") for state in states if state.endswith("ed")]
+    return "flag" in name and any(len(stem) >= 4 and stem in name for stem in stems)
+
+
+def _status_columns(ctx: CheckContext, tree: exp.Expr, states: list[str]) -> list[tuple[str, str]]:
     """(table, column) for each text column whose name says status, of the tables read, the
     query naming it nowhere."""
     assert ctx.catalog is not None
@@ -54,7 +67,7 @@ def _status_columns(ctx: CheckContext, tree: exp.Expr) -> list[tuple[str, str]]:
         found += [
             (table.name, c.name)
             for c in table.columns
-            if "status" in c.name.lower()
+            if _says_status(c.name, states)
             and not _NOT_TEXT.search(c.type)
             and c.name.lower() not in named
         ]
@@ -85,7 +98,7 @@ def status_dropped(ctx: CheckContext) -> CheckOutcome:
     tree = parse_query(sql, ctx.dialect)
     if tree is None:
         return CheckOutcome()
-    for table, column in _status_columns(ctx, tree):
+    for table, column in _status_columns(ctx, tree, states):
         stored = _categories(ctx, table, column)
         for state in states:
             code = _coded(state, stored)

@@ -19,21 +19,36 @@ tables, an engine without ``rowid`` (the probe fails), and without the engine's 
 An indicator summed (``SUM(CASE WHEN d.d_holiday = 'Y' THEN 1 ELSE 0 END)``) counts the join's
 rows: silent too when the question counts the rows of a table read once that the join repeats
 in no group (``_counts_rows_once``).
+
+An average of one table's column over such a join weighs each row by its repeats: "What is the
+average capacity of the stadiums that have hosted at least one concert?" as ``avg(s.Capacity)
+FROM concert c JOIN stadium s ...`` counts a stadium once per concert (agreed23, a development
+set: shown at 1.00, five samples agreeing). The question must average over that table's own
+rows, naming it right after "average ... of (the)" ("the average capacity of the stadiums"):
+"the average price of the items sold" over sales lines may mean each sale, and stays silent.
+The same measure then says ``signal.average_fanned_out``.
 """
 
 from __future__ import annotations
 
+import re
+
 from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
+from assay.checks._cues import named_tables, words
 from assay.checks._named_fit import counts_table
 from assay.checks._sql import column_reads
 from assay.checks._where import finding, tree_of
 from assay.errors import ExecutionError
 
-__all__ = ["sum_fanned_out"]
+__all__ = ["average_fanned_out", "sum_fanned_out"]
 
 TIME_LIMIT_MS = 5_000
+# "the average capacity of the stadiums", "the mean age of all students": the rows averaged
+_AVERAGE_OF = re.compile(
+    r"\b(?:average|mean)\s+(?:[a-z]+\s+){0,3}?of\s+(?:the\s+|all\s+|all\s+the\s+)?([a-z]+)"
+)
 
 
 def _alias_of(select: exp.Select, table: str) -> str | None:
@@ -48,12 +63,14 @@ def _alias_of(select: exp.Select, table: str) -> str | None:
     return names[0] if len(names) == 1 else None
 
 
-def _summed_table(ctx: CheckContext, select: exp.Select) -> tuple[exp.Sum, str, str] | None:
-    """The first plain SUM the outer SELECT returns over columns of one base table, with that
-    table and the name the query reads it under."""
+def _summed_table(
+    ctx: CheckContext, select: exp.Select, kind: type[exp.AggFunc] = exp.Sum
+) -> tuple[exp.AggFunc, str, str] | None:
+    """The first plain SUM (or ``kind``) the outer SELECT returns over columns of one base
+    table, with that table and the name the query reads it under."""
     assert ctx.catalog is not None
     for projection in select.expressions:
-        for total in projection.find_all(exp.Sum):
+        for total in projection.find_all(kind):
             if isinstance(total.this, exp.Distinct):
                 continue
             columns = list(total.find_all(exp.Column))
@@ -63,7 +80,7 @@ def _summed_table(ctx: CheckContext, select: exp.Select) -> tuple[exp.Sum, str, 
                 continue
             table = next(iter(tables.values()))
             alias = _alias_of(select, table)
-            if alias is not None and isinstance(total, exp.Sum):
+            if alias is not None:
                 return total, table, alias
     return None
 
@@ -90,7 +107,7 @@ def _most_repeated(ctx: CheckContext, select: exp.Select, alias: str) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _indicator(total: exp.Sum) -> bool:
+def _indicator(total: exp.AggFunc) -> bool:
     """Whether the SUM adds a CASE whose every result is 0, 1 or NULL: it counts the rows that
     meet its conditions, and the summed table's columns only pick them."""
     case = total.this
@@ -104,7 +121,7 @@ def _indicator(total: exp.Sum) -> bool:
     )
 
 
-def _counts_rows_once(ctx: CheckContext, select: exp.Select, total: exp.Sum) -> bool:
+def _counts_rows_once(ctx: CheckContext, select: exp.Select, total: exp.AggFunc) -> bool:
     """ "How many web sales lines in 2002 were sold on a holiday?" as ``SUM(CASE WHEN
     d.d_holiday = 'Y' THEN 1 ELSE 0 END)`` over web_sales joined to date_dim: an indicator
     summed counts the join's rows, and when the question counts the rows of a table read once
@@ -147,6 +164,41 @@ def sum_fanned_out(ctx: CheckContext) -> CheckOutcome:
                 f"the total counts some rows twice or more. Join on {table}'s key, or sum "
                 f"{table} first and join the totals.",
                 sql=total.sql(),
+                table=table,
+                repeated=repeated,
+            ),
+        )
+    )
+
+
+def average_fanned_out(ctx: CheckContext) -> CheckOutcome:
+    """``signal.average_fanned_out``: "the average capacity of the stadiums" averaged over a
+    join that repeats each stadium once per concert (the module docstring)."""
+    tree = tree_of(ctx) if ctx.catalog is not None and ctx.profiles is not None else None
+    if not isinstance(tree, exp.Select) or not tree.args.get("joins"):
+        return CheckOutcome()
+    asked = _AVERAGE_OF.search(" ".join(words(ctx.question)))
+    averaged = _summed_table(ctx, tree, exp.Avg) if asked is not None else None
+    if asked is None or averaged is None:
+        return CheckOutcome()
+    mean, table, alias = averaged
+    if not named_tables(asked.group(1), (table,)):
+        return CheckOutcome()
+    try:
+        repeated = _most_repeated(ctx, tree, alias)
+    except ExecutionError:  # no rowid in this engine, or not measured: no evidence
+        return CheckOutcome()
+    if repeated <= 0:
+        return CheckOutcome()
+    return CheckOutcome(
+        (
+            finding(
+                "signal.average_fanned_out",
+                f"The question averages over {table}'s rows, but the SQL takes {mean.sql()} "
+                f"over a join that repeats them: one group takes {repeated:,} repeated rows of "
+                f"{table}, so a row counts once per match and weighs the average. Keep each "
+                f"row of {table} once (filter it with EXISTS or IN) and average that.",
+                sql=mean.sql(),
                 table=table,
                 repeated=repeated,
             ),

@@ -15,7 +15,11 @@ that says nothing of the rows, and no word of the tables the query reads or of t
 names ("students" names the table, not a value). A word of a column the query never reads is
 no name the question used: "customers with a college education" as ``cd_education_status = '4
 yr Degree'`` says the stored 'College', though ``cd_dep_college_count`` beside it has the word
-(agreed20, a development set: shown at 1.00). A question with a negation ("other
+(agreed20, a development set: shown at 1.00). A stored value that codes its rank before its
+word ('2-HIGH') says that word: "high priority orders" as ``o_orderpriority = '1-URGENT'``
+(agreed23: shown at 1.00). A value the SQL excludes (``NOT IN ('cancellation',
+'alteration')``) is no value compared: it keeps the others ("only buys and quick-buys",
+agreed23: withheld). A question with a negation ("other
 than North", "not in the South") may ask for the other values by naming one, so it is left
 alone. Silence is never evidence of a right answer.
 """
@@ -76,6 +80,36 @@ def _read_words(tree: exp.Expr, catalog: Catalog) -> frozenset[str]:
     return _schema_words(replace(catalog, tables=tuple(tables)))
 
 
+_CODED = re.compile(r"\d+\s*[-.:)]\s*([a-z]+)")
+
+
+# "above medium", "at least high", "medium or higher": a rank compared, not one value named
+_RANKED = re.compile(
+    r"\b(?:above|below|over|under|higher|lower|better|worse|at least|at most|than|or more|"
+    r"or less|up to)\b",
+    re.IGNORECASE,
+)
+
+
+def _word_of(value: str, question: str) -> str | None:
+    """The one word a stored value says: the value itself ('north'), or the word after a
+    number that codes its rank ('2-high' says "high": TPC-H's ``o_orderpriority``; agreed23:
+    "high priority orders" as ``o_orderpriority = '1-URGENT'`` was shown), unless the question
+    compares ranks ("priority above medium" keeps '1-URGENT' and '2-HIGH')."""
+    if value.isalpha():
+        return value
+    coded = _CODED.fullmatch(value)
+    return coded.group(1) if coded is not None and not _RANKED.search(question) else None
+
+
+def _excluded(node: exp.Expr) -> bool:
+    """The comparison sits under a NOT (``x NOT IN ('a', 'b')``): it drops the values."""
+    parent = node.parent
+    while isinstance(parent, exp.Paren):
+        parent = parent.parent
+    return isinstance(parent, exp.Not)
+
+
 def _asked_instead(
     ctx: CheckContext, tree: exp.Expr, table: str, column: str, compared: str, carried: set[str]
 ) -> str | None:
@@ -90,15 +124,16 @@ def _asked_instead(
         return None
     assert ctx.catalog is not None
     schema = _read_words(tree, ctx.catalog)
+    said = set(question_words)
     asked = sorted(
         v
-        for v in stored
-        if v.isalpha()
-        and len(v) >= 3
-        and v not in schema
-        and v not in _EMPTY_WORDS
-        and v not in carried
-        and _said(set(question_words), v)
+        for v, word in ((v, _word_of(v, ctx.question)) for v in stored)
+        if word is not None
+        and len(word) >= 3
+        and word not in schema
+        and word not in _EMPTY_WORDS
+        and word not in carried
+        and _said(said, word)
     )
     return asked[0] if asked else None
 
@@ -116,8 +151,10 @@ def compared_values(ctx: CheckContext) -> tuple[exp.Expr, list[tuple[str, str, s
         return None
     found: list[tuple[str, str, str]] = []
     for node, compared in _compared(tree):
-        if not isinstance(node.parent, (exp.EQ, exp.In)):
-            continue  # `!=` excludes the value: another question
+        if not isinstance(node.parent, (exp.EQ, exp.In)) or _excluded(node.parent):
+            # `!=` or NOT IN excludes the value: another question ("only buys and quick-buys"
+            # as NOT IN ('cancellation', 'alteration'), agreed23, was withheld as swapped)
+            continue
         owner = _owner(node, tree, catalog)
         if owner is None or (*owner, compared) in found or len(found) >= MAX_COMPARED:
             continue
