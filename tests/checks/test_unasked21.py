@@ -188,3 +188,22 @@ def test_silent_where_the_condition_may_be_asked(
 ) -> None:
     db = _db(tmp_path)
     assert code not in codes(scored(tmp_path, db, question, sql)), name
+
+
+def test_a_plural_category_said_in_the_singular_is_asked(tmp_path: Path) -> None:
+    """'toys' said as "toy" ("How many toy products are there?") is the category asked for
+    (outside tryout 38: the agent's right answer was withheld); another category is not."""
+    db = tmp_path / "p.sqlite"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE products (id INTEGER, name TEXT, category TEXT)")
+    con.executemany(
+        "INSERT INTO products VALUES (?, ?, ?)",
+        [(i, f"p{i}", ("tools", "toys", "books", "food")[i % 4]) for i in range(20)],
+    )
+    con.commit()
+    con.close()
+    question = "How many toy products are there?"
+    right = "SELECT count(*) FROM products WHERE category = 'toys'"
+    assert CODE not in codes(scored(tmp_path, db, question, right))
+    wrong = "SELECT count(*) FROM products WHERE name = 'p1' AND category = 'books'"
+    assert CODE in codes(scored(tmp_path, db, "How many products named p1 are there?", wrong))

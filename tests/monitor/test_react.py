@@ -27,7 +27,23 @@ from tests.fixtures.shop import build_sqlite
 SETTINGS = load_settings({})
 FINAL = "THOUGHT: I have it\nFINAL_SQL: SELECT count(*) FROM products WHERE category = 'toys'"
 EXPLORE = "THOUGHT: look first\nSQL: SELECT name FROM products WHERE category = 'toys' LIMIT 3"
+# Answers to other rows than those asked for (another category, another year), one turn each.
+WRONG_CATEGORY = "THOUGHT: count\nFINAL_SQL: SELECT count(*) FROM products WHERE category = 'books'"
+RIGHT_CATEGORY = "THOUGHT: count\nFINAL_SQL: SELECT count(*) FROM products WHERE category = 'tools'"
+WRONG_YEAR = (
+    "THOUGHT: count\nFINAL_SQL: SELECT count(*) FROM customers "
+    "WHERE created_at >= '2024-01-01' AND created_at < '2025-01-01'"
+)
+FENCED = "THOUGHT: count\nFINAL_SQL:\n```sql\nSELECT count(*) FROM orders;\n```\nThat counts them."
 RULES: list[dict[str, Any]] = [
+    {"match": "QUESTION: How many products are in the toys", "reply": WRONG_CATEGORY},
+    {"match": "QUESTION: How many products are in the tools", "reply": RIGHT_CATEGORY},
+    {"match": "QUESTION: How many customers signed up in 2023", "reply": WRONG_YEAR},
+    {"match": "QUESTION: How many orders are there", "reply": FENCED},
+    {
+        "match": "QUESTION: Count the widgets",
+        "reply": "THOUGHT: w\nFINAL_SQL: SELECT 1 FROM widgets",
+    },
     {"match": "RESULT: 3 rows", "reply": FINAL},
     {"match": "QUESTION: How many toy products", "reply": EXPLORE},
     {"match": "refused by the guard", "reply": "THOUGHT: not allowed\nFINAL: null"},
@@ -80,8 +96,11 @@ def _client(server: ScriptedServer) -> ChatClient:
         ("THOUGHT: no\nFINAL: null", ("final_null", "no", None)),
         ("THOUGHT: a\nFINAL_SQL: SELECT 1;\nBEST_SO_FAR: null", ("final_sql", "a", "SELECT 1")),
         ("just words", ("text", "", None)),
+        (FENCED, ("final_sql", "count", "SELECT count(*) FROM orders")),
+        ("THOUGHT: a\nSQL: `SELECT 1`", ("sql", "a", "SELECT 1")),
+        ("THOUGHT: a\nFINAL_SQL:\n```\n```", ("text", "a", None)),
     ],
-    ids=["sql", "final-null", "final-sql", "unreadable"],
+    ids=["sql", "final-null", "final-sql", "unreadable", "fenced", "backticks", "empty-fence"],
 )
 def test_parse_reply(reply: str, expected: tuple[str, str, str | None]) -> None:
     assert parse_reply(reply) == expected
@@ -122,6 +141,56 @@ def test_failures_are_named_not_abstentions(
     assert [s.action for s in rambling.run.steps] == ["text", "text"]
     failed = ReactAgent(_client(server), connector, SETTINGS).run("Fail now")
     assert failed.stopped == "llm.unavailable" and failed.run.final == "none"
+
+
+def test_a_failure_names_its_cause(
+    server: ScriptedServer, connector: PooledConnector, db: Path
+) -> None:
+    client = _client(server)
+    down = ask_agent("Fail now", str(db), connector, SETTINGS, client)
+    assert down.failure is not None and down.failure["code"] == "llm.unavailable"
+    assert "answered HTTP 500" in down.failure["message"]
+    assert [f.code for f in down.findings] == ["llm.unavailable"]
+    assert "HTTP 500" in down.findings[0].message
+    refused = ask_agent("Count the widgets", str(db), connector, SETTINGS, client)
+    assert refused.failure is not None and refused.failure["code"] == "agent.max_steps"
+    message = refused.failure["message"]
+    assert "final query was refused by the guard" in message and "widgets" in message
+    rambling = ReactAgent(_client(server), connector, SETTINGS, max_steps=2).run("Ramble on")
+    assert "did not follow the protocol" in rambling.cause
+
+
+def test_a_fenced_final_query_is_the_answer(
+    server: ScriptedServer, connector: PooledConnector, db: Path
+) -> None:
+    verdict = ask_agent("How many orders are there?", str(db), connector, SETTINGS, _client(server))
+    assert verdict.failure is None and verdict.behaviour == "answer"
+    assert verdict.candidate is not None and verdict.candidate.result is not None
+    assert [list(row) for row in verdict.candidate.result.rows] == [[200]]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["How many products are in the toys category?", "How many customers signed up in 2023?"],
+    ids=["other-value", "other-year"],
+)
+def test_an_answer_to_another_question_is_withheld(
+    server: ScriptedServer, connector: PooledConnector, db: Path, question: str
+) -> None:
+    """The agent's SQL is the answer, so the question-SQL checks decide (default rule), as on
+    /api/sql: agreement_first only noted them and showed the wrong rows, warned."""
+    verdict = ask_agent(question, str(db), connector, SETTINGS, _client(server))
+    assert verdict.behaviour == "answer" and verdict.action == "withhold", verdict.reasons
+    assert any(r.startswith("signal.") for r in verdict.reasons)
+    assert verdict.provenance["question"] == question
+
+
+def test_a_right_answer_is_warned_not_withheld(
+    server: ScriptedServer, connector: PooledConnector, db: Path
+) -> None:
+    question = "How many products are in the tools category?"
+    verdict = ask_agent(question, str(db), connector, SETTINGS, _client(server))
+    assert verdict.action == "warn" and verdict.reasons == ("cap.single_sample",)
 
 
 def _gate_monitor() -> Monitor:
@@ -206,6 +275,42 @@ def test_ask_agent_on_the_command_line(server: ScriptedServer, db: Path, tmp_pat
         env={"ASSAY_LLM_BASE_URL": "", "ASSAY_LLM_MODEL": ""},
     )
     assert unset.exit_code == 1 and "No model endpoint" in unset.output
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--semantic", "layer.yaml"], "does not read a semantic layer"),
+        (["--n-samples", "5"], "--agent draws one answer"),
+    ],
+    ids=["semantic", "n-samples"],
+)
+def test_a_flag_the_agent_would_not_use_is_refused(
+    server: ScriptedServer, db: Path, flags: list[str], said: str
+) -> None:
+    from click.testing import CliRunner
+
+    from assay.cli._main import main
+
+    env = {"ASSAY_LLM_BASE_URL": server.url, "ASSAY_LLM_MODEL": "scripted"}
+    before = len(server.log)
+    args = ["ask", "--agent", "--db", str(db), *flags, "How many toy products are there?"]
+    result = CliRunner().invoke(main, args, env=env)
+    assert result.exit_code == 1 and said in result.output
+    assert len(server.log) == before  # refused before any model call
+
+
+def test_the_badge_line_names_the_question(server: ScriptedServer, db: Path) -> None:
+    from click.testing import CliRunner
+
+    from assay.cli._main import main
+
+    env = {"ASSAY_LLM_BASE_URL": server.url, "ASSAY_LLM_MODEL": "scripted"}
+    question = "How many products are in the tools category?"
+    result = CliRunner().invoke(main, ["ask", "--agent", "--db", str(db), question], env=env)
+    assert result.exit_code == 0, result.output
+    badge = next(line for line in result.output.splitlines() if "score" in line)
+    assert question in badge
 
 
 def test_the_gate_also_reads_the_terminal_state() -> None:

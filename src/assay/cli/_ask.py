@@ -125,7 +125,12 @@ def render_answer(verdict: Verdict) -> str:
     help="Its semantic layer (YAML); default: the demo one.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the verdict as one JSON record.")
-@click.option("--agent", is_flag=True, help="Answer with the ReAct agent (needs a model and --db).")
+@click.option(
+    "--agent",
+    is_flag=True,
+    help="Answer with the ReAct agent (needs a model and --db; no --semantic or --n-samples: "
+    "one run, so an answer is warned at best).",
+)
 @click.option(
     "--monitor",
     "monitor_path",
@@ -168,6 +173,8 @@ def ask_command(
 ) -> None:
     """Ask a question in plain words; get an answer shown, warned or withheld, or a question
     back, an abstention or a refusal, always with the reasons."""
+    if agent:
+        _agent_flags(semantic_path, kwargs.get("n_samples"), route_calibrator)
     settings = resolve_settings(kwargs)
     if agent:
         from assay.cli._monitor import ask_with_agent
@@ -199,6 +206,31 @@ def ask_command(
         echo_json(verdict.to_dict())
     else:
         click.echo(render_answer(verdict))
+
+
+def _agent_flags(semantic_path: Path | None, n_samples: int | None, router: Path | None) -> None:
+    """Refuse a flag ``--agent`` would not use: it was accepted and did nothing, so an answer
+    that breaks the layer's definition was shown (outside tryout 38, --semantic), or one
+    sample was drawn where more were asked for (--n-samples)."""
+    if semantic_path is not None:
+        raise InputError(
+            "--agent does not read a semantic layer: its answers are not checked against the "
+            "layer's definitions (required filters, periods), so --semantic cannot be used "
+            "with it.",
+            hint="Drop --agent to have the layer answer (with --db), or drop --semantic to ask "
+            "the agent over the database alone.",
+        )
+    if n_samples is not None:
+        raise InputError(
+            "--agent draws one answer (one run of the agent), so --n-samples cannot be used "
+            "with it; a single sample is shown with a warning at most.",
+            hint="Drop --n-samples, or drop --agent to sample the model on the plain path.",
+        )
+    if router is not None:
+        raise InputError(
+            "--route-calibrator maps the plain path's route score; --agent has none.",
+            hint="Drop --route-calibrator or --agent.",
+        )
 
 
 @click.command("demo")

@@ -32,6 +32,8 @@ __all__ = ["MAX_AGENT_STEPS", "AgentRun", "ReactAgent", "parse_reply", "system_p
 MAX_AGENT_STEPS = 10  # the paper's harness and InterCode's 10-turn episodes
 _SAMPLE_ROWS = 3
 _FIELD = re.compile(r"^\s*(THOUGHT|SQL|FINAL_SQL|FINAL|BEST_SO_FAR)\s*:\s*", re.MULTILINE)
+# A query a model wraps in a Markdown fence (```sql ... ```) or in backticks: the query is inside.
+_FENCED = re.compile(r"^```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
 
 
 def system_prompt(schema: str, dialect: str) -> str:
@@ -68,13 +70,28 @@ def parse_reply(text: str) -> tuple[ActionKind, str, str | None]:
         end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
         fields.setdefault(mark.group(1), text[mark.end() : end].strip())
     thought = fields.get("THOUGHT", "")
-    if fields.get("FINAL_SQL"):
-        return "final_sql", thought, fields["FINAL_SQL"].strip().rstrip(";")
+    final_sql, sql = _unfenced(fields.get("FINAL_SQL", "")), _unfenced(fields.get("SQL", ""))
+    if final_sql:
+        return "final_sql", thought, final_sql
     if "FINAL" in fields and fields["FINAL"].strip().lower().startswith("null"):
         return "final_null", thought, None
-    if fields.get("SQL"):
-        return "sql", thought, fields["SQL"].strip().rstrip(";")
+    if sql:
+        return "sql", thought, sql
     return "text", thought, None
+
+
+def _unfenced(text: str) -> str:
+    """The query of one field, out of a Markdown fence or backticks when the model wrapped it
+    (``FINAL_SQL:`` then a ```sql block is common; the fence reached the guard as the query and
+    was refused at every step, so a right answer ended as ``agent.max_steps``, outside tryout
+    38). Text after the fence (an explanation) is not the query."""
+    text = text.strip()
+    fenced = _FENCED.match(text)
+    if fenced:
+        text = fenced.group(1).strip()
+    elif len(text) > 1 and text[0] == text[-1] == "`":
+        text = text.strip("`").strip()
+    return text.rstrip(";").strip()
 
 
 @dataclass(frozen=True)
@@ -82,13 +99,16 @@ class AgentRun:
     """The run record, why it stopped, and the monitor's delivery finding (when watched).
 
     ``stopped`` is None when the agent ended on its own; else ``monitor.gate``,
-    ``monitor.early_exit``, ``agent.max_steps`` or ``llm.unavailable``.
+    ``monitor.early_exit``, ``agent.max_steps`` or ``llm.unavailable``. ``cause`` says why a
+    failure happened, in plain words: the endpoint's error, or what the last step was when the
+    step limit was reached (a query the guard refused, and why).
     """
 
     run: Run
     stopped: str | None
     decisions: tuple[Decision, ...] = ()
     finding: Finding | None = None
+    cause: str = ""
 
     @property
     def delivered(self) -> bool:
@@ -158,7 +178,10 @@ class ReactAgent:
             return replace(step, error=f"{exc.code}: {exc.message}")
         if guarded.result is None:
             codes = ", ".join(guarded.report.codes) or "refused"
-            return replace(step, error=f"refused by the guard ({codes})")
+            violations = guarded.report.violations
+            errors = [v for v in violations if v.severity == "error"] or list(violations)
+            why = f": {errors[0].message}" if errors else ""
+            return replace(step, error=f"refused by the guard ({codes}){why}")
         result = guarded.result
         sample = [list(map(str, row)) for row in result.rows[:_SAMPLE_ROWS]]
         count = result.row_count if result.row_count is not None else len(result.rows)
@@ -193,8 +216,9 @@ class ReactAgent:
                     return AgentRun(run, decision.code, tuple(decisions))
             try:
                 reply = self.client.complete(messages)
-            except LLMUnavailable:
-                return AgentRun(run, LLMUnavailable.code, tuple(decisions))
+            except LLMUnavailable as exc:
+                cause = f"The model could not be asked: {exc}"
+                return AgentRun(run, LLMUnavailable.code, tuple(decisions), cause=cause)
             text = reply.texts[0]
             action, thought, sql = parse_reply(text)
             lps, ents = _logprob_fields(reply.raw)
@@ -213,7 +237,7 @@ class ReactAgent:
                 return self._deliver(done, decisions)
             messages.append({"role": "assistant", "content": text})
             messages.append({"role": "user", "content": _feedback(step)})
-        return AgentRun(run, "agent.max_steps", tuple(decisions))
+        return AgentRun(run, "agent.max_steps", tuple(decisions), cause=_out_of_steps(run))
 
     def _deliver(self, run: Run, decisions: list[Decision]) -> AgentRun:
         if self.monitor is None:
@@ -236,6 +260,27 @@ class ReactAgent:
             },
         )
         return AgentRun(run, None, tuple(decisions), finding)
+
+
+def _out_of_steps(run: Run) -> str:
+    """Why a run reached the step limit, from its last step: the user is told what the model
+    last did (a query the guard refused, and why; a reply outside the protocol), not a code
+    only (outside tryout 38)."""
+    head = f"The agent reached its limit of {len(run.steps)} steps without a final answer"
+    last = run.steps[-1] if run.steps else None
+    if last is None:
+        return f"{head}."
+    if last.error is not None:
+        what = "final query" if last.action == "final_sql" else "last query"
+        error = last.error if last.error.endswith(".") else f"{last.error}."
+        verb = "was" if error.startswith("refused") else "failed:"
+        return f"{head}: the model's {what} {verb} {error}"
+    if last.action == "text":
+        return (
+            f"{head}: the model's last reply did not follow the protocol (THOUGHT, then SQL, "
+            "FINAL_SQL or FINAL: null)."
+        )
+    return f"{head}: the model was still exploring."
 
 
 def _feedback(step: Step) -> str:

@@ -4,8 +4,12 @@ and given a verdict through the same rule and gate as every other answer.
 refuse? (question intent, before any model call) -> the agent runs (every query guarded and
 read-only; with a monitor, the exit gate at t = 0 and at every step, early exit mid-run) ->
 an abstention, a stop with its named reason, or a system failure, each showing nothing -> an
-answer is scored like any sampled answer (checks, agreement, rule), the monitor's delivery
-decision (Chow's rule) joins the findings, and the gate decides show / warn / withhold.
+answer is scored like any sampled answer, by the default rule (assay-1.0, as ``assay score``
+and /api/sql: its question-SQL signals withhold an answer to another year, value or ranking),
+the monitor's delivery decision (Chow's rule) joins the findings, and the gate decides
+show / warn / withhold. One trajectory is one sample: an answer is never shown without a
+warning (``cap.single_sample``). A failure carries its cause (the endpoint's error, what the
+guard refused last) as a finding, not a code only.
 """
 
 from __future__ import annotations
@@ -22,9 +26,9 @@ from assay.monitor import Monitor
 from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Scorer
 from assay.pipeline._verdict import MONITOR_STOP, build_verdict
-from assay.scoring import ScoreInputs, get_rule
+from assay.scoring import DEFAULT_RULE, ScoreInputs, get_rule
 from assay.settings import Settings
-from assay.types import Verdict
+from assay.types import Finding, Verdict
 
 __all__ = ["ask_agent"]
 
@@ -39,6 +43,7 @@ def _shows_nothing(
         behaviour=behaviour,
         rule=MONITOR_STOP,
         policy=policy,
+        findings=(Finding(code, "veto", message),),
         reasons=(code,),
         provenance={"question": run.run.question, "message": message, "run": run.run.to_dict()},
     )
@@ -72,7 +77,8 @@ def ask_agent(
     outcome = agent.run(question, run_id=ident)
     run = outcome.run
     if outcome.stopped in _SYSTEM_FAILURES:
-        message = f"The agent failed ({outcome.stopped}); nothing is shown."
+        message = outcome.cause or f"The agent failed ({outcome.stopped})."
+        message = f"{message} Nothing is shown."
         verdict = _shows_nothing(ident, "answer", outcome.stopped or "", message, outcome, policy)
         return replace(verdict, failure={"code": outcome.stopped, "message": message})
     if outcome.stopped is not None:
@@ -87,9 +93,12 @@ def ask_agent(
         {"id": ident, "db": db, "question": question, "samples": [sample]}
     )
     # The scorer executes the final SQL again through the guard (identical SQL runs once).
-    with Scorer(get_rule("agreement_first"), policy=policy, settings=settings) as scorer:
+    # The model's SQL is the answer here, so the question-SQL checks decide, as on /api/sql:
+    # agreement_first (one sample) only noted them, and 1996's count was shown, warned, for
+    # 1995 (outside tryout 38: 70 of 90 wrong Spider answers shown).
+    with Scorer(get_rule(DEFAULT_RULE), policy=policy, settings=settings) as scorer:
         verdict = scorer.score(record)
-    provenance: dict[str, Any] = {**verdict.provenance, "run": run.to_dict()}
+    provenance: dict[str, Any] = {**verdict.provenance, "question": question, "run": run.to_dict()}
     if outcome.finding is None:
         return replace(verdict, provenance=provenance)
     findings = (*verdict.findings, outcome.finding)
