@@ -33,6 +33,7 @@ from assay.checks._asked import (
     units_summed,
 )
 from assay.checks._bands import band_start
+from assay.checks._bounds import bound_flipped
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
@@ -548,7 +549,21 @@ def comparison_fit(ctx: CheckContext) -> CheckOutcome:
     elif cues.less and not cues.more and sql.more and not sql.less:
         asked, found, words = "less than", ">", "less, below, under"
     else:
-        return CheckOutcome()
+        # both directions said: judged number by number ("weigh less than 3000 and made after
+        # 1975" as Weight > 3000 AND Year > 1975 was shown: agreed18 h18_s16)
+        flipped = bound_flipped(_unquoted(ctx.question, sql.strings), sql.tree)
+        if flipped is None:
+            return CheckOutcome()
+        return CheckOutcome(
+            (
+                _finding(
+                    "signal.comparison_flipped",
+                    f"The question bounds a number one way but the SQL compares it the other "
+                    f"way ({flipped}): the answer keeps the other side.",
+                    flipped=flipped,
+                ),
+            )
+        )
     # The cue is read from many words: name the direction, not words the question may not have
     # used (outside tryout 29: "above" was quoted back as 'more than').
     return CheckOutcome(
@@ -588,7 +603,7 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if read is None:
         return CheckOutcome()
     cues, sql = read
-    grain = grain_mismatch(ctx.question, sql.tree) if sql.grouped else None
+    grain = grain_mismatch(ctx.question, sql.tree, ctx.catalog) if sql.grouped else None
     if grain is not None:
         return CheckOutcome((_finding("signal.grouping_missing", grain),))
     ranked = rows_ranked(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
