@@ -11,7 +11,9 @@ none of agreed18's records use:
   ``_repeated_counts``);
 - one quarter said, the SQL's range starting a month early (h18_h11: ``_period_ends``);
 - "tax amount" said of ``sa_tax_amt``, another amount summed (h18_d05: ``_abbreviated``);
-- "each plant genus" grouped by the family (h18_d37: ``_grouped_other``).
+- "each plant genus" grouped by the family (h18_d37: ``_grouped_other``);
+- "refunded to online buyers" summed from the shop's refunds (h18_d36: ``_mentions``);
+- "how many order lines" as a SUM of the lines' quantity (h18_h09: ``_asked``).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 def garden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """40 plants of four families and eight genera; 3 gardeners tending 6 plants (one tends
     three, one two); sales over 2020 and 2021, a date and three amounts each; members who
-    joined from 1985 to 2014."""
+    joined from 1985 to 2014; refunds of two channels; order lines with a quantity."""
     path = tmp_path_factory.mktemp("garden18") / "garden.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -57,6 +59,15 @@ def garden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     con.execute(
         "CREATE TABLE member AS SELECT i AS m_id, 1985 + i % 30 AS m_enrol_year "
         "FROM range(0, 90) t(i)"
+    )
+    for channel in ("shop", "online"):
+        con.execute(
+            f"CREATE TABLE {channel}_refunds AS SELECT i AS rf_id, 2.0 * i AS rf_amount, "
+            f"2020 + i % 2 AS rf_year FROM range(0, {40 if channel == 'shop' else 15}) t(i)"
+        )
+    con.execute(
+        "CREATE TABLE orderline AS SELECT i AS ol_id, 1 + i % 4 AS ol_qty, 2020 + i % 2 AS "
+        "ol_year FROM range(0, 50) t(i)"
     )
     con.close()
     return path
@@ -108,6 +119,20 @@ WRONG_RIGHT = [
         "SELECT sum(sa_net_amt) FROM sale WHERE year(sa_sold_on) = 2021",
         "SELECT sum(sa_tax_amt) FROM sale WHERE year(sa_sold_on) = 2021",
         "signal.column_mismatch",
+    ),
+    (
+        "sibling_said_apart",
+        "How much was refunded to online buyers in 2021?",
+        "SELECT sum(rf_amount) FROM shop_refunds WHERE rf_year = 2021",
+        "SELECT sum(rf_amount) FROM online_refunds WHERE rf_year = 2021",
+        "signal.table_mismatch",
+    ),
+    (
+        "rows_summed",
+        "How many order lines were packed in 2021?",
+        "SELECT sum(ol_qty) FROM orderline WHERE ol_year = 2021",
+        "SELECT count(*) FROM orderline WHERE ol_year = 2021",
+        "signal.aggregate_mismatch",
     ),
     (
         "genus_after_table",

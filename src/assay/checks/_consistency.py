@@ -28,6 +28,7 @@ from assay.checks._asked import (
     named_in_literal,
     per_group,
     rows_ranked,
+    rows_summed,
     sums_within,
     units_counted,
     units_summed,
@@ -68,6 +69,7 @@ from assay.checks._mentions import (
     missing_codes,
     references,
     sibling_instead,
+    sibling_said,
     sum_broken_down,
     sums_named,
     unfiltered_names,
@@ -420,6 +422,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
     ):
         problems.append("the question counts units but the SQL counts rows, not a quantity")
+    summed = rows_summed(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if summed is not None:  # "how many line items" as SUM(l_quantity): _asked
+        problems.append(f"the question counts rows of {summed} but the SQL adds up a column")
     pairs = counts_key_pairs(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
     if pairs is not None:  # _counted_key
         problems.append(pairs)
@@ -891,6 +896,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     named = named_tables(ctx.question, ctx.catalog.table_names)
     read = {t.lower() for t in referenced_tables(sql.tree)}
+    apart = sibling_said(ctx.question, read, ctx.catalog.table_names)
+    if apart:  # "returned by web customers" summed from catalog_returns: _mentions
+        why = "a sibling table, ending in the same word, that holds other rows"
+        return CheckOutcome((_instead_finding(apart, frozenset(n for n, _ in apart), read, why),))
     if not named or not read:
         return CheckOutcome()
     said = frozenset().union(*(table_words(t) for t in named))
