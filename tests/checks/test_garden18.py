@@ -13,7 +13,9 @@ none of agreed18's records use:
 - "tax amount" said of ``sa_tax_amt``, another amount summed (h18_d05: ``_abbreviated``);
 - "each plant genus" grouped by the family (h18_d37: ``_grouped_other``);
 - "refunded to online buyers" summed from the shop's refunds (h18_d36: ``_mentions``);
-- "how many order lines" as a SUM of the lines' quantity (h18_h09: ``_asked``).
+- "how many order lines" as a SUM of the lines' quantity (h18_h09: ``_asked``);
+- "mobile phones" returned as ``Hphone`` beside ``Mphone`` (h18_s13, "first names" as
+  ``LName``: ``_initials``).
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from tests.checks._helpers import codes, scored, wrong_withheld_right_clear
 def garden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """40 plants of four families and eight genera; 3 gardeners tending 6 plants (one tends
     three, one two); sales over 2020 and 2021, a date and three amounts each; members who
-    joined from 1985 to 2014; refunds of two channels; order lines with a quantity."""
+    joined from 1985 to 2014, with a home and a mobile phone; refunds of two channels; order
+    lines with a quantity."""
     path = tmp_path_factory.mktemp("garden18") / "garden.duckdb"
     con = duckdb.connect(str(path))
     con.execute(
@@ -57,8 +60,8 @@ def garden(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "sa_tax_amt, 0.5 * (i % 5) AS sa_disc_amt FROM range(0, 731) t(i)"
     )
     con.execute(
-        "CREATE TABLE member AS SELECT i AS m_id, 1985 + i % 30 AS m_enrol_year "
-        "FROM range(0, 90) t(i)"
+        "CREATE TABLE member AS SELECT i AS m_id, 1985 + i % 30 AS m_enrol_year, "
+        "'555-01' || i AS Hphone, '555-02' || i AS Mphone FROM range(0, 90) t(i)"
     )
     for channel in ("shop", "online"):
         con.execute(
@@ -133,6 +136,13 @@ WRONG_RIGHT = [
         "SELECT sum(ol_qty) FROM orderline WHERE ol_year = 2021",
         "SELECT count(*) FROM orderline WHERE ol_year = 2021",
         "signal.aggregate_mismatch",
+    ),
+    (
+        "initial_twin",
+        "What are the mobile phones of members who enrolled before 1990?",
+        "SELECT Hphone FROM member WHERE m_enrol_year < 1990",
+        "SELECT Mphone FROM member WHERE m_enrol_year < 1990",
+        "signal.column_mismatch",
     ),
     (
         "genus_after_table",
