@@ -305,8 +305,11 @@ def sibling_said(question: str, read: set[str], tables: tuple[str, ...]) -> list
         [('web_returns', 'catalog_returns')]
         >>> sibling_said("catalog units returned by web customers", {"catalog_returns"}, tables)
         []
+        >>> sibling_said("web orders returned to stores", {"store_returns"}, ("web_returns",))
+        []
     """
     said = set(words(question))
+    said |= {w[:-1] for w in said if w.endswith("s")}  # "stores" says store_returns' store
     lower = {t.lower() for t in tables}
     found = []
     for other in sorted(read):
