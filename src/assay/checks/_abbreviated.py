@@ -6,12 +6,14 @@ and "including" to ``inc``. Read word for word, only the shorter sibling (``ss_s
 ``cs_net_paid``) was said, and the right answers were withheld as ``column_mismatch`` (outside
 tryout 28, r02, r09, y4). A column word of three to five letters is said by a question word
 that starts with it and is at least three letters longer (``ext``: extended; ``inc``:
-including, ``addr``: address); a plural last word is said as in ``_mentions._says``.
+including, ``addr``: address), and one of three or four letters by a word it contracts, first
+and last letters kept (``amt``: amount; ``qty``: quantity); a plural last word is said as in
+``_mentions._says``.
 """
 
 from __future__ import annotations
 
-__all__ = ["abbreviates", "longest_said", "says_abbreviated"]
+__all__ = ["abbreviates", "contracts", "longest_said", "says_abbreviated"]
 
 
 def abbreviates(word: str, said: str) -> bool:
@@ -24,7 +26,27 @@ def abbreviates(word: str, said: str) -> bool:
         >>> abbreviates("net", "nets")
         False
     """
-    return 3 <= len(word) <= 5 and len(said) >= len(word) + 3 and said.startswith(word)
+    if not 3 <= len(word) <= 5:
+        return False
+    return (len(said) >= len(word) + 3 and said.startswith(word)) or contracts(word, said)
+
+
+def contracts(word: str, said: str) -> bool:
+    """A column word of three or four letters is the question's word with letters dropped
+    inside, its first and last kept: ``amt`` amount, ``qty`` quantity, ``pct`` percent, ``cnt``
+    count, ``nbr`` number, ``mgr`` manager (agreed18 h18_d05: "coupon amount" did not say
+    ``cs_coupon_amt``, so a sum of ``cs_ext_discount_amt`` was shown).
+
+    Example:
+        >>> contracts("amt", "amount"), contracts("qty", "quantity"), contracts("amt", "mat")
+        (True, True, False)
+    """
+    if not 3 <= len(word) <= 4 or len(said) < len(word) + 2:
+        return False
+    if word[0] != said[0] or word[-1] != said[-1]:
+        return False
+    rest = iter(said[1:-1])
+    return all(letter in rest for letter in word[1:-1])
 
 
 def _word_says(said: str, word: str, last: bool) -> bool:

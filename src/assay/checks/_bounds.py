@@ -21,7 +21,7 @@ from assay.checks._cues import table_words, time_words, words
 from assay.checks._sql import referenced_tables
 from assay.checks._where import Const, comparison, finding, forms, tree_of
 
-__all__ = ["bound_on_other_column", "bound_strictness"]
+__all__ = ["bound_flipped", "bound_on_other_column", "bound_strictness"]
 
 
 _STRICT_MORE = (
@@ -122,6 +122,68 @@ def _sql_bounds(tree: exp.Expr) -> list[tuple[exp.Expr, str, Const]]:
         number = _numeric(compared[2]) if compared is not None else None
         if compared is not None and number is not None:
             found.append((compared[0], compared[1], number))
+    return found
+
+
+# A negation a few words before a bound ("cars that do not weigh less than 3000", "never more
+# than 5"): the words' direction is not the rows' one, so such a bound is not read for its way.
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b")
+
+
+def bound_flipped(question: str, tree: exp.Expr) -> str | None:
+    """A number the question bounds one way ("weigh less than 3000") that every SQL comparison
+    on it bounds the other way (``Weight > 3000``), or ``None``. Read number by number, so a
+    question bounding two columns in two directions ("less than 3000 and made after 1975") is
+    judged on each; ``comparison_fit`` judges the question's direction words as a whole and says
+    nothing when both directions are said.
+
+    Silent for a number said with both directions, for a bound with a negation up to four words
+    before it ("do not weigh less than 3000"), and for a comparison under a NOT of a subquery
+    (``NOT IN``, ``NOT EXISTS``) or in an ``EXCEPT``: rows taken away are bounded the other way.
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT count(*) FROM cars WHERE weight > 3000 AND year > 1975"
+        >>> bound_flipped("Cars weighing less than 3000 made after 1975?", parse_one(sql))
+        "'less than 3000' as weight > 3000"
+    """
+    if tree.find(exp.Except) is not None:
+        return None
+    text = time_words(" ".join(question.replace("\u2019", "'").split()))
+    said: dict[float, set[str]] = {}
+    words_of: dict[float, str] = {}
+    for match in _NUM.finditer(text):
+        bound = _bound(text[: match.start()], text[match.end() :])
+        if bound is None:
+            continue
+        number, (direction, _, phrase) = float(match.group(1)), bound
+        before = " ".join(text[: match.start()].split()[-(len(phrase.split()) + 4) :])
+        if _NEGATED_BEFORE.search(before):
+            said.setdefault(number, set()).add("negated")
+        said.setdefault(number, set()).add(direction)
+        words_of[number] = f"{phrase} {match.group(1)}"
+    compared = [
+        (node, op, value)
+        for node, op, value in _sql_bounds(tree)
+        if not any(isinstance(a, exp.Not) for a in _ancestors(node))
+    ]
+    for number, directions in said.items():
+        if len(directions) != 1:
+            continue
+        wanted = ">" if "more" in directions else "<"
+        ops = [(node, op) for node, op, value in compared if value.number == number]
+        if ops and not any(op.startswith(wanted) for _, op in ops):
+            node, op = ops[0]
+            return f"'{words_of[number]}' as {node.sql()} {op} {number:g}"
+    return None
+
+
+def _ancestors(node: exp.Expr) -> list[exp.Expr]:
+    found = []
+    parent = node.parent
+    while parent is not None:
+        found.append(parent)
+        parent = parent.parent
     return found
 
 

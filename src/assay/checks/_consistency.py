@@ -28,11 +28,13 @@ from assay.checks._asked import (
     named_in_literal,
     per_group,
     rows_ranked,
+    rows_summed,
     sums_within,
     units_counted,
     units_summed,
 )
 from assay.checks._bands import band_start
+from assay.checks._bounds import bound_flipped
 from assay.checks._conditions import CONDITION_SIGNALS
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._correlated import per_outer_row
@@ -67,6 +69,7 @@ from assay.checks._mentions import (
     missing_codes,
     references,
     sibling_instead,
+    sibling_said,
     sum_broken_down,
     sums_named,
     unfiltered_names,
@@ -423,6 +426,9 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
     ):
         problems.append("the question counts units but the SQL counts rows, not a quantity")
+    summed = rows_summed(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if summed is not None:  # "how many line items" as SUM(l_quantity): _asked
+        problems.append(f"the question counts rows of {summed} but the SQL adds up a column")
     pairs = counts_key_pairs(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
     if pairs is not None:  # _counted_key
         problems.append(pairs)
@@ -555,7 +561,21 @@ def comparison_fit(ctx: CheckContext) -> CheckOutcome:
     elif cues.less and not cues.more and sql.more and not sql.less:
         asked, found, words = "less than", ">", "less, below, under"
     else:
-        return CheckOutcome()
+        # both directions said: judged number by number ("weigh less than 3000 and made after
+        # 1975" as Weight > 3000 AND Year > 1975 was shown: agreed18 h18_s16)
+        flipped = bound_flipped(_unquoted(ctx.question, sql.strings), sql.tree)
+        if flipped is None:
+            return CheckOutcome()
+        return CheckOutcome(
+            (
+                _finding(
+                    "signal.comparison_flipped",
+                    f"The question bounds a number one way but the SQL compares it the other "
+                    f"way ({flipped}): the answer keeps the other side.",
+                    flipped=flipped,
+                ),
+            )
+        )
     # The cue is read from many words: name the direction, not words the question may not have
     # used (outside tryout 29: "above" was quoted back as 'more than').
     return CheckOutcome(
@@ -595,7 +615,7 @@ def grouping_fit(ctx: CheckContext) -> CheckOutcome:
     if read is None:
         return CheckOutcome()
     cues, sql = read
-    grain = grain_mismatch(ctx.question, sql.tree) if sql.grouped else None
+    grain = grain_mismatch(ctx.question, sql.tree, ctx.catalog) if sql.grouped else None
     if grain is not None:
         return CheckOutcome((_finding("signal.grouping_missing", grain),))
     ranked = rows_ranked(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
@@ -884,6 +904,10 @@ def table_fit(ctx: CheckContext) -> CheckOutcome:
         return CheckOutcome()
     named = named_tables(ctx.question, ctx.catalog.table_names)
     read = {t.lower() for t in referenced_tables(sql.tree)}
+    apart = sibling_said(ctx.question, read, ctx.catalog.table_names)
+    if apart:  # "returned by web customers" summed from catalog_returns: _mentions
+        why = "a sibling table, ending in the same word, that holds other rows"
+        return CheckOutcome((_instead_finding(apart, frozenset(n for n, _ in apart), read, why),))
     if not named or not read:
         return CheckOutcome()
     said = frozenset().union(*(table_words(t) for t in named))

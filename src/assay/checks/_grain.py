@@ -20,6 +20,9 @@ import re
 
 from sqlglot import exp
 
+from assay.catalog import Catalog
+from assay.checks._sql import referenced_tables
+
 __all__ = ["grain_mismatch"]
 
 _GRAINS = ("year", "quarter", "month", "week", "day")
@@ -130,8 +133,9 @@ def _grouped(tree: exp.Select) -> list[exp.Expr]:
     return out
 
 
-def grain_mismatch(question: str, tree: exp.Expr) -> str | None:
-    """What is wrong with "per year" grouped by month (the module docstring), or ``None``."""
+def grain_mismatch(question: str, tree: exp.Expr, catalog: Catalog | None = None) -> str | None:
+    """What is wrong with "per year" grouped by month (the module docstring), or with "per
+    year" grouped by other columns only while the SQL reads no time at all, or ``None``."""
     asked = _asked(question)
     if not asked or not isinstance(tree, exp.Select):
         return None
@@ -140,7 +144,14 @@ def grain_mismatch(question: str, tree: exp.Expr) -> str | None:
     if grains & asked:
         return _years_merged(question, tree, grouped, asked & grains)
     if not grains:
-        return None
+        if catalog is None or _reads_time(tree, catalog):
+            return None
+        said = ", ".join(n.sql() for n in grouped)
+        return (
+            f"The question asks for a value per {' and '.join(sorted(asked))} but the SQL groups "
+            f"by {said} alone and reads no date: its rows add up every "
+            f"{' and '.join(sorted(asked))} together."
+        )
     return (
         f"The question asks for a value per {' and '.join(sorted(asked))} but the SQL groups by "
         f"{' and '.join(sorted(grains))}: its rows are not the periods asked."
@@ -200,3 +211,32 @@ def _years_merged(
         f"({', '.join(n.sql() for n in parts)}) and by no year: each row adds up the same "
         f"{grain} of different years. Group by the year too."
     )
+
+
+# A column's name that says a time, whole or in part ("o_orderdate", "created_at", "Year",
+# "annual_income"): a SQL reading one may hold the period another way, so it is not judged.
+_TIME_NAME = re.compile(
+    r"date|time|year|yr|quarter|qtr|month|week|day|annual|season|period|hour|_at$|^at_"
+)
+_TIME_TYPES = re.compile(r"date|time|interval", re.IGNORECASE)
+
+
+def _reads_time(tree: exp.Expr, catalog: Catalog) -> bool:
+    """Whether the SQL reads anything that may hold a period: a column whose name or stored type
+    says a time, a function of a date, or a table the catalogue does not know (its columns'
+    types unknown). "How much per year, by priority" grouped by the priority alone, with no date
+    read anywhere, cannot be per year (agreed18 h18_h12, h18_s19: shown)."""
+    if any(_grain(node) is not None for node in tree.find_all(*_FUNCTIONS, exp.Extract)):
+        return True
+    if tree.find(exp.DateTrunc, exp.TimestampTrunc, exp.TimeTrunc, exp.TimeToStr) is not None:
+        return True
+    if any(_TIME_NAME.search(c.name.lower()) for c in tree.find_all(exp.Column)):
+        return True
+    for name in referenced_tables(tree):
+        info = catalog.table(name)
+        if info is None:
+            return True
+        read = {c.name.lower() for c in tree.find_all(exp.Column)}
+        if any(c.name.lower() in read and _TIME_TYPES.search(c.type) for c in info.columns):
+            return True
+    return False

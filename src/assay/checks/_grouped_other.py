@@ -7,7 +7,8 @@ a GROUP BY was there). ``grouping_fit`` reads it as ``signal.grouping_missing``.
 
 Only after "per", "each", "for each" or "for every" (never "by": "sorted by name"), only a
 column of a table the SQL reads whose name, less its table's shared prefix, is the first one to
-three words said there run together, and only when the SQL names that column nowhere: a
+three words said there run together (or the words after the name of its table: "each item
+class" is ``item.i_class``), and only when the SQL names that column nowhere: a
 grouping by a key beside the named column returned is a right answer.
 """
 
@@ -18,6 +19,7 @@ import re
 from sqlglot import exp
 
 from assay.catalog import Catalog
+from assay.checks._cues import table_words
 from assay.checks._key_names import table_prefix
 from assay.checks._sql import referenced_tables
 
@@ -45,6 +47,8 @@ def grouped_by_other(question: str, tree: exp.Expr, catalog: Catalog) -> str | N
             for (table, column), spoken in names.items()
             if spoken == form
         }
+        if not named:
+            named, said = _after_table(said, names)
         if len(named) != 1:
             continue
         table, column = next(iter(named))
@@ -56,6 +60,23 @@ def grouped_by_other(question: str, tree: exp.Expr, catalog: Catalog) -> str | N
             f"by {others} and never reads {column}."
         )
     return None
+
+
+def _after_table(
+    said: list[str], names: dict[tuple[str, str], str]
+) -> tuple[set[tuple[str, str]], list[str]]:
+    """The columns named by the words after a table's name, with the words that name them:
+    "each item class" is ``item.i_class`` (agreed18 h18_d37: ``GROUP BY i_category`` shown)."""
+    for k in range(len(said), 1, -1):
+        named = {
+            (table, column)
+            for form in _forms(said[1:k])
+            for (table, column), spoken in names.items()
+            if spoken == form and said[0] in table_words(table)
+        }
+        if named:
+            return named, said[:k]
+    return set(), said
 
 
 def _forms(words: list[str]) -> set[str]:

@@ -292,6 +292,40 @@ def sibling_instead(question: str, named: frozenset[str], read: set[str]) -> lis
     return found
 
 
+def sibling_said(question: str, read: set[str], tables: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(sibling said, table read) where the question says a sibling's other words and its last
+    word, as a noun or a verb ("returned by web customers": ``web_returns``), none of the read
+    table's other words, and the SQL reads the sibling it did not say (``catalog_returns``:
+    agreed18 h18_d36, shown at 1.00). ``sibling_instead`` reads a sibling named word for word;
+    this one the words said apart.
+
+    Example:
+        >>> tables = ("web_returns", "catalog_returns", "customer")
+        >>> sibling_said("units returned by web customers", {"catalog_returns"}, tables)
+        [('web_returns', 'catalog_returns')]
+        >>> sibling_said("catalog units returned by web customers", {"catalog_returns"}, tables)
+        []
+        >>> sibling_said("web orders returned to stores", {"store_returns"}, ("web_returns",))
+        []
+    """
+    said = set(words(question))
+    said |= {w[:-1] for w in said if w.endswith("s")}  # "stores" says store_returns' store
+    lower = {t.lower() for t in tables}
+    found = []
+    for other in sorted(read):
+        others = _parts(other)
+        if len(others) < 2 or set(others[:-1]) & said:
+            continue
+        stem = others[-1][:-1] if others[-1].endswith("s") else others[-1]
+        if len(stem) < 4 or not any(w.startswith(stem) for w in said):
+            continue
+        for name in sorted(lower - read):
+            parts = _parts(name)
+            if len(parts) >= 2 and parts[-1] == others[-1] and set(parts[:-1]) <= said:
+                found.append((name, other))
+    return found
+
+
 def references(catalog: Catalog, child: str, parent: str) -> bool:
     """Whether each row of ``child`` names a row of ``parent``: a declared foreign key, or a key
     column whose name names the parent's key (``store_sales.ss_store_sk`` names

@@ -145,8 +145,10 @@ def one_word_columns(question: str, tree: exp.Expr, catalog: Catalog) -> list[Fi
 
 
 # Superlatives whose direction does not depend on the column.
-_DESC = frozenset({"heaviest", "biggest", "longest", "tallest", "fastest"})
-_ASC = frozenset({"lightest", "smallest", "shortest", "slowest"})
+# The cheapest is the lowest price, the priciest the highest (agreed18 h18_h20: "the five
+# cheapest parts by retail price, cheapest first" sorted descending was shown).
+_DESC = frozenset({"heaviest", "biggest", "longest", "tallest", "fastest", "priciest", "costliest"})
+_ASC = frozenset({"lightest", "smallest", "shortest", "slowest", "cheapest"})
 _HIGH = _DESC | {"largest", "highest", "most", "greatest"}
 _LOW = _ASC | {"lowest", "least", "fewest"}
 _FROM_TO = re.compile(r"\bfrom (?:the )?(\w+) to (?:the )?(\w+)\b")

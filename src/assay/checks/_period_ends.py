@@ -155,6 +155,22 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
     if tree is None:
         return CheckOutcome()
     for column, low, high in _ranges(tree):
+        other = _other_end(periods, low, high)
+        if other is not None:
+            return CheckOutcome(
+                (
+                    finding(
+                        "signal.period_bound",
+                        f"The question asks for '{other[0]}', from {other[1]} to {other[2]}, but "
+                        f"the SQL bounds {column.sql()} from {low} to {high}: it "
+                        f"{other[3]}.",
+                        said=other[0],
+                        sql=column.sql(),
+                        lower=str(low),
+                        upper=str(high),
+                    ),
+                )
+            )
         for said, first, after, first_year, after_year in periods:
             last_day = after - dt.timedelta(days=1)
             short = (
@@ -194,3 +210,28 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
                     )
                 )
     return CheckOutcome()
+
+
+def _other_end(
+    periods: list[Period], low: object, high: object
+) -> tuple[str, dt.date, dt.date, str] | None:
+    """The one quarter or month the question names, kept in the SQL with one end right and the
+    other on another day: "the last quarter of 1997" as ``BETWEEN '1997-09-01' AND
+    '1997-12-31'`` adds September (agreed18 h18_h11: shown at 1.00). Only when the question names
+    one period and it is a quarter or a month (a year or a decade said may sit beside narrower
+    words); the last day a few days short is the check's other rule. Returns the words said, the
+    period's first and last days and what the SQL does; ``None`` when both ends are right or
+    neither is."""
+    if len(periods) != 1 or periods[0][3] is not None:
+        return None
+    said, first, after, _, _ = periods[0]
+    last = after - dt.timedelta(days=1)
+    if not isinstance(low, dt.date) or not isinstance(high, dt.date):
+        return None
+    if high in (last, after) and low != first:
+        moved = "takes in days before it" if low < first else "leaves out its first days"
+        return said, first, last, moved
+    if low == first and high not in (last, after) and not last - dt.timedelta(days=3) <= high:
+        moved = "takes in days after it" if high > last else "leaves out its last days"
+        return said, first, last, moved
+    return None

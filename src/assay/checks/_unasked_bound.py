@@ -62,13 +62,25 @@ _STOP = frozenset(
 
 
 def _said_numbers(question: str) -> set[float]:
-    """Every number written in digits in the question ("8,000" is 8000; "1990s" says 1990)."""
+    """Every number written in digits in the question ("8,000" is 8000); a decade ("the
+    1970s", "in their 30s") says its ends too, either way round: 1970 to 1979, bounded as
+    ``< 1980`` or ``> 1969`` (agreed18 h18_d03: "born in the 1970s" as ``c_birth_year >= 1970
+    AND c_birth_year < 1980`` was withheld, 1980 read as unasked).
+
+    Example:
+        >>> sorted(_said_numbers("Customers born in the 1970s?"))
+        [1969.0, 1970.0, 1979.0, 1980.0]
+    """
     found = set()
-    for text in re.findall(r"\d[\d,]*(?:\.\d+)?", question):
+    for match in re.finditer(r"\d[\d,]*(?:\.\d+)?(s\b)?", question):
+        text = match.group(0).removesuffix("s")
         try:
-            found.add(float(text.replace(",", "")))
+            number = float(text.replace(",", ""))
         except ValueError:
             continue
+        found.add(number)
+        if match.group(1) and number % 10 == 0:
+            found |= {number - 1, number + 9, number + 10}
     return found
 
 
