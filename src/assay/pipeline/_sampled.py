@@ -38,6 +38,8 @@ __all__ = [
 
 # One deterministic candidate agrees with itself: A = 1.
 RESULT_ONE = Result(("x",), ((1,),), 1)
+# Why a reply had no SQL: the reader takes a ```sql block or a reply that starts with SELECT/WITH.
+_NO_SQL = "held no SQL query (none in a ```sql block or at the start of the reply)"
 # The notes that explain a low agreement; named among the reasons when the score decided.
 MODEL_NOTES = (FindingCode.NOTE_MODEL_UNUSABLE.value, FindingCode.NOTE_MODEL_DISAGREED.value)
 
@@ -117,7 +119,7 @@ def _runs(
     for index, sql in enumerate(samples.sql):
         if index in samples.failed:
             continue
-        out.append((index, run_sample(sql) if sql else SampleRun(None, "held no SQL query")))
+        out.append((index, run_sample(sql) if sql else SampleRun(None, _NO_SQL)))
     return out
 
 
