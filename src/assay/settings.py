@@ -81,17 +81,31 @@ SETTINGS: tuple[Setting, ...] = (
         "long-running server's memory stays bounded).",
     ),
     Setting("cache_dir", "", str, "path", "Where generated warehouses are cached."),
-    Setting("llm_base_url", "", str, "url", "OpenAI-compatible endpoint; empty means no model."),
-    Setting("llm_model", "", str, "name", "Model name sent to the endpoint."),
+    Setting(
+        "llm_base_url",
+        "",
+        str,
+        "url",
+        "OpenAI-compatible endpoint (an http(s) URL); empty means no model (docs/model.md).",
+    ),
+    Setting(
+        "llm_model", "", str, "name", "Model name sent to the endpoint; needed with a base URL."
+    ),
     Setting("llm_api_key", "", str, "secret", "Bearer token for the endpoint."),
-    Setting("n_samples", 5, int, "samples", "Samples drawn per question on the model path."),
+    Setting(
+        "n_samples",
+        5,
+        int,
+        "samples",
+        "Model samples per question on plain `assay ask`, beside the planner's answer.",
+    ),
     Setting("llm_timeout_s", 60, int, "s", "Time limit for one call to the model endpoint."),
     Setting(
         "llm_escalation_base_url",
         "",
         str,
         "url",
-        "A second, larger endpoint for low-agreement answers; empty means none.",
+        "A second, larger endpoint, also sampled when agreement is below 0.6; empty means none.",
     ),
     Setting("llm_escalation_model", "", str, "name", "Model name at the escalation endpoint."),
     Setting(
@@ -106,13 +120,16 @@ SETTINGS: tuple[Setting, ...] = (
         "permuted",
         str,
         "policy",
-        "How sample results are matched for agreement: strict (same columns in the same "
-        "order, same rows), permuted (columns in any order) or relaxed (a projection, the "
-        "paper's Definition 1).",
+        "How sample results are matched for agreement (`assay score`, and the model's "
+        "samples on `assay ask`): strict (same columns in the same order, same rows), "
+        "permuted (columns in any order) or relaxed (a projection, the paper's Definition 1); "
+        "any other value is an error.",
     ),
 )
 
 _BY_NAME = {s.name: s for s in SETTINGS}
+# The values ``matching`` takes (``assay.agreement.MatchingPolicy``; settings sit below it).
+MATCHING_POLICIES = ("strict", "permuted", "relaxed")
 _DEFAULT: dict[str, Any] = {s.name: s.default for s in SETTINGS}
 
 # The fields of ``Settings`` between these two marker comments are written from ``SETTINGS`` by
@@ -165,6 +182,12 @@ class Settings:
         for name in (f.name for f in fields(self)):
             value = _coerce(_BY_NAME[name], getattr(self, name), source=f"argument {name}")
             object.__setattr__(self, name, value)
+        if self.matching not in MATCHING_POLICIES:
+            raise ConfigError(
+                f"Setting matching must be one of {', '.join(MATCHING_POLICIES)}; got "
+                f"{self.matching!r}.",
+                hint="Set --matching or ASSAY_MATCHING to strict, permuted or relaxed.",
+            )
 
     @property
     def cache_path(self) -> Path:
@@ -240,7 +263,10 @@ def settings_markdown() -> str:
     lines = [
         "# Settings",
         "",
-        "Every setting can be given as a CLI flag or an `ASSAY_*` environment variable.",
+        "Every setting can be given as an `ASSAY_*` environment variable; a command takes a",
+        "setting as a flag too when it uses it (`assay COMMAND --help` lists them; `assay ask`",
+        "reads the API key from the environment only). `assay serve` answers without a model:",
+        "it says so at start when `ASSAY_LLM_*` is set (see [model.md](model.md)).",
         "Precedence: argument > flag > environment > config file > default.",
         "",
         "| setting | flag | environment | default | unit | what it does |",

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from assay.errors import ConfigError, LLMUnavailable
-from assay.generators import ChatClient, ChatEndpoint
+from assay.generators import ChatClient, ChatEndpoint, model_path_from_settings
 from assay.settings import load_settings
 
 ENDPOINT = ChatEndpoint("http://model.test/v1", "tiny", "secret", timeout_s=2)
@@ -80,3 +80,50 @@ def test_endpoint_needs_settings() -> None:
         load_settings({"ASSAY_LLM_BASE_URL": "http://x/v1/", "ASSAY_LLM_MODEL": "m"})
     )
     assert endpoint.base_url == "http://x/v1"
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["not-a-url", "localhost:8000/v1", "ftp://x/v1", "http://"],
+    ids=["word", "no-scheme", "ftp", "no-host"],
+)
+def test_a_base_url_that_is_not_a_url_is_an_error_at_start(url: str) -> None:
+    # tryout 38: a typo'd URL silently disabled the model check on every answer.
+    settings = load_settings({"ASSAY_LLM_BASE_URL": url, "ASSAY_LLM_MODEL": "m"})
+    with pytest.raises(ConfigError, match="is not an http\\(s\\) URL") as info:
+        model_path_from_settings(settings)
+    assert repr(url) in info.value.message and "ASSAY_LLM_BASE_URL" in (info.value.hint or "")
+    with pytest.raises(ConfigError, match="is not an http\\(s\\) URL"):
+        ChatEndpoint.from_settings(settings)
+
+
+def test_an_empty_model_name_is_one_error_on_both_paths() -> None:
+    settings = load_settings({"ASSAY_LLM_BASE_URL": "http://x/v1"})
+    messages = []
+    for start in (model_path_from_settings, ChatEndpoint.from_settings):
+        with pytest.raises(ConfigError, match="no model name is given") as info:
+            start(settings)  # type: ignore[operator]
+        messages.append((info.value.message, info.value.hint))
+    assert messages[0] == messages[1] and "ASSAY_LLM_MODEL" in (messages[0][1] or "")
+
+
+def test_an_escalation_endpoint_is_checked_too() -> None:
+    base = {"ASSAY_LLM_BASE_URL": "http://x/v1", "ASSAY_LLM_MODEL": "m"}
+    with pytest.raises(ConfigError, match="ASSAY_LLM_ESCALATION_BASE_URL"):
+        model_path_from_settings(load_settings(base | {"ASSAY_LLM_ESCALATION_BASE_URL": "big"}))
+    with pytest.raises(ConfigError, match="without a primary one"):
+        model_path_from_settings(load_settings({"ASSAY_LLM_ESCALATION_BASE_URL": "http://y/v1"}))
+
+
+@pytest.mark.parametrize(
+    ("status", "blames"),
+    [(500, "server"), (503, "server"), (429, "rate-limiting"), (401, "API key"), (404, "base URL")],
+    ids=["500", "503", "429", "401", "404"],
+)
+def test_the_hint_fits_the_status(status: int, blames: str) -> None:
+    client = ChatClient(ENDPOINT, transport=httpx.MockTransport(lambda r: httpx.Response(status)))
+    with pytest.raises(LLMUnavailable) as info:
+        client.complete([{"role": "user", "content": "x"}])
+    assert blames in (info.value.hint or "")
+    if status >= 500:
+        assert "API key" not in (info.value.hint or "")

@@ -68,3 +68,13 @@ def test_env_values_are_coerced_to_their_type() -> None:
     got = load_settings({"ASSAY_N_SAMPLES": "7", "ASSAY_LLM_MODEL": "m"})
     assert got.n_samples == 7 and isinstance(got.n_samples, int)
     assert got.llm_model == "m"
+
+
+@pytest.mark.parametrize("value", ["bogus", "Relaxed", "exact"], ids=["bogus", "case", "other"])
+def test_a_matching_policy_outside_the_three_is_named(value: str) -> None:
+    # tryout 38: ASSAY_MATCHING=bogus was accepted (and ask ignored the setting).
+    with pytest.raises(
+        ConfigError, match=f"matching must be one of strict, permuted, relaxed; got {value!r}"
+    ):
+        load_settings({"ASSAY_MATCHING": value})
+    assert load_settings({"ASSAY_MATCHING": "strict"}).matching == "strict"

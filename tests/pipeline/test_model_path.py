@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import click
 import pytest
 
+from assay.cli._ask import render_answer
 from assay.connectors import PooledConnector, connect
 from assay.generators import model_path_from_settings
 from assay.pipeline import Agent
@@ -88,29 +90,107 @@ def test_without_escalation_low_agreement_is_withheld(
     [
         ("What was the units sold in 2023?", "timed out"),
         ("What was the number of orders in 2023?", "not a chat completion"),
+        ("What was the units sold in 2024?", "HTTP 500"),
     ],
-    ids=["timeout", "malformed"],
+    ids=["timeout", "malformed", "http-500"],
 )
-def test_model_failure_falls_back_and_says_so(
+def test_model_failure_caps_at_warn_and_says_why(
     shop: PooledConnector,
     wrb: Path,
     servers: tuple[ScriptedServer, ScriptedServer],
     question: str,
     word: str,
 ) -> None:
+    # The model check was configured and could not run: the planner's (right) answer is not
+    # shown as if it had passed (tryout 38: SHOW 1.00 with nothing said), and the endpoint's
+    # error is named, in the text output too.
     verdict = _agent(shop, wrb, servers, escalation=False).ask(question)
-    assert verdict.behaviour == "answer"
-    notes = [f for f in verdict.findings if f.code == "note.llm_unavailable"]
-    assert notes and word in notes[0].evidence["failure"]
+    assert verdict.behaviour == "answer" and verdict.action == "warn"
+    assert verdict.reasons == ("cap.model_unavailable",)
+    (cap,) = [f for f in verdict.findings if f.code == "cap.model_unavailable"]
+    assert word in cap.evidence["failure"] and word in cap.message
     assert verdict.provenance["model"][-1]["fallback"] is True
+    text = click.unstyle(render_answer(verdict))
+    assert "cap.model_unavailable: The model check could not run" in text and word in text
 
 
-def test_model_refusing_to_write_sql_counts_against(
+def test_server_error_hint_does_not_blame_the_key(
     shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
 ) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask("What was the units sold in 2024?")
+    (cap,) = [f for f in verdict.findings if f.code == "cap.model_unavailable"]
+    assert "server failed" in cap.message and "API key" not in cap.message
+
+
+def test_model_refusing_to_write_sql_counts_against_and_is_named(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    # A reply with no SQL is a sample with no result (the score paper's R_k = ⊥): it does not
+    # agree, and the verdict says so instead of a bare score.below_warn.
     verdict = _agent(shop, wrb, servers, escalation=False).ask("What was the units sold in 2022?")
     assert verdict.provenance["model"][-1]["sql"] == [None, None, None]
     assert verdict.action == "withhold"
+    assert verdict.reasons == ("score.below_warn", "note.model_unusable")
+    (note,) = [f for f in verdict.findings if f.code == "note.model_unusable"]
+    assert note.message.startswith(
+        "3 of the model's 3 replies held no runnable SQL (3 held no SQL query (none in a "
+        "```sql block or at the start of the reply))"
+    )
+    assert "note.model_unusable: 3 of the model's 3" in click.unstyle(render_answer(verdict))
+
+
+def test_model_sql_refused_by_the_guard_is_named(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask(
+        "What was the number of orders in 2022?"
+    )
+    assert verdict.action == "withhold"
+    (note,) = [f for f in verdict.findings if f.code == "note.model_unusable"]
+    assert "3 refused by the guard (guard." in note.message
+    step = verdict.provenance["model"][-1]
+    assert [u["sample"] for u in step["unusable"]] == [1, 2, 3]
+
+
+def test_disagreeing_model_is_named(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    verdict = _agent(shop, wrb, servers, escalation=False).ask("What was the net revenue in 2023?")
+    assert verdict.reasons == ("score.below_warn", "note.model_disagreed")
+    (note,) = [f for f in verdict.findings if f.code == "note.model_disagreed"]
+    assert note.message.startswith("3 of the model's 3 queries ran and returned another result")
+    assert note.evidence["disagreeing"] == 3
+
+
+@pytest.mark.parametrize(
+    ("matching", "action"),
+    [("permuted", "withhold"), ("strict", "withhold"), ("relaxed", "show")],
+    ids=["permuted", "strict", "relaxed"],
+)
+def test_matching_setting_is_honoured(
+    shop: PooledConnector,
+    wrb: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    matching: str,
+    action: str,
+) -> None:
+    # The model's SQL returns the right total between two made-up columns: it agrees only
+    # under relaxed matching (a projection); ask used relaxed whatever was set (tryout 38).
+    primary, _second = servers
+    settings = load_settings(
+        {
+            "ASSAY_LLM_BASE_URL": primary.url,
+            "ASSAY_LLM_MODEL": "small",
+            "ASSAY_N_SAMPLES": "3",
+            "ASSAY_MATCHING": matching,
+        }
+    )
+    agent = Agent(
+        shop, load_semantic(wrb / "shop.yaml"), settings, model=model_path_from_settings(settings)
+    )
+    verdict = agent.ask("What was the gross revenue in 2022?")
+    assert verdict.agreement["policy"] == matching
+    assert verdict.action == action
 
 
 def test_model_reading_of_a_metric_is_revalidated(

@@ -122,3 +122,28 @@ def test_no_configuration_serves_the_demo(tmp_path: Path) -> None:
     finally:
         service.close()
         service.ledger.close()
+
+
+def test_an_llm_section_is_refused_with_the_reason(tmp_path: Path) -> None:
+    # tryout 38: "llm: Extra inputs are not permitted" did not say the service has no model.
+    path = tmp_path / "assay.yaml"
+    path.write_text(
+        "databases:\n  shop: {url: x, semantic: y}\nllm: {base_url: http://x/v1, model: m}\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(ConfigError, match="answers without a model") as info:
+        load_config(path)
+    assert "assay ask" in info.value.hint
+
+
+def test_serve_says_it_does_not_use_a_configured_model(tmp_path: Path) -> None:
+    # tryout 38: ASSAY_LLM_* were silently ignored by `assay serve`.
+    path = tmp_path / "assay.yaml"
+    path.write_text("databases: {}\n", encoding="utf-8")
+    env = {"ASSAY_LLM_BASE_URL": "http://127.0.0.1:9/v1", "ASSAY_LLM_MODEL": "m"}
+    result = CliRunner().invoke(main, ["serve", "--config", str(path)], env=env)
+    assert "the service answers without a model: ASSAY_LLM_BASE_URL" in result.output
+    quiet = CliRunner().invoke(
+        main, ["serve", "--config", str(path)], env={"ASSAY_LLM_BASE_URL": ""}
+    )
+    assert "without a model" not in quiet.output

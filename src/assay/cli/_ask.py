@@ -98,8 +98,10 @@ def render_answer(verdict: Verdict) -> str:
     # The findings that decided the action first, in the order of the reasons; the others
     # (a signal the rule does not count, say) after, marked as such.
     decided = {code: i for i, code in enumerate(verdict.reasons)}
+    # A note never decides, but one named among the reasons explains it (the model's samples
+    # that failed or disagreed, behind a low score): it is printed with them.
     shown = sorted(
-        (f for f in verdict.findings if f.kind != "note"),
+        (f for f in verdict.findings if f.kind != "note" or f.code in decided),
         key=lambda f: decided.get(f.code, len(decided)),
     )
     for finding in shown:
@@ -158,6 +160,10 @@ def render_answer(verdict: Verdict) -> str:
     "llm_base_url",
     "llm_model",
     "n_samples",
+    "llm_timeout_s",
+    "llm_escalation_base_url",
+    "llm_escalation_model",
+    "matching",
 )
 @handle_errors
 def ask_command(

@@ -34,6 +34,15 @@ def open_service(config_path: Path | None, ledger: str | None, **kwargs: Any) ->
             hint="pip install 'assay[service]'",
         ) from exc
     settings = resolve_settings(kwargs)
+    if settings.llm_base_url or settings.llm_escalation_base_url:
+        # The service answers from the semantic layer's planner alone; a model configured for
+        # `assay ask` is said to be unused here, never silently dropped (outside tryout 38).
+        click.echo(
+            "Assay: the service answers without a model: ASSAY_LLM_BASE_URL and the other "
+            "ASSAY_LLM_* settings are not used by `assay serve` or `assay mcp` (the model "
+            "path is on `assay ask`; see docs/model.md).",
+            err=True,
+        )
     if config_path is None:
         from assay.cli._ask import demo_warehouse
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from assay.errors import ConfigError, LLMUnavailable
 from assay.settings import DEFAULTS, Settings
 
-__all__ = ["ChatClient", "ChatEndpoint", "ChatReply"]
+__all__ = ["ChatClient", "ChatEndpoint", "ChatReply", "checked_endpoint", "status_hint"]
 
 
 @dataclass(frozen=True)
@@ -26,18 +27,60 @@ class ChatEndpoint:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> ChatEndpoint:
-        if not settings.llm_base_url or not settings.llm_model:
+        """The primary endpoint the settings name, checked (see ``checked_endpoint``)."""
+        if not settings.llm_base_url:
             raise ConfigError(
                 "No model endpoint is configured.",
                 hint="Set ASSAY_LLM_BASE_URL (e.g. http://localhost:8000/v1) and "
                 "ASSAY_LLM_MODEL, and ASSAY_LLM_API_KEY if the endpoint needs one.",
             )
-        return cls(
-            settings.llm_base_url.rstrip("/"),
-            settings.llm_model,
-            settings.llm_api_key,
-            float(settings.llm_timeout_s),
+        return checked_endpoint(settings, settings.llm_base_url, settings.llm_model, "LLM")
+
+
+def checked_endpoint(settings: Settings, base_url: str, model: str, which: str) -> ChatEndpoint:
+    """An endpoint whose base URL is an http(s) URL and whose model is named, else a
+    ``ConfigError`` naming the value and the setting to fix (a typo'd URL or a missing model
+    name is said at start, never found out as a failed check on every answer).
+
+    ``which`` is the settings' infix: ``LLM`` or ``LLM_ESCALATION``.
+
+    Example:
+        >>> checked_endpoint(Settings(), "http://localhost:8000/v1/", "m", "LLM").base_url
+        'http://localhost:8000/v1'
+    """
+    env = f"ASSAY_{which}_BASE_URL"
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"The model endpoint {base_url!r} ({env}) is not an http(s) URL.",
+            hint=f"Set {env} to the endpoint's base URL, e.g. http://localhost:8000/v1.",
         )
+    if not model.strip():
+        raise ConfigError(
+            f"The model endpoint {base_url!r} ({env}) is set, but no model name is given.",
+            hint=f"Set ASSAY_{which}_MODEL to the name of a model the endpoint serves.",
+        )
+    return ChatEndpoint(
+        base_url.rstrip("/"), model, settings.llm_api_key, float(settings.llm_timeout_s)
+    )
+
+
+def status_hint(status: int) -> str:
+    """What to check for an HTTP status from the endpoint (a server error is not a bad key).
+
+    Example:
+        >>> status_hint(500)
+        "The endpoint's server failed; check its logs, or try again later."
+    """
+    if status in (401, 403):
+        return "Check the API key (ASSAY_LLM_API_KEY)."
+    if status == 404:
+        return "Check the base URL (it usually ends in /v1) and the model name."
+    if status == 429:
+        return "The endpoint is rate-limiting; wait, or lower --n-samples."
+    if status >= 500:
+        return "The endpoint's server failed; check its logs, or try again later."
+    return "Check the model name, the API key and the request the server expects."
 
 
 @dataclass(frozen=True)
@@ -114,7 +157,7 @@ class ChatClient:
         if response.status_code != 200:
             raise LLMUnavailable(
                 f"The model endpoint {where} answered HTTP {response.status_code}.",
-                hint="Check the model name and the API key.",
+                hint=status_hint(response.status_code),
             )
         try:
             raw = response.json()

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.catalog import Catalog
-from assay.errors import LLMUnavailable
-from assay.generators._llm import ChatClient, ChatEndpoint
+from assay.errors import ConfigError, LLMUnavailable
+from assay.generators._llm import ChatClient, ChatEndpoint, checked_endpoint
 from assay.semantic import Metric, Resolution, SemanticLayer
 from assay.settings import DEFAULTS, Settings
 
@@ -53,6 +53,8 @@ class ModelSamples:
     usage: list[dict[str, Any]] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
     escalated: bool = False
+    # the samples (by index into ``sql``) whose request failed, with the failure
+    failed: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -127,6 +129,7 @@ class ModelPath:
             reply = client.complete(messages, n=n, temperature=0.7)
         except LLMUnavailable as exc:
             out.failures.append(str(exc))
+            out.failed.update({len(out.sql) + i: str(exc) for i in range(n)})
             out.sql.extend([None] * n)
             return
         out.usage.append(self._bill(client, reply.prompt_tokens, reply.completion_tokens))
@@ -169,24 +172,23 @@ class ModelPath:
 def model_path_from_settings(settings: Settings, transport: Any = None) -> ModelPath | None:
     """The model path the settings describe, or ``None`` when no endpoint is configured."""
     if not settings.llm_base_url:
+        if settings.llm_escalation_base_url:
+            raise ConfigError(
+                f"An escalation endpoint {settings.llm_escalation_base_url!r} is set without a "
+                "primary one.",
+                hint="Set ASSAY_LLM_BASE_URL and ASSAY_LLM_MODEL too, or unset "
+                "ASSAY_LLM_ESCALATION_BASE_URL.",
+            )
         return None
-    primary = ChatClient(
-        ChatEndpoint(
-            settings.llm_base_url.rstrip("/"),
-            settings.llm_model,
-            settings.llm_api_key,
-            float(settings.llm_timeout_s),
-        ),
-        transport=transport,
-    )
+    primary = ChatClient(ChatEndpoint.from_settings(settings), transport=transport)
     escalation = None
     if settings.llm_escalation_base_url:
         escalation = ChatClient(
-            ChatEndpoint(
-                settings.llm_escalation_base_url.rstrip("/"),
+            checked_endpoint(
+                settings,
+                settings.llm_escalation_base_url,
                 settings.llm_escalation_model or settings.llm_model,
-                settings.llm_api_key,
-                float(settings.llm_timeout_s),
+                "LLM_ESCALATION",
             ),
             transport=transport,
         )

@@ -43,6 +43,13 @@ from assay.generators import ModelPath, plan
 from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
 from assay.pipeline._routing import routed
+from assay.pipeline._sampled import (
+    RESULT_ONE,
+    SampledAgreement,
+    SampleRun,
+    explained,
+    model_agreement,
+)
 from assay.pipeline._trusted import ExampleMatch, TrustedIndex
 from assay.pipeline._verdict import BEHAVIOUR_RULES, GUARD_REFUSAL, build_verdict
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
@@ -631,17 +638,11 @@ class Agent:
                     {"metric": metric.name},
                 ),
             )
-        agreed, unavailable = self._agreement(text, reading, metric, run.result, base)
-        if unavailable is not None:
-            all_findings += (
-                Finding(
-                    "note.llm_unavailable",
-                    "note",
-                    "The model could not be reached; the answer rests on the "
-                    "deterministic path alone.",
-                    {"failure": unavailable},
-                ),
-            )
+        sampled = self._agreement(text, reading, metric, run.result)
+        if sampled.record:
+            base["model"] = [*base.get("model", []), sampled.record]
+        all_findings += sampled.findings
+        agreed = sampled.agreed
         scored, rule = self._score(all_findings, measures, features, agreed)
         decision = decide_gate(self.policy, scored)
         base.update(citations=[c.__dict__ for c in written.citations], features=features)
@@ -653,7 +654,7 @@ class Agent:
             action=decision.action,
             score=scored.score,
             findings=all_findings,
-            reasons=decision.reasons,
+            reasons=explained(decision.reasons, all_findings),
             candidate=candidate,
             agreement=agreed.to_dict() if self.model is not None else {},
             provenance=base,
@@ -770,55 +771,34 @@ class Agent:
         return chosen, decide_behaviour(chosen, self.layer, refusal)
 
     def _agreement(
-        self, text: str, resolution: Reading, metric: Metric, shown: Result, base: dict[str, Any]
-    ) -> tuple[Agreement, str | None]:
-        """A over the governed answer and the model's K sampled SQL (escalating when low), and
-        the model's failure when it could not be reached at all (``None`` when it was, or when
-        no model is configured). The model's steps are recorded in ``base["model"]``."""
+        self, text: str, resolution: Reading, metric: Metric, shown: Result
+    ) -> SampledAgreement:
+        """A over the governed answer and the model's K sampled SQL (see ``model_agreement``);
+        A = 1 over the answer alone when no model is configured."""
         if self.model is None:
-            return agreement([RESULT_ONE]), None
+            return SampledAgreement(agreement([RESULT_ONE]))
         cache = QueryCache(self.connector)
-        dialect = self.connector.dialect
-        samples = self.model.sample_sql(text, metric, resolution, self.catalog, dialect)
+        return model_agreement(
+            self.model,
+            text,
+            resolution,
+            metric,
+            shown,
+            lambda sql: self._run_sample(sql, cache),
+            catalog=self.catalog,
+            dialect=self.connector.dialect,
+            matching=self.settings.matching,
+        )
 
-        def results() -> list[Result | None]:
-            out: list[Result | None] = [shown]
-            for sql in samples.sql:
-                out.append(self._run_sample(sql, cache))
-            return out
-
-        if samples.failures and not any(samples.sql):
-            # The model is unavailable: fall back to the deterministic path, and say so.
-            base["model"] = [
-                *base.get("model", []),
-                {"step": "sample_sql", "failures": samples.failures, "fallback": True},
-            ]
-            return agreement([RESULT_ONE]), samples.failures[0]
-        agreed = agreement(results())
-        if agreed.a < self.model.escalate_below and self.model.escalate(
-            text, metric, resolution, self.catalog, dialect, samples
-        ):
-            agreed = agreement(results())
-        base["model"] = [
-            *base.get("model", []),
-            {
-                "step": "sample_sql",
-                "sql": samples.sql,
-                "usage": samples.usage,
-                "failures": samples.failures,
-                "escalated": samples.escalated,
-            },
-        ]
-        return agreed, None
-
-    def _run_sample(self, sql: str | None, cache: QueryCache) -> Result | None:
-        if not sql:
-            return None
+    def _run_sample(self, sql: str, cache: QueryCache) -> SampleRun:
         try:
             run = run_sql(sql, cache, self.settings, semantic=self.layer, catalog=self.catalog)
-        except ExecutionError:
-            return None
-        return run.result
+        except ExecutionError as exc:
+            return SampleRun(None, f"failed in the engine ({exc.code})")
+        if run.result is None:
+            codes = ", ".join(dict.fromkeys(v.code for v in run.report.violations))
+            return SampleRun(None, f"refused by the guard ({codes or 'guard.refused'})")
+        return SampleRun(run.result)
 
     def _score(
         self,
@@ -860,9 +840,6 @@ def status_vocabulary(layer: SemanticLayer) -> tuple[str, ...]:
             words.update(w.lower() for w in re.findall(r"'([^']*)'", text))
     return tuple(sorted(w for w in words if w))
 
-
-# One deterministic candidate agrees with itself: A = 1.
-RESULT_ONE = Result(("x",), ((1,),), 1)
 
 MAX_QUESTION_CHARS = 2_000
 # Words common in other languages' questions and absent from English ones.

@@ -145,6 +145,12 @@ def load_config(path: Path) -> ServiceConfig:
             f"The service configuration {str(path)!r} is not a mapping.",
             hint="Start it with 'databases:' (see docs/deploy.md).",
         )
+    if "llm" in raw:
+        raise ConfigError(
+            f"The service configuration {str(path)!r} has an 'llm:' section, and the service "
+            "answers without a model.",
+            hint="Remove 'llm:'; the model path is on `assay ask` (see docs/model.md).",
+        )
     base = Path(path).resolve().parent
     try:
         config = ServiceConfig.model_validate(_anchored(raw, base))
