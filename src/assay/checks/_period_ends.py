@@ -38,6 +38,8 @@ _QUARTER = re.compile(
     r"((?:19|20)\d\d)\b"
 )
 _MONTH = re.compile(rf"\b({'|'.join(_MONTHS)})\s+(?:of\s+)?((?:19|20)\d\d)\b")
+# A day number just before a month and year: "31 March 2024", "the 31st of March 2024".
+_DAY_BEFORE = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?$")
 _YEAR = re.compile(r"\b(?:in|during)\s+((?:19|20)\d\d)\b(?!\s*[-/])")
 # A range of months, both ends included: "from January through March 2024", "between January
 # and March 2024", "January-March 2024", "from November 2023 to February 2024" (tryout 38).
@@ -69,6 +71,8 @@ def _periods(question: str) -> list[Period]:
     for m in _MONTHS_RANGE.finditer(text):
         found.append(_months(m))
     for m in _MONTH.finditer(text):
+        if _DAY_BEFORE.search(text, 0, m.start()):
+            continue  # "31 March 2024" is a day, not the month (two merged branches misread it)
         month, year = _MONTHS.index(m.group(1)) + 1, int(m.group(2))
         after = dt.date(year + 1, 1, 1) if month == 12 else dt.date(year, month + 1, 1)
         found.append((m.group(0), dt.date(year, month, 1), after, None, None))
