@@ -33,7 +33,7 @@ with why each wrong one is wrong):
   count), so it measures them on questions nobody on the team wrote. Held out: scored once,
   against the frozen ``assay-1.0-r26``, beside the code of the session's start (1ebe6b1).
   Scored again in later sessions' benchmark runs, then made a DEVELOPMENT set (session 38, main
-  d751cd0: 12/40 wrong shown, 2/40 right withheld): its records were read and checks built
+  d751cd0: 12/40 wrong shown, 1/40 right withheld): its records were read and checks built
   from them, so it is TUNED ON since.
 - ``agreed19`` (60 records: 30 right, 30 wrong) on the same three datasets as agreed17, written
   blind by another helper as a DEVELOPMENT set: checks were built from its records, so it is
@@ -59,6 +59,12 @@ with why each wrong one is wrong):
   once, against the frozen ``assay-1.0-r32``, beside the code of the session's start (24ca0bd).
   Made a DEVELOPMENT set in session 38 (main d751cd0: 7/30 wrong shown, 3/30 right withheld):
   read and built on, TUNED ON since.
+
+- ``agreed25`` (60 records: 30 right, 30 wrong) on TPC-DS (18), TPC-H (12), four CSV datasets
+  (20: Snowflake Intelligence, Cortex Analyst, MetricFlow's seeds, the customer summary) and the
+  Spider slice (10), written blind in session 38 while agreed18 and agreed23 were built on, and
+  kept outside the repository until its one look. Held out: scored by the code of the session's
+  start (d751cd0) and once by its end (e4b4d93, frozen as ``assay-1.0-r37``); never read.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -179,6 +185,18 @@ FIRST_LOOK = {
             "wrong": {"show": 15, "withhold": 15},
         },
     },
+    # Its one look, by the code frozen as assay-1.0-r37 (e4b4d93), and the session's start
+    # (d751cd0): the session's checks, built from agreed18 and agreed23, did not carry over.
+    "agreed25": {
+        "r37_held_out": {
+            "right": {"show": 27, "withhold": 3},
+            "wrong": {"show": 11, "withhold": 19},
+        },
+        "before_d751cd0": {
+            "right": {"show": 28, "withhold": 2},
+            "wrong": {"show": 11, "withhold": 19},
+        },
+    },
     # A development set: its first score, by the code before any change made from it.
     "agreed22": {
         "before_0294dd7": {
@@ -199,6 +217,7 @@ TUNED_ON = {
     "agreed21": False,
     "agreed22": True,
     "agreed23": True,  # a development set since session 38
+    "agreed25": False,
 }
 
 
@@ -295,7 +314,8 @@ def run() -> dict[str, object]:
         "agreed20 (development) 17/30 with 12/30 at 75c1177, "
         "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177, "
         "agreed22 (development) 14/30 with 3/30 at 0294dd7, "
-        "agreed23 7/30 with 3/30 under r32, 15/30 with 4/30 at 24ca0bd)",
+        "agreed23 7/30 with 3/30 under r32, 15/30 with 4/30 at 24ca0bd, "
+        "agreed25 11/30 with 3/30 under r37, 11/30 with 2/30 at d751cd0)",
         rows,
     )
     return record
