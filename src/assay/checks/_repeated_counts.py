@@ -33,7 +33,7 @@ from assay.checks._context import CheckContext
 from assay.checks._key_names import says_noun, unglued
 from assay.errors import ExecutionError
 
-__all__ = ["repeated_count"]
+__all__ = ["counted_and_keys", "repeated_count"]
 
 TIME_LIMIT_MS = 5_000
 _COUNTED = re.compile(r"\b(?:how many|number of)\s+([a-z]+)(?:\s+([a-z]+))?")
@@ -149,7 +149,25 @@ def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
     columns = _counted_columns(tree, count, noun, ctx.catalog)
     if not columns:
         return None
-    probe = tree.copy()
+    measured = counted_and_keys(ctx, tree, count, columns)
+    if measured is None:
+        return None
+    counted, things, column = measured
+    return (
+        f"the question counts {noun}s but the SQL counts {counted:,} rows that repeat them: "
+        f"{things:,} distinct {column.sql(dialect=ctx.dialect)}"
+    )
+
+
+def counted_and_keys(
+    ctx: CheckContext, select: exp.Select, count: exp.Count, columns: list[exp.Column]
+) -> tuple[int, int, exp.Column] | None:
+    """The rows ``count`` counts in ``select`` and the most distinct values any of ``columns``
+    takes over the same rows, with that column, measured in the engine; ``None`` when they are
+    not fewer than the rows (each is counted once) or cannot be measured."""
+    if not columns or ctx.profiles is None:
+        return None
+    probe = select.copy()
     for arg in ("order", "limit", "offset"):
         probe.set(arg, None)
     distincts = [exp.Count(this=exp.Distinct(expressions=[c.copy()])) for c in columns]
@@ -164,10 +182,6 @@ def repeated_count(ctx: CheckContext, tree: exp.Expr) -> str | None:
         return None
     counted, *each = rows[0]
     things = max(each)
-    column = columns[each.index(things)]
     if things >= counted:
         return None
-    return (
-        f"the question counts {noun}s but the SQL counts {counted:,} rows that repeat them: "
-        f"{things:,} distinct {column.sql(dialect=ctx.dialect)}"
-    )
+    return counted, things, columns[each.index(things)]

@@ -24,12 +24,10 @@ from assay.catalog import Catalog
 from assay.checks._context import CheckContext
 from assay.checks._cues import named_tables
 from assay.checks._distinct_counts import counted_words
+from assay.checks._repeated_counts import counted_and_keys
 from assay.checks._share_whole import share_division
-from assay.errors import ExecutionError
 
 __all__ = ["share_counted_twice"]
-
-TIME_LIMIT_MS = 5_000
 
 
 def _holding_keys(catalog: Catalog, table: exp.Table, counted: str) -> list[exp.Column]:
@@ -89,27 +87,11 @@ def _measured(
     ctx: CheckContext, select: exp.Select, count: exp.Count, columns: list[exp.Column], noun: str
 ) -> str | None:
     """The numerator's count against its distinct keys, measured on its own rows."""
-    if not columns:
+    measured = counted_and_keys(ctx, select, count, columns)
+    if measured is None:
         return None
-    assert ctx.profiles is not None
-    probe = select.copy()
-    for arg in ("order", "limit", "offset"):
-        probe.set(arg, None)
-    distincts = [exp.Count(this=exp.Distinct(expressions=[c.copy()])) for c in columns]
-    probe.set("expressions", [count.copy(), *distincts])
-    try:
-        rows = ctx.profiles.runner.execute(
-            probe.sql(dialect=ctx.dialect), time_limit_ms=TIME_LIMIT_MS, max_rows=1
-        ).rows
-    except ExecutionError:
-        return None
-    if not rows or not all(isinstance(v, int) for v in rows[0]):
-        return None
-    counted, *each = rows[0]
-    things = max(each)
-    if things >= counted:
-        return None
-    column = columns[each.index(things)].sql(dialect=ctx.dialect)
+    counted, things, key = measured
+    column = key.sql(dialect=ctx.dialect)
     return (
         f"the share is of {noun} rows, but its numerator counts {counted:,} rows that repeat "
         f"them: {things:,} distinct {column}; count each once (COUNT(DISTINCT {column}))"
