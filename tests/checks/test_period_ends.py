@@ -53,3 +53,35 @@ def test_a_period_closed_days_before_its_end_fires() -> None:
     # outside tryout 23: "in 2001" as BETWEEN '2001-01-01' AND '2001-12-30' drops 31 December
     assert _fires("Total sales in 2001?", "d BETWEEN '2001-01-01' AND '2001-12-30'")
     assert not _fires("Total sales in 2001?", "d BETWEEN '2001-01-01' AND '2001-12-31'")
+
+
+GROSS = "What was the gross revenue in 2023?"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        # the year before, its upper bound carrying 2023 (outside re-check of tryout 38: shown)
+        "order_date >= '2022-01-01' AND order_date < '2023-01-01'",
+        "order_date BETWEEN '2024-01-01' AND '2024-12-31'",
+    ],
+)
+def test_a_range_outside_the_period_asked_fires(where: str) -> None:
+    assert _fires(GROSS, where)
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (GROSS, "order_date >= '2023-01-01' AND order_date < '2024-01-01'"),
+        (GROSS, "order_date BETWEEN '2023-01-01' AND '2023-12-31'"),
+        # two ranges, one on the year asked: a comparison, not the wrong year
+        (
+            "What was the gross revenue in 2023, and what was it the year before?",
+            "(order_date >= '2023-01-01' AND order_date < '2024-01-01') OR "
+            "(order_date >= '2022-01-01' AND order_date < '2023-01-01')",
+        ),
+    ],
+)
+def test_a_range_touching_the_period_asked_is_silent(question: str, where: str) -> None:
+    assert not _fires(question, where)

@@ -24,6 +24,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._latest_full import latest_taken_as_full
 from assay.checks._where import finding, tree_of
+from assay.types import Finding
 
 __all__ = ["period_end_included"]
 
@@ -158,6 +159,9 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
     tree = tree_of(ctx)
     if tree is None:
         return CheckOutcome()
+    elsewhere = _outside_every_period(periods, _ranges(tree))
+    if elsewhere is not None:
+        return CheckOutcome((elsewhere,))
     for column, low, high in _ranges(tree):
         other = _other_end(periods, low, high)
         if other is not None:
@@ -214,6 +218,37 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
                     )
                 )
     return CheckOutcome()
+
+
+def _outside_every_period(
+    periods: list[Period], ranges: list[tuple[exp.Expr, object, object]]
+) -> Finding | None:
+    """ "Gross revenue in 2023" as ``order_date >= '2022-01-01' AND order_date < '2023-01-01'``:
+    every date range of the SQL lies wholly outside every period the question names (the
+    literal 2023 is in the SQL, as the bound past 2022, so ``literal_missing`` is silent:
+    outside re-check of tryout 38, shown, warned, on ``assay ask --agent``). Silent when any
+    range touches an asked period (a comparison with another year beside it) or a bound is not
+    a date."""
+    dated = [
+        (c, lo, hi) for c, lo, hi in ranges if isinstance(lo, dt.date) and isinstance(hi, dt.date)
+    ]
+    if not dated or len(dated) != len(ranges):
+        return None
+    for _, low, high in dated:
+        assert isinstance(low, dt.date) and isinstance(high, dt.date)
+        if any(high >= first and low < after for _, first, after, _, _ in periods):
+            return None
+    column, low, high = dated[0]
+    said = " and ".join(f"'{p[0]}'" for p in periods)
+    return finding(
+        "signal.period_bound",
+        f"The question asks for {said}, but the SQL bounds {column.sql()} from {low} to {high}: "
+        "no day of the period asked is in the rows it reads.",
+        said=said,
+        sql=column.sql(),
+        lower=str(low),
+        upper=str(high),
+    )
 
 
 def _other_end(
