@@ -64,7 +64,9 @@ with why each wrong one is wrong):
   (20: Snowflake Intelligence, Cortex Analyst, MetricFlow's seeds, the customer summary) and the
   Spider slice (10), written blind in session 38 while agreed18 and agreed23 were built on, and
   kept outside the repository until its one look. Held out: scored by the code of the session's
-  start (d751cd0) and once by its end (e4b4d93, frozen as ``assay-1.0-r37``); never read.
+  start (d751cd0) and once by its end (e4b4d93, frozen as ``assay-1.0-r37``). Made a
+  DEVELOPMENT set in session 39 (main 0e850f6: 11/30 wrong shown, 3/30 right withheld): read
+  and built on, TUNED ON since.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -217,7 +219,7 @@ TUNED_ON = {
     "agreed21": False,
     "agreed22": True,
     "agreed23": True,  # a development set since session 38
-    "agreed25": False,
+    "agreed25": True,  # a development set since session 39
 }
 
 
