@@ -70,6 +70,7 @@ from assay.semantic import (
     other_roles,
     read,
     said_bounds,
+    spoken_dimension,
     value_lookup_sql,
     value_lookups,
     why_not_distinct,
@@ -576,7 +577,8 @@ class Agent:
                 candidate=Candidate(planned.sql),
                 provenance=base,
             )
-        grouped = [*([planned.grain] if planned.grain else []), *map(spoken_name, reading.groups)]
+        groups = [spoken_dimension(g, self.layer) for g in reading.groups]
+        grouped = [*([planned.grain] if planned.grain else []), *groups]
         held = reading.condition
         counted = held is not None and held.counted
         written = write_governed(

@@ -36,6 +36,7 @@ from assay.semantic._replies import (
     chosen_reply,
 )
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._whose_place import OtherPlace, other_places
 
 # The names the pipeline used before the whole-question reader; kept for callers.
@@ -91,6 +92,8 @@ __all__ = [
     "read",
     "resolve",
     "said_bounds",
+    "spoken_dimension",
+    "spoken_name",
     "tokenize",
     "value_lookup_sql",
     "value_lookups",
