@@ -39,6 +39,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._breakdown import said_as_breakdown
+from assay.semantic._by_entity import by_entity_name
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
@@ -359,6 +360,12 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     everyday = everyday_bounds(question, layer)
     if everyday != question:  # "older than 30": the one age column's bound
         return dataclasses.replace(read(everyday, layer, lexicon), question=question)
+    named, dimension = by_entity_name(question, layer, lexicon)
+    if dimension:  # "customers by nation": by the nation's name, when that reads cleanly
+        again = dataclasses.replace(read(named, layer, lexicon), question=question)
+        said = (again.unread, again.dangling, again.several, again.unknown_groups)
+        if again.metrics and dimension in again.groups and not any(said):
+            return again
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed
