@@ -360,12 +360,12 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     everyday = everyday_bounds(question, layer)
     if everyday != question:  # "older than 30": the one age column's bound
         return dataclasses.replace(read(everyday, layer, lexicon), question=question)
-    named, dimension = by_entity_name(question, layer, lexicon)
+    by_name, dimension = by_entity_name(question, layer, lexicon)
     if dimension:  # "customers by nation": by the nation's name, when that reads cleanly
-        again = dataclasses.replace(read(named, layer, lexicon), question=question)
-        said = (again.unread, again.dangling, again.several, again.unknown_groups)
-        if again.metrics and dimension in again.groups and not any(said):
-            return again
+        by_entity = dataclasses.replace(read(by_name, layer, lexicon), question=question)
+        left = (by_entity.unread, by_entity.dangling, by_entity.several, by_entity.unknown_groups)
+        if by_entity.metrics and dimension in by_entity.groups and not any(left):
+            return by_entity
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed
