@@ -312,3 +312,30 @@ def test_how_many_customers_on_the_osi_model(tpcds_duckdb: Path, tmp_path: Path)
     ):
         verdict, rows = _shown(tpcds_duckdb, out, question)
         assert verdict.action in {"show", "warn"} and rows == customers, question
+
+
+def _trips_db(path: Path, cities: list[tuple[int, str]]) -> Path:
+    con = duckdb.connect(str(path))
+    con.execute("CREATE TABLE city (city_id INT, c_name TEXT)")
+    con.executemany("INSERT INTO city VALUES (?, ?)", cities)
+    con.execute("CREATE TABLE rider (rider_id INT, city_id INT)")
+    con.execute("INSERT INTO rider VALUES (1, 1), (2, 1), (3, 2), (4, 3)")
+    con.execute("CREATE TABLE driver (driver_id INT, city_id INT)")
+    con.execute("CREATE TABLE ride (rider_id INT, driver_id INT)")
+    con.close()
+    return path
+
+
+def test_names_that_repeat_are_not_grouped_as_the_table(tmp_path: Path) -> None:
+    # two cities named Springfield: "riders by city" by name would count them as one
+    twins = _trips_db(tmp_path / "a.duckdb", [(1, "Leeds"), (2, "Springfield"), (3, "Springfield")])
+    with connect(str(twins)) as connector:
+        verdict = Agent(connector, _trips_layer()).ask("riders by city")
+    assert (verdict.behaviour, verdict.reasons) == ("clarify", ("behaviour.name_repeats",))
+    assert "1 of the city rows share a name" in verdict.provenance["message"]
+    apart = _trips_db(tmp_path / "b.duckdb", [(1, "Leeds"), (2, "Springfield"), (3, "York")])
+    with connect(str(apart)) as connector:
+        verdict = Agent(connector, _trips_layer()).ask("riders by city")
+    assert verdict.action in {"show", "warn"} and verdict.candidate is not None
+    assert verdict.candidate.result is not None
+    assert sorted(verdict.candidate.result.rows) == [("Leeds", 2), ("Springfield", 1), ("York", 1)]

@@ -28,7 +28,7 @@ from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._numeric import with_numeric_columns
 from assay.semantic._other_role import OtherRole, other_roles
 from assay.semantic._periods import NO_CLOCK, Period, find_periods, parse_period
-from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._reading import BY_NAME, Filter, Ranking, Reading, read
 from assay.semantic._replies import (
     AskBackChoice,
     ask_back_choices,
@@ -44,6 +44,7 @@ Resolution = Reading
 resolve = read
 
 __all__ = [
+    "BY_NAME",
     "NO_CLOCK",
     "NUMERIC_TYPE",
     "AskBackChoice",

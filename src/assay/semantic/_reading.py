@@ -61,7 +61,11 @@ from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
-__all__ = ["Filter", "Ranking", "Reading", "read"]
+__all__ = ["BY_NAME", "Filter", "Ranking", "Reading", "read"]
+
+# The note on a reading that grouped by a table's name for the table's word ("customers by
+# nation": ``by name: nation_n_name``); names that repeat would merge rows of that table
+BY_NAME = "by name: "
 
 _YEAR = dt.timedelta(days=366)
 _SAME_PERIOD = re.compile(
@@ -365,7 +369,8 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
         by_entity = dataclasses.replace(read(by_name, layer, lexicon), question=question)
         left = (by_entity.unread, by_entity.dangling, by_entity.several, by_entity.unknown_groups)
         if by_entity.metrics and dimension in by_entity.groups and not any(left):
-            return by_entity
+            # the agent checks the names are one per row before answering (``BY_NAME``)
+            return dataclasses.replace(by_entity, notes=(*by_entity.notes, BY_NAME + dimension))
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed
