@@ -306,6 +306,18 @@ def test_metricflow_simple_manifest(tmp_path: Path) -> None:
         "instant_booking_value by day": "same rows",
     }
     assert len(p0_booking) == 84 and len(instant_by_day) == 105
+    # fix39d: trailing_2_months_revenue (cumulative, left out: a 2-month window averaged by
+    # period) was read as "revenue in the past 2 months" and shown 4,000; said whole it is
+    # asked back, naming it and the simple metric to ask instead. The period said otherwise
+    # stays answered.
+    with connect(str(db)) as connector:
+        agent = Agent(connector, load_semantic(out))
+        trailing = agent.ask("trailing 2 months revenue")
+        past = agent.ask("revenue in the past 2 months")
+    assert (trailing.behaviour, trailing.reasons) == ("clarify", ("behaviour.undefined_concept",))
+    message = trailing.provenance["message"]
+    assert "'trailing 2 months revenue' is not defined" in message and "'revenue'" in message
+    assert past.action == "show" and past.candidate is not None
 
 
 def test_semantic_model_generator_customers(tmp_path: Path) -> None:

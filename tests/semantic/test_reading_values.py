@@ -195,7 +195,7 @@ def test_a_place_name_is_looked_up_where_values_were_not_read(tmp_path: Path) ->
     assert verdict.behaviour == "answer" and verdict.action == "show", verdict.reasons
     assert verdict.candidate is not None and verdict.candidate.result is not None
     assert [tuple(r) for r in verdict.candidate.result.rows] == [(expected,)]
-    assert "customer_nations_name is GERMANY" in verdict.provenance["reading"]
+    assert "customer nations name is GERMANY" in verdict.provenance["reading"]
     assert missing.behaviour == "abstain"
     assert missing.reasons == ("behaviour.value_not_in_domain",)
 
@@ -224,7 +224,7 @@ def test_a_place_of_two_words_is_looked_up_not_corrected(tmp_path: Path) -> None
     assert verdict.behaviour == "answer" and verdict.action == "show", verdict.provenance
     assert verdict.candidate is not None and verdict.candidate.result is not None
     assert [tuple(r) for r in verdict.candidate.result.rows] == [(expected,)]
-    assert "customer_nations_name is UNITED STATES" in verdict.provenance["reading"]
+    assert "customer nations name is UNITED STATES" in verdict.provenance["reading"]
 
 
 def test_a_looked_up_place_with_two_spellings_is_asked_back(tmp_path: Path) -> None:
@@ -393,7 +393,7 @@ def test_a_drafted_layer_reads_a_yaml_code_set() -> None:
     )
     reading, decision = read_and_decide("number of male singers", layer)
     assert decision.behaviour == "answer"
-    assert "singer_Is_male is T (male)" in reading.restate(layer)
+    assert "singer Is male is T (male)" in reading.restate(layer)
 
 
 # --- imported layers on the TPC warehouses (slow: two imports) ------------------------------
@@ -431,11 +431,11 @@ def test_tryout_places_on_imported_tpc_layers(
     with connect(str(tpcds_duckdb)) as connector:
         verdict = Agent(connector, load_semantic(osi)).ask("total sales in Tennessee")
     assert [tuple(float(v) for v in r) for r in _rows(verdict)] == [(float(tn[0][0]),)]
-    assert "s_state is TN (Tennessee)" in verdict.provenance["reading"]
+    assert "s state is TN (Tennessee)" in verdict.provenance["reading"]
     with connect(str(tpch_duckdb)) as connector:
         agent = Agent(connector, load_semantic(cube))
         verdict = agent.ask("number of orders from customers in Germany")
         nowhere = agent.ask("number of orders from customers in Atlantis")
     assert _rows(verdict) == germany
-    assert "customer_nations_name is GERMANY" in verdict.provenance["reading"]
+    assert "customer nations name is GERMANY" in verdict.provenance["reading"]
     assert nowhere.behaviour == "abstain"

@@ -264,7 +264,7 @@ def test_large_is_a_filter_on_is_large(metricflow: tuple[Agent, Path]) -> None:
     assert [(f.dimension, f.values, f.negated) for f in reading.filters] == [
         ("is_large", ("true",), False)
     ]
-    assert "where is_large is true" in reading.restate(agent.layer)
+    assert "where is large is true" in reading.restate(agent.layer)
     verdict = agent.ask(question)
     # is_large is CASE WHEN transaction_amount_usd >= 30 THEN TRUE ELSE FALSE END
     expected = _sql(

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+from assay.semantic import spoken_name
 from assay.types import Result
 
 __all__ = [
@@ -47,21 +48,6 @@ class GovernedAnswer:
 _SIGNIFICANT = 3
 # No value is written with more decimals than this (float noise is not told apart).
 _MOST_DECIMALS = 8
-
-
-def spoken_name(name: str) -> str:
-    """A layer's identifier as a sentence for people says it: ``total_revenue`` as "total
-    revenue", MetricFlow's ``customer__customer_country`` as "customer customer country". A
-    name already written in words ("Revenue (USD)", "net revenue") is kept as it is, and so
-    is any name without an underscore.
-
-    Example:
-        >>> spoken_name("capacity_latest"), spoken_name("Revenue (USD)"), spoken_name("region")
-        ('capacity latest', 'Revenue (USD)', 'region')
-    """
-    if "_" not in name or " " in name.strip():
-        return name
-    return " ".join(part for part in name.split("_") if part)
 
 
 def _upper_first(text: str) -> str:

@@ -54,6 +54,7 @@ from assay.pipeline._trusted import ExampleMatch, TrustedIndex
 from assay.pipeline._verdict import BEHAVIOUR_RULES, GUARD_REFUSAL, build_verdict
 from assay.scoring import Rule, RuleScore, ScoreInputs, get_rule
 from assay.semantic import (
+    BY_NAME,
     BehaviourDecision,
     Lexicon,
     Metric,
@@ -70,6 +71,7 @@ from assay.semantic import (
     other_roles,
     read,
     said_bounds,
+    spoken_dimension,
     value_lookup_sql,
     value_lookups,
     why_not_distinct,
@@ -229,6 +231,8 @@ class Agent:
             one.layer = layer
             return one._begin(question, ident, reading)
         decision = decide_behaviour(reading, self.layer, refusal)
+        if decision.behaviour == "answer":
+            decision = self._names_once(reading) or decision
         why = why_not_distinct(reading, self.layer)
         if decision.code == "behaviour.concept_missing" and why:
             decision = replace(decision, message=why)
@@ -257,6 +261,38 @@ class Agent:
         return Rest(
             self, question, text, ident, reading, decision, refusal, bool(found), base, example
         )
+
+    def _names_once(self, reading: Reading) -> BehaviourDecision | None:
+        """Asked back when a table said by its word was grouped by a name that is not one per
+        row ("orders by customer" by ``customer.c_name``: two customers of one name would be
+        one group), or when that could not be checked; ``None`` when each name is one row's."""
+        for note in reading.notes:
+            if not note.startswith(BY_NAME):
+                continue
+            dimension = self.layer.dimension(note.removeprefix(BY_NAME))
+            table, column = dimension.column.split(".", 1)
+            col = exp.column(column, table)
+            repeats = exp.Sub(
+                this=exp.Count(this=exp.Star()),
+                expression=exp.Count(this=exp.Distinct(expressions=[col])),
+            )
+            try:
+                row = self._one_row(table, repeats)
+            except (AssayError, IndexError) as exc:
+                why = f"checking that failed ({getattr(exc, 'code', 'no row')})"
+            else:
+                if row[0] == 0:
+                    continue
+                why = f"{row[0]} of the {table} rows share a name with another or have none"
+            said = spoken_dimension(dimension.name, self.layer)
+            return BehaviourDecision(
+                "clarify",
+                "behaviour.name_repeats",
+                f"'{table}' was read as its {said}, one group per name, but {why}, so "
+                f"different {table} rows of one name would be counted together. Ask by another "
+                f"column of {table} that tells them apart.",
+            )
+        return None
 
     def _base(
         self,
@@ -576,7 +612,8 @@ class Agent:
                 candidate=Candidate(planned.sql),
                 provenance=base,
             )
-        grouped = [*([planned.grain] if planned.grain else []), *map(spoken_name, reading.groups)]
+        groups = [spoken_dimension(g, self.layer) for g in reading.groups]
+        grouped = [*([planned.grain] if planned.grain else []), *groups]
         held = reading.condition
         counted = held is not None and held.counted
         written = write_governed(

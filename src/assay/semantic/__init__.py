@@ -28,7 +28,7 @@ from assay.semantic._names import entity_columns, with_derived_names
 from assay.semantic._numeric import with_numeric_columns
 from assay.semantic._other_role import OtherRole, other_roles
 from assay.semantic._periods import NO_CLOCK, Period, find_periods, parse_period
-from assay.semantic._reading import Filter, Ranking, Reading, read
+from assay.semantic._reading import BY_NAME, Filter, Ranking, Reading, read
 from assay.semantic._replies import (
     AskBackChoice,
     ask_back_choices,
@@ -36,6 +36,7 @@ from assay.semantic._replies import (
     chosen_reply,
 )
 from assay.semantic._resolve import Lexicon, Match, canonical, tokenize
+from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._whose_place import OtherPlace, other_places
 
 # The names the pipeline used before the whole-question reader; kept for callers.
@@ -43,6 +44,7 @@ Resolution = Reading
 resolve = read
 
 __all__ = [
+    "BY_NAME",
     "NO_CLOCK",
     "NUMERIC_TYPE",
     "AskBackChoice",
@@ -91,6 +93,8 @@ __all__ = [
     "read",
     "resolve",
     "said_bounds",
+    "spoken_dimension",
+    "spoken_name",
     "tokenize",
     "value_lookup_sql",
     "value_lookups",

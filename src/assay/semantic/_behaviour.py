@@ -97,6 +97,36 @@ def closest_metrics(
     return sorted(labels, key=key)[:n]
 
 
+def _undefined_asked(reading: Reading, layer: SemanticLayer) -> str:
+    """A concept the layer leaves undefined, asked back with what can be asked instead: the
+    metrics its own words name ("revenue" in "trailing 2 months revenue", a running metric the
+    import left out), else the closest ones; never every metric of the layer (the simple
+    manifest's 41 were listed)."""
+    from assay.semantic._resolve import canonical, tokenize
+
+    concept = reading.undefined[0]
+    words = [canonical(t.text.lower()) for t in tokenize(concept)]
+
+    def inside(phrase: str) -> bool:
+        key = [canonical(t.text.lower()) for t in tokenize(phrase)]
+        return bool(key) and any(
+            words[i : i + len(key)] == key for i in range(len(words) - len(key) + 1)
+        )
+
+    said = [m.label for m in layer.metrics if any(map(inside, (m.label, *m.synonyms)))]
+    head = (
+        f"'{concept}' is not defined in this warehouse (the semantic layer leaves it out), so "
+        "it is not answered with another measure."
+    )
+    if said:
+        return (
+            f"{head} Do you mean {' or '.join(repr(x) for x in said[:_LISTED])}? Ask for it by "
+            "name, with the dates you mean."
+        )
+    closest = ", ".join(repr(x) for x in closest_metrics(concept, layer))
+    return f"{head} The closest measures are {closest}; ask for one by name."
+
+
 def _counts_rows(expression: str) -> bool:
     return re.fullmatch(r"\s*count\(\s*\*\s*\)\s*", expression, re.IGNORECASE) is not None
 
@@ -736,12 +766,8 @@ def decide(
         if reading.suggestions:
             return _clarify(reading, layer) or BehaviourDecision("clarify", "", "")
         if reading.undefined and not reading.unread:
-            defined = ", ".join(m.label for m in layer.metrics)
             return BehaviourDecision(
-                "clarify",
-                "behaviour.undefined_concept",
-                f"'{reading.undefined[0]}' is not defined in this warehouse. Which measure "
-                f"do you mean: {defined}?",
+                "clarify", "behaviour.undefined_concept", _undefined_asked(reading, layer)
             )
         # a period the reader could not read ("1Q24") is no concept: said as a period
         concepts, periods = unread_periods(reading.question, reading.unread)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from assay.semantic._model import Metric, SemanticLayer
+from assay.semantic._model import Dimension, Metric, SemanticLayer
 from assay.semantic._reading import Reading
 
 __all__ = ["distinct_count"]
@@ -82,7 +82,7 @@ def distinct_count(reading: Reading, layer: SemanticLayer) -> tuple[Reading, Sem
     if len(reading.groups) != 1:
         return None
     dimension = layer.dimension(reading.groups[0])
-    if _counts_a_table(reading.question):
+    if _counts_a_table(reading.question) or _keys_a_table(reading.question, dimension, layer):
         return None
     table, _, column = dimension.column.partition(".")
     if dimension.expression or not table or not column or "." in column:
@@ -100,6 +100,24 @@ def distinct_count(reading: Reading, layer: SemanticLayer) -> tuple[Reading, Sem
     wider = dataclasses.replace(layer, metrics=(*layer.metrics, metric))
     counted = dataclasses.replace(reading, metrics=(name,), groups=(), derived=(), notes=())
     return counted, wider
+
+
+_WORD = re.compile(r"\b(?:distinct|different|unique)\s+(?P<word>[a-z]+)", re.IGNORECASE)
+
+
+def _keys_a_table(question: str, dimension: Dimension, layer: SemanticLayer) -> bool:
+    """Whether the dimension is a key into the table the counted word names: "how many
+    distinct customers are there" where "customer" is ``store_sales.ss_customer_sk`` (OSI),
+    the key of the customers on the sales. Its values are the customers who bought (914 of
+    1,000); the customers are the table's (``_distinct_entity``, as said plainly)."""
+    from assay.semantic._distinct_entity import table_named
+
+    said = _WORD.search(question)
+    entity = table_named(said.group("word"), layer.tables) if said else None
+    return entity is not None and any(
+        j.left == dimension.column and j.tables[1] == entity and j.relationship == "many_to_one"
+        for j in layer.joins
+    )
 
 
 def _counts_a_table(question: str) -> bool:

@@ -38,7 +38,7 @@ from assay.semantic._model import JoinPath, Metric, SemanticLayer
 if TYPE_CHECKING:
     from assay.semantic._reading import Reading
 
-__all__ = ["distinct_entities", "distinct_over_rows", "why_not_distinct"]
+__all__ = ["distinct_entities", "distinct_over_rows", "table_named", "why_not_distinct"]
 
 _ASKED = re.compile(
     r"^\s*(?:how\s+many|(?:the\s+)?(?:number|count)\s+of)\s+(?:(?P<distinct>distinct|unique|"
@@ -63,7 +63,7 @@ def distinct_entities(
     asked = _ASKED.match(reading.question)
     if reading.metrics or asked is None or not _counts_entities(reading, asked):
         return None
-    entity = _table_named(asked.group("entity"), layer.tables)
+    entity = table_named(asked.group("entity"), layer.tables)
     if entity is None:
         return None
     # "were sold" names the sales; "are there" names nothing, the entity's own rows
@@ -94,12 +94,18 @@ def _counts_entities(reading: Reading, asked: re.Match[str]) -> bool:
     the customers' table, however many rows name it: outside tryout 37 saw "how many
     customers are there" abstained on while "how many distinct customers are there" was
     answered)."""
+    entity = asked.group("entity").lower()
+    if not reading.derived and not asked.group("distinct") and _own(asked):
+        # "how many customers are there" where "customer" is also a dimension (OSI's
+        # store_sales.ss_customer_sk, synonym "customer"): the rows' word is left unread, no
+        # "number of" read; the customers are still the customers' table (fix39d)
+        return [u.lower() for u in reading.unread] == [entity]
     if len(reading.derived) != 1:
         return False
     derived = reading.derived[0].lower()
     if asked.group("distinct"):
         return derived in _SAID
-    return derived == f"number of {asked.group('entity').lower()}"
+    return derived == f"number of {entity}"
 
 
 def distinct_over_rows(
@@ -115,7 +121,7 @@ def distinct_over_rows(
     found = distinct_entities(reading, layer, read)
     if found is None:
         return None
-    entity = _table_named(asked.group("entity"), layer.tables)
+    entity = table_named(asked.group("entity"), layer.tables)
     return found if found[1].metric(found[0].metrics[0]).table != entity else None
 
 
@@ -161,7 +167,7 @@ def why_not_distinct(reading: Reading, layer: SemanticLayer) -> str:
     if reading.metrics or len(reading.derived) != 1 or reading.derived[0].lower() not in _SAID:
         return ""
     asked = _ASKED.match(reading.question)
-    entity = _table_named(asked.group("entity"), layer.tables) if asked else None
+    entity = table_named(asked.group("entity"), layer.tables) if asked else None
     if asked is None or entity is None or _own(asked):
         return ""
     joined = sorted(
@@ -195,7 +201,7 @@ def _forms(word: str) -> set[str]:
     return out
 
 
-def _table_named(word: str, tables: tuple[str, ...]) -> str | None:
+def table_named(word: str, tables: tuple[str, ...]) -> str | None:
     """The one table ``word`` names, singular or plural ("customers": ``customer``)."""
     forms = _forms(word)
     named = [t for t in tables if _forms(t) & forms]

@@ -91,6 +91,29 @@ class _TagLexer(Lexer):
 _PARSER = Lark(GRAMMAR, parser="lalr", lexer=_TagLexer)
 
 
+def _undefined_spans(tokens: list[Token], lexicon: Lexicon) -> list[tuple[int, int]]:
+    """Where a concept the layer leaves undefined is said whole (token start, end).
+
+    Its words come before a period's: "trailing 2 months revenue", a MetricFlow cumulative
+    metric the import left out (a window averaged by period, not a total over two months), was
+    read as "revenue in the past 2 months" and shown, the name's own words taken as a period
+    and a metric. Said whole it is the concept, asked back or abstained on naming it; "revenue
+    in the past 2 months" names no concept and is read as before.
+
+    Example:
+        >>> from assay.semantic._model import Metric, SemanticLayer
+        >>> layer = SemanticLayer(
+        ...     metrics=(Metric("revenue", "revenue", (), "t", "SUM(t.x)", "t.d"),),
+        ...     undefined_concepts=("trailing 2 months revenue",),
+        ... )
+        >>> words = tokenize("trailing 2 months revenue by day")
+        >>> _undefined_spans(words, Lexicon(layer))
+        [(0, 4)]
+    """
+    free = [False] * len(tokens)
+    return [(m.start, m.end) for m in lexicon.match_tokens(tokens, free) if m.kind == "undefined"]
+
+
 def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_Tag], list[Match]]:
     tokens = tokenize(question)
     # A layer without a clock still finds the periods a question names, so that the behaviour
@@ -101,10 +124,13 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
     )
     taken = [False] * len(tokens)
     tags: dict[int, _Tag] = {}
+    named = _undefined_spans(tokens, lexicon)
     for period in periods:
         inside = [
             i for i, t in enumerate(tokens) if t.start >= period.span[0] and t.end <= period.span[1]
         ]
+        if any(a <= i < b for a, b in named for i in inside):
+            continue  # "trailing 2 months revenue": a concept left undefined, said whole
         for i in inside:
             taken[i] = True
         if inside:

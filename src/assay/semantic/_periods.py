@@ -72,6 +72,9 @@ _MONTH_RE = (
     r"(?P<mon>january|february|march|april|may|june|july|august|september|october|november|"
     r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)\.?"
 )
+# Words that may follow a quarter's bare two-digit year ("Q1 24 by channel"); any other word
+# makes the two digits a count ("Q1 24 stores"), not a year
+_AFTER_YY = r"(?:by|vs|versus|and|or|compared|for|per|across|with|to|through|than)\b"
 _YEAR_RE = r"(?P<year>(?:19|20|21)\d{2}|'\d{2})"
 # "the last 3 months of 2023", "the last week of March": counted back from another period than
 # the clock; no spelling reads that, so the words are left unread (asked back), never read as
@@ -130,7 +133,7 @@ def _add_months(day: dt.date, months: int) -> dt.date:
 
 
 def _year(text: str) -> int:
-    text = text.strip("'")
+    text = text.strip("'’")
     return int(text) + 2000 if len(text) == 2 else int(text)
 
 
@@ -257,13 +260,18 @@ class _Rules:
                 lambda m: self._half_rel(m),
             ),
             (
-                r"\b(?:q(?P<q>[1-4])(?: of)?[ -]?(?P<y>\d{4}|'\d{2})"
+                # "Q1 2024", "Q1-2024", "Q1/2024", "Q1 '24", "Q1 24", "2024Q1", and the
+                # quarter first as analysts write it: "1Q24", "1Q 2024", "1Q-24" (a bare two
+                # digits only right after the quarter: "Q1 24" is no count of 24)
+                r"\b(?:q(?P<q>[1-4])(?: of)?(?:[ /-]?(?P<y>\d{4}|['’]\d{2})"
+                rf"|[ /-]?(?P<y4>\d{{2}})\b(?! (?!{_AFTER_YY})[a-z]))"
                 r"|(?P<y2>\d{4})[ -]?q(?P<q2>[1-4])"
+                r"|(?P<q3>[1-4])q(?:[ /-]?(?P<y5>\d{4}|['’]?\d{2}))"
                 r"|(?P<o>first|1st|second|2nd|third|3rd|fourth|4th) quarter (?:of )?"
                 r"(?P<y3>\d{4}))\b",
                 lambda m: self._quarter(
-                    int(m["q"] or m["q2"] or _ORD.get(m["o"] or "", 0)),
-                    _year(m["y"] or m["y2"] or m["y3"]),
+                    int(m["q"] or m["q2"] or m["q3"] or _ORD.get(m["o"] or "", 0)),
+                    _year(m["y"] or m["y2"] or m["y3"] or m["y4"] or m["y5"]),
                 ),
             ),
             (

@@ -39,6 +39,7 @@ from lark import UnexpectedInput
 
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._breakdown import said_as_breakdown
+from assay.semantic._by_entity import by_entity_name
 from assay.semantic._codes import CODE_WORDS
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
@@ -54,12 +55,17 @@ from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._ranked import ranked_first, ranked_total
 from assay.semantic._reach import by_reach, reached_dimensions
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
+from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._summed_rows import summed_rows
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
-__all__ = ["Filter", "Ranking", "Reading", "read"]
+__all__ = ["BY_NAME", "Filter", "Ranking", "Reading", "read"]
+
+# The note on a reading that grouped by a table's name for the table's word ("customers by
+# nation": ``by name: nation_n_name``); names that repeat would merge rows of that table
+BY_NAME = "by name: "
 
 _YEAR = dt.timedelta(days=366)
 _SAME_PERIOD = re.compile(
@@ -204,7 +210,11 @@ class Reading:
         parts = [" and ".join(names.get(m, m) for m in self.metrics)]
         held = self.condition
         if held is not None and held.counted:
-            what = held.group if held.entity else f"{self._named(held.group)} values"
+            what = (
+                spoken_name(held.group)
+                if held.entity
+                else f"{self._named(held.group, layer)} values"
+            )
             parts = [f"the number of {what} {held.said(names.get(held.metric, held.metric))}"]
         for f in self.filters:
             shown = [f.shown(v) for v in f.values]
@@ -214,10 +224,10 @@ class Reading:
                 said = f"not {shown[0]}"
             else:
                 said = "none of " + ", ".join(shown)
-            parts.append(f"where {self._named(f.dimension)} is {said}")
+            parts.append(f"where {self._named(f.dimension, layer)} is {said}")
         misspelt = self._misspelt_groups(layer)
         for dimension, typed in misspelt.items():
-            parts.append(f"where {self._named(dimension)} is ... (not read: '{typed}')")
+            parts.append(f"where {self._named(dimension, layer)} is ... (not read: '{typed}')")
         parts += said_of(self.comparisons)
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
@@ -240,10 +250,12 @@ class Reading:
             parts.append(f"by {self.grain}")
         groups = [g for g in self.groups if g not in misspelt]
         if groups:
-            parts.append(f"by {' and '.join(self._named(g) for g in groups)}")
+            parts.append(f"by {' and '.join(self._named(g, layer) for g in groups)}")
         if held is not None and not held.counted:
             label = names.get(held.metric, held.metric)
-            parts.append(f"keeping only the {self._named(held.group)} values {held.said(label)}")
+            parts.append(
+                f"keeping only the {self._named(held.group, layer)} values {held.said(label)}"
+            )
         if self.change and self.ranking:
             first, last = sorted(self.periods, key=lambda p: p.start)
             most = "fall" if self.change == "down" else "rise"
@@ -288,10 +300,12 @@ class Reading:
                         out.setdefault(dimension, typed)
         return out
 
-    def _named(self, name: str) -> str:
-        """A dimension as the question named it: "category (i_category)" for a derived word."""
+    def _named(self, name: str, layer: SemanticLayer) -> str:
+        """A dimension in words: "customer country" for ``customer_country`` (the reading line
+        said the layer's identifier); a word derived from the name keeps the field it chose:
+        "category (i_category)"."""
         words = dict(self.said).get(name)
-        return f"{words} ({name})" if words and words != name else name
+        return f"{words} ({name})" if words and words != name else spoken_dimension(name, layer)
 
 
 def _fold(text: str) -> str:
@@ -350,6 +364,13 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     everyday = everyday_bounds(question, layer)
     if everyday != question:  # "older than 30": the one age column's bound
         return dataclasses.replace(read(everyday, layer, lexicon), question=question)
+    by_name, dimension = by_entity_name(question, layer, lexicon)
+    if dimension:  # "customers by nation": by the nation's name, when that reads cleanly
+        by_entity = dataclasses.replace(read(by_name, layer, lexicon), question=question)
+        left = (by_entity.unread, by_entity.dangling, by_entity.several, by_entity.unknown_groups)
+        if by_entity.metrics and dimension in by_entity.groups and not any(left):
+            # the agent checks the names are one per row before answering (``BY_NAME``)
+            return dataclasses.replace(by_entity, notes=(*by_entity.notes, BY_NAME + dimension))
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed

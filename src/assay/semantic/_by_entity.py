@@ -1,0 +1,98 @@
+"""A breakdown by a table said by its rows' word: "customers by nation", "number of customers
+per nation" on a drafted TPC-H layer.
+
+The word after "by" ("nation") is the word of the table's row count (the metric
+``nation_count``, synonym "nations"), so the question read as two metrics named apart and was
+asked back. A breakdown by a table is a breakdown by what names its rows: where the layer
+defines "<word> name" as one dimension of that same table (the drafter's ``nation_n_name``,
+synonym "nation name"), the word is read as it ("customers by nation name"), and the planner
+reaches the table along the layer's joins as for any grouping (customer -> nation: the
+customer's nation; a count that could reach the table two ways is the planner's to ask back).
+
+Not taken: a word that names anything but count metrics of one table, a table with no "<word>
+name" dimension or with several, and a reading of the rewritten words that is not clean (a
+metric, the grouping, nothing unread or dangling): the question is read as before.
+"""
+
+from __future__ import annotations
+
+import re
+
+from assay.semantic._model import SemanticLayer
+from assay.semantic._resolve import Lexicon, Token, canonical, tokenize
+
+__all__ = ["by_entity_name"]
+
+_BREAKDOWN = frozenset({"by", "per", "each", "across"})
+
+
+def by_entity_name(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[str, str]:
+    """``question`` with "name" said after a breakdown by a table's rows' word, and the
+    dimension it names; ``(question, "")`` when there is none (the module docstring).
+
+    Example:
+        >>> from assay.semantic._model import Dimension, JoinPath, Metric
+        >>> layer = SemanticLayer(
+        ...     metrics=(
+        ...         Metric("customer_count", "customer count", ("customers",), "c", "count(*)"),
+        ...         Metric("nation_count", "nation count", ("nations",), "n", "count(*)"),
+        ...     ),
+        ...     dimensions=(Dimension("nation_n_name", "n.n_name", ("nation name",)),),
+        ...     joins=(JoinPath("c.nationkey", "n.nationkey"),),
+        ... )
+        >>> by_entity_name("customers by nation", layer, Lexicon(layer))
+        ('customers by nation name', 'nation_n_name')
+    """
+    tokens = tokenize(question)
+    said = [m for m in lexicon.match(question) if m.kind == "metric"]
+    after = [m for m in said if m.start > 0 and _said(tokens[m.start - 1]) in _BREAKDOWN]
+    # the tables of the metrics asked (those not said after "by"), each to reach the entity
+    asked = {layer.metric(t).table for m in said if m not in after for t in m.targets}
+    for match in after:
+        if match.end < len(tokens) and _said(tokens[match.end]) == "name":
+            continue
+        tables = {layer.metric(t).table for t in match.targets}
+        counts = all(_counts_rows(layer.metric(t).expression) for t in match.targets)
+        key = (*(_said(t) for t in tokens[match.start : match.end]), "name")
+        entries = lexicon.entries.get(key, [])
+        if len(tables) != 1 or not counts or len(entries) != 1 or entries[0][0] != "dimension":
+            continue
+        dimension = entries[0][1]
+        table = next(d.column for d in layer.dimensions if d.name == dimension).split(".")[0]
+        if {table} != tables or any(_paths(layer, t, table) != 1 for t in asked):
+            continue  # "line items by nation": the supplier's or the customer's? not guessed
+        end = tokens[match.end - 1].end
+        return f"{question[:end]} name{question[end:]}", dimension
+    return question, ""
+
+
+def _said(token: Token) -> str:
+    return canonical(token.text.lower())
+
+
+def _paths(layer: SemanticLayer, start: str, goal: str, seen: frozenset[str] = frozenset()) -> int:
+    """How many ways the layer's many-to-one joins lead from table ``start`` to ``goal`` (each
+    table once on a way); 1 for the table itself.
+
+    Example:
+        >>> from assay.semantic._model import JoinPath, Metric
+        >>> joins = (
+        ...     JoinPath("l.s", "s.k"), JoinPath("l.o", "o.k"),
+        ...     JoinPath("o.c", "c.k"), JoinPath("c.n", "n.k"), JoinPath("s.n", "n.k"),
+        ... )
+        >>> layer = SemanticLayer(metrics=(Metric("x", "x", (), "l", "count(*)"),), joins=joins)
+        >>> _paths(layer, "c", "n"), _paths(layer, "l", "n")
+        (1, 2)
+    """
+    if start == goal:
+        return 1
+    onward = {
+        j.tables[1]
+        for j in layer.joins
+        if j.relationship == "many_to_one" and j.tables[0] == start and j.tables[1] not in seen
+    }
+    return sum(_paths(layer, table, goal, seen | {start}) for table in sorted(onward))
+
+
+def _counts_rows(expression: str) -> bool:
+    return re.fullmatch(r"\s*count\(\s*\*\s*\)\s*", expression, re.IGNORECASE) is not None
