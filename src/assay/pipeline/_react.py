@@ -137,6 +137,7 @@ class ReactAgent:
         lam: float = 1.0,
         max_steps: int = MAX_AGENT_STEPS,
         on_step: Callable[[Run], None] | None = None,
+        temperature: float = 0.0,
     ):
         self.client = client
         self.connector = connector
@@ -147,6 +148,9 @@ class ReactAgent:
         self.lam = lam
         self.max_steps = max_steps
         self.on_step = on_step
+        # 0 for one run (the model's best guess); N runs drawn for agreement are sampled warmer
+        # (``generators.SAMPLING_TEMPERATURE``), or they would repeat one another.
+        self.temperature = temperature
 
     def _observe(self, step: Step) -> Step:
         assert step.sql is not None
@@ -193,7 +197,7 @@ class ReactAgent:
                 if decision.action == "exit":
                     return AgentRun(run, decision.code, tuple(decisions))
             try:
-                reply = self.client.complete(messages)
+                reply = self.client.complete(messages, temperature=self.temperature)
             except LLMUnavailable as exc:
                 cause = f"The model could not be asked: {exc}"
                 return AgentRun(run, LLMUnavailable.code, tuple(decisions), cause=cause)
