@@ -134,7 +134,7 @@ def test_model_refusing_to_write_sql_counts_against_and_is_named(
     (note,) = [f for f in verdict.findings if f.code == "note.model_unusable"]
     assert note.message.startswith(
         "3 of the model's 3 replies held no runnable SQL (3 held no SQL query (none in a "
-        "```sql block or at the start of the reply))"
+        "```sql block, after SQL:, or at the start of the reply))"
     )
     assert "note.model_unusable: 3 of the model's 3" in click.unstyle(render_answer(verdict))
 
