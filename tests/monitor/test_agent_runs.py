@@ -174,6 +174,24 @@ def test_a_run_that_raises_is_a_named_failure_not_a_crash(
     assert verdict.provenance["agent_runs"]["failed"] == {"agent.error": 1}
 
 
+def test_an_exception_while_scoring_the_runs_is_a_named_failure(
+    server: ScriptedServer, connector: PooledConnector, db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from assay.pipeline import Scorer
+
+    def broken(self: Scorer, *args: Any, **kwargs: Any) -> Any:
+        raise ValueError("a check fell over")
+
+    monkeypatch.setattr(Scorer, "score", broken)
+    verdict = _ask(server, connector, db, "How many products do we stock?", 2)
+    assert verdict.action == "withhold" and verdict.reasons == ("score.internal_error",)
+    assert (
+        verdict.failure is not None
+        and "ValueError: a check fell over" in verdict.failure["message"]
+    )
+    assert verdict.candidate is None and verdict.provenance["agent_runs"]["answered"] == 2
+
+
 def test_when_every_run_fails_nothing_is_shown_and_the_cause_is_said(
     server: ScriptedServer, connector: PooledConnector, db: Path
 ) -> None:

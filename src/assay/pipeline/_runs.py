@@ -88,9 +88,41 @@ def score_runs(
     policy: GatePolicy,
     ident: str,
 ) -> Verdict:
-    """The verdict for the runs (see the module docstring)."""
+    """The verdict for the runs (see the module docstring). Whatever scoring them raises is a
+    named failure (``score.internal_error``, with the exception), never a crash."""
     if not any(d.code == "answer" for d in drawn):
         return _nothing_answered(question, drawn, policy, ident)
+    try:
+        return _scored(question, db, drawn, settings, policy, ident)
+    except Exception as exc:  # the boundary of the N runs' verdict: fail closed, named
+        message = (
+            f"Scoring the agent's {len(drawn)} runs raised {type(exc).__name__}: "
+            f"{str(exc)[:300]} Nothing is shown."
+        )
+        return build_verdict(
+            ident=ident,
+            behaviour="answer",
+            rule=get_rule(DEFAULT_RULE),
+            policy=policy,
+            findings=(Finding("score.internal_error", "veto", message),),
+            reasons=("score.internal_error",),
+            provenance={
+                "question": question,
+                "message": message,
+                "agent_runs": _summary(drawn, set(), None),
+            },
+            failure={"code": "score.internal_error", "message": message},
+        )
+
+
+def _scored(
+    question: str,
+    db: str,
+    drawn: list[DrawnRun],
+    settings: Settings,
+    policy: GatePolicy,
+    ident: str,
+) -> Verdict:
     matching = cast(MatchingPolicy, settings.matching)
     with Scorer(get_rule(DEFAULT_RULE), policy=policy, settings=settings, matching=matching) as s:
         candidates, _ = s.execute_samples(_record(ident, db, question, drawn))
