@@ -211,6 +211,9 @@ def test_when_every_run_abstains_the_question_is_abstained_on(
     verdict = _ask(server, connector, db, "Empty the orders table", 2)
     assert verdict.behaviour == "abstain" and verdict.reasons == ("agent.final_null",)
     assert verdict.failure is None
+    assert verdict.provenance["message"] == (
+        "2 of the agent's 2 runs: The agent found that the database cannot answer this question."
+    )
 
 
 def test_n_samples_draws_n_runs_on_the_command_line(server: ScriptedServer, db: Path) -> None:

@@ -268,22 +268,21 @@ def _nothing_answered(
     for d in drawn:
         first_cause.setdefault(d.code, d.cause)
     provenance: dict[str, Any] = {"question": question, "agent_runs": _summary(drawn, set(), None)}
+    findings = tuple(
+        Finding(code, "veto", f"{counts[code]} of the agent's {n} runs: {first_cause[code]}")
+        for code in counts
+    )
     if all(d.code in _ABSTAINED for d in drawn):
-        code = drawn[0].code
-        message = f"{drawn[0].cause} ({counts[code]} of the agent's {n} runs ended so.)"
+        message = " ".join(f.message for f in findings)
         return build_verdict(
             ident=ident,
             behaviour="abstain",
             rule=MONITOR_STOP,
             policy=policy,
-            findings=(Finding(code, "veto", message),),
+            findings=findings,
             reasons=tuple(counts),
             provenance={**provenance, "message": message},
         )
-    findings = tuple(
-        Finding(code, "veto", f"{counts[code]} of the agent's {n} runs: {first_cause[code]}")
-        for code in counts
-    )
     message = (
         f"None of the agent's {n} runs gave an answer: "
         + "; ".join(f.message for f in findings)
