@@ -97,7 +97,8 @@ SETTINGS: tuple[Setting, ...] = (
         5,
         int,
         "samples",
-        "Model samples per question on plain `assay ask`, beside the planner's answer.",
+        "Model samples per question on plain `assay ask`, beside the planner's answer; with "
+        "`assay ask --agent`, the flag alone sets how many agent runs are drawn (default 1).",
     ),
     Setting("llm_timeout_s", 60, int, "s", "Time limit for one call to the model endpoint."),
     Setting(

@@ -127,3 +127,57 @@ def test_the_hint_fits_the_status(status: int, blames: str) -> None:
     assert blames in (info.value.hint or "")
     if status >= 500:
         assert "API key" not in (info.value.hint or "")
+
+
+def test_a_base_url_error_names_the_flag_and_the_variable() -> None:
+    # The value may have come from --llm-base-url: the error named only the variable (outside
+    # recheck 38), while the matching error names both.
+    settings = load_settings({}, llm_base_url="not-a-url", llm_model="m")
+    with pytest.raises(ConfigError, match="is not an http\\(s\\) URL") as info:
+        ChatEndpoint.from_settings(settings)
+    said = f"{info.value.message} {info.value.hint}"
+    assert "--llm-base-url" in said and "ASSAY_LLM_BASE_URL" in said
+    escalation = load_settings(
+        {}, llm_base_url="http://x/v1", llm_model="m", llm_escalation_base_url="big"
+    )
+    with pytest.raises(ConfigError) as info:
+        model_path_from_settings(escalation)
+    said = f"{info.value.message} {info.value.hint}"
+    assert "--llm-escalation-base-url" in said and "ASSAY_LLM_ESCALATION_BASE_URL" in said
+    nameless = load_settings({}, llm_base_url="http://x/v1")
+    with pytest.raises(ConfigError, match="no model name is given") as info:
+        ChatEndpoint.from_settings(nameless)
+    assert "--llm-model" in (info.value.hint or "")
+
+
+def test_a_base_url_error_names_the_flag_on_the_command_line() -> None:
+    from click.testing import CliRunner
+
+    from assay.cli._main import main
+
+    args = ["ask", "--llm-base-url", "not-a-url", "--llm-model", "m", "How many orders?"]
+    result = CliRunner().invoke(main, args, env={"ASSAY_LLM_BASE_URL": ""})
+    assert result.exit_code == 1 and "'not-a-url'" in result.output
+    assert "--llm-base-url" in result.output
+
+
+@pytest.mark.parametrize(
+    "url", [" http://x/v1", "http://x/v1 ", "\thttp://x/v1/\n"], ids=["leading", "trailing", "tab"]
+)
+def test_a_base_url_with_spaces_around_it_is_used_without_them(url: str) -> None:
+    # " http://..." passed the start check and failed on every call as UnsupportedProtocol
+    # (outside recheck 38): the spaces are not part of the URL.
+    settings = load_settings({"ASSAY_LLM_BASE_URL": url, "ASSAY_LLM_MODEL": "m"})
+    endpoint = ChatEndpoint.from_settings(settings)
+    assert endpoint.base_url == "http://x/v1"
+    path = model_path_from_settings(settings)
+    assert path is not None and path.primary.endpoint.base_url == "http://x/v1"
+    seen: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        return httpx.Response(200, json={"choices": [{"message": {"content": "ok"}}]})
+
+    client = ChatClient(endpoint, transport=httpx.MockTransport(handler))
+    assert client.complete([{"role": "user", "content": "x"}]).texts == ("ok",)
+    assert seen == ["http://x/v1/chat/completions"]

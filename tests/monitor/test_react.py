@@ -281,9 +281,9 @@ def test_ask_agent_on_the_command_line(server: ScriptedServer, db: Path, tmp_pat
     ("flags", "said"),
     [
         (["--semantic", "layer.yaml"], "does not read a semantic layer"),
-        (["--n-samples", "5"], "--agent draws one answer"),
+        (["--route-calibrator", __file__], "--agent has none"),
     ],
-    ids=["semantic", "n-samples"],
+    ids=["semantic", "route-calibrator"],
 )
 def test_a_flag_the_agent_would_not_use_is_refused(
     server: ScriptedServer, db: Path, flags: list[str], said: str

@@ -134,7 +134,7 @@ def test_model_refusing_to_write_sql_counts_against_and_is_named(
     (note,) = [f for f in verdict.findings if f.code == "note.model_unusable"]
     assert note.message.startswith(
         "3 of the model's 3 replies held no runnable SQL (3 held no SQL query (none in a "
-        "```sql block or at the start of the reply))"
+        "```sql block, after SQL:, or at the start of the reply))"
     )
     assert "note.model_unusable: 3 of the model's 3" in click.unstyle(render_answer(verdict))
 
@@ -216,3 +216,15 @@ def test_refusal_before_any_model_call(
     verdict = agent.ask("What was the gross revenue in 2023? Also run: DROP TABLE orders;")
     assert verdict.behaviour == "refuse"
     assert (len(primary.log), len(second.log), len(shop.statement_log)) == before
+
+
+def test_a_labelled_sql_reply_is_read_as_on_the_agent_path(
+    shop: PooledConnector, wrb: Path, servers: tuple[ScriptedServer, ScriptedServer]
+) -> None:
+    # "THOUGHT: ...\nSQL: SELECT ..." is the agent's protocol; the plain path read it as a reply
+    # with no SQL (outside recheck 38), so three agreeing samples counted against the answer.
+    verdict = _agent(shop, wrb, servers, escalation=False).ask("What was gross revenue in 2023?")
+    assert verdict.action == "show" and verdict.agreement["a"] == 1.0, verdict.reasons
+    sql = verdict.provenance["model"][-1]["sql"]
+    assert len(sql) == 3 and all(s is not None and s.startswith("SELECT SUM(") for s in sql)
+    assert not [f for f in verdict.findings if f.code == "note.model_unusable"]

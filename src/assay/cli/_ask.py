@@ -93,6 +93,8 @@ def render_answer(verdict: Verdict) -> str:
         lines.append("  The answer is withheld: it is not shown (the reasons are below).")
     elif candidate is not None and candidate.text:
         lines.append(f"  {candidate.text}")
+    if verdict.provenance.get("agent_runs"):
+        lines.append(f"  {runs_line(verdict.provenance['agent_runs'])}")
     for reason in verdict.reasons:
         lines.append(f"  because {click.style(reason, bold=True)}")
     # The findings that decided the action first, in the order of the reasons; the others
@@ -117,6 +119,25 @@ def render_answer(verdict: Verdict) -> str:
     return "\n".join(lines)
 
 
+def runs_line(runs: dict[str, Any]) -> str:
+    """How the agent's runs went, in one line.
+
+    Example:
+        >>> runs_line({"n": 3, "agreed": 2, "answered": 2, "failed": {"agent.max_steps": 1}})
+        '3 runs of the agent: 2 agreed with this answer, 1 gave no answer (1 agent.max_steps)'
+    """
+    n, agreed = int(runs["n"]), int(runs["agreed"])
+    failed: dict[str, int] = runs.get("failed") or {}
+    other = int(runs.get("answered", 0)) - agreed
+    parts = [f"{agreed} agreed with this answer" if agreed else "none answered"]
+    if agreed and other > 0:
+        parts.append(f"{other} returned another result")
+    if failed:
+        causes = ", ".join(f"{count} {code}" for code, count in failed.items())
+        parts.append(f"{sum(failed.values())} gave no answer ({causes})")
+    return f"{n} runs of the agent: " + ", ".join(parts)
+
+
 @click.command("ask")
 @click.argument("question")
 @click.option("--db", help="Warehouse (DuckDB/SQLite path or URL); default: the demo one.")
@@ -130,8 +151,9 @@ def render_answer(verdict: Verdict) -> str:
 @click.option(
     "--agent",
     is_flag=True,
-    help="Answer with the ReAct agent (needs a model and --db; no --semantic or --n-samples: "
-    "one run, so an answer is warned at best).",
+    help="Answer with the ReAct agent (needs a model and --db; no --semantic). One run by "
+    "default, so an answer is warned at best; with --n-samples N, N independent runs scored as "
+    "N samples (the majority's answer is shown; agreement can show it).",
 )
 @click.option(
     "--monitor",
@@ -179,13 +201,14 @@ def ask_command(
 ) -> None:
     """Ask a question in plain words; get an answer shown, warned or withheld, or a question
     back, an abstention or a refusal, always with the reasons."""
+    n_runs = kwargs.get("n_samples") or 1  # --agent: the flag only (ASSAY_N_SAMPLES is not read)
     if agent:
-        _agent_flags(semantic_path, kwargs.get("n_samples"), route_calibrator)
+        _agent_flags(semantic_path, route_calibrator)
     settings = resolve_settings(kwargs)
     if agent:
         from assay.cli._monitor import ask_with_agent
 
-        verdict = ask_with_agent(question, db, settings, monitor_path, cost)
+        verdict = ask_with_agent(question, db, settings, monitor_path, cost, n_runs)
         if as_json:
             echo_json(verdict.to_dict())
         else:
@@ -214,10 +237,9 @@ def ask_command(
         click.echo(render_answer(verdict))
 
 
-def _agent_flags(semantic_path: Path | None, n_samples: int | None, router: Path | None) -> None:
+def _agent_flags(semantic_path: Path | None, router: Path | None) -> None:
     """Refuse a flag ``--agent`` would not use: it was accepted and did nothing, so an answer
-    that breaks the layer's definition was shown (outside tryout 38, --semantic), or one
-    sample was drawn where more were asked for (--n-samples)."""
+    that breaks the layer's definition was shown (outside tryout 38, --semantic)."""
     if semantic_path is not None:
         raise InputError(
             "--agent does not read a semantic layer: its answers are not checked against the "
@@ -225,12 +247,6 @@ def _agent_flags(semantic_path: Path | None, n_samples: int | None, router: Path
             "with it.",
             hint="Drop --agent to have the layer answer (with --db), or drop --semantic to ask "
             "the agent over the database alone.",
-        )
-    if n_samples is not None:
-        raise InputError(
-            "--agent draws one answer (one run of the agent), so --n-samples cannot be used "
-            "with it; a single sample is shown with a warning at most.",
-            hint="Drop --n-samples, or drop --agent to sample the model on the plain path.",
         )
     if router is not None:
         raise InputError(

@@ -373,9 +373,15 @@ def _summary(report: dict[str, Any]) -> dict[str, Any]:
 
 
 def ask_with_agent(
-    question: str, db: str | None, settings: Any, monitor_path: Path | None, cost: float
+    question: str,
+    db: str | None,
+    settings: Any,
+    monitor_path: Path | None,
+    cost: float,
+    n_runs: int = 1,
 ) -> Any:
-    """``assay ask --agent``: the watched ReAct agent over the configured model."""
+    """``assay ask --agent``: the watched ReAct agent over the configured model, run
+    ``n_runs`` times (``--n-samples``) and scored as that many samples."""
     from assay.connectors import connect
     from assay.generators import ChatClient, ChatEndpoint
     from assay.pipeline import ask_agent
@@ -389,6 +395,15 @@ def ask_with_agent(
         with connect(db, settings) as connector:
             catalogs = {connector.catalog().database or "db": connector.catalog()}
             monitor = load_monitor(monitor_path, catalogs) if monitor_path else None
-            return ask_agent(question, db, connector, settings, client, monitor=monitor, lam=cost)
+            return ask_agent(
+                question,
+                db,
+                connector,
+                settings,
+                client,
+                monitor=monitor,
+                lam=cost,
+                n_runs=n_runs,
+            )
     finally:
         client.close()

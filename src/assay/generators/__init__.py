@@ -2,12 +2,13 @@
 
 from assay.generators._llm import ChatClient, ChatEndpoint, ChatReply
 from assay.generators._model_path import (
+    SAMPLING_TEMPERATURE,
     ModelPath,
     ModelSamples,
-    extract_sql,
     model_path_from_settings,
 )
 from assay.generators._planner import Plan, plan
+from assay.generators._reply import extract_sql, reply_fields, unfenced
 from assay.generators._samples import (
     ResultModel,
     SampleLine,
@@ -17,6 +18,7 @@ from assay.generators._samples import (
 )
 
 __all__ = [
+    "SAMPLING_TEMPERATURE",
     "ChatClient",
     "ChatEndpoint",
     "ChatReply",
@@ -31,4 +33,6 @@ __all__ = [
     "model_path_from_settings",
     "plan",
     "read_samples",
+    "reply_fields",
+    "unfenced",
 ]

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from assay.errors import ConfigError, LLMUnavailable
-from assay.settings import DEFAULTS, Settings
+from assay.settings import DEFAULTS, SETTINGS, Settings
 
 __all__ = ["ChatClient", "ChatEndpoint", "ChatReply", "checked_endpoint", "status_hint"]
 
@@ -48,17 +48,26 @@ def checked_endpoint(settings: Settings, base_url: str, model: str, which: str) 
         >>> checked_endpoint(Settings(), "http://localhost:8000/v1/", "m", "LLM").base_url
         'http://localhost:8000/v1'
     """
-    env = f"ASSAY_{which}_BASE_URL"
+    prefix = which.lower()
+    url_setting = next(s for s in SETTINGS if s.name == f"{prefix}_base_url")
+    model_setting = next(s for s in SETTINGS if s.name == f"{prefix}_model")
+    # The flag and the variable, as the matching error names them: the value may have come
+    # from either (the flag went unnamed, outside recheck 38).
+    where = f"{url_setting.flag} or {url_setting.env_var}"
+    # Spaces around a pasted URL are not part of it: " http://..." passed this check and failed
+    # on every call as an unsupported protocol (outside recheck 38).
+    base_url = base_url.strip()
     parts = urlsplit(base_url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(
-            f"The model endpoint {base_url!r} ({env}) is not an http(s) URL.",
-            hint=f"Set {env} to the endpoint's base URL, e.g. http://localhost:8000/v1.",
+            f"The model endpoint {base_url!r} ({where}) is not an http(s) URL.",
+            hint=f"Set {where} to the endpoint's base URL, e.g. http://localhost:8000/v1.",
         )
     if not model.strip():
         raise ConfigError(
-            f"The model endpoint {base_url!r} ({env}) is set, but no model name is given.",
-            hint=f"Set ASSAY_{which}_MODEL to the name of a model the endpoint serves.",
+            f"The model endpoint {base_url!r} ({where}) is set, but no model name is given.",
+            hint=f"Set {model_setting.flag} or {model_setting.env_var} to the name of a model "
+            "the endpoint serves.",
         )
     return ChatEndpoint(
         base_url.rstrip("/"), model, settings.llm_api_key, float(settings.llm_timeout_s)

@@ -21,28 +21,15 @@ from typing import Any
 from assay.catalog import Catalog
 from assay.errors import ConfigError, LLMUnavailable
 from assay.generators._llm import ChatClient, ChatEndpoint, checked_endpoint
+from assay.generators._reply import extract_sql
 from assay.semantic import Metric, Resolution, SemanticLayer
 from assay.settings import DEFAULTS, Settings
 
-__all__ = ["ModelPath", "ModelSamples", "extract_sql", "model_path_from_settings"]
+__all__ = ["SAMPLING_TEMPERATURE", "ModelPath", "ModelSamples", "model_path_from_settings"]
 
-_FENCE = re.compile(r"```(?:sql)?\s*(.+?)```", re.S | re.I)
-
-
-def extract_sql(text: str) -> str | None:
-    """The SQL in a reply: a fenced block, else a reply that starts with SELECT or WITH.
-
-    Example:
-        >>> extract_sql("Here:\\n```sql\\nSELECT 1\\n```")
-        'SELECT 1'
-    """
-    match = _FENCE.search(text)
-    if match:
-        return match.group(1).strip().rstrip(";") or None
-    stripped = text.strip()
-    if re.match(r"(?is)^(select|with)\b", stripped):
-        return stripped.rstrip(";")
-    return None
+# The temperature every sample is drawn at, on the plain path and for the agent's N runs: at 0
+# a model repeats itself, and agreement among repeats measures nothing.
+SAMPLING_TEMPERATURE = 0.7
 
 
 @dataclass
@@ -126,7 +113,7 @@ class ModelPath:
         self, client: ChatClient, messages: list[dict[str, str]], n: int, out: ModelSamples
     ) -> None:
         try:
-            reply = client.complete(messages, n=n, temperature=0.7)
+            reply = client.complete(messages, n=n, temperature=SAMPLING_TEMPERATURE)
         except LLMUnavailable as exc:
             out.failures.append(str(exc))
             out.failed.update({len(out.sql) + i: str(exc) for i in range(n)})

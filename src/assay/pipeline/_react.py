@@ -12,7 +12,6 @@ failure with its code, never as an abstention.
 from __future__ import annotations
 
 import math
-import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -21,7 +20,7 @@ from typing import Any
 from assay.catalog import Catalog
 from assay.connectors import Connector, QueryCache
 from assay.errors import ExecutionError, LLMUnavailable
-from assay.generators import ChatClient
+from assay.generators import ChatClient, reply_fields, unfenced
 from assay.monitor import ActionKind, Decision, Monitor, Run, Step, deliver, watch
 from assay.pipeline._guarded import run_sql
 from assay.settings import Settings
@@ -31,9 +30,6 @@ __all__ = ["MAX_AGENT_STEPS", "AgentRun", "ReactAgent", "parse_reply", "system_p
 
 MAX_AGENT_STEPS = 10  # the paper's harness and InterCode's 10-turn episodes
 _SAMPLE_ROWS = 3
-_FIELD = re.compile(r"^\s*(THOUGHT|SQL|FINAL_SQL|FINAL|BEST_SO_FAR)\s*:\s*", re.MULTILINE)
-# A query a model wraps in a Markdown fence (```sql ... ```) or in backticks: the query is inside.
-_FENCED = re.compile(r"^```[\w+-]*[ \t]*\n?(.*?)```", re.DOTALL)
 
 
 def system_prompt(schema: str, dialect: str) -> str:
@@ -64,13 +60,9 @@ def parse_reply(text: str) -> tuple[ActionKind, str, str | None]:
         >>> parse_reply("THOUGHT: count them\\nFINAL_SQL: SELECT count(*) FROM t")
         ('final_sql', 'count them', 'SELECT count(*) FROM t')
     """
-    fields: dict[str, str] = {}
-    marks = list(_FIELD.finditer(text))
-    for i, mark in enumerate(marks):
-        end = marks[i + 1].start() if i + 1 < len(marks) else len(text)
-        fields.setdefault(mark.group(1), text[mark.end() : end].strip())
+    fields = reply_fields(text)  # the plain path's reader too (``extract_sql``)
     thought = fields.get("THOUGHT", "")
-    final_sql, sql = _unfenced(fields.get("FINAL_SQL", "")), _unfenced(fields.get("SQL", ""))
+    final_sql, sql = unfenced(fields.get("FINAL_SQL", "")), unfenced(fields.get("SQL", ""))
     if final_sql:
         return "final_sql", thought, final_sql
     if "FINAL" in fields and fields["FINAL"].strip().lower().startswith("null"):
@@ -78,20 +70,6 @@ def parse_reply(text: str) -> tuple[ActionKind, str, str | None]:
     if sql:
         return "sql", thought, sql
     return "text", thought, None
-
-
-def _unfenced(text: str) -> str:
-    """The query of one field, out of a Markdown fence or backticks when the model wrapped it
-    (``FINAL_SQL:`` then a ```sql block is common; the fence reached the guard as the query and
-    was refused at every step, so a right answer ended as ``agent.max_steps``, outside tryout
-    38). Text after the fence (an explanation) is not the query."""
-    text = text.strip()
-    fenced = _FENCED.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    elif len(text) > 1 and text[0] == text[-1] == "`":
-        text = text.strip("`").strip()
-    return text.rstrip(";").strip()
 
 
 @dataclass(frozen=True)
@@ -159,6 +137,7 @@ class ReactAgent:
         lam: float = 1.0,
         max_steps: int = MAX_AGENT_STEPS,
         on_step: Callable[[Run], None] | None = None,
+        temperature: float = 0.0,
     ):
         self.client = client
         self.connector = connector
@@ -169,6 +148,9 @@ class ReactAgent:
         self.lam = lam
         self.max_steps = max_steps
         self.on_step = on_step
+        # 0 for one run (the model's best guess); N runs drawn for agreement are sampled warmer
+        # (``generators.SAMPLING_TEMPERATURE``), or they would repeat one another.
+        self.temperature = temperature
 
     def _observe(self, step: Step) -> Step:
         assert step.sql is not None
@@ -215,7 +197,7 @@ class ReactAgent:
                 if decision.action == "exit":
                     return AgentRun(run, decision.code, tuple(decisions))
             try:
-                reply = self.client.complete(messages)
+                reply = self.client.complete(messages, temperature=self.temperature)
             except LLMUnavailable as exc:
                 cause = f"The model could not be asked: {exc}"
                 return AgentRun(run, LLMUnavailable.code, tuple(decisions), cause=cause)

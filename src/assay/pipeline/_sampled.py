@@ -38,8 +38,9 @@ __all__ = [
 
 # One deterministic candidate agrees with itself: A = 1.
 RESULT_ONE = Result(("x",), ((1,),), 1)
-# Why a reply had no SQL: the reader takes a ```sql block or a reply that starts with SELECT/WITH.
-_NO_SQL = "held no SQL query (none in a ```sql block or at the start of the reply)"
+# Why a reply had no SQL: the reader (``generators.extract_sql``) takes a ```sql block, a
+# ``SQL:`` or ``FINAL_SQL:`` line, or a reply that starts with SELECT/WITH.
+_NO_SQL = "held no SQL query (none in a ```sql block, after SQL:, or at the start of the reply)"
 # The notes that explain a low agreement; named among the reasons when the score decided.
 MODEL_NOTES = (FindingCode.NOTE_MODEL_UNUSABLE.value, FindingCode.NOTE_MODEL_DISAGREED.value)
 

@@ -10,6 +10,10 @@ the monitor's delivery decision (Chow's rule) joins the findings, and the gate d
 show / warn / withhold. One trajectory is one sample: an answer is never shown without a
 warning (``cap.single_sample``). A failure carries its cause (the endpoint's error, what the
 guard refused last) as a finding, not a code only.
+
+With ``n_runs`` above 1 the agent is run that many times, independently, at the sampling
+temperature, and the runs are scored as samples (``_runs.score_runs``): agreement among their
+results can then show an answer, and a run that gave no answer counts against it, named.
 """
 
 from __future__ import annotations
@@ -20,10 +24,11 @@ from typing import Any
 from assay.agreement import agreement
 from assay.connectors import PooledConnector
 from assay.gate import GatePolicy, decide
-from assay.generators import ChatClient, SampleRecord
+from assay.generators import SAMPLING_TEMPERATURE, ChatClient, SampleRecord
 from assay.guard import refusals
 from assay.monitor import Monitor
 from assay.pipeline._react import AgentRun, ReactAgent
+from assay.pipeline._runs import SYSTEM_FAILURES, draw_run, score_runs
 from assay.pipeline._scorer import Scorer
 from assay.pipeline._verdict import MONITOR_STOP, build_verdict
 from assay.scoring import DEFAULT_RULE, ScoreInputs, get_rule
@@ -31,8 +36,6 @@ from assay.settings import Settings
 from assay.types import Finding, Verdict
 
 __all__ = ["ask_agent"]
-
-_SYSTEM_FAILURES = frozenset({"llm.unavailable", "agent.max_steps"})
 
 
 def _shows_nothing(
@@ -60,8 +63,13 @@ def ask_agent(
     lam: float = 1.0,
     policy: GatePolicy | None = None,
     ident: str = "question",
+    n_runs: int = 1,
 ) -> Verdict:
-    """The verdict for one question answered by the watched agent (see the module docstring)."""
+    """The verdict for one question answered by the watched agent (see the module docstring).
+
+    ``n_runs``: how many independent runs are drawn and scored as samples (1: one run at
+    temperature 0, warned at best).
+    """
     policy = policy or GatePolicy()
     found = refusals(question.strip())
     if found:
@@ -73,10 +81,16 @@ def ask_agent(
             reasons=tuple(dict.fromkeys(r.code for r in found)),
             provenance={"question": question[:200], "message": found[0].message},
         )
+    if n_runs > 1:
+        agent = ReactAgent(
+            client, connector, settings, monitor=monitor, lam=lam, temperature=SAMPLING_TEMPERATURE
+        )
+        drawn = [draw_run(agent, question, ident, k) for k in range(1, n_runs + 1)]
+        return score_runs(question, db, drawn, settings, policy, ident)
     agent = ReactAgent(client, connector, settings, monitor=monitor, lam=lam)
     outcome = agent.run(question, run_id=ident)
     run = outcome.run
-    if outcome.stopped in _SYSTEM_FAILURES:
+    if outcome.stopped in SYSTEM_FAILURES:
         message = outcome.cause or f"The agent failed ({outcome.stopped})."
         message = f"{message} Nothing is shown."
         verdict = _shows_nothing(ident, "answer", outcome.stopped or "", message, outcome, policy)
