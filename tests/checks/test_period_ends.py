@@ -144,3 +144,15 @@ def test_a_restriction_not_the_period_asked_fires(question: str, where: str) -> 
 )
 def test_a_restriction_on_the_period_asked_is_silent(question: str, where: str) -> None:
     assert not _fires(question, where)
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        # the other end written as a timestamp, or with the literal first
+        "order_date >= '2023-01-01' AND order_date <= '2023-12-31 23:59:59'",
+        "order_date >= '2023-01-01' AND '2024-01-01' > order_date",
+    ],
+)
+def test_a_range_with_an_end_not_read_as_a_date_is_not_one_sided(where: str) -> None:
+    assert not _fires(GROSS, where)

@@ -69,3 +69,21 @@ def test_the_wrong_year_is_withheld_through_assay_score(tmp_path: Path) -> None:
     verdict = scored(tmp_path, db, INVOICES, *[right] * 5)
     assert "signal.literal_missing" not in codes(verdict)
     assert verdict["action"] == "show", verdict["reasons"]
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (
+            "How many invoices had a total of 2000 in 2021?",
+            "total_amount = 2000 AND year(issued_on) = 2021",
+        ),
+        ("How many invoices totalled between 2000 and 3000?", "total_amount BETWEEN 2000 AND 3000"),
+        (
+            "How many invoices in 2021 were above 2000?",
+            "total_amount > 2000 AND year(issued_on) = 2021",
+        ),
+    ],
+)
+def test_an_amount_said_as_an_amount_is_carried(question: str, where: str) -> None:
+    assert not _missing(question, where)

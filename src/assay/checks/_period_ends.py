@@ -334,22 +334,30 @@ def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Fin
 
 def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
     """A date column bounded on one side only: the rows of every day before (or after) the
-    bound, which no period asked is."""
-    sides: dict[str, list[tuple[exp.Expr, str, dt.date]]] = {}
-    for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE):
-        value = _value(node.expression)
-        if not isinstance(node.this, exp.Column) or not isinstance(value, dt.date):
+    bound, which no period asked is. A bound of any value on the other side (a timestamp, a
+    literal written first, a ``BETWEEN``) makes it two-sided."""
+    sides: dict[str, set[str]] = {}
+    dated: list[tuple[exp.Column, str, dt.date]] = []
+    for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between):
+        if isinstance(node, exp.Between):
+            if isinstance(node.this, exp.Column):
+                sides.setdefault(node.this.sql(), set()).update(("low", "high"))
             continue
-        side = "low" if isinstance(node, (exp.GT, exp.GTE)) else "high"
-        if isinstance(node, exp.GT):
-            value += dt.timedelta(days=1)
-        elif isinstance(node, exp.LT):
-            value -= dt.timedelta(days=1)
-        sides.setdefault(node.this.sql(), []).append((node.this, side, value))
-    for bounds in sides.values():
-        if len({side for _, side, _ in bounds}) != 1:
+        low = isinstance(node, (exp.GT, exp.GTE))
+        column, other = node.this, node.expression
+        if not isinstance(column, exp.Column):
+            column, other, low = other, column, not low
+        if not isinstance(column, exp.Column):
+            continue
+        side = "low" if low else "high"
+        sides.setdefault(column.sql(), set()).add(side)
+        value = _value(other)
+        if isinstance(value, dt.date) and other is node.expression:
+            step = 1 if isinstance(node, exp.GT) else -1 if isinstance(node, exp.LT) else 0
+            dated.append((column, side, value + dt.timedelta(days=step)))
+    for column, side, value in dated:
+        if len(sides[column.sql()]) != 1:
             continue  # bounded on both sides: a range (``_ranges``)
-        column, side, value = bounds[0]
         said, first, after, _, _ = periods[0]
         kept = f"from {value} on" if side == "low" else f"up to {value}"
         return _period_finding(said, first, after, column, f"{kept}, with no other end")

@@ -18,10 +18,11 @@ from sqlglot import exp
 
 __all__ = ["year_only_on_keys"]
 
-# A number said as a year: after a word of time or of a period's end.
+# A number said as a year: after a word of time ("in 2023", "the year 2023"); "of 2000",
+# "between 2000 and 3000" and "from 2000" may say amounts.
 _SAID_AS_YEAR = (
-    r"\b(?:in|during|since|before|after|until|till|through|from|for|of|year|between|and|to|by)"
-    r"\s+(?:the\s+)?(?:year\s+)?{year}\b"
+    r"\b(?:in|during|since|before|after|until|till|through|year)"
+    r"\s+(?:the\s+)?(?:year\s+)?(?:of\s+)?{year}\b(?!\s*(?:units|items|dollars|points|%))"
 )
 # Words of a column's name that say it keys rows or measures an amount.
 _KEY_OR_AMOUNT = frozenset(
