@@ -98,6 +98,8 @@ def test_the_table_of_places() -> None:
     assert place_of("XX") == []
     named = places_named("Sales in New Mexico, South Sudan and the USA?")
     assert [n for _, n, _ in named] == ["new mexico", "south sudan", "united states"]
+    # a continent is no country ("customers in South America" as country IN ('BR', 'AR'))
+    assert places_named("Customers in South America or North America?") == []
     # a name that is also a word is a place only capitalised
     assert places_named("How many turkey sandwiches were sold?") == []
     assert [n for _, n, _ in places_named("Exports to Turkey?")] == ["turkey"]

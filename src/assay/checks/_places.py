@@ -209,7 +209,7 @@ UG UGA uganda
 UA UKR ukraine
 AE ARE united arab emirates;uae
 GB GBR united kingdom;great britain;britain;uk;u.k.
-US USA united states;united states of america;america;usa;u.s.;u.s.a.
+US USA united states;united states of america;usa;u.s.;u.s.a.
 UY URY uruguay
 UZ UZB uzbekistan
 VU VUT vanuatu
