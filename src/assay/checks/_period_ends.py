@@ -302,8 +302,8 @@ _PERIOD_LITERAL = re.compile(r"(?:19|20)\d\d(?:-\d\d)?%?")
 def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Finding | None:
     """The SQL's only date restrictions do not cover the period asked: a range that runs over
     one of its ends ("gross revenue in 2023" as ``order_date >= '2022-06-01' AND order_date <
-    '2023-06-01'``), or a single bound (``order_date < '2023-01-01'``, which leaves out all of
-    2023, or ``>= '2023-01-01'``, which takes in every later year). Outside re-check of tryout
+    '2023-06-01'``), or a single bound that leaves out days of it (``order_date <
+    '2023-01-01'``, which leaves out all of 2023: ``_one_sided``). Outside re-check of tryout
     38: both were shown, the literal 2023 in the SQL. Silent when a range lies within a period
     asked (narrower words may say so), when the period is written another way (``year(d) =
     2023``), and when the question asks for another span (``_OTHER_SPAN``) or names a year
@@ -333,9 +333,13 @@ def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Fin
 
 
 def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
-    """A date column bounded on one side only: the rows of every day before (or after) the
-    bound, which no period asked is. A bound of any value on the other side (a timestamp, a
-    literal written first, a ``BETWEEN``) makes it two-sided."""
+    """A date column bounded on one side only, past the period's own end: a lower bound after
+    its first day, an upper one before its last, leaves out days of it (``order_date <
+    '2023-01-01'`` for "in 2023" leaves out all of them). A bound on the period's own first
+    (or last) day is silent: with no rows after the period it is right ("in 1998" as
+    ``o_orderdate >= DATE '1998-01-01'``, TPC-H ending in 1998: agreed22 h22_h09, right). A
+    bound of any value on the other side (a timestamp, a literal written first, a
+    ``BETWEEN``) makes it two-sided."""
     sides: dict[str, set[str]] = {}
     dated: list[tuple[exp.Column, str, dt.date]] = []
     for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between):
@@ -355,12 +359,13 @@ def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
         if isinstance(value, dt.date) and other is node.expression:
             step = 1 if isinstance(node, exp.GT) else -1 if isinstance(node, exp.LT) else 0
             dated.append((column, side, value + dt.timedelta(days=step)))
+    said, first, after, _, _ = periods[0]
     for column, side, value in dated:
         if len(sides[column.sql()]) != 1:
             continue  # bounded on both sides: a range (``_ranges``)
-        said, first, after, _, _ = periods[0]
-        kept = f"from {value} on" if side == "low" else f"up to {value}"
-        return _period_finding(said, first, after, column, f"{kept}, with no other end")
+        if value > first if side == "low" else value < after - dt.timedelta(days=1):
+            kept = f"from {value} on" if side == "low" else f"up to {value}"
+            return _period_finding(said, first, after, column, f"{kept}, with no other end")
     return None
 
 
