@@ -85,3 +85,78 @@ def test_a_range_outside_the_period_asked_fires(where: str) -> None:
 )
 def test_a_range_touching_the_period_asked_is_silent(question: str, where: str) -> None:
     assert not _fires(question, where)
+
+
+# Outside re-check of tryout 38 ("extra"): "gross revenue in 2023" as a mid-year range or a
+# single bound that leaves out all of 2023 was shown; a NEW example on a schema of tickets too.
+TICKETS = "How many tickets were opened in March 2021?"
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (GROSS, "order_date >= '2022-06-01' AND order_date < '2023-06-01'"),
+        (GROSS, "order_date < '2023-01-01'"),
+        (GROSS, "order_date <= '2022-12-31'"),
+        (GROSS, "order_date >= '2024-01-01'"),
+        (GROSS, "order_date >= '2023-03-01'"),
+        (TICKETS, "opened_on >= '2021-03-15' AND opened_on < '2021-04-15'"),
+        (TICKETS, "opened_on BETWEEN '2021-02-01' AND '2021-03-31'"),
+        (TICKETS, "opened_on < DATE '2021-03-01'"),
+        (TICKETS, "opened_on > '2021-03-01'"),
+    ],
+)
+def test_a_restriction_not_the_period_asked_fires(question: str, where: str) -> None:
+    assert _fires(question, where)
+
+
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (TICKETS, "opened_on >= '2021-03-01' AND opened_on < '2021-04-01'"),
+        (TICKETS, "opened_on >= '2021-03-01' AND opened_on <= '2021-03-31'"),
+        # a bound on the period's own first or last day and no other: right where no rows lie
+        # past it ("in 1998" on TPC-H, which ends in 1998: agreed22 h22_h09)
+        ("Top customers by order value in 1998?", "o_orderdate >= DATE '1998-01-01'"),
+        (GROSS, "order_date <= '2023-12-31'"),
+        # narrower than the period: the question's other words may say so
+        (GROSS, "order_date >= '2023-03-01' AND order_date < '2023-04-01'"),
+        # the year carried another way, a bound beside it
+        (GROSS, "year(order_date) = 2023 AND order_date >= '2023-01-01'"),
+        # one-sided questions, comparisons, fiscal years, rolling windows, no period
+        ("What was the gross revenue since 2023?", "order_date >= '2023-01-01'"),
+        ("What was the gross revenue before 2023?", "order_date < '2023-01-01'"),
+        (
+            "What was the gross revenue in 2023 compared with 2022?",
+            "order_date >= '2022-01-01' AND order_date < '2024-01-01'",
+        ),
+        (
+            "What was the gross revenue in 2024, by fiscal year starting in October?",
+            "order_date >= '2023-10-01' AND order_date < '2024-10-01'",
+        ),
+        (
+            "What was the gross revenue in the 12 months up to March 2023?",
+            "order_date >= '2022-04-01' AND order_date < '2023-04-01'",
+        ),
+        ("What was the gross revenue in the last 12 months?", "order_date >= '2023-06-01'"),
+        ("What was the gross revenue?", "order_date < '2023-01-01'"),
+        (
+            "How many tickets were opened from January to March 2021?",
+            "opened_on >= '2021-01-01' AND opened_on < '2021-04-01'",
+        ),
+    ],
+)
+def test_a_restriction_on_the_period_asked_is_silent(question: str, where: str) -> None:
+    assert not _fires(question, where)
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        # the other end written as a timestamp, or with the literal first
+        "order_date >= '2023-01-01' AND order_date <= '2023-12-31 23:59:59'",
+        "order_date >= '2023-01-01' AND '2024-01-01' > order_date",
+    ],
+)
+def test_a_range_with_an_end_not_read_as_a_date_is_not_one_sided(where: str) -> None:
+    assert not _fires(GROSS, where)

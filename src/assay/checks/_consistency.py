@@ -91,6 +91,7 @@ from assay.checks._values import _owner
 from assay.checks._where import negated
 from assay.checks._whole_bounds import neighbour_bound
 from assay.checks._written_average import counted_per, sums_averaged, written_averages
+from assay.checks._year_roles import year_only_on_keys
 from assay.types import Finding
 
 __all__ = [
@@ -787,6 +788,9 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
         and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer, sql.tree)
     ]  # "fiscal Q1 2024": its dates, or its fiscal columns ('FY24', 'Q1'); else named below
+    # "in 2023" carried only as ``order_id <> 2023`` (outside re-check of tryout 38: shown)
+    keyed = {n: year_only_on_keys(n, ctx.question, sql.tree) for n in cues.numbers}
+    missing_numbers += [n for n, on in keyed.items() if on and n not in missing_numbers]
     fiscal = fiscal_labels_missed(ctx.question, sql.tree, sql.strings, ctx.layer)
     text = (ctx.candidate.final_sql or "").lower()
     missing_quoted = [q for q in cues.quoted if q.lower() not in text]
@@ -795,7 +799,15 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
     names = unfiltered_names(ctx.question, ctx.candidate.final_sql or "", ctx.dialect, ctx.catalog)
     if not missing_numbers and not missing_quoted and not codes and not names and not fiscal:
         return CheckOutcome()
-    shown = [said_number(n, ctx.question) for n in missing_numbers] + fiscal
+    shown = [
+        said_number(n, ctx.question)
+        + (
+            f" (as a year; the SQL has it only as a value of {', '.join(keyed[n])})"
+            if keyed.get(n)
+            else ""
+        )
+        for n in missing_numbers
+    ] + fiscal
     shown += [repr(q) for q in missing_quoted]
     shown += [f"{c} (in no condition)" for c in codes]
     shown += [f"{n} (no value compared)" for n in names]

@@ -38,6 +38,7 @@ from assay.checks._date_keys import date_keys_misread
 from assay.checks._key_names import table_prefix
 from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import one_word_columns
+from assay.checks._places import same_place
 from assay.checks._qualified import qualified_as_said
 from assay.checks._sql import parse_query
 from assay.checks._twins import twin_misread
@@ -165,15 +166,16 @@ def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None
 
 
 def _carries(text: str, code: str) -> bool:
-    """The string holds the code as a word, or spells it out ("United States" for US).
+    """The string holds the code as a word, spells it out ("United States" for US), or is
+    another code or the name of the same place ('GBR' for UK).
 
     Example:
         >>> _carries("%GA%", "GA"), _carries("United States of America", "USA")
         (True, True)
     """
     lower = text.lower()
-    if re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", lower):
-        return True
+    if re.search(rf"(?<![a-z0-9]){code.lower()}(?![a-z0-9])", lower) or same_place(code, text):
+        return True  # "the UK" as 'GBR' (a place's other code or its name: ``_places``)
     initials = "".join(w[0] for w in re.findall(r"[a-z0-9]+", lower) if w not in _SMALL)
     return len(initials) > 1 and initials == code.lower()
 

@@ -11,7 +11,10 @@ next period. A bound written as the period's last day (``'1994-03-31'``, ``1979`
 exclusive one (``< '1994-04-01'``), is right and silent. So is the opposite slip: "in 2001"
 as ``BETWEEN '2001-01-01' AND '2001-12-30'`` leaves out 31 December (outside tryout 23). A
 range of months is a period too: "from January through March 2024" as ``< '2024-03-31'``
-loses 31 March (outside tryout 38: shown at 1.00).
+loses 31 March (outside tryout 38: shown at 1.00). And a date restriction that is not the
+period at all: a range wholly outside it, one running over one of its ends, or a single bound
+(``order_date < '2023-01-01'`` for "in 2023"), unless the question asks for another span
+("since", "the 12 months up to", a fiscal year, another year beside it: ``_not_the_period``).
 """
 
 from __future__ import annotations
@@ -48,6 +51,12 @@ _NAMES = "|".join(_MONTHS)
 _MONTHS_RANGE = re.compile(
     rf"\b(?:(?:from|between)\s+)?({_NAMES})(?:\s+((?:19|20)\d\d))?"
     rf"\s*(?:\s(?:through|thru|to|until|till|and)\s|[-\u2013])\s*({_NAMES})\s+((?:19|20)\d\d)\b"
+)
+
+# A window counted back from a period ("the 12 months up to March 2023"): its range ends with
+# the period and starts long before it, on purpose.
+_WINDOW = re.compile(
+    r"\b(?:\d+|twelve|six|three)\s+(?:days|weeks|months|quarters|years)\b|\b(?:rolling|trailing)\b"
 )
 
 # A period: its first day and the day after its last, and the same in years when it is whole
@@ -162,8 +171,9 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
     elsewhere = _outside_every_period(periods, _ranges(tree))
     if elsewhere is not None:
         return CheckOutcome((elsewhere,))
+    window = _WINDOW.search(ctx.question) is not None
     for column, low, high in _ranges(tree):
-        other = _other_end(periods, low, high)
+        other = None if window else _other_end(periods, low, high)
         if other is not None:
             return CheckOutcome(
                 (
@@ -217,7 +227,8 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
                         ),
                     )
                 )
-    return CheckOutcome()
+    uncovered = _not_the_period(ctx.question, periods, tree)
+    return CheckOutcome((uncovered,) if uncovered is not None else ())
 
 
 def _outside_every_period(
@@ -274,3 +285,100 @@ def _other_end(
         moved = "takes in days after it" if high > last else "leaves out its last days"
         return said, first, last, moved
     return None
+
+
+# Words that ask for another span than the period they name: a one-sided bound ("since 2023"),
+# a window counted back ("the 12 months up to March 2023"), a fiscal year, a comparison.
+_OTHER_SPAN = re.compile(
+    r"\b(?:since|until|till|through|thru|before|after|up to|ending|ended|past|previous|prior|"
+    r"trailing|rolling|fiscal|fy\w*|compared?|comparison|versus|vs|year[- ]over[- ]year|"
+    r"months|weeks|days|cumulative|running|to date|ytd)\b",
+    re.IGNORECASE,
+)
+# A year or a month written whole, or as a pattern (``year(d) = 2023``, ``LIKE '2023-03%'``).
+_PERIOD_LITERAL = re.compile(r"(?:19|20)\d\d(?:-\d\d)?%?")
+
+
+def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Finding | None:
+    """The SQL's only date restrictions do not cover the period asked: a range that runs over
+    one of its ends ("gross revenue in 2023" as ``order_date >= '2022-06-01' AND order_date <
+    '2023-06-01'``), or a single bound that leaves out days of it (``order_date <
+    '2023-01-01'``, which leaves out all of 2023: ``_one_sided``). Outside re-check of tryout
+    38: both were shown, the literal 2023 in the SQL. Silent when a range lies within a period
+    asked (narrower words may say so), when the period is written another way (``year(d) =
+    2023``), and when the question asks for another span (``_OTHER_SPAN``) or names a year
+    outside its periods (a comparison)."""
+    if _OTHER_SPAN.search(question):
+        return None
+    for year in re.findall(r"\b(?:19|20)\d\d\b", question):
+        if not any(p[1].year <= int(year) < p[2].year or p[1].year == int(year) for p in periods):
+            return None
+    if any(_PERIOD_LITERAL.fullmatch(lit.name.strip()) for lit in tree.find_all(exp.Literal)):
+        return None
+    dated = [
+        (c, lo, hi)
+        for c, lo, hi in _ranges(tree)
+        if isinstance(lo, dt.date) and isinstance(hi, dt.date)
+    ]
+    for _, low, high in dated:
+        assert isinstance(low, dt.date) and isinstance(high, dt.date)
+        if any(first <= low and high < after for _, first, after, _, _ in periods):
+            return None
+    for column, low, high in dated:
+        assert isinstance(low, dt.date) and isinstance(high, dt.date)
+        for said, first, after, _, _ in periods:
+            if high >= first and low < after:
+                return _period_finding(said, first, after, column, f"from {low} to {high}")
+    return _one_sided(periods, tree)
+
+
+def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
+    """A date column bounded on one side only, past the period's own end: a lower bound after
+    its first day, an upper one before its last, leaves out days of it (``order_date <
+    '2023-01-01'`` for "in 2023" leaves out all of them). A bound on the period's own first
+    (or last) day is silent: with no rows after the period it is right ("in 1998" as
+    ``o_orderdate >= DATE '1998-01-01'``, TPC-H ending in 1998: agreed22 h22_h09, right). A
+    bound of any value on the other side (a timestamp, a literal written first, a
+    ``BETWEEN``) makes it two-sided."""
+    sides: dict[str, set[str]] = {}
+    dated: list[tuple[exp.Column, str, dt.date]] = []
+    for node in tree.find_all(exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between):
+        if isinstance(node, exp.Between):
+            if isinstance(node.this, exp.Column):
+                sides.setdefault(node.this.sql(), set()).update(("low", "high"))
+            continue
+        low = isinstance(node, (exp.GT, exp.GTE))
+        column, other = node.this, node.expression
+        if not isinstance(column, exp.Column):
+            column, other, low = other, column, not low
+        if not isinstance(column, exp.Column):
+            continue
+        side = "low" if low else "high"
+        sides.setdefault(column.sql(), set()).add(side)
+        value = _value(other)
+        if isinstance(value, dt.date) and other is node.expression:
+            step = 1 if isinstance(node, exp.GT) else -1 if isinstance(node, exp.LT) else 0
+            dated.append((column, side, value + dt.timedelta(days=step)))
+    said, first, after, _, _ = periods[0]
+    for column, side, value in dated:
+        if len(sides[column.sql()]) != 1:
+            continue  # bounded on both sides: a range (``_ranges``)
+        if value > first if side == "low" else value < after - dt.timedelta(days=1):
+            kept = f"from {value} on" if side == "low" else f"up to {value}"
+            return _period_finding(said, first, after, column, f"{kept}, with no other end")
+    return None
+
+
+def _period_finding(
+    said: str, first: dt.date, after: dt.date, column: exp.Expr, bounds: str
+) -> Finding:
+    last = after - dt.timedelta(days=1)
+    return finding(
+        "signal.period_bound",
+        f"The question asks for '{said}', from {first} to {last}, but the SQL bounds "
+        f"{column.sql()} {bounds}: the rows it reads are not those of the period asked. Bound "
+        f"{column.sql()} from {first} to {last}.",
+        said=said,
+        sql=column.sql(),
+        bounds=bounds,
+    )

@@ -34,16 +34,25 @@ from sqlglot import exp
 from assay.catalog import Catalog
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import words
-from assay.checks._dropped import _EMPTY_WORDS, _categories, _said, _schema_words
+from assay.checks._dropped import (
+    _EMPTY_WORDS,
+    _categories,
+    _said,
+    _schema_words,
+    _stored_categories,
+)
+from assay.checks._places import place_of, places_named
 from assay.checks._sql import parse_query
 from assay.checks._values import _compared, _owner
 from assay.checks._where import finding, forms
+from assay.types import Finding
 
 __all__ = ["MAX_COMPARED", "value_swapped"]
 
 # Each compared string costs one bounded query: a few are enough for any real question.
 MAX_COMPARED = 6
 MAX_NAMES = 50  # distinct values read of a compared column
+MAX_PLACES = 300  # distinct codes read of a column compared with a place's code
 # A question that excludes a value may name it and ask for the others ("regions other than
 # North": ``region IN ('South', 'East')``).
 _NEGATION = re.compile(
@@ -174,6 +183,9 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
     # (outside tryout 28, w03: "the Men category" as i_category = 'Women' was shown).
     carried = {w for lit in tree.find_all(exp.Literal) if lit.is_string for w in words(lit.name)}
     for table, column, compared in comparisons:
+        place = _place_instead(ctx, table, column, compared)
+        if place is not None:
+            return CheckOutcome((place,))
         asked = _asked_instead(ctx, tree, table, column, compared, carried)
         if asked is None:
             continue
@@ -192,3 +204,37 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
             )
         )
     return CheckOutcome()
+
+
+def _place_instead(ctx: CheckContext, table: str, column: str, compared: str) -> Finding | None:
+    """The question names a place ("Germany") that ``table.column`` stores by its code ('DE'),
+    and the SQL compares the column with the code of another place ('FR', France) that the
+    question never names (outside re-check of tryout 38: withheld, but as a code the question
+    said nothing of). Codes are read as ``_places`` writes them: ISO 3166 for countries, postal
+    codes for US states; one bounded query, only when the compared string is such a code."""
+    others = place_of(compared)
+    named = places_named(ctx.question)
+    code = compared.strip().upper()
+    if not others or not named or any(code in codes for _, _, codes in named):
+        return None
+    stored = {
+        v.strip().upper(): v
+        for v in _stored_categories(ctx, table, column, most=MAX_PLACES, repeated=False)
+    }
+    for _, name, codes in named:
+        asked = sorted(c for c in codes if c in stored)
+        if asked:
+            where = f"{table}.{column}"
+            place = name.title()
+            return finding(
+                "signal.value_swapped",
+                f"The question names {place}, which {where} stores as {stored[asked[0]]!r}, but "
+                f"the SQL keeps {where} = {compared!r} ({' or '.join(others)}): the answer is "
+                f"about another place than the one asked for. Compare {where} with "
+                f"{stored[asked[0]]!r}.",
+                column=where,
+                asked=stored[asked[0]],
+                compared=compared,
+                place=place,
+            )
+    return None

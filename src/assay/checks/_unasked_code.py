@@ -45,6 +45,7 @@ from assay.catalog import column_prefix
 from assay.checks._coded import _FALSE, _FLAG_WORDS, _SEX_WORDS, _STATUS_WORDS, _TRUE
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import table_words, words
+from assay.checks._places import places_named
 from assay.checks._sql import parse_query
 from assay.checks._text_numbers import _text_values
 from assay.checks._values import _owner
@@ -213,6 +214,14 @@ def _asked(question: str, own: list[str], kind: str, stored: list[object], compa
     return kind == "code" and any(w.startswith(initial) for w in said if len(w) >= 3)
 
 
+def _place_stored(question: str, stored: list[object]) -> bool:
+    """Whether the question names a place ("Germany") the column stores by its code ('DE',
+    'DEU'): the column is asked about, whichever of its codes the SQL compares (outside
+    re-check of tryout 38: "customers in Germany" as ``country = 'DE'`` was withheld here)."""
+    codes = {str(v).strip().upper() for v in stored}
+    return any(named & codes for _, _, named in places_named(question))
+
+
 def code_unasked(ctx: CheckContext) -> CheckOutcome:
     """An equality on a flag or a code the question never asks about
     (``signal.code_unasked``)."""
@@ -243,8 +252,8 @@ def code_unasked(ctx: CheckContext) -> CheckOutcome:
             continue  # named, or a name of prefixes, table words and flag words says nothing
         stored = _text_values(ctx, *owner)
         kind = _kind(owner[1], stored)
-        if kind is None or _asked(said, own, kind, stored, text):
-            continue
+        if kind is None or _asked(said, own, kind, stored, text) or _place_stored(said, stored):
+            continue  # a place named and stored as a code: asked ('value_swapped' reads which)
         return _unasked(node, ".".join(owner), kind, stored, text)
     return CheckOutcome()
 
