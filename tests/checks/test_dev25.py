@@ -11,7 +11,8 @@ early; growth over two rows of a self-joined CTE divided by the later; a bound a
 column averaged; a stored value of three words said inflected ("signed on receipt") and
 dropped; a column asked by its full name ("full names") returned as its sibling.
 Right kinds: rows counted as a SUM of a CASE of 1s and 0s; an average number of rows per thing
-written ``count(*) / count(DISTINCT x)``."""
+written ``count(*) / count(DISTINCT x)``; "how many of our hub workers" counted over drivers,
+the hub's scans only picking them."""
 
 from __future__ import annotations
 
@@ -58,6 +59,14 @@ def courier(tmp_path_factory: pytest.TempPathFactory) -> Path:
         "CREATE TABLE daily_counts AS SELECT DATE '2023-01-01' + CAST(n // 3 AS INTEGER) AS day, "
         "1 + n % 3 AS depot_id, CAST((n * 17) % 101 * 2000 + n AS INTEGER) AS scans, "
         "CAST((n * 29) % 53 * 2000 + n AS INTEGER) AS pickups FROM range(1095) t(n)"
+    )
+    con.execute(
+        "CREATE TABLE hub AS SELECT h AS hub_id, 'hub ' || h AS hub_name FROM range(5) t(h)"
+    )
+    con.execute(
+        "CREATE TABLE hub_scans AS SELECT s AS scan_id, s % 5 AS hub_id, "
+        "(s * 5) % 20 AS driver_id, DATE '2023-01-01' + CAST(s % 365 AS INTEGER) AS scanned_on "
+        "FROM range(300) t(s)"
     )
     con.close()
     return path
@@ -146,6 +155,16 @@ WRONG_AND_RIGHT = [
         "SELECT kind, sum(CASE WHEN delivered_date > promised_date THEN 1 ELSE 0 END) "
         "FROM parcels WHERE year(sent_date) = 2023 GROUP BY kind",
         "signal.aggregate_mismatch",
+    ),
+    (
+        "counted-through-a-modifier",
+        "How many of our hub workers have never carried an express parcel?",
+        "SELECT count(DISTINCT h.driver_id) FROM hub_scans h JOIN parcels p "
+        "ON p.driver_id = h.driver_id WHERE p.kind <> 'express'",
+        "SELECT count(*) FROM drivers d WHERE EXISTS (SELECT 1 FROM hub_scans h WHERE "
+        "h.driver_id = d.driver_id) AND NOT EXISTS (SELECT 1 FROM parcels p WHERE "
+        "p.driver_id = d.driver_id AND p.kind = 'express')",
+        "signal.table_mismatch",
     ),
     (
         "rows-per-thing-averaged",
