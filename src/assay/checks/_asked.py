@@ -21,6 +21,7 @@ from assay.catalog import Catalog
 from assay.checks._cues import read_cues
 from assay.checks._mentions import references
 from assay.checks._rates import RATE
+from assay.checks._sql import indicator_sum
 from assay.checks._values import _owner
 
 __all__ = [
@@ -149,7 +150,9 @@ def rows_summed(question: str, tree: exp.Expr, catalog: Catalog) -> str | None:
     match = _HOW_MANY.search(" ".join(question.lower().split()))
     if match is None or tree.find(exp.Count) is not None:
         return None
-    sums = list(tree.find_all(exp.Sum))
+    # a SUM of a CASE of 1s and 0s counts rows ("how many line items arrived late" as
+    # sum(CASE WHEN l_receiptdate > l_commitdate THEN 1 ELSE 0 END): agreed25 h25_h10, withheld)
+    sums = [s for s in tree.find_all(exp.Sum) if not indicator_sum(s)]
     if not sums:
         return None
     said = [w for w in match.groups() if w]

@@ -42,13 +42,22 @@ _TOP_N = re.compile(
     r"\b(?:top|first|highest|lowest|largest|smallest|best)\s+(\d+|two|three|four|five|ten)\b"
     r"(?!-)"  # "the lowest 6-month survival rate" is a span, not the top 6 (EHRSQL gold)
 )
+# A comparative and its "than" may have the thing compared between them: "a smaller account
+# balance than the average" (agreed25 h25_h07: ``> (SELECT avg(...))`` shown at 1.00)
+_APART = r"(?:\s+(?!than\b)[a-z_]+){1,3}\s+than"
 _MORE = re.compile(
     r"\b(more than|greater than|larger than|bigger than|higher than|heavier than|older than|"
-    r"above|over|at least|exceed\w*|after|later than|longer than|no less than)\b"
+    r"above|over|at least|exceed\w*|after|later than|longer than|no less than|"
+    + r"(?:more|greater|larger|bigger|higher|heavier|longer)"
+    + _APART
+    + r")\b"
 )
 _LESS = re.compile(
     r"\b(less than|fewer than|smaller than|lower than|lighter than|younger than|below|under|"
-    r"at most|before|earlier than|shorter than|no more than)\b"
+    r"at most|before|earlier than|shorter than|no more than|"
+    + r"(?:less|fewer|smaller|lower|lighter|shorter)"
+    + _APART
+    + r")\b"
 )
 # A year said with an age's word: "older than 1975" is earlier, "newer than 1980" later
 _YEAR = r"(?:1[6-9]|20)\d\d(?![\w]|\.\d)"

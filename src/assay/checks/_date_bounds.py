@@ -16,7 +16,8 @@ says one) only the other way (``< day`` for "through day", ``<= day`` for "befor
 day`` for "from day", ``>= day`` for "after day"), the day is counted when it should not be, or
 lost (``signal.date_bound_strictness``). A bound on the next day (``< '2017-01-01'`` for "through
 December 31, 2016") or the day before is right and silent; so is any day the question does not
-name with such words ("from November 1 to December 31": "to" may or may not include).
+name with such words ("from November 1 to December 31": "to" may or may not include, unless the
+question says the range is inclusive: "June 15 to June 21 2025 inclusive").
 """
 
 from __future__ import annotations
@@ -97,13 +98,22 @@ def _op_before(text: str) -> str | None:
     return next((op for op, pattern in _BEFORE.items() if pattern.search(text)), None)
 
 
+# "June 15 to June 21 2025 inclusive": a range said to include its ends makes "to" (or a dash)
+# before its last day inclusive (agreed25 h25_c04: ``< '2025-06-21'`` shown at 1.00)
+_INCLUSIVE = re.compile(r"\b(?:inclusive|inclusively|both (?:days |dates |ends )?included)\b")
+_TO = re.compile(r"(?:\bto|[-\u2013\u2014])\s*(?:the\s+)?$")
+
+
 def _question_days(question: str) -> list[tuple[str, tuple[int | None, int, int], str]]:
     """(the comparison asked, the day, the words that ask it) for each bounded day."""
     text = " ".join(question.lower().replace("\u2019", "'").split())
+    inclusive = _INCLUSIVE.search(text) is not None
     found = []
     for match in _DAY_SAID.finditer(text):
         day = _asked_day(match)
         op = _op_before(text[: match.start()])
+        if op is None and inclusive and _TO.search(text[: match.start()]):
+            op = "<="
         if day is not None and op is not None:
             found.append((op, day, match.group(0)))
     return found

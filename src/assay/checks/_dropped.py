@@ -6,7 +6,9 @@ Five samples agreeing on it were shown at 1.00 (outside testers, task gen16).
 ``value_dropped`` reads, for the tables the SQL reads and those one declared foreign key away,
 the values of each short categorical text column (at most ``MAX_VALUES`` distinct, some in
 more than one row, read with one bounded query each, at most ``MAX_COLUMNS`` columns), and
-says when a word of the question is one of them (singular or plural) while the SQL carries
+says when a word of the question is one of them (singular or plural), or a value of two to
+four words is said in a row (each word as stored or inflected: "delivered in person" says
+'DELIVER IN PERSON'), while the SQL carries
 that value in no string and names the column nowhere (``signal.value_dropped``). The message
 names the value as stored ('Europe', not 'europe') and says what the answer does over every
 value of the column: counts, totals, averages, takes the highest or lowest of, or lists its
@@ -73,6 +75,36 @@ def _said(question_words: set[str], value: str) -> bool:
     return any(value in forms(w) for w in question_words)
 
 
+def _inflected(word: str) -> set[str]:
+    """A word and its inflections: "deliver" is said as delivers, delivered, delivering."""
+    stem = word[:-1] if word.endswith("e") else word
+    return {word, word + "s", word + "es", word + "d", stem + "ed", stem + "ing"}
+
+
+def _phrase_said(question_words: list[str], value: str, schema: frozenset[str]) -> bool:
+    """The question says a value of two to four words in a row, each word as stored or
+    inflected ("had to be delivered in person" says 'DELIVER IN PERSON': agreed25 h25_h06,
+    the ship instruction dropped and shown at 1.00); at least two of its words say something
+    of the rows (not a schema word, not an empty one, three letters or more).
+
+    Example:
+        >>> _phrase_said("items delivered in person".split(), "deliver in person", frozenset())
+        True
+        >>> _phrase_said("deliver the parcel in person".split(), "deliver in person", frozenset())
+        False
+    """
+    wanted = value.split()
+    if not 2 <= len(wanted) <= 4 or not all(w.isalpha() for w in wanted):
+        return False
+    if sum(len(w) >= 3 and w not in schema and w not in _EMPTY_WORDS for w in wanted) < 2:
+        return False
+    size = len(wanted)
+    return any(
+        all(q in _inflected(w) for q, w in zip(question_words[i : i + size], wanted, strict=True))
+        for i in range(len(question_words) - size + 1)
+    )
+
+
 def _stored_categories(
     ctx: CheckContext, table: str, column: str, most: int = MAX_VALUES, repeated: bool = True
 ) -> list[str]:
@@ -115,7 +147,8 @@ def _candidates(
     categorical column of a reachable table that the query names nowhere."""
     named = {c.name.lower() for c in tree.find_all(exp.Column)}
     schema = _schema_words(catalog)
-    question_words = set(words(ctx.question))
+    said = words(ctx.question)
+    question_words = set(said)
     found = []
     columns = [
         (table.name, col.name)
@@ -130,11 +163,14 @@ def _candidates(
         hits = [
             stored[v]
             for v in sorted(stored)
-            if v.isalpha()
-            and len(v) >= 3
-            and v not in schema
-            and v not in _EMPTY_WORDS
-            and _said(question_words, v)
+            if (
+                v.isalpha()
+                and len(v) >= 3
+                and v not in schema
+                and v not in _EMPTY_WORDS
+                and _said(question_words, v)
+            )
+            or _phrase_said(said, v, schema)
         ]
         if hits:
             found.append((table, column, hits))

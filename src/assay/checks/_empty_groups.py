@@ -51,10 +51,10 @@ Sources = list[tuple[str, str, exp.Join | None]]
 Derived = dict[str, exp.Select]
 
 # "include regions with none", "including stadiums that have hosted none", "even those with
-# no orders", "also the ones without any"
+# no orders", "also the ones without any", "even if nothing was spent there" (agreed25 h25_c14)
 _ASKED = re.compile(
     r"\b(?:includ(?:e|es|ing)|even|also)\b[^.?!;]{0,80}?"
-    r"\b(?:none|zero|no\s+[a-z]+|without)\b",
+    r"\b(?:none|nothing|zero|no\s+[a-z]+|without)\b",
     re.IGNORECASE,
 )
 

@@ -58,7 +58,44 @@ def growth_over_later(ctx: CheckContext) -> CheckOutcome:
             later = _later(terms[0], terms[1])
             if later is not None and terms[2] == terms[later] != terms[1 - later]:
                 return CheckOutcome((_finding(sides[2], sides[1 - later]),))
+        later = _later_row(sides[0], sides[1], div)
+        if later is not None and sides[2] == sides[later] != sides[1 - later]:
+            return CheckOutcome((_finding(sides[2], sides[1 - later]),))
     return CheckOutcome()
+
+
+def _later_row(a: exp.Expr, b: exp.Expr, div: exp.Div) -> int | None:
+    """0 when ``a`` and ``b`` are one column of two rows of one table (a self-join: ``b.total
+    - a.total``) and the SELECT picks ``a``'s row at a later period (``a.yr = 1996 AND b.yr =
+    1995``), 1 when ``b``'s, else ``None`` (agreed25 h25_h02: growth from 1995 to 1996 over
+    ``FROM y a, y b WHERE a.yr = 1995 AND b.yr = 1996`` divided by ``b.total``, shown).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT (b.t - a.t) / b.t FROM y a, y b WHERE a.yr = 1995 AND b.yr = 1996"
+        >>> div = parse_one(sql).find(exp.Div)
+        >>> _later_row(parse_one("b.t"), parse_one("a.t"), div)
+        0
+    """
+    if not (isinstance(a, exp.Column) and isinstance(b, exp.Column)):
+        return None
+    if a.name.lower() != b.name.lower() or not a.table or a.table == b.table:
+        return None
+    select = div.find_ancestor(exp.Select)
+    if select is None:
+        return None
+    periods: dict[str, dict[str, exp.Literal]] = {a.table: {}, b.table: {}}
+    for eq in select.find_all(exp.EQ):
+        column, value = bare(eq.this), bare(eq.expression)
+        if isinstance(value, exp.Column) and isinstance(column, exp.Literal):
+            column, value = value, column
+        if isinstance(column, exp.Column) and isinstance(value, exp.Literal):
+            if column.table in periods and eq.find_ancestor(exp.Select) is select:
+                periods[column.table][column.name.lower()] = value
+    shared = sorted(set(periods[a.table]) & set(periods[b.table]))
+    pairs = [(periods[a.table][c], periods[b.table][c]) for c in shared]
+    orders = {_order(x, y) for x, y in pairs if x != y}  # the same region on both: no period
+    return orders.pop() if len(orders) == 1 and None not in orders else None
 
 
 def _defined(node: exp.Expr, tree: exp.Expr) -> exp.Expr:

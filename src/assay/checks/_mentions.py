@@ -40,6 +40,7 @@ from assay.checks._loose_columns import columns_said_loosely
 from assay.checks._named_fit import one_word_columns
 from assay.checks._places import same_place
 from assay.checks._qualified import qualified_as_said
+from assay.checks._returned_sibling import returned_sibling
 from assay.checks._sql import parse_query
 from assay.checks._twins import twin_misread
 from assay.checks._values import _names, _owner, _string
@@ -631,4 +632,6 @@ def column_fit(ctx: CheckContext) -> CheckOutcome:
         findings.extend(f for f in loose if not _composed_named(ctx, tree, f))
     if not findings:  # "tax included" as ws_net_paid beside ws_net_paid_inc_tax (_twins)
         findings.extend(twin_misread(ctx.question, tree, catalog))
+    if not findings:  # "the full names of the makers" as SELECT Maker (_returned_sibling)
+        findings.extend(returned_sibling(ctx.question, tree, catalog))
     return CheckOutcome(tuple(findings))

@@ -369,6 +369,7 @@ def extreme_problems(plain: set[str], tree: exp.Expr, wants: tuple[bool, bool]) 
 
 
 _HOW_MANY = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,2}[a-z0-9]+)")
+_HOW_MANY_NOUN = re.compile(r"\bhow many ((?:[a-z0-9]+ ){0,3}[a-z0-9]+)")
 # "How many distinct customers bought in stores?" counts customers (outside tryout 22, w10:
 # ``count(*) FROM store_sales`` was shown once "store" no longer named the table read)
 _DISTINCT = frozenset({"distinct", "different", "unique"})
@@ -395,7 +396,11 @@ def counted_through(question: str, table: str, tree: exp.Expr) -> bool:
     SQL counts the distinct values of a column named after that noun: "how many store tickets"
     counts tickets of the store channel, and ``count(DISTINCT ss_ticket_number)`` over
     ``store_sales`` counts them (agreed20: withheld as reading store_sales instead of store).
-    ``COUNT(*)`` of the lines still counts neither stores nor tickets (agreed16, h16_d11).
+    ``COUNT(*)`` of the lines still counts neither stores nor tickets (agreed16, h16_d11). A
+    count of the rows of tables none of whose names holds the table's ("how many store
+    shoppers" as ``count(*) FROM customer WHERE EXISTS (... store_sales ...)``) counts neither
+    stores nor lines: the store channel only picks them (agreed25 h25_d03: withheld as reading
+    store_sales instead of store).
 
     Example:
         >>> from sqlglot import parse_one
@@ -404,8 +409,12 @@ def counted_through(question: str, table: str, tree: exp.Expr) -> bool:
         True
         >>> counted_through(q, "store", parse_one("SELECT count(*) FROM store_sales"))
         False
+        >>> shoppers = "SELECT count(*) FROM customer c WHERE EXISTS (SELECT 1 FROM store_sales)"
+        >>> counted_through("How many store shoppers are there?", "store", parse_one(shoppers))
+        True
     """
-    match = _HOW_MANY.search(" ".join(words(question)))
+    # one word past counts_table's span: "how many of our store shoppers"
+    match = _HOW_MANY_NOUN.search(" ".join(words(question)))
     noun = _modified(match.group(1), table) if match is not None else None
     if noun is None:
         return False
@@ -416,7 +425,22 @@ def counted_through(question: str, table: str, tree: exp.Expr) -> bool:
             parts = [p for p in re.split(r"[^a-z0-9]+", columns[0].name.lower()) if p]
             if noun in parts[1:]:
                 return True
-    return False
+    return _counts_other_rows(tree, table)
+
+
+def _counts_other_rows(tree: exp.Expr, table: str) -> bool:
+    """The outer SELECT counts (``COUNT``, no GROUP BY) the rows of base tables none of whose
+    names holds ``table``'s last word: the table's name picks them, they are not its rows."""
+    if not isinstance(tree, exp.Select) or tree.args.get("group") is not None:
+        return False
+    if not any(p.find(exp.Count) is not None for p in tree.expressions):
+        return False
+    sources = [tree.args.get("from_"), *(tree.args.get("joins") or [])]
+    tables = [s.this for s in sources if s is not None]
+    if not tables or not all(isinstance(t, exp.Table) for t in tables):
+        return False
+    last = [p for p in re.split(r"[^a-z0-9]+", table.lower()) if p][-1:]
+    return bool(last) and not any(last[0] in t.name.lower() for t in tables)
 
 
 def _counted_groups(count: exp.Count) -> list[exp.Expr]:

@@ -33,9 +33,12 @@ from assay.checks._where import finding, outer_terms, tree_of
 __all__ = ["negation_on_rows"]
 
 
-# the negations that say no row at all ("never", "don't have any", "without", "with no"), not
-# those that pick other values ("other than Books", "except", "excluding": agreed16, h16_d25)
-_NONE = re.compile(r"\b(?:never|without|no|none|any)\b|(?:\bnot|n't)\s+(?:\w+\s+)?(?:a|an|one)\b")
+# the negations that say no row at all ("never", "don't have any", "without", "with no", "hasn't
+# ever": agreed25 h25_c16), not those that pick other values ("other than Books", "except",
+# "excluding": agreed16, h16_d25)
+_NONE = re.compile(
+    r"\b(?:never|without|no|none|any)\b|(?:\bnot|n't)\s+(?:\w+\s+)?(?:a|an|one|ever)\b"
+)
 
 
 def _returned(tree: exp.Select) -> set[str]:

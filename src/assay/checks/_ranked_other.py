@@ -23,6 +23,7 @@ from sqlglot import exp
 
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._qualified import stem
+from assay.checks._sql import referenced_tables
 from assay.checks._where import finding, tree_of
 
 __all__ = ["ranked_by_other_measure"]
@@ -94,14 +95,65 @@ def _ranked_by_shown(question: str, shown: exp.Expr, ordered: exp.Expr) -> bool:
     return said(shown) > said(ordered)
 
 
+_NUMBER_TYPES = ("INT", "DEC", "NUM", "REAL", "FLOAT", "DOUBLE")
+# a key, a code or a number that names a row is never a measure ranked by
+_KEY = re.compile(r"(?:sk|id|key|code|number|nbr|num|no)$")
+
+
+def _ranked_column(ctx: CheckContext, tree: exp.Select, first: exp.Expr) -> str | None:
+    """The one numeric column of the tables read that the words after the question's ranking
+    word name in full ("the most impressions": ``impressions``), when the SQL orders by
+    columns none of whose words the question says (``ORDER BY clicks``); else None. A key or
+    a code is never a measure ranked by."""
+    if ctx.catalog is None:
+        return None
+    ordered = _columns(first)
+    if isinstance(first, exp.Column) and not first.table:  # ORDER BY an output's alias
+        aliased = [p.unalias() for p in tree.expressions if p.alias_or_name == first.name]
+        ordered |= _columns(aliased[0]) if aliased else frozenset()
+    if not ordered or _said(ctx.question, ordered):
+        return None
+    ranked = {_stem(w) for m in _RANKING.finditer(ctx.question.lower()) for w in m.group(1).split()}
+    lowered = {c.lower() for c in ordered}
+    named = sorted(
+        {
+            column.name
+            for table in referenced_tables(tree)
+            if (info := ctx.catalog.table(table)) is not None
+            for column in info.columns
+            if column.name.lower() not in lowered
+            and any(k in column.type.upper() for k in _NUMBER_TYPES)
+            and not _KEY.search(column.name.lower())
+            and name_words(column.name) - name_words(table)  # not the table's own name
+            and name_words(column.name) <= ranked
+        }
+    )
+    return named[0] if len(named) == 1 else None
+
+
 def ranked_by_other_measure(ctx: CheckContext) -> CheckOutcome:
     """``signal.ranked_by_other_measure``: "sold the most units" ranked by
-    ``SUM(sales_amount)`` (the module docstring)."""
+    ``SUM(sales_amount)``, or "the day with the most impressions" ranked by ``clicks`` (the
+    module docstring)."""
     tree = tree_of(ctx)
     order = tree.args.get("order") if isinstance(tree, exp.Select) else None
-    if tree is None or order is None or tree.args.get("limit") is None:
+    if not isinstance(tree, exp.Select) or order is None or tree.args.get("limit") is None:
         return CheckOutcome()
     first = order.expressions[0].this
+    other = _ranked_column(ctx, tree, first)
+    if other is not None:
+        return CheckOutcome(
+            (
+                finding(
+                    "signal.ranked_by_other_measure",
+                    f"The question ranks by {other} but the SQL orders the rows by "
+                    f"{first.sql()}, which it never names: the rows kept are the top ones by "
+                    f"another measure. Order by {other}.",
+                    shown=other,
+                    ordered=first.sql(),
+                ),
+            )
+        )
     projections = [p for p in tree.expressions if p.find(exp.AggFunc) is not None]
     shown = [p.unalias() for p in projections]
     if not isinstance(first, exp.AggFunc) or any(first == p for p in shown):

@@ -21,6 +21,7 @@ __all__ = [
     "column_reads",
     "equi_join_pairs",
     "in_condition",
+    "indicator_sum",
     "output_sources",
     "parse_query",
     "referenced_tables",
@@ -178,3 +179,26 @@ def bare(node: exp.Expr) -> exp.Expr:
             node = node.this
         else:
             return node
+
+
+def indicator_sum(total: exp.Expr) -> bool:
+    """Whether ``total`` (a SUM) adds a CASE whose every result is 0, 1 or NULL: it counts the
+    rows that meet its conditions (``SUM(CASE WHEN late THEN 1 ELSE 0 END)`` is a count), and
+    the columns it reads only pick them.
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> indicator_sum(parse_one("sum(CASE WHEN r > c THEN 1 ELSE 0 END)"))
+        True
+        >>> indicator_sum(parse_one("sum(CASE WHEN r > c THEN x ELSE 0 END)"))
+        False
+    """
+    case = total.this
+    if not isinstance(case, exp.Case):
+        return False
+    results = [i.args.get("true") for i in case.args.get("ifs") or []]
+    results.append(case.args.get("default"))
+    return all(
+        r is None or isinstance(r, exp.Null) or (isinstance(r, exp.Literal) and r.name in "01")
+        for r in results
+    )

@@ -38,7 +38,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._cues import named_tables, words
 from assay.checks._named_fit import counts_table
-from assay.checks._sql import column_reads
+from assay.checks._sql import column_reads, indicator_sum
 from assay.checks._where import finding, tree_of
 from assay.errors import ExecutionError
 
@@ -107,27 +107,13 @@ def _most_repeated(ctx: CheckContext, select: exp.Select, alias: str) -> int:
     return value if isinstance(value, int) else 0
 
 
-def _indicator(total: exp.AggFunc) -> bool:
-    """Whether the SUM adds a CASE whose every result is 0, 1 or NULL: it counts the rows that
-    meet its conditions, and the summed table's columns only pick them."""
-    case = total.this
-    if not isinstance(case, exp.Case):
-        return False
-    results = [i.args.get("true") for i in case.args.get("ifs") or []]
-    results.append(case.args.get("default"))
-    return all(
-        r is None or isinstance(r, exp.Null) or (isinstance(r, exp.Literal) and r.name in "01")
-        for r in results
-    )
-
-
 def _counts_rows_once(ctx: CheckContext, select: exp.Select, total: exp.AggFunc) -> bool:
     """ "How many web sales lines in 2002 were sold on a holiday?" as ``SUM(CASE WHEN
     d.d_holiday = 'Y' THEN 1 ELSE 0 END)`` over web_sales joined to date_dim: an indicator
     summed counts the join's rows, and when the question counts the rows of a table read once
     that the join repeats in no group, each is counted once, however often the date's row
     repeats (agreed20: withheld as a sum of date_dim's column counted twice)."""
-    if not _indicator(total):
+    if not indicator_sum(total):
         return False
     assert ctx.catalog is not None
     for table in ctx.catalog.table_names:

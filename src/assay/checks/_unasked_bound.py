@@ -9,7 +9,10 @@ s_w6 and q5). The answer leaves out rows the question asks about.
 and a number, and says when the question says neither the number nor any word of the column
 (``signal.bound_unasked``). Implicit bounds are common ("adults", "expensive", "recent",
 "positive balance"), so the check is silent when the question has any word of size, degree,
-age, time or comparison (``_IMPLICIT``), any spelled number, or when the number is 0 or 1.
+age, time or comparison (``_IMPLICIT``), any spelled number, or when the number is 0 or 1, but
+for a bound at 0 on the very column the SQL averages ("the average account balance" over
+``c_acctbal > 0`` drops the customers in debt from the average: agreed25 h25_h11, shown at
+1.00), unless the question says some values are left out ("ignoring", "excluding", "recorded").
 A comparison the question spells with a number the SQL bounds by ("more than 100 orders" as
 ``COUNT_LIFETIME_ORDERS > 100``) is accounted for and taken out before that test, so an extra
 bound beside it is still read ("... AND LIFETIME_SPEND > 1000", agreed20, a development set:
@@ -130,6 +133,24 @@ def _bounds(tree: exp.Expr) -> list[tuple[str, float]]:
     return found
 
 
+# Words that say some values are left out of an average ("ignoring the ones with no mpg
+# recorded", "excluding blanks"): a bound at 0 may be how the SQL says them
+_KEPT_OUT = re.compile(
+    r"\b(?:ignor\w*|exclud\w*|skip\w*|omit\w*|leav\w* out|missing|without|unknown|known|"
+    r"recorded|blank\w*|null\w*|non\w*|real|actual|valid)\b",
+    re.IGNORECASE,
+)
+
+
+def _averaged(tree: exp.Expr) -> set[str]:
+    """The names of the bare columns the SQL averages (``avg(c_acctbal)``)."""
+    return {
+        node.this.name.lower()
+        for node in tree.find_all(exp.Avg)
+        if isinstance(node.this, exp.Column)
+    }
+
+
 def bound_unasked(ctx: CheckContext) -> CheckOutcome:
     """A WHERE bounds a column the question never names by a number it never says
     (``signal.bound_unasked``)."""
@@ -141,20 +162,25 @@ def bound_unasked(ctx: CheckContext) -> CheckOutcome:
     if _IMPLICIT.search(_unaccounted(ctx.question, {n for _, n in bounds})):
         return CheckOutcome()
     said = _said_numbers(ctx.question)
+    averaged = _averaged(tree) if not _KEPT_OUT.search(ctx.question) else set()
     for column, number in bounds:
-        if number in (0.0, 1.0) or number in said or _named(ctx.question, column):
-            continue
         shown = f"{number:g}"
-        return CheckOutcome(
-            (
-                finding(
-                    "signal.bound_unasked",
-                    f"The SQL keeps only the rows whose {column} is bounded by {shown}, but the "
-                    f"question names neither {column} nor {shown}: the extra condition leaves "
-                    "out rows the question asks about.",
-                    column=column,
-                    number=shown,
-                ),
+        if number == 0.0 and column.lower() in averaged:
+            # "average account balance" over c_acctbal > 0: the average loses its own rows
+            message = (
+                f"The SQL averages {column} but keeps only the rows whose {column} is bounded "
+                "by 0, which the question never asks: the rows left out (zero or negative "
+                "values) change the average. Drop the condition."
             )
+        elif number in (0.0, 1.0) or number in said or _named(ctx.question, column):
+            continue
+        else:
+            message = (
+                f"The SQL keeps only the rows whose {column} is bounded by {shown}, but the "
+                f"question names neither {column} nor {shown}: the extra condition leaves "
+                "out rows the question asks about."
+            )
+        return CheckOutcome(
+            (finding("signal.bound_unasked", message, column=column, number=shown),)
         )
     return CheckOutcome()

@@ -26,6 +26,12 @@ from assay.checks._key_names import says_noun, unglued
 __all__ = ["counted_per", "sums_averaged", "written_averages"]
 
 _PER = re.compile(r"\bper\s+([a-z_]+)(?:\s+([a-z_]+))?")
+# "on average, how many lines does a store ticket have": the thing counted per, said as the
+# subject of "have" under an average's word
+_HAS = re.compile(
+    r"\b(?:does|do|did)\s+(?:a|an|one|the\s+typical|a\s+typical)\s+([a-z_]+)(?:\s+([a-z_]+))?"
+)
+_AVERAGE = re.compile(r"\b(?:average|avg|mean|typical|typically)\b")
 
 
 def written_averages(tree: exp.Expr) -> list[exp.Div]:
@@ -38,12 +44,28 @@ def written_averages(tree: exp.Expr) -> list[exp.Div]:
         1
         >>> len(written_averages(parse_one("SELECT sum(t) / sum(n) FROM c")))
         0
+        >>> len(written_averages(parse_one("SELECT count(*) / count(DISTINCT o) FROM c")))
+        1
     """
     return [
         div
         for div in tree.find_all(exp.Div)
-        if _top(div.this, exp.Sum) is not None and _top(div.expression, exp.Count) is not None
+        if _top(div.expression, exp.Count) is not None
+        and (_top(div.this, exp.Sum) is not None or _rows_per_value(div))
     ]
+
+
+def _rows_per_value(div: exp.Div) -> bool:
+    """``count(*) / count(DISTINCT x)``: the rows counted per value of x, an average number of
+    rows each (agreed25 h25_d18: "on average, how many lines does a store ticket have" as
+    ``count(*) * 1.0 / count(DISTINCT ss_ticket_number)`` was withheld as "no AVG")."""
+    rows, values = _top(div.this, exp.Count), _top(div.expression, exp.Count)
+    return (
+        rows is not None
+        and not isinstance(rows.this, exp.Distinct)
+        and values is not None
+        and isinstance(values.this, exp.Distinct)
+    )
 
 
 def sums_averaged(tree: exp.Expr) -> bool:
@@ -55,7 +77,9 @@ def sums_averaged(tree: exp.Expr) -> bool:
 
 def counted_per(question: str, tree: exp.Expr) -> list[exp.Expr]:
     """The COUNT(DISTINCT column) denominators of written averages whose column names the noun
-    said after "per" (the module docstring); empty when "each" or "every" is said.
+    said after "per" (the module docstring), or said as what "has" the things counted under an
+    average's word ("on average, how many lines does a store ticket have"); empty when "each" or
+    "every" is said.
 
     Example:
         >>> from sqlglot import parse_one
@@ -64,9 +88,12 @@ def counted_per(question: str, tree: exp.Expr) -> list[exp.Expr]:
         1
         >>> len(counted_per("Average net profit per catalog item?", parse_one(sql)))
         0
+        >>> lines = "SELECT count(*) / count(DISTINCT ss_ticket_number) FROM store_sales"
+        >>> len(counted_per("On average, how many lines does a ticket have?", parse_one(lines)))
+        1
     """
     text = " ".join(question.lower().split())
-    match = _PER.search(text)
+    match = _PER.search(text) or (_HAS.search(text) if _AVERAGE.search(text) else None)
     if match is None or re.search(r"\b(each|every)\b", text):
         return []
     nouns = {w.rstrip("s") for w in match.groups() if w and len(w) > 3}
@@ -84,9 +111,11 @@ def counted_per(question: str, tree: exp.Expr) -> list[exp.Expr]:
 
 
 def _names_noun(column: str, nouns: set[str]) -> bool:
-    """Whether a word of ``column`` after its short prefix is one of ``nouns``."""
+    """Whether a word of ``column`` after its short prefix (``cs_``; none in ``driver_id``) is
+    one of ``nouns``."""
     parts = [p for p in re.split(r"[^a-z0-9]+", column.lower()) if p]
-    stems = [unglued(p)[0].rstrip("s") for p in parts[1:] if len(p) > 3]
+    parts = parts[1:] if len(parts) > 1 and len(parts[0]) <= 3 else parts
+    stems = [unglued(p)[0].rstrip("s") for p in parts if len(p) > 3]
     return any(says_noun(stem, noun) for stem in stems for noun in nouns)
 
 
