@@ -17,7 +17,7 @@ from assay.catalog import Catalog, ColumnInfo, ForeignKey, Profiles, TableInfo
 from assay.checks import CHECKS, Check, CheckContext, JudgeReport, run_checks
 from assay.connectors import PooledConnector, connect
 from assay.generators import plan
-from assay.semantic import JoinPath, Metric, Period, Reading, SemanticLayer
+from assay.semantic import JoinPath, Metric, Period, Ranking, Reading, SemanticLayer
 from assay.types import Candidate, Result
 
 YEAR = Period(dt.date(2021, 1, 1), dt.date(2022, 1, 1), "2021", "2021")
@@ -916,6 +916,27 @@ CASES["partial_comparison"] = Case(
     "cap.partial_comparison",
     _sql("SELECT 1", coverage=(dt.date(2020, 1, 1), dt.date(2022, 6, 30)), **COMPARED),
     _sql("SELECT 1", coverage=LAYER.coverage, **COMPARED),
+)
+
+# The year with the fewest people joined, ranked over a year grain: 2022 is cut by the data's
+# last day in one case and whole in the other (checks/_ranked_buckets.py).
+FEWEST_YEAR = Reading(
+    "which year had the fewest headcount",
+    metrics=("headcount",),
+    grain="year",
+    ranking=Ranking(1, descending=False),
+)
+FEWEST_SQL = "SELECT 2022 AS year, COUNT(*) AS value FROM people"
+CASES["partial_ranking"] = Case(
+    "cap.partial_ranking",
+    _sql(
+        FEWEST_SQL,
+        reading=FEWEST_YEAR,
+        layer=LAYER,
+        metric=HEADCOUNT,
+        coverage=(dt.date(2020, 1, 1), dt.date(2022, 6, 30)),
+    ),
+    _sql(FEWEST_SQL, reading=FEWEST_YEAR, layer=LAYER, metric=HEADCOUNT, coverage=LAYER.coverage),
 )
 
 BY_NAME: dict[str, Check] = {c.__name__: c for c in CHECKS}

@@ -242,6 +242,12 @@ def write_governed(
     def cite(row: int, col: int, *, key: bool = False) -> str:
         value = result.rows[row][col]
         text = format_label(value, grain) if key else _number(value, places[col])
+        if key and value is None:
+            # A NULL key is a group, never "no value" (a NULL sum's words): the rows with no
+            # date in a time grain, else the rows whose value is not recorded (outside
+            # tryout 39, F1c and F9: "no value: 81" read as a year and as an empty sum)
+            column = str(result.columns[col])
+            text = "(no date)" if column == grain else f"({spoken_name(column)} unknown)"
         if key and col == 0 and periods:
             text = periods.get(_as_day(value), text)
         citations.append(Citation(text, row, col))

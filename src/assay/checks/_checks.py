@@ -90,6 +90,7 @@ from assay.checks._other_key import join_on_other_key
 from assay.checks._other_role import reached_through_other_role
 from assay.checks._partial_keys import partial_key_join
 from assay.checks._period_average import period_rows_averaged
+from assay.checks._ranked_buckets import partial_ranking
 from assay.checks._ranked_other import ranked_by_other_measure
 from assay.checks._ratio_overall import average_of_ratios
 from assay.checks._share_join import share_whole_joined
@@ -502,6 +503,7 @@ CHECKS: tuple[Check, ...] = (
     *PLAN_CHECKS,
     *LAYER_CHECKS,
     partial_comparison,
+    partial_ranking,
     tables_exist,
     join_readiness,
     stand_in_values,

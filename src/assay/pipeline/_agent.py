@@ -1013,15 +1013,22 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
         'to 2024-11-15, 2024 is not over'
     """
     last = layer.coverage[1] if layer.coverage is not None else layer.clock
+    first = layer.coverage[0] if layer.coverage is not None else None
+    own = layer.metric(reading.metrics[0]).coverage if reading.metrics else None
+    # The asked metric's own rows, where they cover less: "orders by year" on TPC-H said "to
+    # 1998-12-25 (the line items' last day), the last year is not over" of orders that stop on
+    # 1998-08-02 (outside tryout 39, F1b): its own last day, and said as where its data ends
+    ended = own is not None and last is not None and own[1] < last
+    if own is not None:
+        first, last = own
     if last is None:
         return ""
-    said = _partial_end(reading, last)
+    said = _partial_end(reading, last, ended)
     notes = [said] if said else []
     months = _GRAIN_MONTHS.get(reading.grain or "")
     # One period asked: the written answer marks each cut bucket at its label ("2024-08 (from
     # 2024-08-07)", answer._governed), so the sentence does not say it twice.
     if months is not None and len(reading.periods) != 1:
-        first = layer.coverage[0] if layer.coverage is not None else None
         spans = [(p.start, min(p.end - dt.timedelta(days=1), last)) for p in reading.periods]
         if not spans and first is not None:
             spans = [(first, last)]
@@ -1035,7 +1042,9 @@ def partial_words(reading: Reading, layer: SemanticLayer) -> str:
     return ", ".join(notes)
 
 
-def _partial_end(reading: Reading, last: dt.date) -> str:
+def _partial_end(reading: Reading, last: dt.date, ended: bool = False) -> str:
+    """What the sentence says of the last day covered; ``ended``: the metric's own rows stop
+    there before the layer's do (its data ends: the rest is missing, not "not over")."""
     cut = [p for p in reading.periods if p.start <= last and p.end - dt.timedelta(days=1) > last]
     if len(reading.periods) == 1 and reading.periods[0].label.startswith(("since ", "after ")):
         return f"to {last}"  # an open period runs to the last day covered: say which
@@ -1048,6 +1057,8 @@ def _partial_end(reading: Reading, last: dt.date) -> str:
         months = _GRAIN_MONTHS[reading.grain]
         after = last + dt.timedelta(days=1)
         if after.day != 1 or (after.month - 1) % months:
+            if ended:
+                return f"to {last}, where its data ends: the last {reading.grain} is partial"
             return f"to {last}, the last {reading.grain} is not over"
     if not cut:
         return ""
