@@ -45,6 +45,7 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._counted_amount import counted_amount
 from assay.semantic._either import either
 from assay.semantic._english import COMMON_WORDS
+from assay.semantic._event_dated import event_dated
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
@@ -327,7 +328,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     """
     lexicon = lexicon or Lexicon(layer)
     reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
-    return counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    # "line items received in 1997" of a metric dated by its ship date: asked back
+    return event_dated(reading, layer)
 
 
 def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
