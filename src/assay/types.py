@@ -44,6 +44,7 @@ class FindingCode(StrEnum):
     CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
     CAP_MODEL_UNAVAILABLE = "cap.model_unavailable"
     CAP_PARTIAL_COMPARISON = "cap.partial_comparison"
+    CAP_PLANNER_SIGNAL = "cap.planner_signal"
     CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"
     CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
     CAP_SINGLE_SAMPLE = "cap.single_sample"
