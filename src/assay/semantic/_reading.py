@@ -484,6 +484,22 @@ def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
 _AGED = re.compile(
     r"\b(youngest|oldest)\b(?:\s+([A-Za-z]+?)(?:['’]s)?\b)?(?:\s+(age)\b)?", re.IGNORECASE
 )
+_RANK_WORDS = {
+    True: re.compile(r"\b(?:top|highest|largest|biggest|greatest|best|most|maximum|max)\b", re.I),
+    False: re.compile(r"\b(?:bottom|lowest|smallest|least|fewest|worst|minimum|min)\b", re.I),
+}
+
+
+def _ranking_said(question: str, descending: bool) -> str:
+    """The question's own word for a ranking with nothing to rank ("Largest"), named in the
+    ask-back; "top" or "bottom" only when it said none (outside tryout 39 was asked about
+    'top' after "Largest order totalprice in 1995", a word the user never said)."""
+    found = _RANK_WORDS[descending].search(question)
+    return found.group(0) if found else ("top" if descending else "bottom")
+
+
+# "which country", "what country": rows ranked by their extreme; "what is", "what was" not
+_WHICH = re.compile(r"\b(?:which|what)\b(?!\s+(?:is|was|are|were|'s)\b)", re.IGNORECASE)
 _EXTREME = re.compile(r"^\s*(min|max)\s*\(\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\)\s*$", re.I)
 
 
@@ -518,8 +534,10 @@ def _aged(question: str, layer: SemanticLayer) -> tuple[str, str, str] | None:
     if len(candidates) != 1:
         return None
     said = candidates[0].label
-    if re.search(r"\b(?:which|what)\b", question[: found.start()], re.IGNORECASE):
-        # "which country has the oldest singer": the country whose oldest is the oldest
+    if _WHICH.search(question[: found.start()]):
+        # "which country has the oldest singer": the country whose oldest is the oldest;
+        # "what is the age of the youngest singer" names no rows to rank (outside tryout 39
+        # was asked back on 'bottom', a word the reader had put there)
         said = f"{'lowest' if func == 'min' else 'highest'} {said}"
     rewritten = f"{question[: found.start()]}{said}{question[end:]}"
     return rewritten, candidates[0].name, found.group(1)
@@ -1079,7 +1097,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             else:
                 ranking = Ranking(keep, (change == "up") == ranking.descending)
     if ranking is not None and not groups and grain is None:
-        dangling.append("top" if ranking.descending else "bottom")
+        dangling.append(_ranking_said(question, ranking.descending))
         ranking = None
     read_away = was_unread - {t.index for t in unread}  # words the reading accounts for
     still = {t.index for t in unread}
