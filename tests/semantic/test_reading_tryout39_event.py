@@ -151,3 +151,31 @@ def test_the_event_a_date_column_names() -> None:
             "t.ship_mode",
         )
     ] == ["delivery", "ship", "order", "ship", "", ""]
+
+
+@pytest.mark.parametrize(
+    ("question", "layer", "metric"),
+    [
+        ("Line items shipped in 1997", TPCH, "lineitem_count"),
+        ("Total quantity shipped in 1995", TPCH, "lineitem_l_quantity_total"),
+        ("How many parcels were shipped last month?", PARCELS, "parcel_count"),
+    ],
+    ids=["line-items", "quantity", "parcels"],
+)
+def test_the_verb_the_time_column_names_is_read(
+    question: str, layer: SemanticLayer, metric: str
+) -> None:
+    """What the ask-back above suggests is answered: the period is on the date the verb names
+    (before, 'shipped in 1997' was itself asked back as unread)."""
+    reading, decision = read_and_decide(question, layer)
+    assert reading.metrics == (metric,) and reading.periods and not reading.unread, reading
+    assert decision.behaviour == "answer", decision
+
+
+@pytest.mark.parametrize(
+    "question", ["Orders shipped in 1996", "Refunds returned in 2024", "Line items shipped"]
+)
+def test_a_verb_no_time_column_names_stays_unread(question: str) -> None:
+    layer = PARCELS if "Refunds" in question else TPCH
+    reading, decision = read_and_decide(question, layer)
+    assert decision.behaviour != "answer" or not reading.periods, (reading, decision)

@@ -30,7 +30,7 @@ from assay.semantic._model import SemanticLayer
 if TYPE_CHECKING:
     from assay.semantic._reading import Reading
 
-__all__ = ["event_dated"]
+__all__ = ["column_event", "event_dated", "fits_event", "said_event"]
 
 # A verb's events ("received": an order received by the seller, or goods by the buyer)
 _SAID: dict[str, frozenset[str]] = {
@@ -132,3 +132,19 @@ def event_dated(reading: Reading, layer: SemanticLayer) -> Reading:
                 explained=(*reading.explained, (verb, why)),
             )
     return reading
+
+
+def said_event(question: str) -> str | None:
+    """The one event verb a question says ("shipped"), or ``None`` (none, several, one said
+    twice, or "ordered" said as a sort)."""
+    if _SORT.search(question):
+        return None
+    said = re.findall(r"[a-z]+", question.lower())
+    verbs = [w for w in said if w in _SAID]
+    return verbs[0] if len(verbs) == 1 else None
+
+
+def fits_event(time_column: str, verb: str) -> bool:
+    """Whether a time column's name says the event ``verb`` names ("l_shipdate", "shipped")."""
+    event = column_event(time_column) if time_column else ""
+    return bool(event) and event in _SAID[verb]

@@ -45,7 +45,7 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._counted_amount import counted_amount
 from assay.semantic._either import either
 from assay.semantic._english import COMMON_WORDS
-from assay.semantic._event_dated import event_dated
+from assay.semantic._event_dated import event_dated, fits_event, said_event
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
@@ -356,6 +356,9 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed
+    fitted = _event_fits(question, layer, lexicon)
+    if fitted is not None:
+        return fitted
     listed = _listed_aggregates(question, lexicon)
     if listed != question:
         return dataclasses.replace(read(listed, layer, lexicon), question=question)
@@ -427,6 +430,23 @@ def _placed_said(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readi
         return None
     reading = read(_ARRIVED.sub("made", question), layer, lexicon)
     if len(reading.metrics) != 1 or not _counts_arrivals(layer.metric(reading.metrics[0])):
+        return None
+    return dataclasses.replace(reading, question=question)
+
+
+def _event_fits(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
+    """ "Line items shipped in 1997": read as "made" (a word read as nothing) when every metric
+    read then has a time column whose name says the event the verb names (``l_shipdate``), so
+    the period is on the date the verb means. The ask-back of ``event_dated`` suggests this
+    verb; it was itself asked back as unread (outside tryout 39). Anything else (no period, a
+    time column that names no event or another one) keeps the verb unread, as before."""
+    verb = said_event(question)
+    if verb is None:
+        return None
+    reading = read(re.sub(rf"\b{verb}\b", "made", question, flags=re.IGNORECASE), layer, lexicon)
+    if not reading.metrics or not reading.periods or reading.unread:
+        return None
+    if not all(fits_event(layer.metric(m).time_column, verb) for m in reading.metrics):
         return None
     return dataclasses.replace(reading, question=question)
 
