@@ -83,6 +83,8 @@ def test_only_question_signals_cap() -> None:
     assert cap.kind == "cap" and cap.code == "cap.planner_signal"
     assert cap.evidence == {"signals": ["signal.column_mismatch"]}
     assert planner_signals((Finding("note.something", "note", "n"),)) == ()
+    # the planner's bounds are the reading's, checked against the layer by period_applied
+    assert planner_signals((Finding("signal.period_bound", "signal", "q1 2024 bounds"),)) == ()
 
 
 def test_a_per_word_inside_a_metrics_name_is_no_missing_grouping() -> None:

@@ -10,7 +10,12 @@ signal (``QUESTION_SIGNALS``, the ones the default ``assay`` rule withholds a sa
 on) adds one ``cap.planner_signal`` naming them, so the answer is warned at most, its reason
 named. ``signal.grouping_missing`` is not counted where every "per", "each" or "every" said
 lies inside a metric's own name the reading matched ("sales per employee": one metric, asked
-whole, no group). Done here, not in the scoring rule: ``agreement_first`` is the
+whole, no group). Nor is ``signal.period_bound``: the planner's bounds are the reading's
+periods, which ``period_applied`` checks against the layer (its fiscal calendar included),
+while ``period_bound`` reads the question again without the layer; every firing of it seen
+on a planner answer was false ("fiscal Q1 2024" read as the calendar's Q1 under a July fiscal
+year; "Q1 and Q3 2024" with the bounds of the two OR'ed ranges mixed, outside tryout 39 F12).
+Done here, not in the scoring rule: ``agreement_first`` is the
 preregistered rule for sampled answers and is left as it is.
 """
 
@@ -25,6 +30,8 @@ from assay.types import Finding
 __all__ = ["planner_signals"]
 
 
+# question-SQL signals a layer check already decides for a planned answer (see above)
+_READ_BY_THE_LAYER = frozenset({"signal.period_bound"})
 _PER = re.compile(r"\b(?:per|each|every)\b", re.IGNORECASE)
 
 
@@ -52,6 +59,7 @@ def planner_signals(
         for f in findings
         if f.kind == "signal"
         and f.code in QUESTION_SIGNALS
+        and f.code not in _READ_BY_THE_LAYER
         and not (f.code == "signal.grouping_missing" and _per_in_metric_name(reading))
     ]
     if not fired:
