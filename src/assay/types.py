@@ -46,6 +46,7 @@ class FindingCode(StrEnum):
     CAP_PARTIAL_COMPARISON = "cap.partial_comparison"
     CAP_PARTIAL_RANKING = "cap.partial_ranking"
     CAP_PERIOD_NOT_APPLIED = "cap.period_not_applied"
+    CAP_PLANNER_SIGNAL = "cap.planner_signal"
     CAP_REQUIRED_FILTER_MISSING = "cap.required_filter_missing"
     CAP_SINGLE_SAMPLE = "cap.single_sample"
     CAP_STAND_IN_IN_AGGREGATE = "cap.stand_in_in_aggregate"

@@ -159,7 +159,13 @@ def test_period_comparisons(
         ("since 1 March 2024", 1, "2024-03-01", "2024-11-16"),
         ("in March", 1, "2024-03-01", "2024-04-01"),
         ("in December", 1, "2023-12-01", "2024-01-01"),
-        ("the past 3 months", 1, "2024-08-15", "2024-11-16"),
+        # three months back from 2024-11-15 left out, as "the past 30 days" counts 30
+        ("the past 3 months", 1, "2024-08-16", "2024-11-16"),
+        ("the last 12 months", 1, "2023-11-16", "2024-11-16"),
+        ("the last 30 days", 1, "2024-10-17", "2024-11-16"),
+        # quarters and years are whole calendar ones ("the last 2 full years")
+        ("the last 2 years", 1, "2022-01-01", "2024-01-01"),
+        ("the last 2 quarters", 1, "2024-04-01", "2024-10-01"),
         ("the last 6 full months", 1, "2024-05-01", "2024-11-01"),
         ("so far this month", 1, "2024-11-01", "2024-11-16"),
         ("FY2024", 4, "2023-04-01", "2024-04-01"),

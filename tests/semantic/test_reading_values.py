@@ -270,7 +270,10 @@ def test_the_previous_n_days_after_the_last_n_days_is_before_them() -> None:
     assert (previous.start, previous.end) == (dt.date(2022, 3, 8), dt.date(2022, 3, 22))
     months = find_periods("the last 3 months vs the previous 3 months", clock)
     assert months[1].end == months[0].start
-    assert months[1].start == dt.date(2021, 10, 4)
+    # the last 3 months: 2022-01-05 to 2022-04-04 (the day 3 months back left out, as the
+    # last 14 days leave out the 15th); the previous 3 months end where they start
+    assert months[0].start == dt.date(2022, 1, 5)
+    assert months[1].start == dt.date(2021, 10, 5)
     # another length said second: not paired, left as read (asked back as overlapping)
     other = find_periods("the last 14 days vs the previous 7 days", clock)
     assert other[1].end == dt.date(2022, 4, 5)

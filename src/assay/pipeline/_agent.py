@@ -42,6 +42,8 @@ from assay.gate import decide as decide_gate
 from assay.generators import ModelPath, plan
 from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
+from assay.pipeline._metric_unmatched import metric_unmatched
+from assay.pipeline._planner_signal import planner_signals
 from assay.pipeline._routing import routed
 from assay.pipeline._sampled import (
     RESULT_ONE,
@@ -675,6 +677,12 @@ class Agent:
                     {"metric": metric.name},
                 ),
             )
+        # a check disagreeing with the one planned SQL decides (a warning at most), never
+        # "also found" under a shown answer
+        all_findings += planner_signals(all_findings, reading)
+        # a metric reading across a join some of its rows do not match: warned, N named
+        asked = tuple(self.layer.metric(m) for m in reading.metrics) or (metric,)
+        all_findings += metric_unmatched(asked, self.layer, all_findings)
         sampled = self._agreement(text, reading, metric, run.result)
         if sampled.record:
             base["model"] = [*base.get("model", []), sampled.record]

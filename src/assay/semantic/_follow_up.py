@@ -397,6 +397,10 @@ def compose_follow_up(
         said = _read_after(cleaned, previous, before, layer, lexicon)
     if said.periods and before.periods and _COMPARE.search(cleaned):
         return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
+    alike = _last_year_alike(before, said, cleaned, previous)
+    if alike:  # "what about last year?" after "... in Q4 2023": Q4 2022, like for like
+        cleaned = _LAST_YEAR.sub(alike, cleaned, count=1)
+        said = _read_after(cleaned, previous, before, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
     if (
@@ -471,7 +475,9 @@ def compose_follow_up(
         old = " and ".join(p.label for p in before.periods)
         new = " and ".join(p.label for p in said.periods)
         if old != new:
-            replaced.append(f"period {old} -> {new}")
+            part = _part_name(before.periods[0])
+            like = f" (the same {part} a year before, like for like)" if alike else ""
+            replaced.append(f"period {old} -> {new}{like}")
     elif before.periods:
         inherited.append("period " + " and ".join(p.label for p in before.periods))
     elif said.periods:
@@ -773,6 +779,32 @@ def _same_part_of(before: Reading, said: Reading, cleaned: str, previous: str) -
         return []
     typed = _as_typed(period.text, previous)
     return [_YEAR.sub(p.text, typed) for p in said.periods]
+
+
+_LAST_YEAR = re.compile(
+    r"\b(?:last|previous|prior) (?:year|yr)\b|\bthe year before\b|\ba year (?:earlier|before)\b",
+    re.IGNORECASE,
+)
+
+
+def _last_year_alike(before: Reading, said: Reading, cleaned: str, previous: str) -> str:
+    """ "what about last year?" after "revenue in Q4 2023": the same quarter a year before
+    (Q4 2022), as "vs last year" after it is compared like for like (docs/api.md); outside
+    tryout 39 (F7) was moved silently to the whole of 2023, a year the conversation had
+    covered a part of. The previous question's one period, a part of one calendar year said
+    with its year, with that year less one; ``""`` for anything else (a whole year before,
+    or another period said), which is read as before."""
+    if len(before.periods) != 1 or len(said.periods) != 1:
+        return ""
+    asked = said.periods[0]
+    if not asked.whole_year or len(_LAST_YEAR.findall(cleaned)) != 1:
+        return ""
+    period = before.periods[0]
+    last = period.end - dt.timedelta(days=1)
+    part = period.kind in {"quarter", "month"} or _HALF.search(period.text) is not None
+    if not part or period.start.year != last.year or _YEAR.findall(period.text) != [str(last.year)]:
+        return ""
+    return _YEAR.sub(str(last.year - 1), _as_typed(period.text, previous))
 
 
 def _shifted_alike(period: Period, composed: tuple[Period, ...]) -> bool:

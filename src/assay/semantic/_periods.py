@@ -533,13 +533,15 @@ class _Rules:
                 anchor,
                 f"the last {n} full {unit}s",
             )
-        # "the past 6 months": from the clock's day six months back (as `d >= today - INTERVAL
-        # 6 MONTH` reads it), the clock's day included; days and weeks are counted whole above.
+        # "the past 3 months": the clock's day the last of them and the day three months back
+        # left out, as "the past 30 days" counts 30 days (from 2024-11-07: 2024-08-08 to
+        # 2024-11-07, 92 days; outside tryout 39 counted 93, the start day too). Quarters and
+        # years ("the last 2 years") are whole calendar ones, said so ("full"), above.
         first = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
-        start = first.replace(
+        back = first.replace(
             day=min(self.clock.day, calendar.monthrange(first.year, first.month)[1])
         )
-        return start, self.tomorrow, f"the past {n} {unit}s"
+        return back + dt.timedelta(days=1), self.tomorrow, f"the past {n} {unit}s"
 
 
 _PREVIOUS = re.compile(

@@ -46,6 +46,7 @@ from assay.semantic._compare import said as said_of
 from assay.semantic._counted_amount import counted_amount
 from assay.semantic._either import either
 from assay.semantic._english import COMMON_WORDS
+from assay.semantic._event_dated import event_dated, fits_event, said_event
 from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
@@ -341,7 +342,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     """
     lexicon = lexicon or Lexicon(layer)
     reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
-    return counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    # "line items received in 1997" of a metric dated by its ship date: asked back
+    return event_dated(reading, layer)
 
 
 def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading:
@@ -374,6 +377,9 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
     placed = _placed_said(question, layer, lexicon)
     if placed is not None:
         return placed
+    fitted = _event_fits(question, layer, lexicon)
+    if fitted is not None:
+        return fitted
     listed = _listed_aggregates(question, lexicon)
     if listed != question:
         return dataclasses.replace(read(listed, layer, lexicon), question=question)
@@ -449,6 +455,23 @@ def _placed_said(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readi
     return dataclasses.replace(reading, question=question)
 
 
+def _event_fits(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
+    """ "Line items shipped in 1997": read as "made" (a word read as nothing) when every metric
+    read then has a time column whose name says the event the verb names (``l_shipdate``), so
+    the period is on the date the verb means. The ask-back of ``event_dated`` suggests this
+    verb; it was itself asked back as unread (outside tryout 39). Anything else (no period, a
+    time column that names no event or another one) keeps the verb unread, as before."""
+    verb = said_event(question)
+    if verb is None:
+        return None
+    reading = read(re.sub(rf"\b{verb}\b", "made", question, flags=re.IGNORECASE), layer, lexicon)
+    if not reading.metrics or not reading.periods or reading.unread:
+        return None
+    if not all(fits_event(layer.metric(m).time_column, verb) for m in reading.metrics):
+        return None
+    return dataclasses.replace(reading, question=question)
+
+
 _COUNT_CUE = re.compile(r"^\s*(how many|what is the number of|the number of|number of)\b", re.I)
 
 
@@ -502,6 +525,22 @@ def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
 _AGED = re.compile(
     r"\b(youngest|oldest)\b(?:\s+([A-Za-z]+?)(?:['’]s)?\b)?(?:\s+(age)\b)?", re.IGNORECASE
 )
+_RANK_WORDS = {
+    True: re.compile(r"\b(?:top|highest|largest|biggest|greatest|best|most|maximum|max)\b", re.I),
+    False: re.compile(r"\b(?:bottom|lowest|smallest|least|fewest|worst|minimum|min)\b", re.I),
+}
+
+
+def _ranking_said(question: str, descending: bool) -> str:
+    """The question's own word for a ranking with nothing to rank ("Largest"), named in the
+    ask-back; "top" or "bottom" only when it said none (outside tryout 39 was asked about
+    'top' after "Largest order totalprice in 1995", a word the user never said)."""
+    found = _RANK_WORDS[descending].search(question)
+    return found.group(0) if found else ("top" if descending else "bottom")
+
+
+# "which country", "what country": rows ranked by their extreme; "what is", "what was" not
+_WHICH = re.compile(r"\b(?:which|what)\b(?!\s+(?:is|was|are|were|'s)\b)", re.IGNORECASE)
 _EXTREME = re.compile(r"^\s*(min|max)\s*\(\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\)\s*$", re.I)
 
 
@@ -536,8 +575,10 @@ def _aged(question: str, layer: SemanticLayer) -> tuple[str, str, str] | None:
     if len(candidates) != 1:
         return None
     said = candidates[0].label
-    if re.search(r"\b(?:which|what)\b", question[: found.start()], re.IGNORECASE):
-        # "which country has the oldest singer": the country whose oldest is the oldest
+    if _WHICH.search(question[: found.start()]):
+        # "which country has the oldest singer": the country whose oldest is the oldest;
+        # "what is the age of the youngest singer" names no rows to rank (outside tryout 39
+        # was asked back on 'bottom', a word the reader had put there)
         said = f"{'lowest' if func == 'min' else 'highest'} {said}"
     rewritten = f"{question[: found.start()]}{said}{question[end:]}"
     return rewritten, candidates[0].name, found.group(1)
@@ -1097,7 +1138,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
             else:
                 ranking = Ranking(keep, (change == "up") == ranking.descending)
     if ranking is not None and not groups and grain is None:
-        dangling.append("top" if ranking.descending else "bottom")
+        dangling.append(_ranking_said(question, ranking.descending))
         ranking = None
     read_away = was_unread - {t.index for t in unread}  # words the reading accounts for
     still = {t.index for t in unread}

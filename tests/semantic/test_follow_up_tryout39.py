@@ -1,0 +1,65 @@
+"""Outside tryout 39, F7: "what about last year?" after "Revenue by product line in Q4 2023"
+was moved silently to the whole of 2023 (follow_up.replaced "period Q4 2023 -> 2023", shown),
+a year the conversation had covered a quarter of. As "vs last year" after a quarter compares
+the same quarter a year before (docs/api.md, like for like), "last year" said alone after a
+part of a year is that part a year before, and ``replaced`` says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from assay.semantic import Lexicon, compose_follow_up, load_semantic, read
+
+
+def _composed(wrb: Path, previous: str, fragment: str) -> dict[str, Any]:
+    layer = load_semantic(wrb / "shop.yaml")
+    composed = compose_follow_up(previous, fragment, layer, Lexicon(layer))
+    assert composed["unclear"] is None, composed
+    return composed
+
+
+@pytest.mark.parametrize(
+    ("previous", "fragment", "old", "new", "part"),
+    [
+        (
+            "gross revenue by country in Q4 2023",
+            "what about last year?",
+            "Q4 2023",
+            "Q4 2022",
+            "quarter",
+        ),
+        ("number of orders in March 2024", "and last year?", "March 2024", "March 2023", "month"),
+        ("gross revenue in H1 2024", "how about the year before", "H1 2024", "H1 2023", "period"),
+    ],
+    ids=["quarter", "month", "half"],
+)
+def test_last_year_after_part_of_a_year_is_that_part_a_year_before(
+    wrb: Path, previous: str, fragment: str, old: str, new: str, part: str
+) -> None:
+    composed = _composed(wrb, previous, fragment)
+    layer = load_semantic(wrb / "shop.yaml")
+    assert [p.label for p in read(composed["question"], layer).periods] == [new], composed
+    assert (
+        f"period {old} -> {new} (the same {part} a year before, like for like)"
+        in (composed["replaced"])
+    ), composed
+
+
+@pytest.mark.parametrize(
+    ("previous", "fragment", "labels"),
+    [
+        ("gross revenue in 2023", "what about last year?", ["2023"]),
+        ("gross revenue in Q4 2023", "what about 2021?", ["2021"]),
+    ],
+    ids=["whole-year-before", "a-year-said"],
+)
+def test_a_whole_year_before_or_a_year_said_is_read_as_before(
+    wrb: Path, previous: str, fragment: str, labels: list[str]
+) -> None:
+    composed = _composed(wrb, previous, fragment)
+    layer = load_semantic(wrb / "shop.yaml")
+    assert [p.label for p in read(composed["question"], layer).periods] == labels, composed
+    assert not any("like for like" in r for r in composed["replaced"]), composed
