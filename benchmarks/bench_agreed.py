@@ -67,6 +67,11 @@ with why each wrong one is wrong):
   start (d751cd0) and once by its end (e4b4d93, frozen as ``assay-1.0-r37``). Made a
   DEVELOPMENT set in session 39 (main 0e850f6: 11/30 wrong shown, 3/30 right withheld): read
   and built on, TUNED ON since.
+- ``agreed26`` (60 records: 30 right, 30 wrong) on TPC-DS (18), TPC-H (12), four CSV datasets
+  (20: Snowflake Intelligence, Cortex Analyst, MetricFlow's seeds, the semantic-model-generator
+  demo) and the Spider slice (10), written blind in session 39 while agreed25 was built on, and
+  kept outside the repository until its one look. Held out: scored by the code of the session's
+  start (0e850f6) and once by its end (f184efd, frozen as ``assay-1.0-r40``); never read.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -199,6 +204,18 @@ FIRST_LOOK = {
             "wrong": {"show": 11, "withhold": 19},
         },
     },
+    # Its one look, by the code frozen as assay-1.0-r40 (f184efd), and the session's start
+    # (0e850f6): the session's checks, built from agreed25, did not carry over to it.
+    "agreed26": {
+        "r40_held_out": {
+            "right": {"show": 24, "withhold": 6},
+            "wrong": {"show": 7, "withhold": 23},
+        },
+        "before_0e850f6": {
+            "right": {"show": 23, "withhold": 7},
+            "wrong": {"show": 7, "withhold": 23},
+        },
+    },
     # A development set: its first score, by the code before any change made from it.
     "agreed22": {
         "before_0294dd7": {
@@ -220,6 +237,7 @@ TUNED_ON = {
     "agreed22": True,
     "agreed23": True,  # a development set since session 38
     "agreed25": True,  # a development set since session 39
+    "agreed26": False,
 }
 
 
@@ -317,7 +335,8 @@ def run() -> dict[str, object]:
         "agreed21 5/30 with 3/30 under r29, 7/30 with 3/30 at 75c1177, "
         "agreed22 (development) 14/30 with 3/30 at 0294dd7, "
         "agreed23 7/30 with 3/30 under r32, 15/30 with 4/30 at 24ca0bd, "
-        "agreed25 11/30 with 3/30 under r37, 11/30 with 2/30 at d751cd0)",
+        "agreed25 11/30 with 3/30 under r37, 11/30 with 2/30 at d751cd0, "
+        "agreed26 7/30 with 6/30 under r40, 7/30 with 7/30 at 0e850f6)",
         rows,
     )
     return record
