@@ -8,6 +8,7 @@ order's customer as well. New small layers: flights with an origin and a destina
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import duckdb
@@ -15,7 +16,14 @@ import pytest
 
 from assay.connectors import connect
 from assay.pipeline import Agent
-from assay.semantic import SemanticLayer, join_paths, load_semantic, parse_semantic, read
+from assay.semantic import (
+    Comparison,
+    SemanticLayer,
+    join_paths,
+    load_semantic,
+    parse_semantic,
+    read,
+)
 from assay.types import Verdict
 
 
@@ -159,3 +167,15 @@ def test_the_metric_tables_own_join_is_taken() -> None:
     joins = [*layer.joins, type(layer.joins[0])("parcel.region_id", "region.id")]
     own = SemanticLayer(metrics=layer.metrics, dimensions=layer.dimensions, joins=tuple(joins))
     assert join_paths(read("parcel count by region", own), own) == []
+
+
+def test_a_bound_on_a_metrics_column_is_read() -> None:
+    # "flights with delay over 30" where flight.delay is only a metric's column, no dimension:
+    # read through the bound's own column (it raised, and the agent said internal error)
+    layer = _flights_layer()
+    bound = Comparison("flight delay", ">", "30", "over 30", "flight.delay")
+    reading = replace(read("flight count", layer), comparisons=(bound,))
+    assert join_paths(reading, layer) == []
+    far = replace(bound, column="airport.elevation")
+    (found,) = join_paths(replace(reading, comparisons=(far,)), layer)
+    assert found.ways() == ["by origin", "by dest"]

@@ -62,12 +62,15 @@ class JoinPaths:
 def join_paths(reading: Reading, layer: SemanticLayer) -> list[JoinPaths]:
     """Each dimension the reading uses that a metric's table reaches by more than one path of
     many-to-one joins (the module docstring); empty when none."""
-    used = [*reading.groups, *(f.dimension for f in reading.filters)]
-    used += [c.dimension for c in reading.comparisons]
+    used = [(d, layer.dimension(d).column) for d in reading.groups]
+    used += [(f.dimension, layer.dimension(f.dimension).column) for f in reading.filters]
+    # a bound may be on a metric's column ("stadium.Capacity"), not a dimension
+    used += [
+        (c.dimension, c.column or layer.dimension(c.dimension).column) for c in reading.comparisons
+    ]
     found: list[JoinPaths] = []
     seen: set[tuple[str, str]] = set()
-    for name in dict.fromkeys(used):
-        column = layer.dimension(name).column
+    for name, column in dict.fromkeys(used):
         if "." not in column:
             continue
         table = column.split(".")[0]
