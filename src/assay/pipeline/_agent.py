@@ -69,6 +69,7 @@ from assay.semantic import (
     distinct_entities,
     distinct_over_rows,
     entity_columns,
+    join_paths,
     other_places,
     other_roles,
     read,
@@ -342,6 +343,10 @@ class Agent:
         if roles:
             base["message"] = roles
             return self._verdict(ident, "abstain", ("behaviour.other_role",), base)
+        paths = self._join_paths(reading)
+        if paths:
+            base["message"] = paths
+            return self._verdict(ident, "abstain", ("behaviour.join_paths",), base)
         outside = self._outside_own_data(reading)
         if outside is not None:
             base["message"] = outside
@@ -425,6 +430,29 @@ class Agent:
         except AssayError:
             return ""  # no catalog to read: the planner's own refusal stands
         return " ".join(r.said(self.layer.metric(r.metric).label) for r in roles)
+
+    def _join_paths(self, reading: Reading) -> str:
+        """Why a dimension the metric's rows reach by two join paths is not applied ("line
+        items by nation name": the supplier's or the customer's nation, ``semantic._join_paths``);
+        ``""`` when each dimension is reached one way."""
+        words = []
+        for found in join_paths(reading, self.layer):
+            said = spoken_dimension(found.dimension, self.layer)
+            label = self.layer.metric(found.metric).label
+            start = self.layer.metric(found.metric).table
+            ways = found.ways()
+            owners = [path[-2][1] if len(path) > 1 else start for path in found.paths]
+            whose = ""
+            if len(set(owners)) == len(owners):
+                whose = f" (the {found.table} of the {' or of the '.join(owners)}?)"
+            words.append(
+                f"The {said} is {found.table}'s, and each {start} row reaches {found.table} "
+                f"{len(ways)} ways: {', or '.join(ways)}{whose}. The layer cannot keep "
+                f"{label} to one of them, so this is not answered rather than one chosen "
+                f"silently. Ask about the {' or the '.join(dict.fromkeys(owners))} rows by "
+                f"{said}, or give the layer a dimension of its own for each way."
+            )
+        return " ".join(words)
 
     def _other_place_words(self, place: OtherPlace) -> str:
         """Both readings of one place, the other with whether the data holds the value."""

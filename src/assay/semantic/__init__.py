@@ -11,6 +11,7 @@ from assay.semantic._distinct_entity import (
 )
 from assay.semantic._follow_up import compose_follow_up, on_reading_line, phrase_span
 from assay.semantic._having import GroupCondition
+from assay.semantic._join_paths import JoinPaths, join_paths
 from assay.semantic._load import check_against, load_semantic, parse_semantic
 from assay.semantic._lookup import ValueLookup, value_lookup_sql, value_lookups, with_found
 from assay.semantic._model import (
@@ -56,6 +57,7 @@ __all__ = [
     "ForbiddenJoin",
     "GroupCondition",
     "JoinPath",
+    "JoinPaths",
     "Lexicon",
     "Match",
     "Metric",
@@ -82,6 +84,7 @@ __all__ = [
     "distinct_over_rows",
     "entity_columns",
     "find_periods",
+    "join_paths",
     "load_semantic",
     "metric_filter",
     "on_reading_line",
