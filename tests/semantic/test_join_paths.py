@@ -156,6 +156,9 @@ def test_line_items_by_nation_name_on_a_drafted_tpch(tpch_duckdb: Path, tpch_dra
         assert (verdict.behaviour, verdict.reasons) == ("abstain", ("behaviour.join_paths",))
         message = verdict.provenance["message"]
         assert "the nation of the supplier or of the customer?" in message, message
+        # "by nation name" is said only of a grouping, never of "in GERMANY"
+        assert message.endswith("or give the layer a dimension of its own for each way.")
+        assert ("rows by nation name," in message) == ("by" in question), message
     # reached one way: answered as before
     verdict = _ask(tpch_duckdb, tpch_draft, "customers by nation")
     assert verdict.action in {"show", "warn"} and verdict.candidate is not None

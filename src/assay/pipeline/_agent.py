@@ -442,6 +442,7 @@ class Agent:
             start = self.layer.metric(found.metric).table
             ways = found.ways()
             owners = [path[-2][1] if len(path) > 1 else start for path in found.paths]
+            by = f" by {said}" if found.dimension in reading.groups else ""
             whose = ""
             if len(set(owners)) == len(owners):
                 whose = f" (the {found.table} of the {' or of the '.join(owners)}?)"
@@ -449,8 +450,8 @@ class Agent:
                 f"The {said} is {found.table}'s, and each {start} row reaches {found.table} "
                 f"{len(ways)} ways: {', or '.join(ways)}{whose}. The layer cannot keep "
                 f"{label} to one of them, so this is not answered rather than one chosen "
-                f"silently. Ask about the {' or the '.join(dict.fromkeys(owners))} rows by "
-                f"{said}, or give the layer a dimension of its own for each way."
+                f"silently. Ask about the {' or the '.join(dict.fromkeys(owners))} rows"
+                f"{by}, or give the layer a dimension of its own for each way."
             )
         return " ".join(words)
 
