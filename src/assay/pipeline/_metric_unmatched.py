@@ -18,31 +18,13 @@ already names with its unmatched rows.
 
 from __future__ import annotations
 
-from collections import deque
-
 import sqlglot
 from sqlglot import exp
 
-from assay.semantic import JoinPath, Metric, SemanticLayer
+from assay.semantic import Metric, SemanticLayer
 from assay.types import Finding
 
 __all__ = ["metric_unmatched"]
-
-
-def _path(layer: SemanticLayer, start: str, goal: str) -> list[JoinPath]:
-    """The fewest joins from ``start`` to ``goal`` (either direction), or none."""
-    queue: deque[tuple[str, list[JoinPath]]] = deque([(start, [])])
-    seen = {start}
-    while queue:
-        table, steps = queue.popleft()
-        if table == goal:
-            return steps
-        for join in layer.joins:
-            for here, there in (join.tables, tuple(reversed(join.tables))):
-                if here == table and there not in seen:
-                    seen.add(there)
-                    queue.append((there, [*steps, join]))
-    return []
 
 
 def _read_tables(metric: Metric) -> list[str]:
@@ -73,7 +55,7 @@ def metric_unmatched(
         for table in _read_tables(metric):
             if table == timed or (metric.name, table) in named:
                 continue
-            for join in _path(layer, metric.table, table):
+            for join, _ in layer.join_steps(metric.table, table):
                 many, one = join.tables
                 if not join.unmatched or join.left in said:
                     continue

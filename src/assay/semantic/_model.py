@@ -16,6 +16,7 @@ and forbidden joins.
 from __future__ import annotations
 
 import datetime as dt
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -173,6 +174,23 @@ class SemanticLayer:
 
     def dimension(self, name: str) -> Dimension:
         return next(d for d in self.dimensions if d.name == name)
+
+    def join_steps(self, start: str, goal: str) -> list[tuple[JoinPath, bool]]:
+        """The fewest joins from table ``start`` to ``goal`` (the planner's path), each step
+        with whether it goes left to right; empty when there is none."""
+        queue: deque[tuple[str, list[tuple[JoinPath, bool]]]] = deque([(start, [])])
+        seen = {start}
+        while queue:
+            table, steps = queue.popleft()
+            if table == goal:
+                return steps
+            for join in self.joins:
+                left, right = join.tables
+                for here, there, forward in ((left, right, True), (right, left, False)):
+                    if here == table and there not in seen:
+                        seen.add(there)
+                        queue.append((there, [*steps, (join, forward)]))
+        return []
 
 
 def metric_filter(metrics: Sequence[Metric]) -> str:

@@ -19,7 +19,6 @@ naming it, never answered through the other entity.
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -72,7 +71,7 @@ def other_roles(reading: Reading, layer: SemanticLayer, catalog: Catalog) -> lis
         table = dimension.column.split(".")[0]
         for name in reading.metrics:
             metric = layer.metric(name)
-            steps = _path(layer, metric.table, table)
+            steps = layer.join_steps(metric.table, table)
             if not any(_fans_out(join, forward) for join, forward in steps):
                 continue
             for key, role in _entering_keys(steps):
@@ -82,24 +81,6 @@ def other_roles(reading: Reading, layer: SemanticLayer, catalog: Catalog) -> lis
                     found.append(OtherRole(value, dimension.name, role, key, own, name))
                     break
     return found
-
-
-def _path(layer: SemanticLayer, start: str, goal: str) -> list[tuple[JoinPath, bool]]:
-    """The layer's shortest join path from ``start`` to ``goal`` (the planner's), each step
-    with whether it goes left to right; empty when there is none."""
-    queue: deque[tuple[str, list[tuple[JoinPath, bool]]]] = deque([(start, [])])
-    seen = {start}
-    while queue:
-        table, steps = queue.popleft()
-        if table == goal:
-            return steps
-        for join in layer.joins:
-            left, right = join.tables
-            for here, there, forward in ((left, right, True), (right, left, False)):
-                if here == table and there not in seen:
-                    seen.add(there)
-                    queue.append((there, [*steps, (join, forward)]))
-    return []
 
 
 def _fans_out(join: JoinPath, forward: bool) -> bool:
