@@ -51,10 +51,10 @@ def test_last_year_after_part_of_a_year_is_that_part_a_year_before(
 @pytest.mark.parametrize(
     ("previous", "fragment", "labels"),
     [
-        ("gross revenue in 2023", "what about last year?", ["2023"]),
         ("gross revenue in Q4 2023", "what about 2021?", ["2021"]),
+        ("gross revenue in 2024", "what about last year?", ["2023"]),
     ],
-    ids=["whole-year-before", "a-year-said"],
+    ids=["a-year-said", "last-year-is-the-year-before"],
 )
 def test_a_whole_year_before_or_a_year_said_is_read_as_before(
     wrb: Path, previous: str, fragment: str, labels: list[str]
@@ -63,3 +63,36 @@ def test_a_whole_year_before_or_a_year_said_is_read_as_before(
     layer = load_semantic(wrb / "shop.yaml")
     assert [p.label for p in read(composed["question"], layer).periods] == labels, composed
     assert not any("like for like" in r for r in composed["replaced"]), composed
+
+
+# The outside re-check of tryout 39 (N1): after a whole year, "the year before" was read as the
+# clock's last year, and "orders count in 1994" then "and the year before?" was shown as 1997's.
+@pytest.mark.parametrize(
+    ("previous", "fragment", "label"),
+    [
+        ("gross revenue in 2021", "and the year before?", "2020"),
+        ("gross revenue in 2021", "what about the previous year?", "2020"),
+        ("number of orders in 2022", "and a year earlier?", "2021"),
+    ],
+    ids=["the-year-before", "previous-year", "a-year-earlier"],
+)
+def test_the_year_before_a_whole_year_is_the_year_before_it(
+    wrb: Path, previous: str, fragment: str, label: str
+) -> None:
+    composed = _composed(wrb, previous, fragment)
+    layer = load_semantic(wrb / "shop.yaml")
+    assert [p.label for p in read(composed["question"], layer).periods] == [label], composed
+
+
+@pytest.mark.parametrize("previous", ["gross revenue in 2021", "gross revenue in 2023"])
+def test_last_year_after_a_whole_year_that_is_not_the_one_before_the_clock_is_asked_back(
+    wrb: Path, previous: str
+) -> None:
+    """ "what about last year?" after 2021 is 2020 (the year before) or 2023 (the clock's last
+    year); after 2023 it is 2022 or 2023 itself, the same answer again: asked back, naming both."""
+    layer = load_semantic(wrb / "shop.yaml")
+    composed = compose_follow_up(previous, "what about last year?", layer, Lexicon(layer))
+    assert composed["unclear"] is not None, composed
+    year = int(previous[-4:])
+    assert f"the year before {year} ({year - 1})" in composed["unclear"], composed
+    assert "(2023)" in composed["unclear"], composed

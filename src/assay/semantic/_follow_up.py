@@ -401,6 +401,12 @@ def compose_follow_up(
     if alike:  # "what about last year?" after "... in Q4 2023": Q4 2022, like for like
         cleaned = _LAST_YEAR.sub(alike, cleaned, count=1)
         said = _read_after(cleaned, previous, before, layer, lexicon)
+    year_before, why = _year_before(before, said, cleaned)
+    if why:
+        return _unclear(previous, fragment, why)
+    if year_before:  # "and the year before?" after "... in 1996": 1995, not the clock's
+        cleaned = _LAST_YEAR.sub(year_before, cleaned, count=1)
+        said = _read_after(cleaned, previous, before, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
     if (
@@ -805,6 +811,42 @@ def _last_year_alike(before: Reading, said: Reading, cleaned: str, previous: str
     if not part or period.start.year != last.year or _YEAR.findall(period.text) != [str(last.year)]:
         return ""
     return _YEAR.sub(str(last.year - 1), _as_typed(period.text, previous))
+
+
+_BEFORE_THAT = re.compile(
+    r"\b(?:previous|prior) (?:year|yr)\b|\bthe year before\b|\ba year (?:earlier|before)\b",
+    re.IGNORECASE,
+)
+
+
+def _year_before(before: Reading, said: Reading, cleaned: str) -> tuple[str, str]:
+    """The year before a whole year asked, for a follow-up that says it relatively (the year
+    and ``""``), or why it cannot be told (``""`` and the reason, asked back).
+
+    After "orders count in 1996", "and the year before?" and "what about the previous year?"
+    mean 1995; they were read as the clock's last year and 1997 was shown (outside re-check
+    of tryout 39, N1). "what about last year?" is either the year before the one asked or the
+    clock's last year: where the two differ it is asked back, never one taken silently (where
+    they are one year, it is that year). ``("", "")`` for anything else, read as before."""
+    if len(before.periods) != 1 or len(said.periods) > 1 or len(_LAST_YEAR.findall(cleaned)) != 1:
+        return "", ""
+    period = before.periods[0]
+    wanted = period.start.year - 1
+    if not period.whole_year:
+        return "", ""
+    if not said.periods:  # "and a year earlier?": no period of its own read
+        return (str(wanted) if _BEFORE_THAT.search(cleaned) else ""), ""
+    asked = said.periods[0]
+    if not asked.whole_year:
+        return "", ""
+    if _BEFORE_THAT.search(cleaned):
+        return ("" if asked.start.year == wanted else str(wanted)), ""
+    if asked.start.year == wanted:
+        return "", ""
+    return "", (
+        f"'last year' could be the year before {period.start.year} ({wanted}) or the last "
+        f"full year of the data's calendar ({asked.start.year}); say the year"
+    )
 
 
 def _shifted_alike(period: Period, composed: tuple[Period, ...]) -> bool:
