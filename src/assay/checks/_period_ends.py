@@ -27,6 +27,7 @@ from sqlglot import exp
 from assay.checks._context import CheckContext, CheckOutcome
 from assay.checks._latest_full import latest_taken_as_full
 from assay.checks._where import finding, tree_of
+from assay.errors import ExecutionError
 from assay.types import Finding
 
 __all__ = ["period_end_included"]
@@ -34,6 +35,7 @@ __all__ = ["period_end_included"]
 _MONTHS = (
     "january february march april may june july august september october november december"
 ).split()
+_PROBE_MS = 5_000
 _ORDINAL = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3}
 _ORDINAL |= {"fourth": 4, "4th": 4, "last": 4}
 _DECADE = re.compile(r"\b(?:the\s+)?((?:1[89]|20)\d0)'?s\b")
@@ -227,7 +229,7 @@ def period_end_included(ctx: CheckContext) -> CheckOutcome:
                         ),
                     )
                 )
-    uncovered = _not_the_period(ctx.question, periods, tree)
+    uncovered = _not_the_period(ctx, periods, tree)
     return CheckOutcome((uncovered,) if uncovered is not None else ())
 
 
@@ -299,7 +301,7 @@ _OTHER_SPAN = re.compile(
 _PERIOD_LITERAL = re.compile(r"(?:19|20)\d\d(?:-\d\d)?%?")
 
 
-def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Finding | None:
+def _not_the_period(ctx: CheckContext, periods: list[Period], tree: exp.Expr) -> Finding | None:
     """The SQL's only date restrictions do not cover the period asked: a range that runs over
     one of its ends ("gross revenue in 2023" as ``order_date >= '2022-06-01' AND order_date <
     '2023-06-01'``), or a single bound that leaves out days of it (``order_date <
@@ -308,6 +310,7 @@ def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Fin
     asked (narrower words may say so), when the period is written another way (``year(d) =
     2023``), and when the question asks for another span (``_OTHER_SPAN``) or names a year
     outside its periods (a comparison)."""
+    question = ctx.question
     if _OTHER_SPAN.search(question):
         return None
     for year in re.findall(r"\b(?:19|20)\d\d\b", question):
@@ -329,15 +332,18 @@ def _not_the_period(question: str, periods: list[Period], tree: exp.Expr) -> Fin
         for said, first, after, _, _ in periods:
             if high >= first and low < after:
                 return _period_finding(said, first, after, column, f"from {low} to {high}")
-    return _one_sided(periods, tree)
+    return _one_sided(ctx, periods, tree)
 
 
-def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
+def _one_sided(ctx: CheckContext, periods: list[Period], tree: exp.Expr) -> Finding | None:
     """A date column bounded on one side only, past the period's own end: a lower bound after
     its first day, an upper one before its last, leaves out days of it (``order_date <
     '2023-01-01'`` for "in 2023" leaves out all of them). A bound on the period's own first
-    (or last) day is silent: with no rows after the period it is right ("in 1998" as
-    ``o_orderdate >= DATE '1998-01-01'``, TPC-H ending in 1998: agreed22 h22_h09, right). A
+    (or last) day is right when no row it reads lies past the period's other end ("in 1998"
+    as ``o_orderdate >= DATE '1998-01-01'``, TPC-H ending in 1998: agreed22 h22_h09, right),
+    and wrong when one does ("gross revenue in 2023" as ``order_date >= '2023-01-01'`` on the
+    demo warehouse, whose orders run into 2024, sums 2024 too): the engine is asked
+    (``_past_the_period``); unmeasured (no database, a probe that fails), it is silent. A
     bound of any value on the other side (a timestamp, a literal written first, a
     ``BETWEEN``) makes it two-sided."""
     sides: dict[str, set[str]] = {}
@@ -366,7 +372,50 @@ def _one_sided(periods: list[Period], tree: exp.Expr) -> Finding | None:
         if value > first if side == "low" else value < after - dt.timedelta(days=1):
             kept = f"from {value} on" if side == "low" else f"up to {value}"
             return _period_finding(said, first, after, column, f"{kept}, with no other end")
+        past = _past_the_period(ctx, column, side, first, after)
+        if past is not None:
+            kept = f"from {value} on" if side == "low" else f"up to {value}"
+            bounds = f"{kept}, with no other end, and it reads rows dated {past}"
+            return _period_finding(said, first, after, column, bounds)
     return None
+
+
+def _past_the_period(
+    ctx: CheckContext, column: exp.Column, side: str, first: dt.date, after: dt.date
+) -> dt.date | None:
+    """The latest date (``side`` "low") or the earliest (``side`` "high") ``column`` takes in
+    the rows of the answer's own SELECT (its FROM and WHERE, the single bound included), when
+    it lies past the period's other end: a bound on the period's first day alone then reads
+    the rows after the period. ``None`` when it does not, or when it cannot be measured (no
+    database, a probe that fails, a value not a date)."""
+    select = column.find_ancestor(exp.Select)
+    if ctx.profiles is None or select is None:
+        return None
+    probe = select.copy()
+    for arg in ("group", "having", "order", "limit", "offset", "distinct", "qualify"):
+        probe.set(arg, None)
+    edge = exp.Max if side == "low" else exp.Min
+    probe.set("expressions", [edge(this=column.copy())])
+    root = column.root()
+    if select is not root and root.args.get("with") is not None and not probe.args.get("with"):
+        probe.set("with", root.args["with"].copy())
+    try:
+        rows = ctx.profiles.runner.execute(
+            probe.sql(dialect=ctx.dialect), time_limit_ms=_PROBE_MS, max_rows=1
+        ).rows
+    except ExecutionError:
+        return None
+    value = rows[0][0] if rows and rows[0] else None
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    elif isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value.strip()[:10])
+        except ValueError:
+            return None
+    if not isinstance(value, dt.date):
+        return None
+    return value if (value >= after if side == "low" else value < first) else None
 
 
 def _period_finding(
