@@ -10,7 +10,6 @@ the same question always gives the same SQL.
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
 from dataclasses import dataclass
 
 import sqlglot
@@ -51,18 +50,11 @@ def _tables_of(text: str) -> set[str]:
 
 def _path(layer: SemanticLayer, start: str, goal: str) -> list[tuple[JoinPath, bool]]:
     """Joins from ``start`` to ``goal``; each step says whether it goes left to right."""
-    queue: deque[tuple[str, list[tuple[JoinPath, bool]]]] = deque([(start, [])])
-    seen = {start}
-    while queue:
-        table, steps = queue.popleft()
-        if table == goal:
-            return steps
-        for join in layer.joins:
-            left, right = join.tables
-            for here, there, forward in ((left, right, True), (right, left, False)):
-                if here == table and there not in seen:
-                    seen.add(there)
-                    queue.append((there, [*steps, (join, forward)]))
+    steps = layer.join_steps(start, goal)
+    if steps or start == goal:
+        return steps
+    # no path: the tables the metric's table does reach, for the forbidden join that barred it
+    seen = {start} | {t for j in layer.joins for t in j.tables if layer.join_steps(start, t)}
     barred = [
         f for f in layer.forbidden_joins if {f.left, f.right} & seen and goal in (f.left, f.right)
     ]
