@@ -96,3 +96,33 @@ def test_last_year_after_a_whole_year_that_is_not_the_one_before_the_clock_is_as
     year = int(previous[-4:])
     assert f"the year before {year} ({year - 1})" in composed["unclear"], composed
     assert "(2023)" in composed["unclear"], composed
+
+
+# The second outside re-check (W1): "the previous quarter" after Q1 2024 was the clock's last
+# quarter (Q3 2024 shown), "the previous month" after March 2024 was October 2024.
+@pytest.mark.parametrize(
+    ("previous", "fragment", "label"),
+    [
+        ("gross revenue in Q1 2023", "what about the previous quarter?", "Q4 2022"),
+        ("gross revenue in Q3 2023", "and the quarter before?", "Q2 2023"),
+        ("number of orders in March 2023", "what about the previous month?", "February 2023"),
+        ("number of orders in January 2023", "and the prior month?", "December 2022"),
+    ],
+    ids=["previous-quarter", "quarter-before", "previous-month", "prior-month-across-years"],
+)
+def test_the_part_before_a_quarter_or_month_is_the_one_before_it(
+    wrb: Path, previous: str, fragment: str, label: str
+) -> None:
+    composed = _composed(wrb, previous, fragment)
+    layer = load_semantic(wrb / "shop.yaml")
+    periods = read(composed["question"], layer).periods
+    assert [p.label for p in periods] == [label], composed
+
+
+def test_last_quarter_after_a_quarter_that_is_not_the_clock_s_is_asked_back(wrb: Path) -> None:
+    layer = load_semantic(wrb / "shop.yaml")
+    composed = compose_follow_up(
+        "gross revenue in Q1 2023", "what about last quarter?", layer, Lexicon(layer)
+    )
+    assert composed["unclear"] is not None, composed
+    assert "the quarter before Q1 2023 (Q4 2022)" in composed["unclear"], composed

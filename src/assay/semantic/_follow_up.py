@@ -404,6 +404,12 @@ def compose_follow_up(
     year_before, why = _year_before(before, said, cleaned)
     if why:
         return _unclear(previous, fragment, why)
+    part_before, why = _part_before(before, said, cleaned)
+    if why:
+        return _unclear(previous, fragment, why)
+    if part_before != cleaned:  # "the previous quarter" after "... in Q1 2024": Q4 2023
+        cleaned = part_before
+        said = _read_after(cleaned, previous, before, layer, lexicon)
     if year_before:  # "and the year before?" after "... in 1996": 1995, not the clock's
         cleaned = _LAST_YEAR.sub(year_before, cleaned, count=1)
         said = _read_after(cleaned, previous, before, layer, lexicon)
@@ -847,6 +853,49 @@ def _year_before(before: Reading, said: Reading, cleaned: str) -> tuple[str, str
         f"'last year' could be the year before {period.start.year} ({wanted}) or the last "
         f"full year of the data's calendar ({asked.start.year}); say the year"
     )
+
+
+_PART_BEFORE = re.compile(
+    r"\b(?:(?:the\s+)?(?P<rel>previous|prior|last)\s+(?P<unit>quarter|month)"
+    r"|the\s+(?P<unit2>quarter|month)\s+before)\b",
+    re.IGNORECASE,
+)
+_MONTHS = (
+    "January February March April May June July August September October November December"
+).split()
+
+
+def _part_before(before: Reading, said: Reading, cleaned: str) -> tuple[str, str]:
+    """A follow-up saying the quarter or month before a quarter or month asked: ``cleaned``
+    with that period written out, or why it cannot be told (asked back).
+
+    After "revenue in Q1 2024", "what about the previous quarter?" is Q4 2023; it was read
+    as the clock's last quarter and Q3 2024 was shown (outside re-check of tryout 39, W1),
+    as "the year before" was the clock's year (N1). "last quarter" after a quarter is the one
+    before it or the clock's last quarter: asked back where the two differ. Anything else is
+    returned as it was, ``(cleaned, "")``."""
+    found = list(_PART_BEFORE.finditer(cleaned))
+    if len(before.periods) != 1 or len(said.periods) > 1 or len(found) != 1:
+        return cleaned, ""
+    (match,) = found
+    unit = (match.group("unit") or match.group("unit2")).lower()
+    period = before.periods[0]
+    if period.kind != unit:
+        return cleaned, ""
+    start = period.start
+    months = 3 if unit == "quarter" else 1
+    index = start.year * 12 + start.month - 1 - months
+    year, month = divmod(index, 12)
+    wanted = f"Q{month // 3 + 1} {year}" if unit == "quarter" else f"{_MONTHS[month]} {year}"
+    if match.group("rel") and match.group("rel").lower() == "last" and said.periods:
+        asked = said.periods[0]
+        if asked.start != dt.date(year, month + 1, 1):
+            return cleaned, (
+                f"'last {unit}' could be the {unit} before {period.label} ({wanted}) or the "
+                f"last full {unit} of the data's calendar ({asked.label}); say the {unit}"
+            )
+        return cleaned, ""
+    return cleaned[: match.start()] + wanted + cleaned[match.end() :], ""
 
 
 def _shifted_alike(period: Period, composed: tuple[Period, ...]) -> bool:
