@@ -38,12 +38,14 @@ def tpc_extension_path(name: str) -> Path:
     )
 
 
-def build_tpc(name: str, scale_factor: float, path: Path) -> Path:
-    """Generate a TPC warehouse at ``path`` unless it is already there (atomic rename)."""
+def build_tpc(name: str, scale_factor: float, path: str | os.PathLike[str]) -> Path:
+    """Generate a TPC warehouse at ``path`` (a string or a path) unless it is already there
+    (atomic rename)."""
     import duckdb
 
     if name not in TPC_BENCHMARKS:
         raise BenchError(f"Unknown TPC benchmark {name!r}.", hint="Use 'tpch' or 'tpcds'.")
+    path = Path(path)
     if path.exists():
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
