@@ -31,6 +31,23 @@ asked back, abstained on or refused in about 2 ms, so the p50 over all asks is o
 short ones and a fixed cost per request weighs most there). The ratio over the answered
 questions alone is reported beside it, never in its place.
 
+The floor, in the same run: a no-op app (benchmarks/_noop_server.py: Starlette, one POST route
+returning a constant small JSON) served as ``assay serve`` serves (uvicorn with httptools and
+uvloop, one process, the same settings), in a child process, posted the same bodies by the
+same clients: at one client (a no-op request before each HTTP/in-process pair) and at the 32
+clients (a block after each repeat's in-process block). Its p50 is what HTTP alone costs here;
+``(in-process p50 + floor p50) / in-process p50`` is the best ratio any server on uvicorn could
+reach, reported beside the measured one. (At 32 clients every no-op client is in flight at
+once, where in the service's mix most clients wait on long asks: the 32-client floor is the
+harsher of the two.) The server CPU a request is over a whole phase, idle ticks included.
+
+The load generator shares the machine's two cores with the server (the in-process side has no
+client), so it is kept lean and its own CPU a request is reported: the one-client phase posts
+on a blocking socket (``_Client``: the prebuilt request written whole on a kept-alive
+connection, the response read by its Content-Length, as wrk does); the 32 clients are raw
+asyncio streams on uvloop. The timing boundary is the same for both: from just before the
+request is written to the whole body read.
+
 The machine this runs on is shared, so both sides are measured interleaved: the one-client
 ratio alternates an HTTP ask and an in-process ask of the same question (which goes first
 alternating), and is also given as the median of these pairs; the 32-client ratio
@@ -46,6 +63,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import resource
 import signal
 import socket
 import subprocess
@@ -53,9 +71,10 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import yaml
@@ -71,12 +90,19 @@ from benchmarks._common import median, percentile, report, write
 DEADLINE_S = 900.0
 ANSWERED = 5  # DEMO_QUESTIONS[:5] are answered (they run SQL); the rest ask back, abstain, refuse
 REQUEST_TIMEOUT_S = 60.0
+_T = TypeVar("_T")
 
 
 def _cpu_s(pid: int) -> float:
     """CPU seconds (user and system) of one process, all its threads, not its children."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _own_cpu_s() -> float:
+    """CPU seconds (user and system) of this process, all its threads: the load generator's."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _autogroup() -> str:
@@ -111,23 +137,74 @@ def _rss_mb(pid: int, children: bool = True) -> float:
     return total / 1024.0
 
 
-async def _post(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, body: bytes
-) -> tuple[int, bytes]:
-    """One keep-alive HTTP/1.1 POST over raw streams: the load generator stays lean, so that
-    what is measured is the server, not the client library."""
-    writer.write(
+def _request(body: bytes) -> bytes:
+    """The whole HTTP/1.1 request posting ``body`` to /api/ask (kept alive: HTTP/1.1's
+    default)."""
+    return (
         b"POST /api/ask HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
         b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
     )
-    await writer.drain()
-    head = await reader.readuntil(b"\r\n\r\n")
+
+
+def _status_and_length(head: bytes) -> tuple[int, int]:
+    """A response head's status and Content-Length (the service always sends one).
+
+    Example:
+        >>> _status_and_length(b"HTTP/1.1 200 OK\r\ncontent-length: 12")
+        (200, 12)
+    """
     status = int(head.split(b" ", 2)[1])
     length = 0
     for line in head.split(b"\r\n"):
         if line.lower().startswith(b"content-length:"):
             length = int(line.split(b":", 1)[1])
+    return status, length
+
+
+async def _post(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, body: bytes
+) -> tuple[int, bytes]:
+    """One keep-alive HTTP/1.1 POST over raw streams: the load generator stays lean, so that
+    what is measured is the server, not the client library."""
+    writer.write(_request(body))
+    await writer.drain()
+    status, length = _status_and_length(await reader.readuntil(b"\r\n\r\n"))
     return status, await reader.readexactly(length)
+
+
+class _Client:
+    """One client's kept-alive connection on a blocking socket, as wrk's is: the prebuilt
+    request written whole, the response read by its Content-Length. The one-client phase uses
+    it: no event loop, no task a request, so the client's own CPU inside the timing (a few
+    hundredths of a millisecond) is as small as it can be."""
+
+    def __init__(self, port: int) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=REQUEST_TIMEOUT_S)
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # as asyncio's are
+        self.left = b""  # bytes read past the previous response (none from a server that waits)
+
+    def post(self, request: bytes) -> tuple[int, bytes]:
+        self.sock.sendall(request)
+        data = self.left
+        end = data.find(b"\r\n\r\n")
+        while end < 0:
+            data += self._recv()
+            end = data.find(b"\r\n\r\n")
+        status, length = _status_and_length(data[:end])
+        start = end + 4
+        while len(data) - start < length:
+            data += self._recv()
+        self.left = data[start + length :]
+        return status, data[start : start + length]
+
+    def _recv(self) -> bytes:
+        chunk = self.sock.recv(1 << 16)
+        if not chunk:
+            raise ConnectionError("the server closed the connection")
+        return chunk
+
+    def close(self) -> None:
+        self.sock.close()
 
 
 async def _load(
@@ -153,9 +230,8 @@ async def _load(
             for i in counter:
                 started = time.perf_counter()
                 try:
-                    status, raw = await asyncio.wait_for(
-                        _post(reader, writer, bodies[i % len(bodies)]), REQUEST_TIMEOUT_S
-                    )
+                    async with asyncio.timeout(REQUEST_TIMEOUT_S):  # no task a request
+                        status, raw = await _post(reader, writer, bodies[i % len(bodies)])
                 except (OSError, asyncio.IncompleteReadError, TimeoutError):
                     failures += 1
                     return
@@ -173,6 +249,18 @@ async def _load(
     started = time.perf_counter()
     await asyncio.wait_for(asyncio.gather(*(worker() for _ in range(clients))), DEADLINE_S)
     return latencies, acknowledged, failures, time.perf_counter() - started
+
+
+def _run(load: Coroutine[Any, Any, _T]) -> _T:
+    """Run the load generator's clients on uvloop where it is installed (as the server's event
+    loop is): its own CPU a request, which shares the machine's cores with the server, is then
+    about half of asyncio's."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - installed with the [service] extra
+        return asyncio.run(load)
+    with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+        return runner.run(load)
 
 
 def _local_one(agent: Agent, question: str, ident: str) -> float:
@@ -200,18 +288,27 @@ def _in_process(
     return latencies, time.perf_counter() - started
 
 
-async def _interleaved(
-    port: int, agent: Agent, questions: list[str], first: int, n: int, cpu: list[float]
+def _interleaved(
+    port: int,
+    agent: Agent,
+    questions: list[str],
+    first: int,
+    n: int,
+    cpu: list[float],
+    noop_port: int,
+    noop: list[float],
 ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], list[str]]:
     """One client: each question over HTTP and in-process, one right after the other, ``n``
     times; which goes first alternates round by round (what one side leaves running, such as
-    its engine's threads winding down, then slows each side alike). Adds to ``cpu`` the CPU
-    seconds this thread spent in the in-process asks."""
+    its engine's threads winding down, then slows each side alike). Before each pair the same
+    body is posted to the no-op server (``noop``: its latencies, the floor). ``cpu`` adds up
+    CPU seconds of this thread: [0] in the in-process asks, [1] in the client's side of the
+    HTTP asks (writing the request, reading the response), [2] the same for the no-op ones."""
     http: list[tuple[int, float]] = []
     local: list[tuple[int, float]] = []
     acknowledged: list[str] = []
-    bodies = [json.dumps({"question": q}).encode() for q in questions]
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    requests = [_request(json.dumps({"question": q}).encode()) for q in questions]
+    client, noop_client = _Client(port), _Client(noop_port)
 
     def in_process(i: int, q: int) -> None:
         before = time.thread_time()
@@ -222,19 +319,25 @@ async def _interleaved(
         for i in range(first, first + n):
             q = i % len(questions)
             local_first = (i // len(questions)) % 2 == 1
+            before = time.thread_time()
+            started = time.perf_counter()
+            noop_client.post(requests[q])
+            noop.append((time.perf_counter() - started) * 1000.0)
+            cpu[2] += time.thread_time() - before
             if local_first:
                 in_process(i, q)
+            before = time.thread_time()
             started = time.perf_counter()
-            status, raw = await asyncio.wait_for(
-                _post(reader, writer, bodies[q]), REQUEST_TIMEOUT_S
-            )
+            status, raw = client.post(requests[q])
             http.append((q, (time.perf_counter() - started) * 1000.0))
+            cpu[1] += time.thread_time() - before
             if status == 200:
                 acknowledged.append(json.loads(raw)["verdict"]["id"])
             if not local_first:
                 in_process(i, q)
     finally:
-        writer.close()
+        client.close()
+        noop_client.close()
     return http, local, acknowledged
 
 
@@ -293,6 +396,19 @@ def run() -> dict[str, object]:
             # give the server a second quota on a busy machine and flatter the HTTP side.
             process_group=0,
         )
+        noop_port = _free_port()
+        noop_server = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks._noop_server", str(noop_port)],
+            stdout=log,
+            stderr=log,
+            process_group=0,  # as the server's, for the same reason
+            cwd=Path(__file__).parent.parent,
+        )
+        noop: list[float] = []
+        noop_serial: list[float] = []
+        noop_wall = 0.0
+        client_cpu = {"http": 0.0, "noop": 0.0}
+        noop_cpu = 0.0
         latencies: list[tuple[int, float]] = []
         local: list[tuple[int, float]] = []
         acknowledged: list[str] = []
@@ -315,15 +431,36 @@ def run() -> dict[str, object]:
                 if time.monotonic() > deadline or server.poll() is not None:
                     raise RuntimeError("assay serve did not start")
                 time.sleep(0.2)
+            while True:
+                try:
+                    noop_url = f"http://127.0.0.1:{noop_port}/api/ask"
+                    if httpx.post(noop_url, json={}, timeout=1).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline or noop_server.poll() is not None:
+                    raise RuntimeError("the no-op server did not start")
+                time.sleep(0.2)
             for q in questions:  # warm, as in-process is warmed
                 httpx.post(url + "/api/ask", json={"question": q}, timeout=REQUEST_TIMEOUT_S)
             memory: list[float] = [_rss_mb(server.pid)]
             own: list[float] = [_rss_mb(server.pid, children=False)]
             for r in range(repeats):
-                got, ack, failed, took = asyncio.run(
+                before = _own_cpu_s()
+                got, ack, failed, took = _run(
                     _load(port, questions, r * block, block, clients, memory, server.pid, own)
                 )
+                client_cpu["http"] += _own_cpu_s() - before
                 mine, mine_wall = _in_process(agent, questions, r * block, block, clients)
+                before, before_server = _own_cpu_s(), _cpu_s(noop_server.pid)
+                floor, _, floor_failed, floor_took = _run(
+                    _load(noop_port, questions, r * block, block, clients, [], noop_server.pid, [])
+                )
+                client_cpu["noop"] += _own_cpu_s() - before
+                noop_cpu += _cpu_s(noop_server.pid) - before_server
+                noop += [ms for _, ms in floor]
+                noop_wall += floor_took
+                failures += floor_failed
                 latencies += got
                 acknowledged += ack
                 failures += failed
@@ -334,11 +471,12 @@ def run() -> dict[str, object]:
                 concurrent_answered_ratios.append(p50(got, answered) / p50(mine, answered))
             memory.append(_rss_mb(server.pid))
             per = n_serial // repeats
-            local_cpu = [0.0]
+            local_cpu = [0.0, 0.0, 0.0]
             server_cpu = _cpu_s(server.pid)
+            noop_serial_cpu = _cpu_s(noop_server.pid)
             for r in range(repeats):
-                got, mine, ack = asyncio.run(
-                    _interleaved(port, agent, questions, r * per, per, local_cpu)
+                got, mine, ack = _interleaved(
+                    port, agent, questions, r * per, per, local_cpu, noop_port, noop_serial
                 )
                 serial += got
                 local_serial += mine
@@ -346,7 +484,10 @@ def run() -> dict[str, object]:
                 serial_ratios.append(p50(got) / p50(mine))
                 serial_answered_ratios.append(p50(got, answered) / p50(mine, answered))
             server_cpu = _cpu_s(server.pid) - server_cpu
+            noop_serial_cpu = _cpu_s(noop_server.pid) - noop_serial_cpu
         finally:
+            noop_server.terminate()
+            noop_server.wait(timeout=30)
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
             log.close()
@@ -408,6 +549,25 @@ def run() -> dict[str, object]:
         "ratio_serial_answered_paired_median": round(median([h / m for h, m in pairs]), 3),
         "http_serial_answered_added_ms_paired_median": round(median([h - m for h, m in pairs]), 3),
         "server_cpu_ms_per_ask_serial": round(server_cpu * 1000 / len(serial), 3),
+        "noop_p50_ms_serial": round(median(noop_serial), 3),
+        "noop_p50_ms_concurrent": round(median(noop), 3),
+        "noop_p99_ms_concurrent": round(percentile(noop, 99), 3),
+        "noop_throughput_per_s": round(len(noop) / noop_wall, 1),
+        "noop_server_cpu_ms_per_request_serial": round(
+            noop_serial_cpu * 1000 / len(noop_serial), 3
+        ),
+        "noop_server_cpu_ms_per_request_concurrent": round(noop_cpu * 1000 / len(noop), 3),
+        "ratio_p50_serial_all_reachable": round(
+            (p50(local_serial) + median(noop_serial)) / p50(local_serial), 3
+        ),
+        "ratio_p50_concurrent_all_reachable": round((p50(local) + median(noop)) / p50(local), 3),
+        "http_serial_added_over_noop_ms_p50": round(
+            p50(serial) - p50(local_serial) - median(noop_serial), 3
+        ),
+        "client_cpu_ms_per_ask_serial": round(local_cpu[1] * 1000 / len(serial), 3),
+        "client_cpu_ms_per_noop_serial": round(local_cpu[2] * 1000 / len(noop_serial), 3),
+        "client_cpu_ms_per_ask_concurrent": round(client_cpu["http"] * 1000 / n, 3),
+        "client_cpu_ms_per_noop_concurrent": round(client_cpu["noop"] * 1000 / len(noop), 3),
         "in_process_cpu_ms_per_ask_serial": round(local_cpu[0] * 1000 / len(local_serial), 3),
         "http_serial_added_ms_p50": round(p50(serial) - p50(local_serial), 3),
         "http_serial_answered_added_ms_p50": round(
@@ -475,6 +635,30 @@ def run() -> dict[str, object]:
                 f"{record['in_process_serial_answered_p50_ms']} ms; paired: median ratio "
                 f"{record['ratio_serial_answered_paired_median']}x, median added "
                 f"{record['http_serial_answered_added_ms_paired_median']} ms)",
+                "-",
+                True,
+            ),
+            (
+                f"floor: a no-op app served the same way, p50, one client / {clients} clients",
+                f"{record['noop_p50_ms_serial']} / {record['noop_p50_ms_concurrent']} ms "
+                f"(server CPU {record['noop_server_cpu_ms_per_request_serial']} ms a request)",
+                "-",
+                True,
+            ),
+            (
+                "  best reachable ratio, all asks ((in-process p50 + floor) / in-process p50)",
+                f"one client {record['ratio_p50_serial_all_reachable']}x, {clients} clients "
+                f"{record['ratio_p50_concurrent_all_reachable']}x; the service adds "
+                f"{record['http_serial_added_over_noop_ms_p50']} ms over the floor (one client)",
+                "-",
+                True,
+            ),
+            (
+                f"  load generator's CPU a request, one client / {clients} clients (ask; no-op)",
+                f"{record['client_cpu_ms_per_ask_serial']} / "
+                f"{record['client_cpu_ms_per_ask_concurrent']} ms; "
+                f"{record['client_cpu_ms_per_noop_serial']} / "
+                f"{record['client_cpu_ms_per_noop_concurrent']} ms",
                 "-",
                 True,
             ),

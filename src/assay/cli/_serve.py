@@ -13,7 +13,14 @@ import click
 from assay.cli._main import handle_errors, resolve_settings, settings_options
 from assay.errors import ConfigError
 
-__all__ = ["GIL_SWITCH_INTERVAL_S", "listen", "open_service", "serve_command"]
+__all__ = [
+    "GIL_SWITCH_INTERVAL_S",
+    "listen",
+    "open_service",
+    "serve_command",
+    "tune_for_latency",
+    "uvicorn_config",
+]
 
 # How long a thread may hold the GIL while another waits for it (CPython's default is 5 ms).
 # The event loop wakes for every request and response and must take the GIL from the request
@@ -100,24 +107,14 @@ def serve_command(
         routes, lifespan = ([], None) if no_mcp else mcp_http(service, host)
         app = create_app(service, extra_routes=routes, lifespan=lifespan)
         keys = ", ".join(sorted(service.databases))
-        _tune_for_latency()
+        tune_for_latency()
         click.echo(
             f"Assay serving {keys}{' (demo warehouse)' if service.config.demo else ''} on "
             f"http://{host}:{port}/ (ledger {service.ledger.where}; "
             f"tokens {'on' if service.config.tokens else 'off'})",
             err=True,
         )
-        config = uvicorn.Config(
-            app,
-            host=host,
-            port=port,
-            log_level="warning",
-            access_log=False,  # no line per request (warnings and errors are logged)
-            timeout_keep_alive=5,
-            limit_concurrency=256,
-            timeout_graceful_shutdown=5,
-        )
-        uvicorn.Server(config).run(sockets=[listening])
+        uvicorn.Server(uvicorn_config(app, host, port)).run(sockets=[listening])
     finally:
         listening.close()
         service.close()
@@ -158,7 +155,25 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _tune_for_latency() -> None:
+def uvicorn_config(app: Any, host: str, port: int) -> Any:
+    """How uvicorn serves the app: httptools and uvloop (its defaults where they are installed,
+    as the [service] extra installs them), one process, no access log. The benchmark's no-op
+    floor (benchmarks/_noop_server.py) is served by the same settings."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,  # no line per request (warnings and errors are logged)
+        timeout_keep_alive=5,
+        limit_concurrency=256,
+        timeout_graceful_shutdown=5,
+    )
+
+
+def tune_for_latency() -> None:
     """Interpreter settings for a long-running server: a short GIL switch interval (see
     ``GIL_SWITCH_INTERVAL_S``), and everything loaded at start (the app, the semantic layers,
     the catalogs) moved out of the garbage collector's reach (``gc.freeze``): a full collection
