@@ -39,6 +39,8 @@ def _compose(wrb: Path, previous: str, fragment: str) -> tuple[dict[str, Any], A
         ("number of orders in 2022", "what about the year after?", "2023", ""),
         ("number of orders in 2022", "and the following year?", "2023", ""),
         ("gross revenue by country in 2023", "and a year earlier?", "2022", ""),
+        # a quarter said by the clock ("last quarter": Q3 2024) is moved as said with its year
+        ("gross revenue last quarter", "what about last year?", "Q3 2023", "like for like"),
     ],
 )
 def test_a_period_moved_by_a_unit_is_the_conversation_s(
@@ -90,6 +92,7 @@ def test_the_year_and_quarter_ask_backs_offer_their_choices(
     assert composed["unclear"] is not None, composed
     got = [[p.label for p in read(c["question"], layer).periods] for c in composed["choices"]]
     assert got == [[label] for label in labels], composed
+    assert "pick one of the choices, or reply with the period" in composed["unclear"]
     kept = read(previous, layer).metrics
     assert all(read(c["question"], layer).metrics == kept for c in composed["choices"])
 

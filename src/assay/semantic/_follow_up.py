@@ -358,6 +358,11 @@ def _asked_which(
             choices.append(
                 {"kind": "period", "name": "", "label": label, "question": made["question"]}
             )
+    if choices:  # a reply naming the period answers too ("1995", "the year before")
+        out["unclear"] = out["unclear"].replace(
+            "ask the whole question (for example the previous one with your change made)",
+            "pick one of the choices, or reply with the period",
+        )
     return {**out, "choices": choices}
 
 

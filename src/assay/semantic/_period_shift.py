@@ -117,7 +117,8 @@ def _moved(period: Period, unit: str, step: int) -> tuple[dt.date, dt.date, str]
             return dt.date(start.year + step, 1, 1), dt.date(start.year + step + 1, 1, 1), ""
         said = _YEAR.findall(period.text)
         one_year = start.year == (end - dt.timedelta(days=1)).year
-        if one_year and not _written(start, end).startswith("from ") and said == [str(start.year)]:
+        whole_part = not _written(start, end).startswith("from ")  # a quarter, month, half
+        if one_year and whole_part and said in ([], [str(start.year)]):
             return _add_months(start, 12 * step), _add_months(end, 12 * step), "part"
         if not said and not period.open_start and period.kind is None:
             return _in_year(start, step), _in_year(end, step), "days"
