@@ -160,3 +160,44 @@ def test_a_restriction_on_the_period_asked_is_silent(question: str, where: str) 
 )
 def test_a_range_with_an_end_not_read_as_a_date_is_not_one_sided(where: str) -> None:
     assert not _fires(GROSS, where)
+
+
+# Outside tryout 39 (F12): "Revenue in Q1 and Q3 2024" as two OR'ed ranges, both right, printed
+# "the SQL bounds date from 2024-07-01 to 2024-03-31: it leaves out its last days" under the
+# shown answer: the lower bound of one range was paired with the upper bound of the other.
+@pytest.mark.parametrize(
+    ("question", "where"),
+    [
+        (
+            "Revenue in Q1 and Q3 2024?",
+            "(d >= '2024-01-01' AND d < '2024-04-01') OR (d >= '2024-07-01' AND d < '2024-10-01')",
+        ),
+        (
+            "Orders in March 2023 or May 2023?",
+            "(d >= '2023-03-01' AND d <= '2023-03-31') OR "
+            "(d >= '2023-05-01' AND d <= '2023-05-31')",
+        ),
+        (
+            "Sales in Q2 and Q4 2001?",
+            "x = 1 AND ((d >= '2001-04-01' AND d < '2001-07-01') OR "
+            "(d >= '2001-10-01' AND d < '2002-01-01'))",
+        ),
+    ],
+    ids=["quarters", "months", "nested"],
+)
+def test_two_disjoint_periods_or_ed_are_silent(question: str, where: str) -> None:
+    assert not _fires(question, where)
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        # one of the two OR'ed ranges ends a day into the next quarter: still caught
+        "(d >= '2024-01-01' AND d < '2024-04-01') OR (d >= '2024-07-01' AND d <= '2024-10-01')",
+        # a bound outside the OR holds with each branch of it
+        "d >= '2024-07-01' AND (d <= '2024-10-01' OR d IS NULL)",
+    ],
+    ids=["or-ed-range-past-its-end", "bound-above-the-or"],
+)
+def test_a_range_past_its_end_beside_an_or_still_fires(where: str) -> None:
+    assert _fires("Revenue in Q1 and Q3 2024?", where)

@@ -90,13 +90,21 @@ def _text(verdict: Verdict) -> str:
         ),
         (
             "Which month had the fewest sales?",
-            "2023-03 holds only 2023-03-01 to 2023-03-10 of its days, ranked against whole "
+            "March 2023 holds only 2023-03-01 to 2023-03-10 of its days, ranked against whole "
             "months. A part of a month, or rows with no date, is not comparable with a whole "
             'one; ask for the whole months only ("between January 2021 and February 2023")',
         ),
+        # the quarter as a question says it, never its first month (recheck of tryout 39, N3:
+        # "2024-10 holds only 2024-10-01 to 2024-11-07" for the fourth quarter of 2024)
+        (
+            "Which quarter had the fewest sales?",
+            "Q1 2023 holds only 2023-01-01 to 2023-03-10 of its days, ranked against whole "
+            "quarters. A part of a quarter, or rows with no date, is not comparable with a whole "
+            'one; ask for the whole quarters only ("between Q1 2021 and Q4 2022")',
+        ),
         ("Which year had the fewest refunds?", "the rows with no date are ranked as a year"),
     ],
-    ids=["partial-year", "partial-month", "undated"],
+    ids=["partial-year", "partial-month", "partial-quarter", "undated"],
 )
 def test_a_partial_or_undated_bucket_ranked_is_warned(
     agent: Agent, question: str, said: str

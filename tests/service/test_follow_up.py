@@ -639,3 +639,18 @@ def test_a_reply_naming_no_choice_is_asked_back_again(client: TestClient, reply:
     assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
     unclear = body["follow_up"]["unclear"]
     assert "it names none of the choices offered ('Germany (DE)') alone" in unclear
+
+
+def test_a_period_ask_back_offers_each_period_as_a_choice(client: TestClient) -> None:
+    """ "what about last quarter?" after Q1 2024 is Q4 2023 or the calendar's last full
+    quarter (Q3 2024): asked back with both as buttons (``choices``), each a whole question that
+    answers (the second outside re-check of tryout 39: the year ask-back had none)."""
+    ident = _first(client, "net revenue by channel in Q1 2024", "show")
+    body = _ask(client, "what about last quarter?", ident)
+    assert body["badge"] == "ask back", body
+    assert body["verdict"]["reasons"] == ["behaviour.follow_up_unclear"]
+    assert [c["label"] for c in body["choices"]] == ["Q4 2023", "Q3 2024"], body["choices"]
+    assert "choices" not in body["follow_up"]
+    again = _ask(client, body["choices"][0]["question"])
+    assert again["badge"] == "show" and "Q4 2023" in again["reading"], again["reading"]
+    assert "channel" in again["reading"]

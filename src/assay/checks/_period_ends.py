@@ -138,23 +138,53 @@ def _included(bound: exp.Binary) -> object:
 
 def _ranges(tree: exp.Expr) -> list[tuple[exp.Expr, object, object]]:
     """(column, lower bound, inclusive upper bound) of each BETWEEN, and of a ``>=``/``>`` paired
-    with a ``<=`` (or a ``<`` on a date, read as the day before it) on the same column in one
-    AND chain."""
+    with a ``<=`` (or a ``<`` on a date, read as the day before it) on the same column that
+    holds with it (``_held_with``)."""
     out: list[tuple[exp.Expr, object, object]] = []
     for node in tree.find_all(exp.Between):
         out.append((node.this, _value(node.args.get("low")), _value(node.args.get("high"))))
     for le in tree.find_all(exp.LTE, exp.LT):
         if not isinstance(le.this, exp.Column):
             continue
-        chain = le.find_ancestor(exp.Where)
         lows = [
             _value(ge.expression)
-            for ge in (chain.find_all(exp.GTE, exp.GT) if chain is not None else ())
-            if isinstance(ge.this, exp.Column) and ge.this.sql() == le.this.sql()
+            for ge in _held_with(le)
+            if isinstance(ge, (exp.GTE, exp.GT))
+            and isinstance(ge.this, exp.Column)
+            and ge.this.sql() == le.this.sql()
         ]
         for low in lows:
             out.append((le.this, low, _included(le)))
     return out
+
+
+def _held_with(node: exp.Expr) -> list[exp.Expr]:
+    """The conditions of the WHERE that hold on every row ``node`` lets in: those ANDed with it,
+    or with an OR it is a branch of, never those of another branch of an OR. "Q1 and Q3 2024"
+    as ``(d >= '2024-01-01' AND d < '2024-04-01') OR (d >= '2024-07-01' AND d < '2024-10-01')``
+    is two ranges, not also 2024-07-01 to 2024-03-31 (outside tryout 39, F12: a false
+    ``signal.period_bound`` under a right answer)."""
+    out: list[exp.Expr] = []
+    child, parent = node, node.parent
+    while not isinstance(parent, exp.Where):
+        if not isinstance(parent, (exp.And, exp.Or, exp.Paren)):
+            return []  # a condition of a CASE, a join or a NOT: no range of the rows read
+        if isinstance(parent, exp.And):
+            for other in (parent.this, parent.expression):
+                if other is not child:
+                    out += _conjuncts(other)
+        child, parent = parent, parent.parent
+    return out
+
+
+def _conjuncts(node: exp.Expr) -> list[exp.Expr]:
+    """``node``'s conditions that all hold, down through AND and brackets (an OR's branches do
+    not each hold)."""
+    if isinstance(node, exp.And):
+        return _conjuncts(node.this) + _conjuncts(node.expression)
+    if isinstance(node, exp.Paren):
+        return _conjuncts(node.this)
+    return [node]
 
 
 def period_end_included(ctx: CheckContext) -> CheckOutcome:

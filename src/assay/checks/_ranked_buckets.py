@@ -94,7 +94,7 @@ def _cut(value: Any, grain: str, first: dt.date | None, last: dt.date | None) ->
     high = min(end, last) if last is not None else end
     if (low, high) == (start, end):
         return ""
-    label = str(value) if grain == "year" else f"{start:%Y-%m}"
+    label = _said(start, grain)  # "Q4 2024", never its first month "2024-10" (N3)
     if low > high:
         return f"{label} holds no day of the data"
     return f"{label} holds only {low} to {high} of its days"

@@ -22,11 +22,12 @@ an unrelated fresh question. A previous question with nothing to keep (refused, 
 metric, period, grouping or filter) leaves the follow-up asked as it is, and ``not_kept`` says
 so plainly.
 
-Why one module of about 750 lines, over the house aim of 400: ``compose_follow_up`` is one
+Why one module of about 840 lines, over the house aim of 400: ``compose_follow_up`` is one
 ordered pass over the kinds of part (metric, period, grouping, grain, filters, ranking), and the
 two other shapes of follow-up (``_compared``, ``_widened``) share its text edits (``_drop``,
 ``_clean``), its comparison of readings (``_parts``) and its replies; split, each would import
-the others' private helpers.
+the others' private helpers. A follow-up that moves the period by a unit ("a year earlier",
+"the quarter after", "last year") is worked out in ``_period_shift``, which reads periods only.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from typing import Any
 
 from assay.semantic._lookup import value_lookups
 from assay.semantic._model import SemanticLayer
+from assay.semantic._period_shift import Shift, period_shift
 from assay.semantic._periods import Period
 from assay.semantic._reach import by_reach
 from assay.semantic._reading import Filter, Ranking, Reading, read
@@ -341,6 +343,29 @@ def _unclear(previous: str, fragment: str, why: str) -> dict[str, Any]:
     }
 
 
+def _asked_which(
+    previous: str, fragment: str, shift: Shift, layer: SemanticLayer, lexicon: Lexicon
+) -> dict[str, Any]:
+    """A follow-up whose period could be either of ``shift.choices``, asked back: ``choices``
+    offers each as a whole question, the previous one with that period (a choice that does
+    not compose for certain is left out), as the page's buttons and the API's ``choices``
+    offer a did-you-mean's (outside re-check of tryout 39: the year ask-back had none)."""
+    out = _unclear(previous, fragment, shift.why)
+    choices = []
+    for label, words in shift.choices:
+        made = compose_follow_up(previous, words, layer, lexicon)
+        if made["unclear"] is None:
+            choices.append(
+                {"kind": "period", "name": "", "label": label, "question": made["question"]}
+            )
+    if choices:  # a reply naming the period answers too ("1995", "the year before")
+        out["unclear"] = out["unclear"].replace(
+            "ask the whole question (for example the previous one with your change made)",
+            "pick one of the choices, or reply with the period",
+        )
+    return {**out, "choices": choices}
+
+
 def compose_follow_up(
     previous: str, fragment: str, layer: SemanticLayer, lexicon: Lexicon
 ) -> dict[str, Any]:
@@ -397,21 +422,20 @@ def compose_follow_up(
         said = _read_after(cleaned, previous, before, layer, lexicon)
     if said.periods and before.periods and _COMPARE.search(cleaned):
         return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
-    alike = _last_year_alike(before, said, cleaned, previous)
-    if alike:  # "what about last year?" after "... in Q4 2023": Q4 2022, like for like
-        cleaned = _LAST_YEAR.sub(alike, cleaned, count=1)
-        said = _read_after(cleaned, previous, before, layer, lexicon)
-    year_before, why = _year_before(before, said, cleaned)
-    if why:
-        return _unclear(previous, fragment, why)
-    part_before, why = _part_before(before, said, cleaned)
-    if why:
-        return _unclear(previous, fragment, why)
-    if part_before != cleaned:  # "the previous quarter" after "... in Q1 2024": Q4 2023
-        cleaned = part_before
-        said = _read_after(cleaned, previous, before, layer, lexicon)
-    if year_before:  # "and the year before?" after "... in 1996": 1995, not the clock's
-        cleaned = _LAST_YEAR.sub(year_before, cleaned, count=1)
+    shift = period_shift(
+        before.periods,
+        said.periods,
+        cleaned,
+        lambda words: _read_after(words.strip(), previous, before, layer, lexicon).periods,
+    )
+    like = ""  # how a period moved by a year was moved, for ``replaced``
+    if shift is not None and shift.why:
+        # "what about last year?" after 1996: 1995, or the calendar's last full year? Asked
+        # back, each offered as the previous question with that period
+        return _asked_which(previous, fragment, shift, layer, lexicon)
+    if shift is not None:  # "a year earlier" after "... in Q1 2024": Q1 2023, like for like
+        cleaned = cleaned[: shift.span[0]] + shift.words + cleaned[shift.span[1] :]
+        like = f" ({shift.note})" if shift.note else ""
         said = _read_after(cleaned, previous, before, layer, lexicon)
     text = previous.strip().rstrip("?.! ")
     appended = cleaned  # what is added at the end when no metric is named
@@ -483,12 +507,12 @@ def compose_follow_up(
 
     if said.periods and before.periods:
         for period in before.periods:
-            text = _drop(text, rf"\s*\b(?:in|for|during|of|over)?\s*{re.escape(period.text)}\b")
+            text = _drop(
+                text, rf"\s*\b(?:in|for|during|of|over)?\s*(?:the\s+)?{re.escape(period.text)}\b"
+            )
         old = " and ".join(p.label for p in before.periods)
         new = " and ".join(p.label for p in said.periods)
         if old != new:
-            part = _part_name(before.periods[0])
-            like = f" (the same {part} a year before, like for like)" if alike else ""
             replaced.append(f"period {old} -> {new}{like}")
     elif before.periods:
         inherited.append("period " + " and ".join(p.label for p in before.periods))
@@ -791,111 +815,6 @@ def _same_part_of(before: Reading, said: Reading, cleaned: str, previous: str) -
         return []
     typed = _as_typed(period.text, previous)
     return [_YEAR.sub(p.text, typed) for p in said.periods]
-
-
-_LAST_YEAR = re.compile(
-    r"\b(?:last|previous|prior) (?:year|yr)\b|\bthe year before\b|\ba year (?:earlier|before)\b",
-    re.IGNORECASE,
-)
-
-
-def _last_year_alike(before: Reading, said: Reading, cleaned: str, previous: str) -> str:
-    """ "what about last year?" after "revenue in Q4 2023": the same quarter a year before
-    (Q4 2022), as "vs last year" after it is compared like for like (docs/api.md); outside
-    tryout 39 (F7) was moved silently to the whole of 2023, a year the conversation had
-    covered a part of. The previous question's one period, a part of one calendar year said
-    with its year, with that year less one; ``""`` for anything else (a whole year before,
-    or another period said), which is read as before."""
-    if len(before.periods) != 1 or len(said.periods) != 1:
-        return ""
-    asked = said.periods[0]
-    if not asked.whole_year or len(_LAST_YEAR.findall(cleaned)) != 1:
-        return ""
-    period = before.periods[0]
-    last = period.end - dt.timedelta(days=1)
-    part = period.kind in {"quarter", "month"} or _HALF.search(period.text) is not None
-    if not part or period.start.year != last.year or _YEAR.findall(period.text) != [str(last.year)]:
-        return ""
-    return _YEAR.sub(str(last.year - 1), _as_typed(period.text, previous))
-
-
-_BEFORE_THAT = re.compile(
-    r"\b(?:previous|prior) (?:year|yr)\b|\bthe year before\b|\ba year (?:earlier|before)\b",
-    re.IGNORECASE,
-)
-
-
-def _year_before(before: Reading, said: Reading, cleaned: str) -> tuple[str, str]:
-    """The year before a whole year asked, for a follow-up that says it relatively (the year
-    and ``""``), or why it cannot be told (``""`` and the reason, asked back).
-
-    After "orders count in 1996", "and the year before?" and "what about the previous year?"
-    mean 1995; they were read as the clock's last year and 1997 was shown (outside re-check
-    of tryout 39, N1). "what about last year?" is either the year before the one asked or the
-    clock's last year: where the two differ it is asked back, never one taken silently (where
-    they are one year, it is that year). ``("", "")`` for anything else, read as before."""
-    if len(before.periods) != 1 or len(said.periods) > 1 or len(_LAST_YEAR.findall(cleaned)) != 1:
-        return "", ""
-    period = before.periods[0]
-    wanted = period.start.year - 1
-    if not period.whole_year:
-        return "", ""
-    if not said.periods:  # "and a year earlier?": no period of its own read
-        return (str(wanted) if _BEFORE_THAT.search(cleaned) else ""), ""
-    asked = said.periods[0]
-    if not asked.whole_year:
-        return "", ""
-    if _BEFORE_THAT.search(cleaned):
-        return ("" if asked.start.year == wanted else str(wanted)), ""
-    if asked.start.year == wanted:
-        return "", ""
-    return "", (
-        f"'last year' could be the year before {period.start.year} ({wanted}) or the last "
-        f"full year of the data's calendar ({asked.start.year}); say the year"
-    )
-
-
-_PART_BEFORE = re.compile(
-    r"\b(?:(?:the\s+)?(?P<rel>previous|prior|last)\s+(?P<unit>quarter|month)"
-    r"|the\s+(?P<unit2>quarter|month)\s+before)\b",
-    re.IGNORECASE,
-)
-_MONTHS = (
-    "January February March April May June July August September October November December"
-).split()
-
-
-def _part_before(before: Reading, said: Reading, cleaned: str) -> tuple[str, str]:
-    """A follow-up saying the quarter or month before a quarter or month asked: ``cleaned``
-    with that period written out, or why it cannot be told (asked back).
-
-    After "revenue in Q1 2024", "what about the previous quarter?" is Q4 2023; it was read
-    as the clock's last quarter and Q3 2024 was shown (outside re-check of tryout 39, W1),
-    as "the year before" was the clock's year (N1). "last quarter" after a quarter is the one
-    before it or the clock's last quarter: asked back where the two differ. Anything else is
-    returned as it was, ``(cleaned, "")``."""
-    found = list(_PART_BEFORE.finditer(cleaned))
-    if len(before.periods) != 1 or len(said.periods) > 1 or len(found) != 1:
-        return cleaned, ""
-    (match,) = found
-    unit = (match.group("unit") or match.group("unit2")).lower()
-    period = before.periods[0]
-    if period.kind != unit:
-        return cleaned, ""
-    start = period.start
-    months = 3 if unit == "quarter" else 1
-    index = start.year * 12 + start.month - 1 - months
-    year, month = divmod(index, 12)
-    wanted = f"Q{month // 3 + 1} {year}" if unit == "quarter" else f"{_MONTHS[month]} {year}"
-    if match.group("rel") and match.group("rel").lower() == "last" and said.periods:
-        asked = said.periods[0]
-        if asked.start != dt.date(year, month + 1, 1):
-            return cleaned, (
-                f"'last {unit}' could be the {unit} before {period.label} ({wanted}) or the "
-                f"last full {unit} of the data's calendar ({asked.label}); say the {unit}"
-            )
-        return cleaned, ""
-    return cleaned[: match.start()] + wanted + cleaned[match.end() :], ""
 
 
 def _shifted_alike(period: Period, composed: tuple[Period, ...]) -> bool:

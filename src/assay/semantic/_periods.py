@@ -331,6 +331,17 @@ class _Rules:
                 lambda m: self._last_n(m),
             ),
             (
+                # "the past year": a rolling year, the twelve months up to the clock, as "the
+                # past 12 months" (outside tryout 39, F8: 'past' was read as a value)
+                rf"\b(?:past|trailing|rolling) (?:year|yr|twelve months)\b{_NOT_OF}",
+                lambda m: self._past_months(12),
+            ),
+            (
+                # "the year before last": two calendar years back, whole (F8: 'last' unread)
+                r"\bthe (?P<unit>year|yr|quarter|month) before last\b",
+                lambda m: self._before_last(m["unit"]),
+            ),
+            (
                 rf"\b(?:last|previous|prior) {_WHOLE}(?:year|yr)\b{_NOT_OF}|\bthe year before\b",
                 lambda m: (dt.date(c.year - 1, 1, 1), dt.date(c.year, 1, 1), str(c.year - 1)),
             ),
@@ -537,15 +548,28 @@ class _Rules:
         # left out, as "the past 30 days" counts 30 days (from 2024-11-07: 2024-08-08 to
         # 2024-11-07, 92 days; outside tryout 39 counted 93, the start day too). Quarters and
         # years ("the last 2 years") are whole calendar ones, said so ("full"), above.
+        return self._past_months(months)
+
+    def _past_months(self, months: int) -> tuple[dt.date, dt.date, str]:
+        """The ``months`` months up to the clock, its day the last of them."""
         first = _add_months(dt.date(self.clock.year, self.clock.month, 1), -months)
         back = first.replace(
             day=min(self.clock.day, calendar.monthrange(first.year, first.month)[1])
         )
-        return back + dt.timedelta(days=1), self.tomorrow, f"the past {n} {unit}s"
+        return back + dt.timedelta(days=1), self.tomorrow, f"the past {months} months"
+
+    def _before_last(self, unit: str) -> tuple[dt.date, dt.date, str]:
+        """ "the year (quarter, month) before last": the whole one before the last one."""
+        if unit == "quarter":
+            return self._quarter_at(_add_months(self.quarter0, -6))
+        if unit == "month":
+            return self._month_at(_add_months(self.month0, -2))
+        year = self.clock.year - 2
+        return dt.date(year, 1, 1), dt.date(year + 1, 1, 1), str(year)
 
 
 _PREVIOUS = re.compile(
-    r"\b(?:the )?(?:previous|prior|preceding) (?:year|yr|period)\b|\bthe year before\b"
+    r"\b(?:the )?(?:previous|prior|preceding) (?:year|yr|period)\b|\bthe year before\b(?! last)"
     r"|\bsame (?:period|time|quarter|month) (?:last|a) year\b|\byear[- ]over[- ]year\b|\byoy\b"
     r"|\b(?:vs\.?|versus|against|compared (?:with|to)) (?:the )?last (?:year|yr)\b"
 )

@@ -179,7 +179,10 @@ class Service:
             asked = follow_up["question"]
         ident = _new_id()
         unclear = follow_up["unclear"] if follow_up is not None else None
-        choices: list[dict[str, str]] | None = None
+        # an ask-back between two periods offers each as a whole question (its own choices)
+        choices: list[dict[str, str]] | None = (
+            follow_up.pop("choices", None) if follow_up is not None else None
+        )
         if unclear:
             # Fail closed: a follow-up that could not be put together with the previous
             # question for certain is asked back, never answered as a fresh question.
