@@ -458,14 +458,17 @@ def _placed_said(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readi
 def _event_fits(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
     """ "Line items shipped in 1997": read as "made" (a word read as nothing) when every metric
     read then has a time column whose name says the event the verb names (``l_shipdate``), so
-    the period is on the date the verb means. The ask-back of ``event_dated`` suggests this
-    verb; it was itself asked back as unread (outside tryout 39). Anything else (no period, a
+    the period, or the years or months broken down by, are on the date the verb means. The
+    ask-back of ``event_dated`` suggests this verb; it was itself asked back as unread (outside
+    tryout 39). Anything else (no period nor such a breakdown, a
     time column that names no event or another one) keeps the verb unread, as before."""
     verb = said_event(question)
     if verb is None:
         return None
     reading = read(re.sub(rf"\b{verb}\b", "made", question, flags=re.IGNORECASE), layer, lexicon)
-    if not reading.metrics or not reading.periods or reading.unread:
+    # a period on that date, or a breakdown by its years or months ("which year had the
+    # fewest line items shipped": the re-check of tryout 39 was asked back on 'shipped')
+    if not reading.metrics or not (reading.periods or reading.grain) or reading.unread:
         return None
     if not all(fits_event(layer.metric(m).time_column, verb) for m in reading.metrics):
         return None
