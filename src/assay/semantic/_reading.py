@@ -107,10 +107,16 @@ class Filter:
 
     def shown(self, value: str) -> str:
         """A value as the reading states it: with the words said for it when they are not
-        the value itself ("F (female)", "uk (United Kingdom)")."""
+        the value itself ("F (female)", "uk (United Kingdom)", "Electronics (read for
+        'Electronic')")."""
         said = dict(zip(self.values, self.said, strict=False)).get(value, value)
         if _fold(said) in {_fold(value), _fold(value) + "s", _fold(value) + "es"}:
             return value
+        if _fold(value) in {_fold(said) + "s", _fold(said) + "es"}:
+            # a listed value read for a word said without its ending ("Electronic" for
+            # Electronics): said as a reading of that word, never as if it had been typed
+            # (outside tryout 39 took "Electronics (Electronic)" for a silent correction)
+            return f"{value} (read for '{said}')"
         return f"{value} ({said})"
 
 
