@@ -9,7 +9,7 @@ import datetime as dt
 import pytest
 
 from assay.semantic import SemanticLayer
-from assay.semantic._model import Dimension, Metric
+from assay.semantic._model import Dimension, JoinPath, Metric
 from tests.semantic._helpers import read_and_decide
 from tests.semantic.test_reading_tryout39_event import TPCH
 
@@ -69,3 +69,77 @@ def test_a_plural_said_of_a_listed_value_reads_as_it_plainly() -> None:
     """ "revenue for birds": the plural of the listed 'bird' is the value, said plainly."""
     reading, _ = read_and_decide("Revenue for birds in 2023", CORTEX)
     assert "pet type is bird," in reading.restate(CORTEX), reading.restate(CORTEX)
+
+
+def _counted(table: str, word: str, time_column: str = "") -> Metric:
+    return Metric(f"{table}_count", f"{table} count", (word,), table, "count(*)", time_column)
+
+
+ENTITIES = SemanticLayer(
+    metrics=(
+        _counted("customer", "customers"),
+        _counted("supplier", "suppliers"),
+        _counted("nation", "nations"),
+        _counted("orders", "orders", "orders.o_orderdate"),
+        _counted("lineitem", "line items", "lineitem.l_shipdate"),
+        Metric(
+            "orders_o_totalprice_total",
+            "total orders totalprice",
+            ("total totalprice",),
+            "orders",
+            "sum(orders.o_totalprice)",
+            "orders.o_orderdate",
+        ),
+    ),
+    dimensions=(
+        Dimension("nation_n_name", "nation.n_name", ("nation name",)),
+        Dimension("customer_c_name", "customer.c_name", ("customer name",)),
+    ),
+    joins=(
+        JoinPath("customer.c_nationkey", "nation.n_nationkey"),
+        JoinPath("supplier.s_nationkey", "nation.n_nationkey"),
+        JoinPath("orders.o_custkey", "customer.c_custkey"),
+        JoinPath("lineitem.l_orderkey", "orders.o_orderkey"),
+        JoinPath("lineitem.l_suppkey", "supplier.s_suppkey"),
+    ),
+    clock=dt.date(1998, 12, 25),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "metric", "dimension", "n"),
+    [
+        ("Top 3 nations by number of customers", "customer_count", "nation_n_name", 3),
+        ("Top 5 nations by number of orders in 1996", "orders_count", "nation_n_name", 5),
+        ("Which nation had the most suppliers?", "supplier_count", "nation_n_name", 1),
+        ("What nation has the fewest customers?", "customer_count", "nation_n_name", 1),
+        (
+            "Top 5 customers by total orders totalprice",
+            "orders_o_totalprice_total",
+            "customer_c_name",
+            5,
+        ),
+    ],
+    ids=["top-nations", "top-nations-1996", "which-nation", "what-nation", "top-customers"],
+)
+def test_a_table_said_by_its_rows_word_where_a_group_stands_is_its_name(
+    question: str, metric: str, dimension: str, n: int
+) -> None:
+    """F5: "Top 3 nations by number of customers" abstained (no 'nations' dimension) while
+    "customers by nation" is read by the nation's name: the word of a table's rows said where
+    the ranked groups stand ("top N <rows> by", "which <row> had") is that table's name too."""
+    reading, decision = read_and_decide(question, ENTITIES)
+    assert reading.metrics == (metric,) and reading.groups == (dimension,), reading
+    assert reading.ranking is not None and reading.ranking.n == n, reading
+    assert decision.behaviour == "answer", decision
+
+
+def test_a_table_reached_two_ways_is_not_guessed_in_a_ranking() -> None:
+    """Line items reach a nation through their supplier and through their order's customer."""
+    _, decision = read_and_decide("Top 3 nations by number of line items", ENTITIES)
+    assert decision.behaviour != "answer", decision
+
+
+def test_rows_asked_by_a_condition_are_not_read_as_one_group_by_name() -> None:
+    reading, _ = read_and_decide("What customers have more than 20 orders?", ENTITIES)
+    assert "customer_c_name" not in reading.groups, reading
