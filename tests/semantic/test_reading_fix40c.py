@@ -160,3 +160,48 @@ def test_a_table_reached_two_ways_is_asked_whose(question: str) -> None:
 def test_rows_asked_by_a_condition_are_not_read_as_one_group_by_name() -> None:
     reading, _ = read_and_decide("What customers have more than 20 orders?", ENTITIES)
     assert "customer_c_name" not in reading.groups, reading
+
+
+ORDERS = SemanticLayer(
+    metrics=(
+        _counted("orders", "orders", "orders.o_orderdate"),
+        *(
+            Metric(
+                f"orders_o_totalprice_{name}",
+                f"{name} orders totalprice",
+                (f"{name} totalprice", "orders totalprice"),
+                "orders",
+                f"{fn}(orders.o_totalprice)",
+                "orders.o_orderdate",
+            )
+            for name, fn in (("average", "avg"), ("total", "sum"))
+        ),
+    ),
+    clock=dt.date(1998, 12, 25),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("Average order totalprice in 1997", "orders_o_totalprice_average"),
+        ("total order totalprice in 1997", "orders_o_totalprice_total"),
+    ],
+    ids=["average", "total"],
+)
+def test_the_tables_word_in_the_singular_is_part_of_its_metrics_name(
+    question: str, metric: str
+) -> None:
+    """F11: "Average order totalprice in 1997" was answered with two metrics, "Orders count in
+    1997 was 2,287; average orders totalprice in 1997 was ...": 'order' was read as the count
+    of orders, the layer's phrase being "average orders totalprice". The table's word said in
+    the singular is the same phrase."""
+    reading, decision = read_and_decide(question, ORDERS)
+    assert reading.metrics == (metric,), reading
+    assert decision.behaviour == "answer", decision
+
+
+def test_the_tables_word_alone_before_an_ambiguous_measure_asks_which() -> None:
+    _, decision = read_and_decide("order totalprice in 1997", ORDERS)
+    assert decision.behaviour == "clarify", decision
+    assert "average orders totalprice" in decision.message, decision.message
