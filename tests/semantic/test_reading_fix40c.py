@@ -205,3 +205,61 @@ def test_the_tables_word_alone_before_an_ambiguous_measure_asks_which() -> None:
     _, decision = read_and_decide("order totalprice in 1997", ORDERS)
     assert decision.behaviour == "clarify", decision
     assert "average orders totalprice" in decision.message, decision.message
+
+
+def _aged(table: str, column: str, words: tuple[str, ...]) -> tuple[Metric, ...]:
+    out = []
+    for name, fn in (("average", "avg"), ("maximum", "max")):
+        label = f"{name} {column}"
+        said = (f"{name} {table} {column}", *(f"{name} {w}" for w in words[:1]), *words)
+        out.append(Metric(f"{table}_{column}_{name}", label, said, table, f"{fn}({table}.{column})"))
+    return tuple(out)
+
+
+PETS = SemanticLayer(
+    metrics=(
+        *_aged("Student", "Age", ("age", "student age")),
+        *_aged("Pets", "pet_age", ("pet age", "age")),
+        _counted("Pets", "pets"),
+        _counted("Student", "students"),
+    ),
+    dimensions=(
+        Dimension(
+            "Pets_PetType",
+            "Pets.PetType",
+            ("pet type",),
+            ("cat", "dog"),
+            (("cats", "cat"), ("dogs", "dog")),  # as the drafter writes them
+        ),
+    ),
+    joins=(
+        JoinPath("Has_Pet.StuID", "Student.StuID"),
+        JoinPath("Has_Pet.PetID", "Pets.PetID"),
+    ),
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "metric"),
+    [
+        ("Average age of dogs", "Pets_pet_age_average"),
+        ("average age of pets", "Pets_pet_age_average"),
+        ("What is the maximum age of cats?", "Pets_pet_age_maximum"),
+        ("average age of students", "Student_Age_average"),
+    ],
+    ids=["dogs", "pets", "cats", "students"],
+)
+def test_an_age_several_tables_have_is_the_named_tables(question: str, metric: str) -> None:
+    """F4: "Average age of dogs" was read as the students' average age ("average age" is the
+    label of Student.Age) and abstained for a student join; "average age of pets" was shown
+    as the students' 19.56. A measure several tables have, said by a word they share, is the
+    one of the table the question names (its rows' word, or a value of it)."""
+    reading, decision = read_and_decide(question, PETS)
+    assert reading.metrics == (metric,), reading
+    assert decision.behaviour == "answer", decision
+
+
+def test_an_age_of_two_named_tables_is_asked_which() -> None:
+    """Both the students and the pets are named: whose age is not guessed."""
+    reading, decision = read_and_decide("average age of students with dogs", PETS)
+    assert decision.behaviour != "answer" or reading.metrics != ("Pets_pet_age_average",)

@@ -58,6 +58,7 @@ from assay.semantic._reach import by_reach, reached_dimensions
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._summed_rows import summed_rows
+from assay.semantic._table_named import table_named
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -347,7 +348,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
-    reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    # "average age of dogs": the pets' age, not the students' (``_table_named``)
+    whole = table_named(_read_whole(question, layer, lexicon), layer)
+    reading = counted_rows(untimed_year(whole, layer), layer)
     reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
     # "line items received in 1997" of a metric dated by its ship date: asked back
     return event_dated(reading, layer)
