@@ -263,3 +263,30 @@ def test_an_age_of_two_named_tables_is_asked_which() -> None:
     """Both the students and the pets are named: whose age is not guessed."""
     reading, decision = read_and_decide("average age of students with dogs", PETS)
     assert decision.behaviour != "answer" or reading.metrics != ("Pets_pet_age_average",)
+
+
+def _concerts(numeric: tuple[str, ...]) -> SemanticLayer:
+    return SemanticLayer(
+        metrics=(_counted("concert", "concerts"),),
+        dimensions=(Dimension("concert_Year", "concert.Year", ("year",)),),
+        numeric=numeric,
+    )
+
+
+@pytest.mark.parametrize("question", ["How many concerts after 2014?", "concerts before 2015"])
+def test_a_bound_on_years_held_as_text_is_asked_back_saying_why(question: str) -> None:
+    """F8: "How many concerts after 2014?" on Spider concert_singer (concert.Year is text) was
+    read as a bound, planned as ``concert.Year > 2014`` and then withheld by the planner's own
+    check ("not known to be a number"). A bound on years held as text is asked back before any
+    SQL, saying why and what can be asked instead."""
+    reading, decision = read_and_decide(question, _concerts(()))
+    assert not reading.comparisons, reading
+    assert decision.behaviour == "clarify", decision
+    assert "as text" in decision.message and "concert.Year" in decision.message, decision
+    assert "'in 2014 or 2015'" in decision.message, decision.message
+
+
+def test_a_bound_on_years_held_as_numbers_is_read() -> None:
+    reading, decision = read_and_decide("How many concerts after 2014?", _concerts(("concert_Year",)))
+    assert [(c.op, c.number) for c in reading.comparisons] == [(">", 2014.0)], reading
+    assert decision.behaviour == "answer", decision
