@@ -148,7 +148,7 @@ def test_a_table_reached_two_ways_is_asked_whose(question: str) -> None:
     """N4: line items reach a nation through their supplier and through their order's
     customer. "Number of line items by nation in 1996" was asked back "names 'line items',
     'nation' apart; which one should be measured"; the ask-back is now about whose nation."""
-    reading, decision = read_and_decide(question, ENTITIES)
+    reading, _ = read_and_decide(question, ENTITIES)
     assert not reading.several and reading.groups == ("nation_n_name",), reading
     # the agent abstains on it with the rule on join paths, naming both ways (not the reading's
     # rule: ``test_fix39d`` runs it on a drafted TPC-H layer)
@@ -212,7 +212,8 @@ def _aged(table: str, column: str, words: tuple[str, ...]) -> tuple[Metric, ...]
     for name, fn in (("average", "avg"), ("maximum", "max")):
         label = f"{name} {column}"
         said = (f"{name} {table} {column}", *(f"{name} {w}" for w in words[:1]), *words)
-        out.append(Metric(f"{table}_{column}_{name}", label, said, table, f"{fn}({table}.{column})"))
+        expression = f"{fn}({table}.{column})"
+        out.append(Metric(f"{table}_{column}_{name}", label, said, table, expression))
     return tuple(out)
 
 
@@ -287,6 +288,7 @@ def test_a_bound_on_years_held_as_text_is_asked_back_saying_why(question: str) -
 
 
 def test_a_bound_on_years_held_as_numbers_is_read() -> None:
-    reading, decision = read_and_decide("How many concerts after 2014?", _concerts(("concert_Year",)))
+    layer = _concerts(("concert_Year",))
+    reading, decision = read_and_decide("How many concerts after 2014?", layer)
     assert [(c.op, c.number) for c in reading.comparisons] == [(">", 2014.0)], reading
     assert decision.behaviour == "answer", decision
