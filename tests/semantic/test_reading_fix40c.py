@@ -292,3 +292,21 @@ def test_a_bound_on_years_held_as_numbers_is_read() -> None:
     reading, decision = read_and_decide("How many concerts after 2014?", layer)
     assert [(c.op, c.number) for c in reading.comparisons] == [(">", 2014.0)], reading
     assert decision.behaviour == "answer", decision
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("How many customers have no orders?", "'customers have no orders' asks for"),
+        ("Number of customers with no orders", "'customers with no orders' asks for"),
+    ],
+)
+def test_rows_by_what_they_lack_are_asked_back_in_the_questions_words(
+    question: str, said: str
+) -> None:
+    """F8: "How many customers have no orders?" was told "I don't know what 'no' applies to
+    here", a word puzzle; the ask-back now says what was asked and what can be asked."""
+    _, decision = read_and_decide(question, ENTITIES)
+    assert decision.behaviour == "clarify", decision
+    assert said in decision.message, decision.message
+    assert "with at least 1 order" in decision.message, decision.message
