@@ -310,3 +310,9 @@ def test_rows_by_what_they_lack_are_asked_back_in_the_questions_words(
     assert decision.behaviour == "clarify", decision
     assert said in decision.message, decision.message
     assert "with at least 1 order" in decision.message, decision.message
+
+
+def test_an_unread_word_that_may_say_whose_keeps_the_reading() -> None:
+    """ "owners of dogs" are students: with 'owners' unread the pets' age is never read."""
+    reading, decision = read_and_decide("average age of dog owners", PETS)
+    assert reading.metrics == ("Student_Age_average",) and decision.behaviour != "answer"

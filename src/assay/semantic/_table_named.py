@@ -11,7 +11,8 @@ F4). docs/semantic.md says of several age columns the one whose table the questi
 that the same words name ("age"), where the question names that table (its rows' word,
 "pets", or a value or grouping of one of its dimensions, "dogs") and not the first metric's.
 Unchanged where the first metric's table is named too ("average age of students with dogs"),
-where several other tables are named, or where no other metric shares the words.
+where several other tables are named, where no other metric shares the words, and where a word
+is left unread ("average age of owners of dogs": the owners are students).
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ _AGGREGATE = frozenset(
 
 def table_named(reading: Reading, layer: SemanticLayer) -> Reading:
     """``reading`` with its one metric read as the named table's (the module docstring)."""
-    if len(reading.metrics) != 1:
+    if len(reading.metrics) != 1 or reading.unread or reading.value_like or reading.dangling:
+        # a word left unread may name whose it is ("age of owners of dogs": the students'):
+        # the reading is kept as it was, and asked back on that word
         return reading
     first = layer.metric(reading.metrics[0])
     said = [m for m in reading.matches if m.kind == "metric" and m.targets == (first.name,)]
