@@ -157,3 +157,23 @@ def test_a_ranking_apart_in_each_period_counts_ties_in_each() -> None:
     tied = Result(result.columns, (*rows[:2], (2023, "FR", 7.0), *rows[2:]), 5)
     text = write_governed(tied, definition="", top_n=2, ranked_apart=True, **common).text
     assert "(2023: 3 rows, a tie for 2nd)" in text
+
+
+def test_a_null_value_is_said_as_not_recorded_never_as_no_value() -> None:
+    """F9 (outside tryout 39): "Total sales by state this year" read "TN: 94,454.87; (no
+    store): no value." -- the words a NULL group label had before, for a sum of no recorded
+    amount. A NULL value now says that nothing was recorded; a NULL key stays its group."""
+    result = Result(("s_state", "value"), (("TN", 94454.87), (None, None)), 2)
+    text = write_governed(
+        result, label="total sales", period="2003", group="s state", definition=""
+    ).text
+    assert "TN: 94,454.87" in text and "(s state unknown): not recorded" in text, text
+    assert "no value" not in text, text
+    total = write_governed(
+        Result(("value",), ((None,),), 1),
+        label="total sales",
+        period="2003",
+        group=None,
+        definition="",
+    ).text
+    assert total == "Total sales in 2003 was not recorded.", total

@@ -159,6 +159,14 @@ def test_line_items_by_nation_name_on_a_drafted_tpch(tpch_duckdb: Path, tpch_dra
         # "by nation name" is said only of a grouping, never of "in GERMANY"
         assert message.endswith("or give the layer a dimension of its own for each way.")
         assert ("rows by nation name," in message) == ("by" in question), message
+    # a region is reached through the nation of each: whose is still the supplier's or the
+    # customer's, never "Ask about the nation rows" (re-check of tryout 39, N4)
+    for question in ("total quantity by region in 1995", "line items by region"):
+        verdict = _ask(tpch_duckdb, tpch_draft, question)
+        assert (verdict.behaviour, verdict.reasons) == ("abstain", ("behaviour.join_paths",))
+        message = verdict.provenance["message"]
+        assert "the region of the supplier or of the customer?" in message, message
+        assert "Ask about the supplier or the customer rows by region name" in message, message
     # reached one way: answered as before
     verdict = _ask(tpch_duckdb, tpch_draft, "customers by nation")
     assert verdict.action in {"show", "warn"} and verdict.candidate is not None

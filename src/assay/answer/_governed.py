@@ -242,6 +242,10 @@ def write_governed(
     def cite(row: int, col: int, *, key: bool = False) -> str:
         value = result.rows[row][col]
         text = format_label(value, grain) if key else _number(value, places[col])
+        if not key and value is None:
+            # a NULL sum or average: no amount recorded in its rows, said so (outside tryout
+            # 39, F9: "(no store): no value" read as a group label's words)
+            text = "not recorded"
         if key and value is None:
             # A NULL key is a group, never "no value" (a NULL sum's words): the rows with no
             # date in a time grain, else the rows whose value is not recorded (outside

@@ -666,10 +666,35 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         return BehaviourDecision(
             "clarify",
             "behaviour.dangling_word",
-            f"I don't know what {_quote(reading.dangling)} applies to here; name the value "
+            _none_of(reading)
+            or f"I don't know what {_quote(reading.dangling)} applies to here; name the value "
             "or the breakdown it is about.",
         )
     return None
+
+
+# "customers with no orders", "students who have no pets": rows by what they lack
+_NONE_OF = re.compile(
+    r"\b([a-z]+)\s+(?:(?:that|who|which)\s+)?(?:with|have|has|had|having)\s+no\s+([a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def _none_of(reading: Reading) -> str:
+    """Why "customers with no orders" is not answered, in the question's words (outside
+    tryout 39, F8, was told "I don't know what 'no' applies to here"), and what can be asked;
+    ``""`` when 'no' is not said so."""
+    found = _NONE_OF.search(reading.question)
+    if found is None or "no" not in {d.lower() for d in reading.dangling}:
+        return ""
+    rows, lacked = found.group(1), found.group(2)
+    one = lacked.removesuffix("s") if len(lacked) > 3 else lacked
+    return (
+        f"'{found.group(0)}' asks for the {rows} that have no {lacked} at all, rows "
+        f"counted by what they lack; the semantic layer cannot count that, so it is not "
+        f"answered. Ask for the number of {rows}, and for the number of {rows} with at least "
+        f"1 {one}: the difference is the answer."
+    )
 
 
 # A sentence that opens with a word nothing reads, followed by what it would act on ("Lapse

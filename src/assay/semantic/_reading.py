@@ -58,6 +58,7 @@ from assay.semantic._reach import by_reach, reached_dimensions
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._summed_rows import summed_rows
+from assay.semantic._table_named import table_named
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
@@ -107,10 +108,16 @@ class Filter:
 
     def shown(self, value: str) -> str:
         """A value as the reading states it: with the words said for it when they are not
-        the value itself ("F (female)", "uk (United Kingdom)")."""
+        the value itself ("F (female)", "uk (United Kingdom)", "Electronics (read for
+        'Electronic')")."""
         said = dict(zip(self.values, self.said, strict=False)).get(value, value)
         if _fold(said) in {_fold(value), _fold(value) + "s", _fold(value) + "es"}:
             return value
+        if _fold(value) in {_fold(said) + "s", _fold(said) + "es"}:
+            # a listed value read for a word said without its ending ("Electronic" for
+            # Electronics): said as a reading of that word, never as if it had been typed
+            # (outside tryout 39 took "Electronics (Electronic)" for a silent correction)
+            return f"{value} (read for '{said}')"
         return f"{value} ({said})"
 
 
@@ -341,7 +348,9 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
         (('DE', 'FR'), True, '2023')
     """
     lexicon = lexicon or Lexicon(layer)
-    reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
+    # "average age of dogs": the pets' age, not the students' (``_table_named``)
+    whole = table_named(_read_whole(question, layer, lexicon), layer)
+    reading = counted_rows(untimed_year(whole, layer), layer)
     reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
     # "line items received in 1997" of a metric dated by its ship date: asked back
     return event_dated(reading, layer)
@@ -458,14 +467,17 @@ def _placed_said(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readi
 def _event_fits(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Reading | None:
     """ "Line items shipped in 1997": read as "made" (a word read as nothing) when every metric
     read then has a time column whose name says the event the verb names (``l_shipdate``), so
-    the period is on the date the verb means. The ask-back of ``event_dated`` suggests this
-    verb; it was itself asked back as unread (outside tryout 39). Anything else (no period, a
+    the period, or the years or months broken down by, are on the date the verb means. The
+    ask-back of ``event_dated`` suggests this verb; it was itself asked back as unread (outside
+    tryout 39). Anything else (no period nor such a breakdown, a
     time column that names no event or another one) keeps the verb unread, as before."""
     verb = said_event(question)
     if verb is None:
         return None
     reading = read(re.sub(rf"\b{verb}\b", "made", question, flags=re.IGNORECASE), layer, lexicon)
-    if not reading.metrics or not reading.periods or reading.unread:
+    # a period on that date, or a breakdown by its years or months ("which year had the
+    # fewest line items shipped": the re-check of tryout 39 was asked back on 'shipped')
+    if not reading.metrics or not (reading.periods or reading.grain) or reading.unread:
         return None
     if not all(fits_event(layer.metric(m).time_column, verb) for m in reading.metrics):
         return None

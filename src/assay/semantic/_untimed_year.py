@@ -228,6 +228,26 @@ def _open_ended(reading: Reading, year: Dimension) -> Reading:
     )
 
 
+def _text_bounds(reading: Reading, year: Dimension) -> Reading:
+    """ "concerts after 2014" where the engine holds the years as text (concert.Year, '2014'):
+    a bound on text compares as text, which the planner's own check withholds (outside tryout
+    39, F8, got a WITHHOLD badge); asked back before any SQL, saying why and what reads."""
+    bounds = [c for c in reading.comparisons if c.dimension == year.name]
+    if not bounds:
+        return reading
+    why = (
+        f"{year.column} holds its years as text ('2014'), so a bound on it would compare "
+        "text, not numbers, and is not applied. Ask for the years one by one ('in 2014 or "
+        "2015'), or have the column typed as a number in the database."
+    )
+    return dataclasses.replace(
+        reading,
+        comparisons=tuple(c for c in reading.comparisons if c.dimension != year.name),
+        unread=(*reading.unread, *(c.words for c in bounds)),
+        explained=(*reading.explained, *((c.words, why) for c in bounds)),
+    )
+
+
 def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
     """On a layer with no time, "by year" grouped by the one year column and "in 1970" kept
     as that year's rows; unchanged otherwise (a period left is abstained on)."""
@@ -238,6 +258,8 @@ def untimed_year(reading: Reading, layer: SemanticLayer) -> Reading:
         return reading
     reading = _named_year(reading, year)
     reading = _open_ended(reading, year)
+    if year.name not in layer.numeric:
+        reading = _text_bounds(reading, year)
     if reading.grain is None and not reading.periods:
         return reading
     either = _alternatives(reading, year)
