@@ -77,10 +77,11 @@ SILENT = [
         "How many customers placed their first order through December 31, 2016?",
         COUNT + "FIRST_ORDERED_AT < DATE '2017-01-01'",
     ),
-    # "to" may or may not include its day: not read
+    # "to" after a month, not a day, may or may not include its day: not read (after two
+    # days, "November 1 to December 31", it names the range's last day: agreed26 h26_c04)
     (
         "to_unread",
-        "How many customers placed their first order from November 1 to December 31, 2016?",
+        "How many customers placed their first order from November to December 31, 2016?",
         COUNT + NOVEMBER + "FIRST_ORDERED_AT < DATE '2016-12-31'",
     ),
     # another year than the one asked

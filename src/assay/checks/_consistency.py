@@ -25,12 +25,14 @@ from assay.catalog import Catalog
 from assay.checks._asked import (
     AMOUNT,
     RATE,
+    counted_beside_extreme,
     named_in_literal,
     per_group,
     rows_ranked,
     rows_summed,
     sums_within,
     units_counted,
+    units_of_other,
     units_summed,
 )
 from assay.checks._bands import band_start
@@ -248,6 +250,48 @@ def _picks_first_row(node: exp.Expr) -> bool:
     return isinstance(other, exp.Column) and other == node.this
 
 
+def _picks_label(node: exp.Expr) -> bool:
+    """``MIN(Region) AS Region`` in a grouped subquery or CTE: one of each group's stored
+    labels kept under its own name (one region name per ``Region_id``, its table repeating it
+    once per state), not the quantity asked; "Which region brought in the most revenue?" so
+    written was withheld as "the highest but the SQL takes MIN" (agreed26 h26_c14).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> inner = "(SELECT k, MIN(name) AS name FROM t GROUP BY k)"
+        >>> _picks_label(parse_one(f"SELECT name FROM {inner} AS s").find(exp.Min))
+        True
+        >>> _picks_label(parse_one("SELECT k, MIN(v) AS v FROM t GROUP BY k").find(exp.Min))
+        False
+    """
+    if not isinstance(node, (exp.Min, exp.Max)) or not isinstance(node.this, exp.Column):
+        return False
+    alias = node.parent
+    if not isinstance(alias, exp.Alias) or alias.alias.lower() != node.this.name.lower():
+        return False
+    select = alias.parent
+    if not isinstance(select, exp.Select) or select.args.get("group") is None:
+        return False
+    if not isinstance(select.parent, (exp.Subquery, exp.CTE)):
+        return False
+    # a label is only shown or grouped on: one the outer query sorts, filters or aggregates
+    # is a quantity ("the highest price" as ``MIN(price) AS price`` ... ``ORDER BY price``)
+    name = alias.alias.lower()
+    root = select.root()
+    return not any(
+        c.name.lower() == name and c.find_ancestor(exp.Order, exp.Where, exp.Having, exp.AggFunc)
+        for c in root.find_all(exp.Column)
+        if not _within(c, select)
+    )
+
+
+def _within(node: exp.Expr, scope: exp.Expr) -> bool:
+    parent = node.parent
+    while parent is not None and parent is not scope:
+        parent = parent.parent
+    return parent is scope
+
+
 def _number(literal: exp.Literal) -> float | None:
     try:
         return float(literal.name)
@@ -344,7 +388,7 @@ def _sql_facts(sql: str, dialect: str) -> _Sql | None:
     aggregates = frozenset(
         name
         for node in tree.find_all(*_AGGREGATES)
-        if not _picks_first_row(node)
+        if not _picks_first_row(node) and not _picks_label(node)
         for kind, name in _AGGREGATES.items()
         if isinstance(node, kind)
     )
@@ -427,6 +471,12 @@ def aggregate_fit(ctx: CheckContext) -> CheckOutcome:
         ctx.question, sql.tree, _columns_read(ctx.catalog, sql.tree)
     ):
         problems.append("the question counts units but the SQL counts rows, not a quantity")
+    extreme = counted_beside_extreme(ctx.question, sql.tree)
+    if extreme is not None:  # "how many items with a price over 50" as HAVING MAX(price) > 50
+        problems.append(extreme)
+    other = units_of_other(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
+    if other is not None:  # "how many units" as SUM(sales_amount) beside units_sold: _asked
+        problems.append(other)
     summed = rows_summed(ctx.question, sql.tree, ctx.catalog) if ctx.catalog else None
     if summed is not None:  # "how many line items" as SUM(l_quantity): _asked
         problems.append(f"the question counts rows of {summed} but the SQL adds up a column")

@@ -16,8 +16,9 @@ says one) only the other way (``< day`` for "through day", ``<= day`` for "befor
 day`` for "from day", ``>= day`` for "after day"), the day is counted when it should not be, or
 lost (``signal.date_bound_strictness``). A bound on the next day (``< '2017-01-01'`` for "through
 December 31, 2016") or the day before is right and silent; so is any day the question does not
-name with such words ("from November 1 to December 31": "to" may or may not include, unless the
-question says the range is inclusive: "June 15 to June 21 2025 inclusive").
+name with such words ("from March to July 7": "to" may or may not include, unless the
+question says the range is inclusive: "June 15 to June 21 2025 inclusive", or "to" joins two
+days, a range of days that names its last: "June 15 to July 7 2025").
 """
 
 from __future__ import annotations
@@ -102,6 +103,11 @@ def _op_before(text: str) -> str | None:
 # before its last day inclusive (agreed25 h25_c04: ``< '2025-06-21'`` shown at 1.00)
 _INCLUSIVE = re.compile(r"\b(?:inclusive|inclusively|both (?:days |dates |ends )?included)\b")
 _TO = re.compile(r"(?:\bto|[-\u2013\u2014])\s*(?:the\s+)?$")
+# A day right after another and "to" (or a dash): a range of days, "June 15 to July 7 2025",
+# names the days it runs, its last too (agreed26 h26_c04: "while the campaign was running,
+# June 15 to July 7 2025" as ``< '2025-07-07'`` was shown at 1.00). "To" after anything else
+# ("from March to July 7") stays unread.
+_RANGE_TO = re.compile(r"\s*(?:to|[-\u2013\u2014])\s*(?:the\s+)?")
 
 
 def _question_days(question: str) -> list[tuple[str, tuple[int | None, int, int], str]]:
@@ -109,11 +115,14 @@ def _question_days(question: str) -> list[tuple[str, tuple[int | None, int, int]
     text = " ".join(question.lower().replace("\u2019", "'").split())
     inclusive = _INCLUSIVE.search(text) is not None
     found = []
+    last_end = -1  # where the day before this one ends
     for match in _DAY_SAID.finditer(text):
         day = _asked_day(match)
         op = _op_before(text[: match.start()])
-        if op is None and inclusive and _TO.search(text[: match.start()]):
+        ranged = last_end >= 0 and _RANGE_TO.fullmatch(text[last_end : match.start()])
+        if op is None and (inclusive or ranged) and _TO.search(text[: match.start()]):
             op = "<="
+        last_end = match.end()
         if day is not None and op is not None:
             found.append((op, day, match.group(0)))
     return found

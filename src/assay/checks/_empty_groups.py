@@ -52,9 +52,13 @@ Derived = dict[str, exp.Select]
 
 # "include regions with none", "including stadiums that have hosted none", "even those with
 # no orders", "also the ones without any", "even if nothing was spent there" (agreed25 h25_c14)
+# or the zeros kept, said after the
+# noun: "zeros included", "zeroes too", "including zeros" (agreed26 h26_c18: "Number of
+# customers in every country we list, zeros included." as an inner join, shown at 1.00)
 _ASKED = re.compile(
     r"\b(?:includ(?:e|es|ing)|even|also)\b[^.?!;]{0,80}?"
-    r"\b(?:none|nothing|zero|no\s+[a-z]+|without)\b",
+    r"\b(?:none|nothing|zero(?:e?s)?|0s|no\s+[a-z]+|without)\b"
+    r"|\b(?:zero(?:e?s)?|0s|empty ones)\s+(?:included|kept|shown|listed|too|as well)\b",
     re.IGNORECASE,
 )
 

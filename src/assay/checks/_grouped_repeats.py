@@ -20,7 +20,12 @@ itself (``Model``), outside the GROUP BY:
 
 The answer's own FROM, WHERE, GROUP BY and HAVING are counted again in the engine with
 ``COUNT(DISTINCT col)`` beside the answer's count: a group with more rows than distinct values
-counts some things once per row that repeats them. A column that is its table's key, or an
+counts some things once per row that repeats them.
+
+A question that says "distinct" ("How many distinct orders did each customer place?" as
+``count(id_order) ... GROUP BY id_customer``: agreed26, shown at 1.00) is read the same way,
+the counted column itself being the things, whatever its name: ``uncounted_distinct`` reads
+only an ungrouped count, so both were silent. A column that is its table's key, or an
 answer over a table holding each thing once, measures equal and stays silent; so does anything
 unmeasured (no profiles, a probe that fails). Silence is never evidence of a right answer.
 """
@@ -125,14 +130,15 @@ def grouped_repeat(ctx: CheckContext, tree: exp.Expr) -> str | None:
     found = _grouped_count(tree)
     if noun is None or found is None or ctx.profiles is None or ctx.catalog is None:
         return None
-    if _SAID_DISTINCT.search(ctx.question.lower()):  # uncounted_distinct reads those
-        return None
     select, count = found
     grouped = _grouped_names(select)
+    said = _SAID_DISTINCT.search(ctx.question.lower()) is not None
+    if said and not isinstance(count.this, exp.Column):
+        return None  # an ungrouped count: uncounted_distinct reads those
     columns = [
         c
         for c in _candidates(ctx, select, count)
-        if (_says(c.name, noun) or _named(c.name, noun))
+        if (said or _says(c.name, noun) or _named(c.name, noun))
         and c.sql().lower() not in grouped
         and c.name.lower() not in grouped
     ]
@@ -147,6 +153,13 @@ def grouped_repeat(ctx: CheckContext, tree: exp.Expr) -> str | None:
     if not rows or not all(isinstance(v, int) for v in rows[0]) or not rows[0][0]:
         return None
     repeating, groups, counted, things = rows[0]
+    if said:
+        return (
+            f"the question counts distinct {noun}s per group but the SQL counts every row "
+            f"(no DISTINCT): in {repeating:,} of {groups:,} groups, {counted:,} rows for "
+            f"{things:,} distinct {columns[0].sql(dialect=ctx.dialect)}; count "
+            f"DISTINCT {columns[0].sql(dialect=ctx.dialect)}"
+        )
     return (
         f"the question counts {noun}s per group but the SQL counts rows that repeat them: in "
         f"{repeating:,} of {groups:,} groups, {counted:,} rows for {things:,} distinct "

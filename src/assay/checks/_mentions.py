@@ -155,10 +155,28 @@ def _other_numbers(tree: exp.Expr, question: str) -> bool:
     return False
 
 
+# A parenthesis of examples: "per sales region (NA, EU, ...)", "(e.g. NA or EU)", "(NA, EU,
+# etc.)": the values of what is grouped or listed, no condition (agreed26 h26_c17: the right
+# grouping by region was withheld as "NA, EU in no condition")
+_EXAMPLES = re.compile(
+    r"\(((?:e\.?g\.?|for example|such as|like)\b[^()]*|[^()]*(?:\.\.\.|\u2026|\betc\b)[^()]*)\)",
+    re.IGNORECASE,
+)
+
+
 def missing_codes(question: str, sql: str, dialect: str, catalog: Catalog | None) -> list[str]:
     """The question's codes that no string literal in a condition of the SQL carries as a word
-    (``= 'GA'``, ``IN ('GA', 'TX')``, ``LIKE '%GA%'``); none when the SQL does not parse."""
-    codes = named_codes(question, _schema(catalog))
+    (``= 'GA'``, ``IN ('GA', 'TX')``, ``LIKE '%GA%'``); none when the SQL does not parse. Codes
+    given as examples in a parenthesis ("(NA, EU, ...)") are left aside.
+
+    Example:
+        >>> missing_codes("Sales per region (NA, EU, ...)?", "SELECT 1", "duckdb", None)
+        []
+        >>> missing_codes("Sales in NA per region?", "SELECT 1", "duckdb", None)
+        ['NA']
+    """
+    examples = {c for span in _EXAMPLES.findall(question) for c in re.findall(r"\w+", span)}
+    codes = tuple(c for c in named_codes(question, _schema(catalog)) if c not in examples)
     tree = parse_query(sql, dialect) if codes else None
     if tree is None:
         return []

@@ -188,6 +188,8 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
             return CheckOutcome((place,))
         asked = _asked_instead(ctx, tree, table, column, compared, carried)
         if asked is None:
+            asked = _code_said_instead(ctx, table, column, compared)
+        if asked is None:
             continue
         where = f"{table}.{column}"
         return CheckOutcome(
@@ -204,6 +206,49 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
             )
         )
     return CheckOutcome()
+
+
+MAX_CODE_CHARS = 3  # a code said beside its column's name: 'R', 'F', 'NY', 'AIR'
+_TOKEN = re.compile(r"[A-Za-z0-9]+")
+
+
+def _beside_name(tokens: list[str], at: int, column: str) -> bool:
+    """Whether a word of the column's name stands within two words of ``tokens[at]``: "return
+    flag R" and "flag R" say ``l_returnflag``'s code, "status F" ``o_orderstatus``'s. A word
+    says the name when its first four letters (all of it, when shorter) are in the name.
+
+    Example:
+        >>> _beside_name(["went", "by", "return", "flag", "R"], 4, "l_returnflag")
+        True
+        >>> _beside_name(["R", "went", "by", "air"], 0, "l_returnflag")
+        False
+    """
+    name = column.lower()
+    near = tokens[max(0, at - 2) : at] + tokens[at + 1 : at + 3]
+    return any(len(w) >= 3 and w.lower()[:4] in name for w in near)
+
+
+def _code_said_instead(ctx: CheckContext, table: str, column: str, compared: str) -> str | None:
+    """The short code of ``table.column`` the question says in capitals beside the column's
+    name ("returned line items (return flag R)"), when the SQL compares the column with
+    another stored code the question never says ('A'): TPC-H's return flag, order status and
+    ship modes, a state's postal code (agreed26 h26_h07: "return flag R" as ``l_returnflag =
+    'A'`` was shown at 1.00; ``_asked_instead`` reads words of three letters or more only)."""
+    tokens = _TOKEN.findall(ctx.question)
+    if compared.strip() in tokens or not 0 < len(compared.strip()) <= MAX_CODE_CHARS:
+        return None
+    stored = set(_stored_categories(ctx, table, column, most=MAX_NAMES, repeated=False))
+    if compared.strip() not in stored:
+        return None
+    said = sorted(
+        t
+        for at, t in enumerate(tokens)
+        if t in stored
+        and t.isupper()
+        and len(t) <= MAX_CODE_CHARS
+        and _beside_name(tokens, at, column)
+    )
+    return said[0] if said else None
 
 
 def _place_instead(ctx: CheckContext, table: str, column: str, compared: str) -> Finding | None:

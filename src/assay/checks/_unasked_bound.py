@@ -17,6 +17,10 @@ A comparison the question spells with a number the SQL bounds by ("more than 100
 ``COUNT_LIFETIME_ORDERS > 100``) is accounted for and taken out before that test, so an extra
 bound beside it is still read ("... AND LIFETIME_SPEND > 1000", agreed20, a development set:
 shown at 1.00, five samples agreeing).
+A year kept by an equality (``Year = 2014``, ``year(d) = 2014``), at any depth, where the
+question says no number and no word of time, is the same extra condition: "Which stadiums
+have never hosted a concert?" as ``NOT IN (SELECT Stadium_ID FROM concert WHERE Year = 2014)``
+(agreed26 h26_s07: shown at 1.00).
 A word of the question names the column loosely: its first four letters anywhere in the
 column's name, or the first four letters of a name part anywhere in the question. Silence is
 never evidence of a right answer.
@@ -151,13 +155,61 @@ def _averaged(tree: exp.Expr) -> set[str]:
     }
 
 
+# Words that say or imply a period: a year compared may be how the SQL says them
+_PERIOD_SAID = re.compile(
+    r"\b(?:years?|yearly|annual\w*|months?|monthly|quarter\w*|weeks?|weekly|days?|daily|"
+    r"dates?|dated|seasons?|periods?|recent\w*|latest|last|this|current\w*|since|before|"
+    r"after|during|until|till|ago|past|previous|prior|today|now|new|newest|old\w*|decades?|"
+    r"century|when|time|era|first|season|edition|then)\b|\d",
+    re.IGNORECASE,
+)
+_YEAR_COLUMN = re.compile(r"year", re.IGNORECASE)
+
+
+def _year_kept(tree: exp.Expr) -> str | None:
+    """The first ``year = 2014`` of a WHERE, at any depth: a column named for a year, or a
+    date's year (``year(d)``, ``EXTRACT(year FROM d)``), equal to a year's number (or its
+    text); ``None`` when there is none.
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = "SELECT a FROM s WHERE id NOT IN (SELECT id FROM c WHERE Year = 2014)"
+        >>> _year_kept(parse_one(sql))
+        'Year = 2014'
+        >>> _year_kept(parse_one("SELECT a FROM s WHERE id NOT IN (SELECT id FROM c)")) is None
+        True
+    """
+    for where in tree.find_all(exp.Where):
+        for node in where.find_all(exp.EQ):
+            for side, other in ((node.this, node.expression), (node.expression, node.this)):
+                yearly = (isinstance(side, exp.Column) and _YEAR_COLUMN.search(side.name)) or (
+                    isinstance(side, exp.Year)
+                    or (isinstance(side, exp.Extract) and side.name.lower() == "year")
+                )
+                text = other.name if isinstance(other, exp.Literal) else ""
+                if yearly and re.fullmatch(r"(?:1[89]|20)\d\d", text.strip()):
+                    return node.sql()
+    return None
+
+
 def bound_unasked(ctx: CheckContext) -> CheckOutcome:
     """A WHERE bounds a column the question never names by a number it never says
-    (``signal.bound_unasked``)."""
+    (``signal.bound_unasked``); or keeps one year where the question says no number and no
+    word of time ("Which stadiums have never hosted a concert?" as ``NOT IN (SELECT Stadium_ID
+    FROM concert WHERE Year = 2014)`` answers "none in 2014": agreed26 h26_s07, shown at 1.00,
+    five samples agreeing)."""
     sql = ctx.candidate.final_sql
     tree = parse_query(sql, ctx.dialect) if sql else None
     if tree is None:
         return CheckOutcome()
+    year = _year_kept(tree) if not _PERIOD_SAID.search(ctx.question) else None
+    if year is not None:
+        message = (
+            f"The SQL keeps only the rows where {year}, but the question names no year and "
+            "no period: the answer covers one year where the question asks about all of "
+            "them. Drop the condition, or say the year in the question."
+        )
+        return CheckOutcome((finding("signal.bound_unasked", message, condition=year),))
     bounds = _bounds(tree)
     if _IMPLICIT.search(_unaccounted(ctx.question, {n for _, n in bounds})):
         return CheckOutcome()

@@ -12,11 +12,15 @@ no question asks for.
 holds the same column with an ``ext`` or ``extended`` word added, which the SQL never reads:
 ``signal.column_mismatch``. Silent when the question says "unit" (a sum of unit prices asked
 for), when the SUM multiplies the column by anything (``cs_wholesale_cost *
-cs_quantity`` extends it), or when the SQL does not parse: its silence is never evidence of a
-right answer.
+cs_quantity`` extends it), when the question names the summed column itself in parentheses
+("the running total of catalog sales (sales price)" as ``SUM(cs_sales_price)``: agreed26
+h26_d05, the right answer withheld; the question chose the column, the bracket says which), or
+when the SQL does not parse: its silence is never evidence of a right answer.
 """
 
 from __future__ import annotations
+
+import re
 
 from sqlglot import exp
 
@@ -29,6 +33,18 @@ from assay.types import Finding
 __all__ = ["unit_summed"]
 
 _UNIT_ASKED = frozenset({"unit", "units"})
+_BRACKETED = re.compile(r"\(([^()]*)\)")
+
+
+def _bracketed(question: str) -> list[set[str]]:
+    """The words of each parenthesis of the question: "catalog sales (sales price)" names its
+    column.
+
+    Example:
+        >>> [sorted(w) for w in _bracketed("Total catalog sales (sales price), by month")]
+        [['price', 'sales']]
+    """
+    return [set(words(m.group(1))) for m in _BRACKETED.finditer(question)]
 
 
 def _summed(tree: exp.Expr, catalog: Catalog) -> list[tuple[str, str]]:
@@ -50,6 +66,7 @@ def unit_summed(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding
     if _UNIT_ASKED & set(words(question)):
         return []
     read = _read(tree, catalog)
+    bracketed = _bracketed(question)
     findings = []
     for table, column in _summed(tree, catalog):
         info = catalog.table(table)
@@ -58,6 +75,8 @@ def unit_summed(question: str, tree: exp.Expr, catalog: Catalog) -> list[Finding
         names = [c.name for c in info.columns]
         prefix = column_prefix(names)
         own = column_words(column, prefix)
+        if own and any(set(own) <= said for said in bracketed):
+            continue  # the question names this column itself
         extended = [
             other
             for other in names
