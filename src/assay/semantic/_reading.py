@@ -343,6 +343,10 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     lexicon = lexicon or Lexicon(layer)
     reading = counted_rows(untimed_year(_read_whole(question, layer, lexicon), layer), layer)
     reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    # "shipped by regular air": 'REG AIR', asked back, never read as AIR (``_fuller_value``)
+    from assay.semantic._fuller_value import fuller_value  # imports this module's Reading
+
+    reading = fuller_value(reading, layer)
     # "line items received in 1997" of a metric dated by its ship date: asked back
     return event_dated(reading, layer)
 
