@@ -1203,7 +1203,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         notes=tuple(notes),
         ambiguous_names=tuple(ambiguous_names),
         said=tuple(dict.fromkeys(derived_words)),
-        explained=explained + _not_measures(unread, measured),
+        explained=explained + _not_measures(unread, measured, bool(metrics)),
     )
 
 
@@ -1400,14 +1400,26 @@ def _said_whole(tag: Tag, question: str) -> str:
     return question[tag.token.start : after.end]
 
 
-def _not_measures(unread: list[Tag], measured: dict[int, str]) -> tuple[tuple[str, str], ...]:
+def _not_measures(
+    unread: list[Tag], measured: dict[int, str], asked: bool = False
+) -> tuple[tuple[str, str], ...]:
     """Why each dimension said as the thing measured is not answered: it is a dimension, and
-    no metric of the layer measures it ("account balance of customers")."""
+    no metric of the layer measures it ("account balance of customers"); said beside a metric
+    (``asked``: "LTV pre-tax of customers who first ordered in 2017"), the question is whether
+    one total or one figure per value is meant (outside tryout 40, F-1)."""
     return tuple(
         (
             t.token.text,
-            f"'{t.token.text}' is the dimension {measured[t.index]}, to break a metric down by "
-            "or filter on; no metric measures it (a total or an average of it is not defined).",
+            (
+                f"'{t.token.text}' is the dimension {measured[t.index]}: do you want one total "
+                f"for all of them, or one figure per {measured[t.index]}? Ask again with "
+                f"'by {measured[t.index]}' for one per {measured[t.index]}, or without "
+                f"'{t.token.text}' for the total."
+                if asked
+                else f"'{t.token.text}' is the dimension {measured[t.index]}, to break a metric "
+                "down by or filter on; no metric measures it (a total or an average of it is "
+                "not defined)."
+            ),
         )
         for t in unread
         if t.index in measured
