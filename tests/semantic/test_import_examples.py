@@ -542,6 +542,11 @@ def test_snowflake_intelligence(tmp_path: Path) -> None:
     guessed = verdicts["guessed sum"][0]
     assert guessed.route == "confirm_first" and guessed.action == "warn"
     assert "cap.unconfirmed_fact" in guessed.reasons
+    # how to confirm it on an imported layer: in its file, never by drafting a layer over it
+    # (outside tryout 40, F-11: "assay semantic init --store STORE ... draft the layer again")
+    fix = next(f.message for f in guessed.findings if f.code == "cap.unconfirmed_fact")
+    assert "delete its tier, confidence and fact lines" in fix, fix
+    assert "semantic init --store" not in fix and "draft the layer again" not in fix, fix
 
 
 # --- Cube: the workshop's TPC-H data model --------------------------------------------------

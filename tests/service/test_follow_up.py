@@ -403,7 +403,7 @@ def test_a_refused_question_keeps_nothing_and_says_so(client: TestClient) -> Non
     ident = _first(client, "Delete all cancelled orders.", "refuse")
     body = _ask(client, "units sold", ident)
     assert body["follow_up"]["inherited"] == []
-    assert "asked on its own: the previous question had no metric" in body["reading"]
+    assert "asked on its own: the previous question was refused" in body["reading"]
 
 
 def test_a_new_top_n_is_said_in_place_of_the_old(client: TestClient) -> None:
@@ -654,3 +654,25 @@ def test_a_period_ask_back_offers_each_period_as_a_choice(client: TestClient) ->
     again = _ask(client, body["choices"][0]["question"])
     assert again["badge"] == "show" and "Q4 2023" in again["reading"], again["reading"]
     assert "channel" in again["reading"]
+
+
+@pytest.mark.parametrize(
+    ("refused", "follow_up"),
+    [
+        ("drop table orders", "number of orders in 2023?"),
+        ("delete all orders from 2023", "units sold by channel in 2023"),
+    ],
+)
+def test_a_follow_up_of_a_refused_question_is_asked_as_it_is(
+    client: TestClient, refused: str, follow_up: str
+) -> None:
+    """Outside tryout 40 (F-4): "how many dogs?" after the refused "drop table Pets" was put
+    together as "drop table how many dogs?" and asked back, quoting the refused text; docs/
+    api.md says a follow-up of a refused question is asked as it is, and says so."""
+    first = _ask(client, refused)
+    assert first["verdict"]["behaviour"] == "refuse", first
+    body = _ask(client, follow_up, first["verdict"]["id"])
+    assert body["follow_up"]["question"] == follow_up
+    assert body["follow_up"]["not_kept"] and body["follow_up"]["inherited"] == []
+    assert refused.split()[0] not in body["reading"].lower()
+    assert body["badge"] == "show", (body["badge"], body["verdict"]["reasons"])

@@ -332,7 +332,7 @@ class Agent:
             base = self._base(text, reading, decision, model_notes)
             example = None if rest.refused else self.trusted.match(text, reading)
         if example is not None:
-            return self._answer_trusted(text, ident, example, base)
+            return self._answer_trusted(text, ident, example, base, reading)
         if decision.behaviour != "answer":
             return self._verdict(ident, decision.behaviour, (decision.code,), base)
         whose = self._whose_place(reading)
@@ -736,10 +736,16 @@ class Agent:
         return routed(verdict, planned, reading, self.layer, self.connector.dialect, self.router)
 
     def _answer_trusted(
-        self, text: str, ident: str, match: ExampleMatch, base: dict[str, Any]
+        self,
+        text: str,
+        ident: str,
+        match: ExampleMatch,
+        base: dict[str, Any],
+        reading: Reading | None = None,
     ) -> Verdict:
         """The answer from a trusted example's SQL: guarded, executed, checked and scored as
-        any answer, with a note naming the verified query it came from."""
+        any answer, with a note naming the verified query it came from, and the partial last
+        period said as the planner says it (``_trusted_partial``)."""
         example = match.example
         base.update(
             message="",
@@ -773,7 +779,12 @@ class Agent:
             )
             return replace(verdict, candidate=Candidate(example.sql))
         sql = run.report.sql or example.sql
-        candidate = Candidate(sql, (sql,), write_answer(run.result), run.result)
+        written = write_answer(run.result)
+        dialect = self.connector.dialect
+        partial = _trusted_partial(reading or Reading(text), sql, self.layer, dialect)
+        if partial:
+            written = f"{written} (the data runs {partial})"
+        candidate = Candidate(sql, (sql,), written, run.result)
         checked = run_checks(
             CheckContext(
                 text,
@@ -998,6 +1009,41 @@ def bound_words(reading: Reading, layer: SemanticLayer) -> str:
 
 
 _GRAIN_MONTHS = {"month": 1, "quarter": 3, "year": 12}
+_SQL_GRAINS = {"month": "month", "quarter": "quarter", "year": "year"}
+
+
+def _trusted_partial(reading: Reading, sql: str, layer: SemanticLayer, dialect: str) -> str:
+    """What ``partial_words`` says of a verified query's answer: the periods the question
+    names, at the grain the verified SQL buckets dates by (``DATE_TRUNC('month', ...)``) where
+    the question names none ("the trend of sales ... between June 2025 and August 2025" over
+    data that ends on 2025-08-14: the last month is not over). Outside tryout 40 (F-3) saw the
+    verified query's halved last month shown plainly where the planner says so.
+
+    Example:
+        >>> import datetime as dt
+        >>> layer = SemanticLayer(clock=dt.date(2025, 8, 14))
+        >>> sql = "SELECT DATE_TRUNC('month', d) AS m, SUM(x) FROM t GROUP BY 1"
+        >>> _trusted_partial(Reading("sales trend"), sql, layer, "duckdb")
+        'to 2025-08-14, the last month is not over'
+    """
+    grain = reading.grain
+    if grain is None:
+        try:
+            tree = sqlglot.parse_one(sql, read=dialect)
+        except sqlglot.errors.ParseError:
+            tree = None
+        units = set()
+        for trunc in tree.find_all(exp.DateTrunc, exp.TimestampTrunc) if tree else ():
+            unit = trunc.args.get("unit")
+            units.add(_SQL_GRAINS.get(unit.name.lower() if unit is not None else ""))
+        if len(units) == 1:
+            grain = units.pop()
+    if grain is None and not reading.periods:
+        return ""
+    try:
+        return partial_words(replace(reading, grain=grain), layer)
+    except (KeyError, ValueError):  # a metric the layer does not define: no coverage to say
+        return ""
 
 
 def _ranks_a_change(reading: Reading) -> bool:

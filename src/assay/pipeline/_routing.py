@@ -50,7 +50,16 @@ class Rested:
     def unconfirmed(self) -> bool:
         return bool(self.tier) and Tier[self.tier] < AUTO_COMMIT_TIER
 
-    def how_to_confirm(self) -> str:
+    def how_to_confirm(self, imported: bool = False) -> str:
+        """How to confirm the fact; on an ``imported`` layer, in the layer's file (drafting
+        it with `assay semantic init` would replace the import; outside tryout 40, F-11)."""
+        if imported:
+            return (
+                f"check the {self.kind} {self.name} in the layer's file and, where it is right, "
+                "delete its tier, confidence and fact lines (an element without a tier counts "
+                "as written by the layer's author); importing again writes it unconfirmed "
+                "again, and `assay semantic init` would replace the imported layer"
+            )
         fact_id = self.fact.split(":", 1)[0]
         if fact_id.isdigit():
             # the layer holds the tier it was drafted with: accepting alone changes nothing
@@ -74,6 +83,18 @@ class Rested:
             "confidence": self.confidence,
             "fact": self.fact,
         }
+
+
+def imported(layer: SemanticLayer) -> bool:
+    """Whether ``layer`` was written by `assay semantic import` (its description says so).
+
+    Example:
+        >>> imported(SemanticLayer(description="Imported from Cube by 'assay semantic import'."))
+        True
+        >>> imported(SemanticLayer(description="Drafted by 'assay semantic init'."))
+        False
+    """
+    return "by 'assay semantic import'" in layer.description
 
 
 def _rested(kind: str, name: str, tier: str, confidence: float | None, fact: str) -> Rested:
@@ -252,7 +273,7 @@ def routed(
             "cap",
             f"The answer rests on the {r.kind} {r.name}, an unconfirmed fact ({r.fact}; tier "
             f"{r.tier}, confidence {r.confidence:.2f}, below {AUTO_COMMIT_TIER.name}). Confirm "
-            f"it first: {r.how_to_confirm()}.",
+            f"it first: {r.how_to_confirm(imported(layer))}.",
             {"fact": r.fact, "tier": r.tier, "confidence": r.confidence, "kind": r.kind},
         )
         for r in unconfirmed

@@ -15,6 +15,9 @@ dimension is a breakdown only where the question says one:
   category", "customer region Narnia"), or right before a year ("made in year 1974"): the
   question is about values of it, read (or asked back) by the rules for those.
 
+A dimension a relative clause follows ("customers who first ordered in 2017") names the rows
+the clause describes, not a breakdown, unless a ranking or a "by" before it says one.
+
 Anything else is left unread (asked back or abstained on, named), never grouped.
 """
 
@@ -39,6 +42,10 @@ _RANKING = frozenset({"rank", "which", "which_grain"})
 _BREAKDOWN = frozenset({"across", "by", "per", "each", "every"})
 # A year said right after the dimension: "made in year 1974", "in the year of 1972".
 _YEAR_AFTER = re.compile(r"\s+(?:of\s+)?\d{4}\b")
+# A relative clause said of the dimension's rows: "customers who first ordered in 2017", "for
+# customers that are new" (outside tryout 40, F-1: read as a breakdown by customer, 657 rows
+# were shown for one total).
+_RELATIVE_AFTER = re.compile(r"\s+(?:who|that|which|whom|whose)\b", re.IGNORECASE)
 
 
 def said_as_breakdown(parts: list[Any], tag: Tag, question: str) -> bool:
@@ -61,6 +68,8 @@ def said_as_breakdown(parts: list[Any], tag: Tag, question: str) -> bool:
     """
     if any(_ranks(kind, payload) for kind, payload in parts):
         return True
+    if _RELATIVE_AFTER.match(question[_end(tag, question) :]) and not _after_by(parts, tag):
+        return False  # "LTV of customers who first ordered in 2017": the rows described
     if _beside_unread(parts, tag) or _YEAR_AFTER.match(question[_end(tag, question) :]):
         return True
     at = next(k for k, (kind, payload) in enumerate(parts) if kind == "loose" and payload is tag)
@@ -76,6 +85,17 @@ def said_as_breakdown(parts: list[Any], tag: Tag, question: str) -> bool:
     if before.kind == "DIM":
         return said_as_breakdown(parts, before, question)
     return bool(before.kind in _GROUPING_TAGS or before.kind == "COUNTED")
+
+
+def _after_by(parts: list[Any], tag: Tag) -> bool:
+    """Whether the part right before the dimension groups ("by customer who ...")."""
+    at = next(k for k, (kind, payload) in enumerate(parts) if kind == "loose" and payload is tag)
+    if at == 0:
+        return False
+    kind, before = parts[at - 1]
+    if kind == "metrics":
+        return bool(before[0].after in _BREAKDOWN)
+    return kind in _GROUPING or (kind == "loose" and before.kind in _GROUPING_TAGS)
 
 
 def _ranks(kind: str, payload: Any) -> bool:

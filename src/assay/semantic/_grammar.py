@@ -199,6 +199,8 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
                 kind, payload = KEYWORDS[key]
                 if kind == "AGG" and _named_before(canon, taken, i, key):
                     continue  # "ship mode", "price median": a name nothing reads, not an agg
+                if kind == "ORDER" and size == 1 and _in_relative_clause(canon, i):
+                    continue  # "customers who first ordered in 2017": a verb, no sort
                 for k in range(i, i + size):
                     taken[k] = True
                 tags[i] = _Tag(kind, tokens[i], i, (payload, " ".join(key)))
@@ -261,6 +263,35 @@ def _tag(question: str, layer: SemanticLayer, lexicon: Lexicon) -> tuple[list[_T
         for k in sorted(tags)
     ]
     return _postposed(_separators(ordered)), ambiguous
+
+
+# Words that open a relative clause said of the rows: "customers who ...", "those that ...".
+_RELATIVE = frozenset({"who", "that", "which", "whom", "whose"})
+# Sorting words that are also verbs: "ordered", "ranked" (outside tryout 40, F-1).
+_SORT_VERBS = frozenset({"ordered", "sorted", "ranked", "order", "sort", "rank"})
+
+
+def _in_relative_clause(canon: list[str], i: int) -> bool:
+    """Whether the one sorting word at ``i`` is the verb of a relative clause ("customers who
+    first ordered in 2017", "patients whose visits were sorted"): a relative word within the
+    four words before it, with no comma between, and no "by" after it. Read as an order, it
+    made the noun before the clause a ranked breakdown: outside tryout 40 (F-1) was shown 657
+    customers' LTV for the one total of the customers who first ordered in 2017.
+
+    Example:
+        >>> _in_relative_clause("ltv of customers who first ordered in 2017".split(), 5)
+        True
+        >>> _in_relative_clause("customers ordered by ltv".split(), 1)
+        False
+    """
+    if canon[i] not in _SORT_VERBS or (i + 1 < len(canon) and canon[i + 1] == "by"):
+        return False
+    for word in reversed(canon[max(0, i - 4) : i]):
+        if not any(ch.isalnum() for ch in word):
+            return False  # "..., sorted": said apart from the clause, an order
+        if word in _RELATIVE:
+            return True
+    return False
 
 
 def _quantifies(tokens: list[Token], i: int) -> bool:

@@ -352,6 +352,10 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     whole = table_named(_read_whole(question, layer, lexicon), layer)
     reading = counted_rows(untimed_year(whole, layer), layer)
     reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    # "shipped by regular air": 'REG AIR', asked back, never read as AIR (``_fuller_value``)
+    from assay.semantic._fuller_value import fuller_value  # imports this module's Reading
+
+    reading = fuller_value(reading, layer)
     # "line items received in 1997" of a metric dated by its ship date: asked back
     return event_dated(reading, layer)
 
@@ -1211,7 +1215,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         notes=tuple(notes),
         ambiguous_names=tuple(ambiguous_names),
         said=tuple(dict.fromkeys(derived_words)),
-        explained=explained + _not_measures(unread, measured),
+        explained=explained + _not_measures(unread, measured, bool(metrics)),
     )
 
 
@@ -1408,14 +1412,26 @@ def _said_whole(tag: Tag, question: str) -> str:
     return question[tag.token.start : after.end]
 
 
-def _not_measures(unread: list[Tag], measured: dict[int, str]) -> tuple[tuple[str, str], ...]:
+def _not_measures(
+    unread: list[Tag], measured: dict[int, str], asked: bool = False
+) -> tuple[tuple[str, str], ...]:
     """Why each dimension said as the thing measured is not answered: it is a dimension, and
-    no metric of the layer measures it ("account balance of customers")."""
+    no metric of the layer measures it ("account balance of customers"); said beside a metric
+    (``asked``: "LTV pre-tax of customers who first ordered in 2017"), the question is whether
+    one total or one figure per value is meant (outside tryout 40, F-1)."""
     return tuple(
         (
             t.token.text,
-            f"'{t.token.text}' is the dimension {measured[t.index]}, to break a metric down by "
-            "or filter on; no metric measures it (a total or an average of it is not defined).",
+            (
+                f"'{t.token.text}' is the dimension {measured[t.index]}: do you want one total "
+                f"for all of them, or one figure per {measured[t.index]}? Ask again with "
+                f"'by {measured[t.index]}' for one per {measured[t.index]}, or without "
+                f"'{t.token.text}' for the total."
+                if asked
+                else f"'{t.token.text}' is the dimension {measured[t.index]}, to break a metric "
+                "down by or filter on; no metric measures it (a total or an average of it is "
+                "not defined)."
+            ),
         )
         for t in unread
         if t.index in measured

@@ -172,9 +172,15 @@ class Service:
                 if found is None:
                     break
                 previous = found
-            follow_up = compose_follow_up(
-                previous["question"], question, db.agent.layer, db.agent.lexicon
-            )
+            if previous["verdict"].get("behaviour") == "refuse":
+                # A refused question has nothing to keep (docs/api.md): the follow-up is asked
+                # as it is, never glued onto it (outside tryout 40, F-4: "drop table how many
+                # dogs?" was asked back, quoting the refused text).
+                follow_up = _asked_alone(previous["question"], question)
+            else:
+                follow_up = compose_follow_up(
+                    previous["question"], question, db.agent.layer, db.agent.lexicon
+                )
             follow_up["of"] = follow_up_of
             asked = follow_up["question"]
         ident = _new_id()
@@ -672,3 +678,16 @@ def _apart(probability: float, threshold: float) -> tuple[str, str]:
 
 def _new_id() -> str:
     return f"v-{uuid.uuid4().hex}"
+
+
+def _asked_alone(previous: str, question: str) -> dict[str, Any]:
+    """The follow-up of a refused question: ``question`` asked as it is, with ``not_kept``
+    saying why nothing of ``previous`` was kept (the shape ``compose_follow_up`` returns)."""
+    return {
+        "question": question,
+        "inherited": [],
+        "replaced": [],
+        "previous": previous,
+        "not_kept": "the previous question was refused, so nothing of it was kept",
+        "unclear": None,
+    }
