@@ -130,6 +130,38 @@ def _sql_bounds(tree: exp.Expr) -> list[tuple[exp.Expr, str, Const]]:
 _NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b")
 
 
+# A sign said in words: a bound at zero ("customers with a negative account balance" is
+# ``c_acctbal < 0``; outside tryout 40: five samples agreeing on ``c_acctbal > 0`` were shown at
+# 1.00). "non-negative" and "non-positive" are read before their bare words.
+_SIGN_WORDS = re.compile(
+    r"\b(?P<more>non-?negative|positive|(?:above|over|more than|greater than) zero|in credit|"
+    r"in the black|profitable|in profit|at a profit)\b"
+    r"|\b(?P<less>non-?positive|negative|(?:below|under|less than) zero|in debit|in the red|"
+    r"overdrawn|in deficit|at a loss|loss-making|unprofitable)\b",
+    re.IGNORECASE,
+)
+# A column whose own name says the side ("loss > 0" for "at a loss") is not read as flipped.
+_SIDE_NAMES = re.compile(r"loss|debit|deficit|credit|negative|positive", re.IGNORECASE)
+
+
+def _sign_bounds(text: str) -> list[tuple[str, str, bool]]:
+    """(direction, the words, negated) for each sign said in words ("a negative balance": less
+    than zero; "not negative": negated).
+
+    Example:
+        >>> _sign_bounds("customers with a negative balance or a non-negative one")
+        [('less', 'negative', False), ('more', 'non-negative', False)]
+    """
+    found = []
+    for match in _SIGN_WORDS.finditer(text):
+        if match.group("less") and text[: match.start()].lower().endswith(("non-", "non")):
+            continue
+        before = " ".join(text[: match.start()].split()[-4:])
+        direction = "more" if match.group("more") else "less"
+        found.append((direction, match.group(0), _NEGATED_BEFORE.search(before) is not None))
+    return found
+
+
 def bound_flipped(question: str, tree: exp.Expr) -> str | None:
     """A number the question bounds one way ("weigh less than 3000") that every SQL comparison
     on it bounds the other way (``Weight > 3000``), or ``None``. Read number by number, so a
@@ -162,10 +194,16 @@ def bound_flipped(question: str, tree: exp.Expr) -> str | None:
             said.setdefault(number, set()).add("negated")
         said.setdefault(number, set()).add(direction)
         words_of[number] = f"{phrase} {match.group(1)}"
+    for direction, phrase, negated_sign in _sign_bounds(text):
+        if negated_sign:
+            said.setdefault(0.0, set()).add("negated")
+        said.setdefault(0.0, set()).add(direction)
+        words_of.setdefault(0.0, phrase)
     compared = [
         (node, op, value)
         for node, op, value in _sql_bounds(tree)
         if not any(isinstance(a, exp.Not) for a in _ancestors(node))
+        and not (value.number == 0 and _SIDE_NAMES.search(node.sql()))
     ]
     for number, directions in said.items():
         if len(directions) != 1:
@@ -174,7 +212,10 @@ def bound_flipped(question: str, tree: exp.Expr) -> str | None:
         ops = [(node, op) for node, op, value in compared if value.number == number]
         if ops and not any(op.startswith(wanted) for _, op in ops):
             node, op = ops[0]
-            return f"'{words_of[number]}' as {node.sql()} {op} {number:g}"
+            said_as = words_of[number]
+            if not re.search(r"\d", said_as):  # a sign said in words: its bound is zero
+                said_as = f"{said_as} (a bound at 0)"
+            return f"'{said_as}' as {node.sql()} {op} {number:g}"
     return None
 
 

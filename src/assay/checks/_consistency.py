@@ -62,6 +62,7 @@ from assay.checks._fan_out import fanned_out_count
 from assay.checks._filtered_elsewhere import filtered_elsewhere
 from assay.checks._fiscal_labels import fiscal_label_carried, fiscal_labels_missed
 from assay.checks._grain import grain_mismatch
+from assay.checks._grouped_named import grouped_to_named
 from assay.checks._grouped_other import grouped_by_other
 from assay.checks._grouped_repeats import grouped_repeat
 from assay.checks._mentions import (
@@ -837,6 +838,7 @@ def literal_fit(ctx: CheckContext) -> CheckOutcome:
         and not band_start(n, ctx.question, numbers)  # "(1-20), (21-60)" as <= 20, <= 60
         and not neighbour_bound(n, ctx.question, sql.tree, ctx.catalog)  # "more than 6": >= 7
         and not fiscal_label_carried(n, ctx.question, sql.strings, ctx.layer, sql.tree)
+        and not grouped_to_named(n, frozenset(cues.numbers), sql.tree, ctx)  # w9, tryout 40
     ]  # "fiscal Q1 2024": its dates, or its fiscal columns ('FY24', 'Q1'); else named below
     # "in 2023" carried only as ``order_id <> 2023`` (outside re-check of tryout 38: shown)
     keyed = {n: year_only_on_keys(n, ctx.question, sql.tree) for n in cues.numbers}

@@ -9,7 +9,12 @@ SUM, AVG, MAX or MIN takes; this reads the plain columns the outer SELECT return
 (abbreviations read in full), a column of two words or more ("full name": ``FullName``) of a
 table whose column the outer SELECT returns, the SQL reads that column nowhere, and no column
 the SELECT returns of that table is said by as many words ("makers" says ``Maker`` by one).
-One word is said of too many columns ("name", "price") to tell which is meant. Silent on set
+One word is said of too many columns ("name", "price") to tell which is meant, unless the
+question ties it to the table: "the name of the stadium", "the stadium's name", "stadium name"
+(outside tryout 40, F-2 w2: "What is the name of the stadium with the largest capacity?" as
+``SELECT Location FROM stadium ...`` was shown at 1.00). Then a one-word column so tied to a
+table whose column the outer SELECT returns, read nowhere in the SQL, while no returned column
+of that table has all its words said, is named the same way. Silent on set
 operations and on any column whose table is not known; silence is never evidence of a right
 answer.
 """
@@ -83,6 +88,54 @@ def returned_sibling(question: str, tree: exp.Expr, catalog: Catalog) -> list[Fi
                 "signal.column_mismatch",
                 "signal",
                 f"The question asks for {table}.{named[0]} but the SQL returns "
+                f"{', '.join(f'{table}.{c}' for c in taken)} instead: return {named[0]}.",
+                {"named": f"{table}.{named[0]}", "returned": [f"{table}.{c}" for c in taken]},
+            )
+        ]
+    return _tied_instead(question, returned, used, catalog)
+
+
+def _tied(question: str, column: str, table: str) -> bool:
+    """Whether the question ties the one word ``column`` to ``table``: "the name of the
+    stadium", "the stadium's name", "stadium names"."""
+    col, tab = re.escape(column.lower()), re.escape(table.lower().replace("_", " "))
+    text = " ".join(question.lower().replace("\u2019", "'").split())
+    tied = re.search(
+        rf"\b{col}s? of (?:the |each |every |all |a |an |that |this )?(?:\w+ )?{tab}s?\b"
+        rf"|\b{tab}(?:s|es)?(?:'s|s'|')? {col}s?\b",
+        text,
+    )
+    return tied is not None
+
+
+def _tied_instead(
+    question: str, returned: dict[str, list[str]], used: set[str], catalog: Catalog
+) -> list[Finding]:
+    """A one-word column the question ties to a returned table, returned as another column of
+    it (the module docstring)."""
+    said = words(question)
+    for table in sorted(returned):
+        info = catalog.table(table)
+        if info is None:
+            continue
+        prefix = table_prefix(info.column_names)
+        taken = returned[table]
+        if any(says_abbreviated(said, _words(c, prefix)) for c in taken):
+            continue  # a returned column is said too ("the name and location of ...")
+        named = [
+            col.name
+            for col in info.columns
+            if len(_words(col.name, prefix)) == 1
+            and col.name.lower() not in used
+            and _tied(question, _words(col.name, prefix)[0], table)
+        ]
+        if len(named) != 1:
+            continue
+        return [
+            Finding(
+                "signal.column_mismatch",
+                "signal",
+                f"The question asks for the {table}'s {named[0]} but the SQL returns "
                 f"{', '.join(f'{table}.{c}' for c in taken)} instead: return {named[0]}.",
                 {"named": f"{table}.{named[0]}", "returned": [f"{table}.{c}" for c in taken]},
             )

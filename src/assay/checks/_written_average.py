@@ -9,6 +9,9 @@ total asked", "counts distinct values" and "a value per group without GROUP BY")
 
 - ``written_averages``: the divisions of the SQL whose numerator is a SUM and whose denominator
   a COUNT: each is an average, and its SUM is a side of it, not a total returned.
+- A denominator may count a whole table in a scalar subquery: ``count(*) * 1.0 / (SELECT
+  count(*) FROM customer)`` is the rows per customer, an average (outside tryout 40, F-10:
+  "Average number of orders per customer" so was withheld as "no AVG" and "no GROUP BY").
 - ``counted_per``: "per <noun>" answered by such a division whose COUNT(DISTINCT) counts a
   column named after the noun (``cs_order_number`` for "per catalog order"): the division is
   the average per that thing, so the DISTINCT is asked and no group is missing. "per" only,
@@ -50,9 +53,48 @@ def written_averages(tree: exp.Expr) -> list[exp.Div]:
     return [
         div
         for div in tree.find_all(exp.Div)
-        if _top(div.expression, exp.Count) is not None
-        and (_top(div.this, exp.Sum) is not None or _rows_per_value(div))
+        if (
+            _top(div.expression, exp.Count) is not None
+            and (_top(div.this, exp.Sum) is not None or _rows_per_value(div))
+        )
+        or (_table_counted(div.expression) is not None and _summed_or_counted(div.this))
     ]
+
+
+def _summed_or_counted(node: exp.Expr) -> bool:
+    """A SUM, or a COUNT of every row (no DISTINCT)."""
+    count = _top(node, exp.Count)
+    return _top(node, exp.Sum) is not None or (
+        count is not None and not isinstance(count.this, exp.Distinct)
+    )
+
+
+def _table_counted(node: exp.Expr) -> str | None:
+    """The table a scalar subquery counts every row of, ``(SELECT count(*) FROM customer)``
+    with no WHERE, join or grouping, or None.
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> _table_counted(parse_one("SELECT 1 / (SELECT count(*) FROM customer)").find(
+        ...     exp.Subquery))
+        'customer'
+    """
+    while isinstance(node, (exp.Cast, exp.TryCast, exp.Paren, exp.Nullif)):
+        node = node.this
+    select = node.this if isinstance(node, exp.Subquery) else None
+    if not isinstance(select, exp.Select) or len(select.expressions) != 1:
+        return None
+    count = _top(select.expressions[0].unalias(), exp.Count)
+    source = select.args.get("from_") or select.args.get("from")
+    table = source.this if source is not None else None
+    if (
+        count is None
+        or isinstance(count.this, exp.Distinct)
+        or not isinstance(table, exp.Table)
+        or any(select.args.get(k) for k in ("joins", "where", "group", "having"))
+    ):
+        return None
+    return table.name
 
 
 def _rows_per_value(div: exp.Div) -> bool:
@@ -99,6 +141,10 @@ def counted_per(question: str, tree: exp.Expr) -> list[exp.Expr]:
     nouns = {w.rstrip("s") for w in match.groups() if w and len(w) > 3}
     found = []
     for div in written_averages(tree):
+        counted = _table_counted(div.expression)
+        if counted is not None and _names_noun(counted, nouns):
+            found.append(div.expression)
+            continue
         count = _top(div.expression, exp.Count)
         distinct = count.this if count is not None else None
         if count is None or not isinstance(distinct, exp.Distinct):

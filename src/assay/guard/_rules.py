@@ -762,7 +762,8 @@ def _left_joined_keeping_rows(ctx: GuardContext, scope: Any, alias: str) -> bool
     by its join condition, inside aggregates (``SUM(s.s_number_employees)``), or, where the
     unmatched rows are grouped apart (``_unmatched_apart``), as GROUP BY keys
     (``YEAR(date_dim.d_date)``, ``store.s_state``) and in a projection or ordering by those
-    keys (the planner's "(no store)" label): every row of the other side stays in the answer,
+    keys (the planner's "(no store)" label), or by the condition of another LEFT JOIN (a
+    chain of them: the next table's key): every row of the other side stays in the answer,
     none filtered by the right table's (NULL) columns, so none is lost. An unqualified column
     it may own is not proof."""
     select = scope.expression
@@ -783,7 +784,15 @@ def _left_joined_keeping_rows(ctx: GuardContext, scope: Any, alias: str) -> bool
     if on is None:
         return False
     source = scope.selected_sources[alias][1]
-    in_on = {id(c) for c in on.find_all(exp.Column)}
+    # A LEFT JOIN's condition filters none of the rows on its left: a column read there (the
+    # next table of a chain, ``LEFT JOIN dim_users ON dim_listings.user_id = ...``) loses no
+    # row (outside tryout 40, F-5: "bookings by home state latest" was refused so).
+    in_on = {
+        id(c)
+        for j in select.args.get("joins") or []
+        if j is joins[0] or (j.side.upper() == "LEFT" and j.kind.upper() in ("", "OUTER"))
+        for c in (j.args.get("on") or exp.Null()).find_all(exp.Column)
+    }
     keys = _group_keys(select) if _unmatched_apart(select, on, alias) else set()
     for column in select.find_all(exp.Column):
         if id(column) in in_on:

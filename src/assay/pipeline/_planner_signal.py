@@ -15,6 +15,12 @@ periods, which ``period_applied`` checks against the layer (its fiscal calendar 
 while ``period_bound`` reads the question again without the layer; every firing of it seen
 on a planner answer was false ("fiscal Q1 2024" read as the calendar's Q1 under a July fiscal
 year; "Q1 and Q3 2024" with the bounds of the two OR'ed ranges mixed, outside tryout 39 F12).
+Nor is a signal that read the metric's own name the reading matched as something the SQL
+should carry (outside tryout 40, F-7): ``signal.literal_missing`` naming only words of that
+phrase ("total LTV pre-tax": 'LTV' is the metric's label, no value to filter on), or
+``signal.aggregate_mismatch`` saying only that an average is asked and the SQL has no AVG, where
+every "average" or "mean" said is inside that phrase ("What is the average order value?": the
+layer defines the metric as a ratio of sums, which IS the average order value).
 Done here, not in the scoring rule: ``agreement_first`` is the
 preregistered rule for sampled answers and is left as it is.
 """
@@ -44,6 +50,47 @@ def _per_in_metric_name(reading: Reading | None) -> bool:
     return said > 0 and said == named
 
 
+_AVERAGE = re.compile(r"\b(?:average|mean|avg)\b", re.IGNORECASE)
+_NO_AVG = (
+    "Asked quantity and aggregate disagree: the question asks for an average but the SQL has "
+    "no AVG."
+)
+
+
+def _metric_phrases(reading: Reading | None) -> list[str]:
+    if reading is None:
+        return []
+    return [m.phrase.lower() for m in reading.matches if m.kind == "metric"]
+
+
+def _said_in(pattern: re.Pattern[str], question: str, phrases: list[str]) -> bool:
+    """Some word ``pattern`` finds is said, and each time inside a metric's phrase."""
+    said = len(pattern.findall(question))
+    return said > 0 and said == sum(len(pattern.findall(p)) for p in phrases)
+
+
+def _reads_the_metric_name(finding: Finding, reading: Reading | None) -> bool:
+    """The signal read only words of the metric's own name the reading matched (see the
+    module docstring)."""
+    phrases = _metric_phrases(reading)
+    if reading is None or not phrases:
+        return False
+    if finding.code == "signal.aggregate_mismatch":
+        return finding.message == _NO_AVG and _said_in(_AVERAGE, reading.question, phrases)
+    if finding.code != "signal.literal_missing":
+        return False
+    evidence = finding.evidence
+    codes, names = list(evidence.get("codes") or ()), list(evidence.get("names") or ())
+    shown = [f"{c} (in no condition)" for c in codes] + [f"{n} (no value compared)" for n in names]
+    only = f"The question names {', '.join(shown)}, which no literal in the SQL carries."
+    if not shown or finding.message != only:
+        return False  # a number, a quoted value or a fiscal label is named too
+    return all(
+        _said_in(re.compile(rf"\b{re.escape(str(w))}\b", re.IGNORECASE), reading.question, phrases)
+        for w in codes + names
+    )
+
+
 def planner_signals(
     findings: tuple[Finding, ...], reading: Reading | None = None
 ) -> tuple[Finding, ...]:
@@ -61,6 +108,7 @@ def planner_signals(
         and f.code in QUESTION_SIGNALS
         and f.code not in _READ_BY_THE_LAYER
         and not (f.code == "signal.grouping_missing" and _per_in_metric_name(reading))
+        and not _reads_the_metric_name(f, reading)
     ]
     if not fired:
         return ()
