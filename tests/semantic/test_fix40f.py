@@ -210,3 +210,42 @@ def test_the_clinic_range_is_read_as_one_span_of_the_year_said() -> None:
     assert reading.period is not None
     assert (reading.period.start, reading.period.end) == (dt.date(2023, 3, 3), dt.date(2023, 3, 21))
     assert decision.behaviour == "answer", decision
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Toys revenue on September 1 vs September 15, 2023",
+        "Toys revenue on September 1 in 2023",
+        "Toys revenue between Sept 1 and 15, 2023",
+    ],
+)
+def test_a_yearless_day_beside_a_year_said_is_never_answered(question: str) -> None:
+    layer = parse_semantic(yaml.safe_load(CORTEX))
+    reading, decision = read_and_decide(question, layer, Lexicon(layer))
+    assert decision.behaviour != "answer", (reading.period, decision)
+    assert "sep" in decision.message.lower(), decision.message
+
+
+@pytest.mark.parametrize(
+    ("question", "clock", "start", "end"),
+    [
+        (
+            "Toys revenue from Sep 1 - Sep 15 2023",
+            dt.date(2024, 11, 7),
+            dt.date(2023, 9, 1),
+            dt.date(2023, 9, 16),
+        ),
+        (
+            "visit cost 3 March - 20 March 2022",
+            dt.date(2024, 11, 15),
+            dt.date(2022, 3, 3),
+            dt.date(2022, 3, 21),
+        ),
+    ],
+)
+def test_a_dashed_range_of_days_takes_the_year_said(
+    question: str, clock: dt.date, start: dt.date, end: dt.date
+) -> None:
+    (period,) = find_periods(question, clock)
+    assert (period.start, period.end) == (start, end)

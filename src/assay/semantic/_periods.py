@@ -618,6 +618,11 @@ def find_periods(
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
     found = _preceding(_join(_other_half(_share_year(found, text), text, taken), text))
+    if any(_SAYS_YEAR.search(p.text) for p in found):
+        # "revenue on September 1 vs September 15, 2023": a day said without its year beside
+        # a period that says one never takes the clock's year silently; it is left unread
+        # (never answered: its words are named back)
+        found = [p for p in found if not (_undated(p) and p.end - p.start == _ONE_DAY)]
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -705,7 +710,8 @@ def _join(found: list[Period], text: str) -> list[Period]:
         if ranged and _undated(period) and not _undated(prev):
             # "from September 1, 2023 to September 15": the end takes the start's year
             period = _day_after(period, prev)
-        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind):
+        dashed_days = _undated(prev) and prev.end - prev.start == _ONE_DAY
+        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind or dashed_days):
             out[-1] = Period(
                 prev.start,
                 period.end,
@@ -838,6 +844,7 @@ def _yearless(period: Period) -> bool:
     )
 
 
+_ONE_DAY = dt.timedelta(days=1)
 _SAYS_YEAR = re.compile(r"(?:19|20|21)\d\d|'\d\d|\bfy|fiscal|\d{1,2}[/-]\d{1,2}[/-]\d")
 
 
