@@ -44,6 +44,7 @@ metrics:
 dimensions:
 - {name: vessel_type, column: voyages.vessel_type, values: [ships, barges, tugs]}
 - {name: cargo, column: voyages.cargo, values: [orders, returns]}
+- {name: service, column: voyages.service, values: [tow, ferry]}
 clock: 2024-11-15
 """
 
@@ -81,6 +82,8 @@ def test_the_value_said_as_a_noun_is_still_read_on_the_demo(
         ("How much freight revenue did we ship in 2023?", "ship"),
         ("freight revenue we tug in 2023", "tug"),
         ("How much freight revenue do we order in 2023?", "order"),
+        # a value as said ('tow'), right after a subject pronoun: the verb too
+        ("How much freight revenue did we tow in 2023?", "tow"),
     ],
 )
 def test_a_verb_said_like_a_value_is_never_a_filter_on_another_schema(
@@ -99,6 +102,7 @@ def test_a_verb_said_like_a_value_is_never_a_filter_on_another_schema(
         ("freight revenue for ships in 2023", "vessel_type", "ships"),
         ("ship freight revenue in 2023", "vessel_type", "ships"),
         ("freight revenue of the order cargo in 2023", "cargo", "orders"),
+        ("freight revenue for tow in 2023", "service", "tow"),
     ],
 )
 def test_the_value_said_as_a_noun_is_still_read_on_another_schema(

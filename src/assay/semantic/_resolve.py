@@ -150,6 +150,8 @@ _VERB_LEADS = frozenset(
     }
 )
 
+_SUBJECTS = frozenset({"we", "i", "you", "they"})
+
 _COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
 
 
@@ -371,12 +373,15 @@ class Lexicon:
 
     def _verb_form(self, key: tuple[str, ...], canon: list[str], i: int) -> bool:
         """Whether one word, right after a word a verb follows ("did we book", "we order",
-        "to ship"), names values only through their other number ('books', 'orders'): the
-        verb, never a filter on the value (outside tryout 40: "How much gross revenue did
+        "to ship"), names values only through their other number ('books', 'orders'), or
+        right after a subject pronoun names any ("did we ship": 'SHIP'): the verb, never a
+        filter on the value (outside tryout 40: "How much gross revenue did
         we book in Q3 2023?" was answered for the category Books alone)."""
         if len(key) != 1 or i == 0 or canon[i - 1] not in _VERB_LEADS:
             return False
         values = {e for e in self.entries.get(key, []) if e[0] == "value"}
+        if values and canon[i - 1] in _SUBJECTS:
+            return True  # "did we ship": the verb, even where a value is 'SHIP' as said
         return bool(values) and values <= self.formed.get(key, set())
 
     def _add_derived(self, phrase: str, choices: tuple[str, ...]) -> None:
