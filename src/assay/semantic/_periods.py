@@ -618,6 +618,11 @@ def find_periods(
             found.append(Period(start, end, label, match.group(0), (lo, hi)))
     found.sort(key=lambda p: p.span)
     found = _preceding(_join(_other_half(_share_year(found, text), text, taken), text))
+    if any(_SAYS_YEAR.search(p.text) for p in found):
+        # "revenue on September 1 vs September 15, 2023": a day said without its year beside
+        # a period that says one never takes the clock's year silently; it is left unread
+        # (never answered: its words are named back)
+        found = [p for p in found if not (_undated(p) and p.end - p.start == _ONE_DAY)]
     out: list[Period] = []
     for period in found:
         since = re.search(
@@ -696,11 +701,17 @@ def _join(found: list[Period], text: str) -> list[Period]:
             )
             continue
         ranged = _RANGE.match(gap) and (gap.strip() != "and" or lead.endswith("between"))
-        if ranged and prev.start >= period.end:
-            # "between Feb and Apr 2023": a month said without its year takes the year of the
-            # range's end, never the latest such month (which would run the range backwards)
+        if ranged and (prev.start >= period.end or (_undated(prev) and not _undated(period))):
+            # "between Feb and Apr 2023", "from September 1 to September 15, 2023": a month
+            # or day said without its year takes the year of the range's end, never the
+            # latest such one (the clock's year: outside tryout 40 read 2024-09-01 and
+            # 2023-09-15 as two days and found no rows)
             prev = _month_before(prev, period)
-        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind):
+        if ranged and _undated(period) and not _undated(prev):
+            # "from September 1, 2023 to September 15": the end takes the start's year
+            period = _day_after(period, prev)
+        dashed_days = _undated(prev) and prev.end - prev.start == _ONE_DAY
+        if ranged and prev.start < period.end and (gap.strip() != "-" or prev.kind or dashed_days):
             out[-1] = Period(
                 prev.start,
                 period.end,
@@ -833,9 +844,52 @@ def _yearless(period: Period) -> bool:
     )
 
 
+_ONE_DAY = dt.timedelta(days=1)
+_SAYS_YEAR = re.compile(r"(?:19|20|21)\d\d|'\d\d|\bfy|fiscal|\d{1,2}[/-]\d{1,2}[/-]\d")
+
+
+def _undated(period: Period) -> bool:
+    """One day, or one calendar month, written without its year ("September 1", "Feb")."""
+    one_day = period.end - period.start == dt.timedelta(days=1)
+    one_month = period.start.day == 1 and _add_months(period.start, 1) == period.end
+    return (one_day or one_month) and not _SAYS_YEAR.search(period.text)
+
+
+def _day_after(said: Period, start: Period) -> Period:
+    """``said`` (one day or month written without a year) moved to the first such day or
+    month that ends after ``start`` begins; any other period is returned as it is."""
+    if not _undated(said):
+        return said
+    for year in (start.start.year, start.start.year + 1):
+        try:
+            moved = said.start.replace(year=year)
+        except ValueError:  # 29 February
+            continue
+        end = moved + (said.end - said.start)
+        if said.start.day == 1 and _add_months(said.start, 1) == said.end:
+            end = _add_months(moved, 1)
+        if end > start.start:
+            label = said.label.replace(str(said.start.year), str(year))
+            return dataclasses.replace(said, start=moved, end=end, label=label)
+    return said
+
+
 def _month_before(month: Period, end: Period) -> Period:
-    """``month`` (one calendar month written without a year) moved to the last such month
-    starting before ``end`` ends; any other period is returned as it is."""
+    """``month`` (one calendar month, or one day, written without a year) moved to the last
+    such month or day starting before ``end`` ends; any other period is returned as it is."""
+    one_day = month.end - month.start == dt.timedelta(days=1)
+    if one_day and _undated(month):
+        for year in (end.end.year, end.end.year - 1, end.end.year - 2):
+            try:
+                moved = month.start.replace(year=year)
+            except ValueError:  # 29 February
+                continue
+            if moved < end.end:
+                label = month.label.replace(str(month.start.year), str(year))
+                return dataclasses.replace(
+                    month, start=moved, end=moved + dt.timedelta(days=1), label=label
+                )
+        return month
     one_month = month.start.day == 1 and _add_months(month.start, 1) == month.end
     if not one_month or re.search(r"\d", month.text):
         return month

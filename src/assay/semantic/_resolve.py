@@ -139,6 +139,19 @@ class Match:
     derived: bool = False  # a word derived from the layer's names ("category": i_category)
 
 
+# Words a verb follows: a subject pronoun, an auxiliary or modal, "to" ("did we book", "we
+# order", "to ship"). A value read there only through its other number ("book" for 'books')
+# is the verb, never the value.
+_VERB_LEADS = frozenset(
+    {
+        *("we", "i", "you", "they", "he", "she", "to"),
+        *("do", "does", "did", "don't", "doesn't", "didn't", "will", "won't", "would"),
+        *("can", "can't", "could", "should", "shall", "may", "might", "must"),
+    }
+)
+
+_SUBJECTS = frozenset({"we", "i", "you", "they"})
+
 _COUNTED = re.compile(r"^(?:number|count|no\.?) of ([a-z][a-z ]*[a-z])$")
 
 
@@ -162,6 +175,8 @@ class Lexicon:
 
     def __init__(self, layer: SemanticLayer):
         self.entries: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+        # what a phrase names only through its head noun's other number ("book": 'books')
+        self.formed: dict[tuple[str, ...], set[tuple[str, str]]] = {}
         self.case_sensitive: dict[tuple[str, ...], list[tuple[str, str]]] = {}
         for metric in layer.metrics:
             for phrase in {metric.label, metric.name.replace("_", " "), *metric.synonyms}:
@@ -281,6 +296,7 @@ class Lexicon:
         value the data was asked for, not read at layer load (``_lookup``)."""
         out = copy.copy(self)
         out.entries = {key: list(found) for key, found in self.entries.items()}
+        out.formed = {key: set(found) for key, found in self.formed.items()}
         for phrase, target in pairs:
             out._add(phrase, "value", target)
         out.longest = max(self.longest, *(len(k) for k in out.entries))
@@ -350,6 +366,23 @@ class Lexicon:
             bucket = self.entries.setdefault(variant, [])
             if (kind, target) not in bucket:
                 bucket.append((kind, target))
+                if variant != key:
+                    self.formed.setdefault(variant, set()).add((kind, target))
+            elif variant == key:
+                self.formed.get(variant, set()).discard((kind, target))
+
+    def _verb_form(self, key: tuple[str, ...], canon: list[str], i: int) -> bool:
+        """Whether one word, right after a word a verb follows ("did we book", "we order",
+        "to ship"), names values only through their other number ('books', 'orders'), or
+        right after a subject pronoun names any ("did we ship": 'SHIP'): the verb, never a
+        filter on the value (outside tryout 40: "How much gross revenue did
+        we book in Q3 2023?" was answered for the category Books alone)."""
+        if len(key) != 1 or i == 0 or canon[i - 1] not in _VERB_LEADS:
+            return False
+        values = {e for e in self.entries.get(key, []) if e[0] == "value"}
+        if values and canon[i - 1] in _SUBJECTS:
+            return True  # "did we ship": the verb, even where a value is 'SHIP' as said
+        return bool(values) and values <= self.formed.get(key, set())
 
     def _add_derived(self, phrase: str, choices: tuple[str, ...]) -> None:
         """A derived word (``semantic._names``) and its plural or singular, each only where
@@ -468,6 +501,8 @@ class Lexicon:
                 entries = self.lookup(
                     tuple(canon[i : i + size]), tuple(t.text for t in tokens[i : i + size])
                 )
+                if entries and self._verb_form(tuple(canon[i : i + size]), canon, i):
+                    entries = [e for e in entries if e[0] != "value"]
                 if entries:
                     hit = self._hit(tokens, i, size, entries)
                     break
