@@ -227,5 +227,18 @@ def test_the_drafted_pets_layer_asks_whose_average_age(drafted_pets: SemanticLay
         "Student_Age_average",
         "Pets_pet_age_average",
     }, reading
+    assert "of the Pets rows" in decision.message, decision.message
+    assert "of the Student rows" in decision.message, decision.message
     dogs, decided = read_and_decide("average age of dogs", drafted_pets)
     assert dogs.metrics == ("Pets_pet_age_average",) and decided.behaviour == "answer", decided
+
+
+def test_the_value_of_counted_rows_beside_another_measure_is_their_money_total() -> None:
+    reading, _ = read_and_decide("value of invoices and number of payments", SHOP)
+    assert reading.metrics == ("invoices_inv_charge_total", "payments_count"), reading
+
+
+def test_a_value_with_several_money_totals_beside_another_measure_is_asked_back() -> None:
+    reading, decision = read_and_decide("value of payments and number of invoices", SHOP)
+    assert "value" in reading.unread, reading
+    assert decision.behaviour == "clarify", decision

@@ -65,29 +65,32 @@ def valued_count(reading: Reading, layer: SemanticLayer) -> Reading:
         >>> valued_count(Reading(q, ("orders",), matches=(said,)), layer).metrics
         ('sales',)
     """
-    if len(reading.metrics) != 1:
-        return reading
-    name = reading.metrics[0]
-    metric = layer.metric(name)
-    if _rows(metric, counted=True) is None:
-        return reading
     words = [canonical(t.text.lower()) for t in tokenize(reading.question)]
-    said = _valued(reading, name, words)
-    if said is None:
-        return reading
-    match, word = said
-    amounts = _amounts_of_rows(metric, layer)
-    if len(amounts) == 1:
-        matches = tuple(
-            dataclasses.replace(m, targets=(amounts[0].name,)) if m is match else m
-            for m in reading.matches
-        )
-        return dataclasses.replace(reading, metrics=(amounts[0].name,), matches=matches)
-    if amounts:
-        targets = tuple(sorted(m.name for m in amounts))
-        asked = dataclasses.replace(match, kind="ambiguous", targets=targets)
-        return dataclasses.replace(reading, metrics=(), ambiguous=(asked, *reading.ambiguous))
-    return dataclasses.replace(reading, unread=(*reading.unread, word))
+    for name in reading.metrics:
+        metric = layer.metric(name)
+        said = _valued(reading, name, words) if _rows(metric, counted=True) is not None else None
+        if said is None:
+            continue
+        match, word = said
+        amounts = _amounts_of_rows(metric, layer)
+        if len(amounts) == 1:
+            matches = tuple(
+                dataclasses.replace(m, targets=(amounts[0].name,)) if m is match else m
+                for m in reading.matches
+            )
+            metrics = tuple(
+                dict.fromkeys(amounts[0].name if m == name else m for m in reading.metrics)
+            )
+            reading = dataclasses.replace(reading, metrics=metrics, matches=matches)
+        elif amounts and len(reading.metrics) == 1:
+            targets = tuple(sorted(m.name for m in amounts))
+            asked = dataclasses.replace(match, kind="ambiguous", targets=targets)
+            return dataclasses.replace(reading, metrics=(), ambiguous=(asked, *reading.ambiguous))
+        else:
+            # no money total of those rows, or several beside another measure: the word is
+            # asked back, never dropped
+            reading = dataclasses.replace(reading, unread=(*reading.unread, word))
+    return reading
 
 
 def _valued(reading: Reading, name: str, words: list[str]) -> tuple[Match, str] | None:
