@@ -844,8 +844,12 @@ def decide(
     if reading.ambiguous:
         match = reading.ambiguous[0]
         readings = _distinguishing(layer, match.targets)
+        # measures of several tables ("average age": the students' or the pets') say whose
+        tables = {layer.metric(name).table for name in match.targets}
         options = "; or ".join(
-            f"{layer.metric(name).label} ({', '.join(words)})" for name, words in readings
+            f"{layer.metric(name).label} ({', '.join(words)})"
+            + (f" of the {layer.metric(name).table} rows" if len(tables) > 1 else "")
+            for name, words in readings
         )
         return BehaviourDecision(
             "clarify",

@@ -60,6 +60,7 @@ from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._summed_rows import summed_rows
 from assay.semantic._table_named import table_named
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
+from assay.semantic._valued_count import valued_count
 from assay.semantic._whose_place import PLACE_WORDS
 from assay.semantic._words import DERIVED, FUNCTION_WORDS, KEYWORDS, NUMBER_WORDS
 
@@ -352,6 +353,8 @@ def read(question: str, layer: SemanticLayer, lexicon: Lexicon | None = None) ->
     whole = table_named(_read_whole(question, layer, lexicon), layer)
     reading = counted_rows(untimed_year(whole, layer), layer)
     reading = counted_amount(summed_rows(by_reach(reading, layer, read), layer), layer)
+    # "total value of urgent orders": the orders' money total, never their count
+    reading = valued_count(reading, layer)
     # "shipped by regular air": 'REG AIR', asked back, never read as AIR (``_fuller_value``)
     from assay.semantic._fuller_value import fuller_value  # imports this module's Reading
 

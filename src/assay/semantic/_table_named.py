@@ -10,6 +10,9 @@ F4). docs/semantic.md says of several age columns the one whose table the questi
 ``table_named`` reads the one metric so read as another table's metric of the same aggregate
 that the same words name ("age"), where the question names that table (its rows' word,
 "pets", or a value or grouping of one of its dimensions, "dogs") and not the first metric's.
+Where no table is named at all ("What is the average age?"), the students' age was read only
+because its label says "average age" whole, and shown warned (19.56; fix40g): the question is
+asked back (``behaviour.ambiguous_metric``) with each table's metric as a choice.
 Unchanged where the first metric's table is named too ("average age of students with dogs"),
 where several other tables are named, where no other metric shares the words, and where a word
 is left unread ("average age of owners of dogs": the owners are students).
@@ -58,6 +61,12 @@ def table_named(reading: Reading, layer: SemanticLayer) -> Reading:
     ]
     named = _tables_named(reading, layer)
     chosen = [m for m in others if m.table in named]
+    if others and not chosen and first.table not in named:
+        # no table named at all ("What is the average age?"): whose is not guessed from
+        # which label happens to say the words whole; asked back with each as a choice
+        targets = tuple(sorted({first.name, *(m.name for m in others)}))
+        match = dataclasses.replace(said[0], kind="ambiguous", targets=targets)
+        return dataclasses.replace(reading, metrics=(), ambiguous=(match,))
     if first.table in named or len({m.table for m in chosen}) != 1 or len(chosen) != 1:
         return reading
     return dataclasses.replace(reading, metrics=(chosen[0].name,))
