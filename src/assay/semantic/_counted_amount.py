@@ -184,7 +184,15 @@ def _parsed(expression: str) -> exp.Expr | None:
 def _counts_of_rows(metric: Metric, layer: SemanticLayer) -> list[Metric]:
     """The metrics of the layer that count the rows ``metric`` adds up: the same table and
     time column, and the same conditions on its rows (case aside)."""
-    rows = _folded(_rows(metric, counted=False))
+    return over_same_rows(metric, layer, counted=False)
+
+
+def over_same_rows(metric: Metric, layer: SemanticLayer, *, counted: bool) -> list[Metric]:
+    """The other metrics of the layer over the rows ``metric`` measures, read the other way:
+    when ``metric`` adds up (``counted`` False) those that count its rows, when it counts
+    (``counted`` True) those that add up a column over them. The same table and time column,
+    and the same conditions on its rows (case aside)."""
+    rows = _folded(_rows(metric, counted=counted))
     if rows is None:
         return []
     return [
@@ -194,7 +202,7 @@ def _counts_of_rows(metric: Metric, layer: SemanticLayer) -> list[Metric]:
         and m.table == metric.table
         and m.time_column == metric.time_column
         and m.required_filters == metric.required_filters
-        and _folded(_rows(m, counted=True)) == rows
+        and _folded(_rows(m, counted=not counted)) == rows
     ]
 
 

@@ -29,10 +29,10 @@ from sqlglot import exp
 from assay.semantic._counted_amount import (
     _added,
     _cue_before,
-    _folded,
     _overlaps,
     _parsed,
     _rows,
+    over_same_rows,
 )
 from assay.semantic._draft import MONEY_WORDS, UNIT_WORDS
 from assay.semantic._model import Metric, SemanticLayer
@@ -132,19 +132,7 @@ def _value_of_before(words: list[str], start: int) -> int | None:
 def _amounts_of_rows(metric: Metric, layer: SemanticLayer) -> list[Metric]:
     """The metrics of the layer that add up a money column over the rows ``metric`` counts:
     the same table and time column, and the same conditions on its rows (case aside)."""
-    rows = _folded(_rows(metric, counted=True))
-    if rows is None:
-        return []
-    return [
-        m
-        for m in layer.metrics
-        if m.name != metric.name
-        and m.table == metric.table
-        and m.time_column == metric.time_column
-        and m.required_filters == metric.required_filters
-        and _adds_money(m.expression)
-        and _folded(_rows(m, counted=False)) == rows
-    ]
+    return [m for m in over_same_rows(metric, layer, counted=True) if _adds_money(m.expression)]
 
 
 def _adds_money(expression: str) -> bool:
