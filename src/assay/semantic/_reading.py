@@ -1076,6 +1076,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
+    periods, stepped = _stepped_from_named(periods)
+    dangling += stepped
     named = [p for p in periods if not p.relative_previous]
     periods = _previous(periods, layer.clock or NO_CLOCK)
     if len(named) > 1 and len(periods) > len(named):
@@ -1794,6 +1796,33 @@ def _metrics(
     ambiguous = tuple(m for m in matches if len(m.targets) > 1) if not pinned else ()
     names = tuple(dict.fromkeys(t for m in (pinned or matches) for t in m.targets))
     return names, ambiguous, notes
+
+
+# "the previous quarter", "prior month", "next week": read alone, counted from the clock
+_STEPPED = re.compile(
+    r"\b(?:previous|prior|next)\s+(?:(?:full|complete|whole)\s+)?(?P<unit>quarter|month|week)\b"
+)
+
+
+def _stepped_from_named(periods: list[Period]) -> tuple[list[Period], list[str]]:
+    """ "Q1 2017 compared with the previous quarter": the quarter before the one named, never
+    the clock's (outside re-check of tryout 40, N1: Q2 2017 was compared, shown at 1.00). A
+    period said as "the previous / prior / next quarter, month or week" beside another period
+    named is asked back: before which period it counts is not read for certain."""
+    stepped = [p for p in periods if not p.relative_previous and _STEPPED.search(p.text)]
+    named = [p for p in periods if not p.relative_previous and p not in stepped]
+    if not stepped or not named:
+        return periods, []
+    said = " and ".join(p.label for p in named)
+    asked = []
+    for period in stepped:
+        found = _STEPPED.search(period.text)
+        unit = found["unit"] if found else "period"
+        asked.append(
+            f"{period.text} (counted from {said}, or from the calendar's current {unit}? "
+            "name the period)"
+        )
+    return periods, asked
 
 
 def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
