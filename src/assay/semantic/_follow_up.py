@@ -433,10 +433,15 @@ def compose_follow_up(
         cleaned,
         lambda words: _read_after(words.strip(), previous, before, layer, lexicon).periods,
     )
-    if (shift is not None or stepped) and _COMPARE.search(cleaned):
+    if shift is not None and not shift.why and before.periods and _COMPARE.search(cleaned):
         # "compare with the quarter after" after Q2 1996: Q2 1996 compared with Q3 1996, never
         # Q3 1996 alone (outside re-check of tryout 40, N2: the comparison was dropped), nor
-        # the clock's quarter (N1)
+        # the clock's quarter (N1: "vs the previous month" after March 2017 was July 2017)
+        cleaned = cleaned[: shift.span[0]] + shift.words + cleaned[shift.span[1] :]
+        said = _read_after(cleaned, previous, before, layer, lexicon)
+        if said.periods:
+            return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
+    if (shift is not None or stepped) and _COMPARE.search(cleaned):
         why = shift.why if shift is not None else ""
         return _unclear(previous, fragment, why or "it compares with a period counted from another")
     like = ""  # how a period moved by a year was moved, for ``replaced``
