@@ -1078,7 +1078,6 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
     periods, stepped = _stepped_from_named(periods)
-    dangling += stepped
     named = [p for p in periods if not p.relative_previous]
     periods = _previous(periods, layer.clock or NO_CLOCK)
     if len(named) > 1 and len(periods) > len(named):
@@ -1184,6 +1183,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     ]
     unread_words += [t.token.text for t in numbers]
     unread_words, explained = _ordinal(question, unread_words)
+    unread_words += [words for words, _ in stepped]
+    explained += tuple(stepped)
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     # a dimension said as the thing measured is a name the layer holds: no value, no typo
     spelt = [t for t in unread if t.index not in measured]
@@ -1805,7 +1806,7 @@ _STEPPED = re.compile(
 )
 
 
-def _stepped_from_named(periods: list[Period]) -> tuple[list[Period], list[str]]:
+def _stepped_from_named(periods: list[Period]) -> tuple[list[Period], list[tuple[str, str]]]:
     """ "Q1 2017 compared with the previous quarter": the quarter before the one named, never
     the clock's (outside re-check of tryout 40, N1: Q2 2017 was compared, shown at 1.00).
     "The previous / prior / next quarter (month)" said after the one other period named, a
@@ -1830,8 +1831,12 @@ def _stepped_from_named(periods: list[Period]) -> tuple[list[Period], list[str]]
         found = _STEPPED.search(period.text)
         unit = found["unit"] if found else "period"
         asked.append(
-            f"{period.text} (counted from {said}, or from the calendar's current {unit}? "
-            "name the period)"
+            (
+                period.text,
+                f"'{period.text}' could be counted from {said} or from the data's calendar, so "
+                f"which {unit} is meant is not certain. Name the {unit} (for example "
+                f"'{said} compared with ...' with the {unit} written out).",
+            )
         )
     return periods, asked
 
