@@ -88,6 +88,10 @@ _NUMBERS = {w: i for i, w in enumerate(_NUMBER_WORDS.split("|"), 1)}
 _COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
 )
+# "the previous quarter", "prior month": read alone, counted from the clock (``find_periods``)
+_STEPPED = re.compile(
+    r"\b(?:previous|prior|next)\s+(?:(?:full|complete|whole)\s+)?(?:quarter|month|week)\b"
+)
 _ALL = re.compile(
     r"^(?:(?:for|across|over|in|of|with)\s+)?(?:all|every|any)\s+(?:the\s+)?"
     r"(?P<words>\w+(?:\s+\w+)?)$",
@@ -420,7 +424,8 @@ def compose_follow_up(
                 flags=re.IGNORECASE,
             )
         said = _read_after(cleaned, previous, before, layer, lexicon)
-    if said.periods and before.periods and _COMPARE.search(cleaned):
+    stepped = [p for p in said.periods if _STEPPED.search(p.text)]
+    if said.periods and before.periods and _COMPARE.search(cleaned) and not stepped:
         return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
     shift = period_shift(
         before.periods,
@@ -428,6 +433,17 @@ def compose_follow_up(
         cleaned,
         lambda words: _read_after(words.strip(), previous, before, layer, lexicon).periods,
     )
+    if shift is not None and not shift.why and before.periods and _COMPARE.search(cleaned):
+        # "compare with the quarter after" after Q2 1996: Q2 1996 compared with Q3 1996, never
+        # Q3 1996 alone (outside re-check of tryout 40, N2: the comparison was dropped), nor
+        # the clock's quarter (N1: "vs the previous month" after March 2017 was July 2017)
+        cleaned = cleaned[: shift.span[0]] + shift.words + cleaned[shift.span[1] :]
+        said = _read_after(cleaned, previous, before, layer, lexicon)
+        if said.periods:
+            return _compared(previous, fragment, cleaned, said, before, layer, lexicon)
+    if (shift is not None or stepped) and _COMPARE.search(cleaned):
+        why = shift.why if shift is not None else ""
+        return _unclear(previous, fragment, why or "it compares with a period counted from another")
     like = ""  # how a period moved by a year was moved, for ``replaced``
     if shift is not None and shift.why:
         # "what about last year?" after 1996: 1995, or the calendar's last full year? Asked
@@ -779,6 +795,7 @@ def _compared(
         or len(set(labels)) != len(labels)
         or rest != _parts(before)
         or composed.unread
+        or composed.dangling
     ):
         return _misread(
             previous,

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from assay.semantic._periods import Period
 
-__all__ = ["Shift", "period_shift"]
+__all__ = ["Shift", "period_shift", "written"]
 
 _MONTHS = (
     "January February March April May June July August September October November December"
@@ -90,7 +90,7 @@ def _in_year(day: dt.date, years: int) -> dt.date:
         return day.replace(year=day.year + years, day=28)
 
 
-def _written(start: dt.date, end: dt.date) -> str:
+def written(start: dt.date, end: dt.date) -> str:
     """``[start, end)`` as a question says it ("2023", "Q1 2023", "March 2023", "H1 2023",
     else "from 2023-08-18 to 2023-11-15")."""
     months = (end.year - start.year) * 12 + end.month - start.month
@@ -117,7 +117,7 @@ def _moved(period: Period, unit: str, step: int) -> tuple[dt.date, dt.date, str]
             return dt.date(start.year + step, 1, 1), dt.date(start.year + step + 1, 1, 1), ""
         said = _YEAR.findall(period.text)
         one_year = start.year == (end - dt.timedelta(days=1)).year
-        whole_part = not _written(start, end).startswith("from ")  # a quarter, month, half
+        whole_part = not written(start, end).startswith("from ")  # a quarter, month, half
         if one_year and whole_part and said in ([], [str(start.year)]):
             return _add_months(start, 12 * step), _add_months(end, 12 * step), "part"
         if not said and not period.open_start and period.kind is None:
@@ -164,7 +164,7 @@ def period_shift(
             f"say the {unit}",
         )
     start, end, how = moved
-    words = _written(start, end)
+    words = written(start, end)
     way = {-2: "two years before", -1: "a year before", 1: "a year after"}.get(step, "")
     name = period.kind or "period"
     note = {
@@ -187,5 +187,5 @@ def period_shift(
             f"'{phrase}' could be {ours} ({shown}) or {theirs[word]} {unit} of the data's "
             f"calendar ({clock[0].label}); say the {unit}"
         ),
-        choices=((shown, words), (clock[0].label, _written(clock[0].start, clock[0].end))),
+        choices=((shown, words), (clock[0].label, written(clock[0].start, clock[0].end))),
     )

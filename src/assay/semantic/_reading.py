@@ -51,6 +51,7 @@ from assay.semantic._grammar import Tag, names_table, parse
 from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
+from assay.semantic._period_shift import written
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
 from assay.semantic._places import COUNTRIES, STATES
 from assay.semantic._ranked import ranked_first, ranked_total
@@ -1079,6 +1080,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if yoy and wide:
         periods = [p for p in periods if not p.relative_previous]
         grain = grain or "year"
+    periods, stepped = _stepped_from_named(periods)
     named = [p for p in periods if not p.relative_previous]
     periods = _previous(periods, layer.clock or NO_CLOCK)
     if len(named) > 1 and len(periods) > len(named):
@@ -1184,6 +1186,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     ]
     unread_words += [t.token.text for t in numbers]
     unread_words, explained = _ordinal(question, unread_words)
+    unread_words += [words for words, _ in stepped]
+    explained += tuple(stepped)
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     # a dimension said as the thing measured is a name the layer holds: no value, no typo
     spelt = [t for t in unread if t.index not in measured]
@@ -1797,6 +1801,47 @@ def _metrics(
     ambiguous = tuple(m for m in matches if len(m.targets) > 1) if not pinned else ()
     names = tuple(dict.fromkeys(t for m in (pinned or matches) for t in m.targets))
     return names, ambiguous, notes
+
+
+# "the previous quarter", "prior month", "next week": read alone, counted from the clock
+_STEPPED = re.compile(
+    r"\b(?P<way>previous|prior|next)\s+(?:(?:full|complete|whole)\s+)?(?P<unit>quarter|month|week)\b"
+)
+
+
+def _stepped_from_named(periods: list[Period]) -> tuple[list[Period], list[tuple[str, str]]]:
+    """ "Q1 2017 compared with the previous quarter": the quarter before the one named, never
+    the clock's (outside re-check of tryout 40, N1: Q2 2017 was compared, shown at 1.00).
+    "The previous / prior / next quarter (month)" said after the one other period named, a
+    quarter (month), is counted from it; said beside any other period (a year, two periods, a
+    week, or before the period it would count from) it is asked back, never the clock's."""
+    stepped = [p for p in periods if not p.relative_previous and _STEPPED.search(p.text)]
+    named = [p for p in periods if not p.relative_previous and p not in stepped]
+    if not stepped or not named:
+        return periods, []
+    found = _STEPPED.search(stepped[0].text)
+    base = named[0]
+    if len(stepped) == 1 and len(named) == 1 and found and base.span < stepped[0].span:
+        step = {"quarter": 3, "month": 1}.get(found["unit"], 0)
+        step = -step if found["way"] in {"previous", "prior"} else step
+        if step and base.kind == found["unit"]:
+            start, end = _add_months(base.start, step), _add_months(base.end, step)
+            moved = Period(start, end, written(start, end), stepped[0].text, stepped[0].span)
+            return [moved if p is stepped[0] else p for p in periods], []
+    said = " and ".join(p.label for p in named)
+    asked = []
+    for period in stepped:
+        found = _STEPPED.search(period.text)
+        unit = found["unit"] if found else "period"
+        asked.append(
+            (
+                period.text,
+                f"'{period.text}' could be counted from {said} or from the data's calendar, so "
+                f"which {unit} is meant is not certain. Name the {unit} (for example "
+                f"'{said} compared with ...' with the {unit} written out).",
+            )
+        )
+    return periods, asked
 
 
 def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
