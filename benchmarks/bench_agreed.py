@@ -74,6 +74,11 @@ with why each wrong one is wrong):
   start (0e850f6) and once by its end (f184efd, frozen as ``assay-1.0-r40``). Made a
   DEVELOPMENT set in session 40 (main 4b1c73a: 7/30 wrong shown, 6/30 right withheld): read
   and built on, TUNED ON since.
+- ``agreed27`` (60 records: 30 right, 30 wrong) on TPC-DS (18), TPC-H (12), four CSV datasets
+  (20: Snowflake Intelligence, Cortex Analyst, MetricFlow's seeds, the semantic-model-generator
+  demo) and the Spider slice (10), written blind in session 40 while agreed26 was built on, and
+  kept outside the repository until its one look. Held out: scored by the code of the session's
+  start (effc363) and once by its end (fe3c4b1, frozen as ``assay-1.0-r42``); never read.
 
 ``python -m benchmarks agreed`` (needs ../shared/data/spider-slice; skipped when absent).
 """
@@ -218,6 +223,18 @@ FIRST_LOOK = {
             "wrong": {"show": 7, "withhold": 23},
         },
     },
+    # Its one look, by the code frozen as assay-1.0-r42 (fe3c4b1), and the session's start
+    # (effc363): the same counts; the session's checks, built from agreed26, did not move it.
+    "agreed27": {
+        "r42_held_out": {
+            "right": {"show": 26, "withhold": 4},
+            "wrong": {"show": 3, "withhold": 27},
+        },
+        "before_effc363": {
+            "right": {"show": 26, "withhold": 4},
+            "wrong": {"show": 3, "withhold": 27},
+        },
+    },
     # A development set: its first score, by the code before any change made from it.
     "agreed22": {
         "before_0294dd7": {
@@ -240,6 +257,7 @@ TUNED_ON = {
     "agreed23": True,  # a development set since session 38
     "agreed25": True,  # a development set since session 39
     "agreed26": True,  # a development set since session 40
+    "agreed27": False,
 }
 
 
@@ -338,7 +356,8 @@ def run() -> dict[str, object]:
         "agreed22 (development) 14/30 with 3/30 at 0294dd7, "
         "agreed23 7/30 with 3/30 under r32, 15/30 with 4/30 at 24ca0bd, "
         "agreed25 11/30 with 3/30 under r37, 11/30 with 2/30 at d751cd0, "
-        "agreed26 7/30 with 6/30 under r40, 7/30 with 7/30 at 0e850f6)",
+        "agreed26 7/30 with 6/30 under r40, 7/30 with 7/30 at 0e850f6, "
+        "agreed27 3/30 with 4/30 under r42, 3/30 with 4/30 at effc363)",
         rows,
     )
     return record
