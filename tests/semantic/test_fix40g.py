@@ -242,3 +242,20 @@ def test_a_value_with_several_money_totals_beside_another_measure_is_asked_back(
     reading, decision = read_and_decide("value of payments and number of invoices", SHOP)
     assert "value" in reading.unread, reading
     assert decision.behaviour == "clarify", decision
+
+
+def test_the_value_of_a_distinct_count_is_asked_back_never_answered_as_the_count() -> None:
+    """Outside recheck 40b: "total value of orders in 2023" on the demo warehouse was SHOWN at
+    1.00 as the number of orders (6,651): its count is COUNT(DISTINCT orders.order_id), whose
+    rows the value rule did not read, so the word 'value' fell away silently."""
+    layer = SemanticLayer(
+        metrics=(
+            Metric("tickets", "tickets", (), "tickets", "COUNT(DISTINCT tickets.ticket_id)"),
+            Metric("fares", "fare revenue", (), "legs", "SUM(legs.fare)"),
+        )
+    )
+    reading, decision = read_and_decide("total value of tickets", layer)
+    assert "value" in reading.unread, reading
+    assert decision.behaviour == "clarify", decision
+    reading, decision = read_and_decide("number of tickets", layer)
+    assert reading.metrics == ("tickets",) and decision.behaviour == "answer", decision

@@ -68,7 +68,12 @@ def valued_count(reading: Reading, layer: SemanticLayer) -> Reading:
     words = [canonical(t.text.lower()) for t in tokenize(reading.question)]
     for name in reading.metrics:
         metric = layer.metric(name)
-        said = _valued(reading, name, words) if _rows(metric, counted=True) is not None else None
+        # a count of rows, or any other count ("COUNT(DISTINCT orders.order_id)": its rows are
+        # not read, so no money total of them is found and the value word is asked back)
+        counts = _rows(metric, counted=True) is not None or metric.expression.replace(
+            " ", ""
+        ).lower().startswith("count(")
+        said = _valued(reading, name, words) if counts else None
         if said is None:
             continue
         match, word = said
