@@ -253,3 +253,15 @@ def test_a_dashed_range_of_days_takes_the_year_said(
 ) -> None:
     (period,) = find_periods(question, clock)
     assert (period.start, period.end) == (start, end)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["revenue between March 9 and March 3 2024", "visits from July 30 to July 2, 2021"],
+)
+def test_a_range_said_backwards_is_never_read_as_the_year_before(question: str) -> None:
+    """Outside recheck 40b: "between March 9 and March 3 2024" was read as 2023-03-09 to
+    2024-03-03 and shown at 1.00; the ends said backwards are no range."""
+    periods = find_periods(question, dt.date(2024, 6, 30))
+    assert not any(p.ranged for p in periods), periods
+    assert all(p.end - p.start <= dt.timedelta(days=31) for p in periods), periods

@@ -676,6 +676,9 @@ def _before(period: Period, text: str, said: int, first_day: dt.date) -> Period:
 _RANGE = re.compile(r"^\s*(?:-|to|through|thru|until|till|and)\s*$")
 
 
+_HALF_YEAR = dt.timedelta(days=183)
+
+
 def _join(found: list[Period], text: str) -> list[Period]:
     """Adjacent periods, one inside the other ("2024 YTD"), read as the narrower; "from A to
     B", "A through B", "between A and B" read as one span."""
@@ -706,7 +709,14 @@ def _join(found: list[Period], text: str) -> list[Period]:
             # or day said without its year takes the year of the range's end, never the
             # latest such one (the clock's year: outside tryout 40 read 2024-09-01 and
             # 2023-09-15 as two days and found no rows)
-            prev = _month_before(prev, period)
+            moved = _month_before(prev, period)
+            if _undated(prev) and period.end - moved.start > _HALF_YEAR:
+                # "between March 9 and March 3 2024": the ends said backwards, never read as
+                # the year from 2023-03-09 (outside recheck 40b showed it at 1.00); the
+                # yearless end is left unread
+                ranged = None
+            else:
+                prev = moved
         if ranged and _undated(period) and not _undated(prev):
             # "from September 1, 2023 to September 15": the end takes the start's year
             period = _day_after(period, prev)
