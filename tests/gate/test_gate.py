@@ -60,6 +60,31 @@ def test_chow_policy_shows_and_withholds() -> None:
     assert "lambda=4" in policy.name
 
 
+def test_chow_never_shows_a_vetoed_answer() -> None:
+    """Outside tryout 41: fitted on feedback for answers that all scored 1.0, the map gave
+    every score P(right) = 0.85 >= 0.80, and answers vetoed to 0.59 were shown."""
+    flat = IsotonicCalibrator((1.0,), (0.8525,), 61)
+    policy = GatePolicy.chow(4, flat)
+    vetoed = decide(policy, RuleScore(0.59, 1.0, ("veto.stand_in_in_aggregate",)))
+    assert vetoed.action == "withhold"
+    assert vetoed.reasons == ("veto.stand_in_in_aggregate",)
+    # Over a map that has seen low scores too, a vetoed answer stays withheld.
+    wide = GatePolicy.chow(1, IsotonicCalibrator((0.0, 1.0), (0.9, 0.95), 100))
+    assert decide(wide, RuleScore(0.59, 0.9, ("signal.value_swapped",))).action == "withhold"
+    assert decide(policy, RuleScore(1.0, 1.0)).action == "show"
+
+
+def test_chow_below_the_fitted_scores_falls_back_to_thresholds() -> None:
+    policy = GatePolicy.chow(4, IsotonicCalibrator((0.9, 1.0), (0.85, 0.9), 60))
+    thin = decide(policy, RuleScore(0.79, 0.9, ("cap.thin_evidence",)))
+    assert thin.action == "warn"
+    assert thin.reasons == ("cap.thin_evidence", "chow.outside_calibration")
+    low = decide(policy, RuleScore(0.5, 0.5))
+    assert low.action == "withhold" and "chow.outside_calibration" in low.reasons
+    # Within the fitted scores Chow's rule decides as before.
+    assert decide(policy, RuleScore(0.95, 0.95)).action == "show"
+
+
 def test_calibration_needs_two_classes() -> None:
     with pytest.raises(ScoringError, match="both classes"):
         fit_isotonic([0.1, 0.9], [1, 1])

@@ -64,19 +64,11 @@ def test_calibrate_from_ledger_then_chow(
         assert body["verdict"]["provenance"] is not None
         # A shown answer was labelled right every time: P(right) = 1 >= 4/5.
         assert body["verdict"]["action"] == "show"
+        # A vetoed answer is withheld by its veto under Chow's rule too (the map, fitted on
+        # 0.59 -> wrong, would withhold it anyway; a map that says otherwise never shows it).
         withheld = svc.ask("What was the latest ship date in 2023?")
         assert withheld["verdict"]["action"] == "withhold"
-        assert "chow.below_threshold" in withheld["verdict"]["reasons"]
-        # Its finding says why in numbers, over the API as on the page (before: the bare code).
-        (chow,) = [
-            f for f in withheld["verdict"]["findings"] if f["code"] == "chow.below_threshold"
-        ]
-        evidence = chow["evidence"]
-        assert evidence["threshold"] == 0.8 and evidence["cost"] == 4.0
-        assert 0.0 <= evidence["probability"] < 0.8
-        assert f"{evidence['probability']:.2f}, below the 0.80" in chow["message"]
-        stored = svc.ledger.verdict(withheld["verdict"]["id"])
-        assert stored is not None and chow in stored["verdict"]["findings"]
+        assert "veto.stand_in_returned" in withheld["verdict"]["reasons"]
         # The answers it judges were never part of its fit.
         assert body["verdict"]["id"] not in fitted_on
         assert svc.semantic()["databases"]["shop"]["policy"].startswith("chow(")
@@ -262,6 +254,11 @@ def test_a_probability_just_below_the_threshold_is_written_apart(
         assert body["badge"] == "withhold" and body["policy"]["kind"] == "chow"
         (chow,) = [f for f in body["verdict"]["findings"] if f["code"] == "chow.below_threshold"]
         assert "is 0.796, below the 0.800 that showing it needs" in chow["message"]
+        evidence = chow["evidence"]
+        assert evidence["threshold"] == 0.8 and evidence["cost"] == 4.0
+        assert evidence["probability"] == 0.7963
+        stored = svc.ledger.verdict(body["verdict"]["id"])
+        assert stored is not None and chow in stored["verdict"]["findings"]
     finally:
         svc.close()
         svc.ledger.close()
@@ -282,3 +279,46 @@ def test_a_refusal_names_the_fixed_rules_once_calibrated(
     finally:
         svc.close()
         svc.ledger.close()
+
+
+def test_a_vetoed_answer_stays_withheld_once_calibrated(
+    demo_paths: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """Outside tryout 41: fitted on feedback for answers that all scored 1.0, the map gave every
+    score P(right) = 0.85, and vetoed answers were shown with a warning ("Average delivery days
+    in 2023 was 56,070.88", the stand-in date 9999-12-31 averaged in)."""
+    out = tmp_path / "calibrators"
+    out.mkdir()
+    (out / "shop.json").write_text(
+        json.dumps(
+            {"kind": "isotonic", "rule": "agreement_first", "n": 61, "x": [1.0], "y": [0.8525]}
+        ),
+        encoding="utf-8",
+    )
+    url = f"sqlite:///{tmp_path / 'ledger.db'}"
+    svc = make_service(demo_paths, url, calibration={"dir": str(out), "cost": 4.0})
+    try:
+        shown = svc.ask(ANSWERED[0])
+        assert shown["badge"] == "show" and shown["policy"]["kind"] == "chow"
+        body = svc.ask("average delivery days in 2023")
+        assert body["policy"]["kind"] == "chow"
+        assert body["badge"] == "withhold", body["verdict"]["reasons"]
+        assert any(r.startswith("veto.") for r in body["verdict"]["reasons"])
+        assert body["answer"] is None
+    finally:
+        svc.close()
+        svc.ledger.close()
+
+
+def test_a_score_below_the_fitted_ones_says_the_thresholds_decided() -> None:
+    from assay.gate import GatePolicy
+    from assay.scoring import IsotonicCalibrator
+    from assay.service._service import _explain_chow
+
+    policy = GatePolicy.chow(4, IsotonicCalibrator((1.0,), (0.8525,), 61))
+    record = {"score": 0.79, "reasons": ["cap.thin_evidence", "chow.outside_calibration"]}
+    _explain_chow(record, policy)
+    (finding,) = record["findings"]
+    assert finding["code"] == "chow.outside_calibration"
+    assert "(0.79; the lowest was 1.00)" in finding["message"]
+    assert "the fixed thresholds decided" in finding["message"]

@@ -5,6 +5,13 @@ withhold (abstain) below. Chow's policy shows when a calibrated probability of b
 at least ``lambda / (1 + lambda)``, where ``lambda`` is the cost of showing a wrong answer
 relative to withholding a right one. Every warn and withhold names the finding codes that caused
 it, and a low score names itself (``score.below_show``, ``score.below_warn``).
+
+Chow's rule never shows what the thresholds could not: an answer held at the hard cap (a veto, a
+question-SQL signal: the rule's "min(s, 0.59)") is withheld under every policy, and a score below
+every score the calibrator was fitted on (it has seen nothing like it) is decided by the
+thresholds (``chow.outside_calibration``). Outside tryout 41: a calibrator fitted on feedback for
+answers that all scored 1.0 mapped every score to P(right) = 0.85, and vetoed answers ("latest
+ship date was 9999-12-31", scored 0.59) were shown.
 """
 
 from __future__ import annotations
@@ -13,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from assay.errors import ConfigError
-from assay.scoring import IsotonicCalibrator, RuleScore
+from assay.scoring import HARD_CAP, IsotonicCalibrator, RuleScore
 from assay.types import Action
 
 __all__ = ["Decision", "GatePolicy", "chow_threshold", "decide"]
@@ -71,6 +78,13 @@ def decide(policy: GatePolicy, scored: RuleScore) -> Decision:
     if policy.kind == "chow":
         assert policy.calibrator is not None and policy.cost is not None
         probability = policy.calibrator(scored.score)
+        if causes and scored.score <= HARD_CAP:
+            return Decision("withhold", causes, probability)
+        if scored.score < policy.calibrator.x[0]:
+            fallback = decide(GatePolicy(), scored)
+            return Decision(
+                fallback.action, (*fallback.reasons, "chow.outside_calibration"), probability
+            )
         if probability >= chow_threshold(policy.cost):
             return Decision("warn" if causes else "show", causes, probability)
         return Decision("withhold", (*causes, "chow.below_threshold"), probability)

@@ -129,6 +129,7 @@ def flat_map(scores: list[float], calibrator: IsotonicCalibrator) -> str:
         return f"{said}; Chow's rule will withhold every answer, at any cost"
     return (
         f"{said}; Chow's rule will withhold every answer when its cost is above "
-        f"{p / (1 - p):.2f} (cost 4 needs 0.80) and show every one otherwise. "
+        f"{p / (1 - p):.2f} (cost 4 needs 0.80) and show every one otherwise (a vetoed "
+        "answer stays withheld). "
         "Label answers of several scores"
     )

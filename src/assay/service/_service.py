@@ -630,10 +630,27 @@ def shown_answer(record: dict[str, Any]) -> dict[str, Any] | None:
 def _explain_chow(record: dict[str, Any], policy: GatePolicy) -> None:
     """Give a verdict withheld by Chow's rule a finding that says why in numbers: the
     calibrated probability of being right against the threshold its cost sets (outside tryout
-    25: over the API it carried the bare code ``chow.below_threshold``, with no finding)."""
-    if "chow.below_threshold" not in (record.get("reasons") or ()):
-        return
+    25: over the API it carried the bare code ``chow.below_threshold``, with no finding); and
+    one decided by the thresholds because no labelled answer scored as low, a finding that says
+    so (``chow.outside_calibration``)."""
+    reasons = record.get("reasons") or ()
     if policy.calibrator is None or policy.cost is None or record.get("score") is None:
+        return
+    if "chow.outside_calibration" in reasons:
+        findings = record.setdefault("findings", [])
+        if not any(f.get("code") == "chow.outside_calibration" for f in findings):
+            lowest = policy.calibrator.x[0]
+            findings.append(
+                Finding(
+                    "chow.outside_calibration",
+                    "veto",  # a code of the gate's stage is carried as a veto
+                    f"No labelled answer of this database scored as low as this one "
+                    f"({float(record['score']):.2f}; the lowest was {lowest:.2f}), so the "
+                    "calibrated probability says nothing of it: the fixed thresholds decided.",
+                    {"score": record["score"], "lowest": lowest},
+                ).to_dict()
+            )
+    if "chow.below_threshold" not in reasons:
         return
     findings = record.setdefault("findings", [])
     if any(f.get("code") == "chow.below_threshold" for f in findings):
