@@ -85,6 +85,13 @@ _RANK_SAID = re.compile(
 )
 _RANK_ONLY = re.compile(rf"(?:the\s+)?({_RANK_WORDS})\s+(\d+|{_NUMBER_WORDS})", re.IGNORECASE)
 _NUMBERS = {w: i for i, w in enumerate(_NUMBER_WORDS.split("|"), 1)}
+# "which was the highest?", "and the lowest?": the one highest (lowest) row of a breakdown
+_ONE_RANKED = re.compile(
+    rf"(?:(?:which|what)(?:\s+one)?\s+(?:was|is|were|had|has)\s+)?(?:the\s+)?({_RANK_WORDS})"
+    r"(?:\s+one)?",
+    re.IGNORECASE,
+)
+_DOWN = frozenset({"top", "highest", "best", "largest", "biggest"})
 _COMPARE = re.compile(
     r"\b(?:compare[sd]?|comparison|vs\.?|versus|against|relative to)\b", re.IGNORECASE
 )
@@ -201,7 +208,7 @@ def _metric_matches(reading: Reading) -> list[Match]:
 
 def _reads_as_one_metric(phrase: str, layer: SemanticLayer, lexicon: Lexicon) -> str | None:
     reading = read(phrase, layer, lexicon)
-    if len(reading.metrics) == 1 and not reading.ambiguous and not reading.unread:
+    if len(reading.metrics) == 1 and not (reading.ambiguous or reading.unread or reading.periods):
         return reading.metrics[0]
     return None
 
@@ -215,6 +222,13 @@ def _choice(
     the phrase's readings; after an answer it must be another metric. ``None`` unless exactly
     one metric is made."""
     if not word or len(word.split()) != 1:
+        return None
+    alone = read(word, layer, lexicon)
+    if alone.periods or alone.filters or alone.groups or alone.grain or alone.ranking:
+        # "1993" (a year earlier, moved) or "AUTOMOBILE" (a value) is a part of its own: it
+        # replaces that part, never a word of the metric's name (outside tryout 41, F5:
+        # "line items total sales amount in 1994" + "a year earlier" was composed as "line
+        # items total 1993 amount in 1994", read as line items count)
         return None
     words = match.phrase.split()
     tried = [" ".join([*words[:k], word, *words[k + 1 :]]) for k in range(len(words))]
@@ -468,8 +482,16 @@ def compose_follow_up(
         # "top 5?" alone names no ranking until it is said of the previous question's rows
         word, n = ranked.group(1).lower(), ranked.group(2).lower()
         count = int(n) if n.isdigit() else _NUMBERS[n]
-        down = word in {"top", "highest", "best", "largest", "biggest"}
+        down = word in _DOWN
         said = dataclasses.replace(said, ranking=Ranking(count, down))
+    one = _ONE_RANKED.fullmatch(cleaned)
+    if one is not None and not (said.ranking or before.ranking) and (before.groups or before.grain):
+        # "which was the highest?" after "gross revenue by month in 2023": the month with the
+        # highest, as the composed question reads (outside tryout 41, F16, was asked back).
+        # After a question with no breakdown there is no row to pick, and after "top 3" the
+        # lowest of the three or the bottom 1 is not said: both stay asked back.
+        said = dataclasses.replace(said, ranking=Ranking(1, one.group(1).lower() in _DOWN))
+        appended = f"the {one.group(1).lower()}"  # "which one was": words the reader does not need
     names = {m.name: m.label for m in layer.metrics}
 
     def labels(metrics: tuple[str, ...]) -> str:

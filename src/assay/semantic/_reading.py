@@ -1187,7 +1187,8 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     unread_words += [t.token.text for t in numbers]
     unread_words, explained = _ordinal(question, unread_words)
     unread_words += [words for words, _ in stepped]
-    explained += tuple(stepped)
+    explained += tuple(stepped) + _kept_count(question)
+    unread_words += [words for words, _ in _kept_count(question)]
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     # a dimension said as the thing measured is a name the layer holds: no value, no typo
     spelt = [t for t in unread if t.index not in measured]
@@ -1253,6 +1254,29 @@ def _ordinal(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[s
     )
     rest = [w for w in unread if w != found.group(1)]
     return [*rest, words], ((words, why),)
+
+
+# "top 0", "top -3", "bottom 2.5": a ranking keeps a whole number of rows from 1 up ("top-3" is
+# top 3, written with a hyphen)
+_KEPT_COUNT = re.compile(
+    r"\b(?:top|bottom|highest|lowest|best|worst|largest|smallest|biggest)\s+"
+    r"(?:[-\u2212]\s*\d+(?:\.\d+)?|\d*\.\d+|0+)(?![\d.%])",
+    re.IGNORECASE,
+)
+
+
+def _kept_count(question: str) -> tuple[tuple[str, str], ...]:
+    """ "top 0" or "top -3": how many rows to keep is not a number a ranking can keep, so it is
+    asked back (outside tryout 41, F15: "top 0" was answered as the top 1, "top -3" as the top
+    3), never read as another number."""
+    return tuple(
+        (
+            words,
+            f"'{words}': the number of rows to keep must be a whole number of 1 or more; "
+            "say how many, for example 'top 3'.",
+        )
+        for words in (" ".join(found.group(0).split()) for found in _KEPT_COUNT.finditer(question))
+    )
 
 
 _CONTEXT = frozenset({"for", "from", "of", "on", "with", "among", "across", "by", "per"})
