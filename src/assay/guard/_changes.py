@@ -92,9 +92,15 @@ _KEYWORDS: dict[str, str] = {
 }
 
 # What a refused function does that makes a query calling it a prohibited action (the others,
-# catalogue and environment readers, only read: an answer withheld).
+# catalogue and environment readers, only read: an answer withheld). Loading native code is one,
+# as docs/api.md says (outside tryout 41, F9: SQLite's load_extension() was withheld).
 _OUTSIDE = frozenset(
-    {"reads files", "writes files or large objects", "reaches another database or the network"}
+    {
+        "reads files",
+        "writes files or large objects",
+        "reaches another database or the network",
+        "loads native code",
+    }
 )
 
 # PRAGMAs that only read (DuckDB's and SQLite's); any other, and any that assigns, changes a

@@ -27,6 +27,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from starlette.applications import Starlette
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
@@ -119,7 +120,10 @@ def create_app(
         found = client_for(config.tokens, request.headers.get("authorization", ""))
         return f"token:{found}"
 
-    def check_csrf(request: Request) -> None:
+    def check_origin(request: Request) -> None:
+        """A request of any method whose ``Origin`` is neither the server's own nor listed in
+        ``cors_origins`` is refused, as docs/deploy.md says (outside tryout 41, F7: a GET was
+        answered). The page's own requests carry its own origin, or none."""
         origin = request.headers.get("origin")
         if (
             origin is not None
@@ -132,7 +136,13 @@ def create_app(
                 "Call the API from this server's page, or have the operator list the origin "
                 "in cors_origins.",
             )
-        if request.headers.get("sec-fetch-site") == "cross-site" and origin is None:
+
+    def check_csrf(request: Request) -> None:
+        check_origin(request)
+        if (
+            request.headers.get("sec-fetch-site") == "cross-site"
+            and request.headers.get("origin") is None
+        ):
             raise ApiError(
                 "csrf.failed",
                 "A cross-site request is not allowed.",
@@ -177,7 +187,7 @@ def create_app(
                 "Send the whole body at once.",
             ) from exc
         try:
-            return json.loads(body)
+            return json.loads(body, object_pairs_hook=_one_of_each)
         except json.JSONDecodeError as exc:
             raise ApiError(
                 "request.malformed_json",
@@ -218,6 +228,7 @@ def create_app(
                         "Wait a minute and retry; the operator sets limits.rate_per_minute.",
                     )
                 body: Any = None
+                check_origin(request)
                 if post:
                     check_csrf(request)
                     body = _validated(model, await read_json(request)) if model else None
@@ -394,7 +405,7 @@ def create_app(
     if config.cors_origins:
         middleware.append(
             Middleware(
-                CORSMiddleware,
+                _Cors,
                 allow_origins=list(config.cors_origins),
                 allow_methods=["GET", "POST"],
                 allow_headers=["Authorization", "Content-Type", CSRF_HEADER],
@@ -539,6 +550,50 @@ def _too_large(size: int, limit: int, *, whole: bool = True) -> ApiError:
         message,
         "Send less (the operator sets limits.max_body_bytes).",
     )
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are each said once: a key said twice is refused (outside
+    tryout 41, F8: the last one won silently, so a proxy or a log reading the first saw
+    another database than the one asked)."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise ApiError(
+                "request.invalid",
+                f"The body gives the field {key[:100]!r} more than once.",
+                f"Give {key[:100]!r} once.",
+                {"field": key[:100]},
+            )
+        seen[key] = value
+    return seen
+
+
+class _Cors(CORSMiddleware):
+    """Starlette's CORS, with a refused preflight in the API's JSON error shape (outside
+    tryout 41, F6: it was 400 text/plain 'Disallowed CORS origin')."""
+
+    def preflight_response(self, request_headers: Headers) -> Response:
+        response = super().preflight_response(request_headers)
+        if response.status_code < 400:
+            return response
+        origin = request_headers.get("origin", "")
+        if not self.is_allowed_origin(origin=origin):
+            refused = ApiError(
+                "csrf.failed",
+                f"A request from origin {origin[:100]!r} is not allowed.",
+                "Call the API from this server's page, or have the operator list the origin "
+                "in cors_origins.",
+            )
+        else:
+            refused = ApiError(
+                "csrf.failed",
+                "The preflight asks for a method or headers the API does not take "
+                f"({request_headers.get('access-control-request-method', '')[:20]!r}, "
+                f"{request_headers.get('access-control-request-headers', '')[:100]!r}).",
+                "Send GET or POST with only Authorization, Content-Type and X-CSRF-Token.",
+            )
+        return _error(refused, uuid.uuid4().hex[:16])
 
 
 def _error(error: ApiError, request_id: str) -> JSONResponse:

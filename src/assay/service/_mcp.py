@@ -59,8 +59,13 @@ def _argument_error(name: str, arguments: dict[str, Any]) -> ApiError | None:
         "The 'ask' tool's argument 'question' is a number, not a string."
     """
     known = _ARGUMENTS.get(name)
-    if known is None:
-        return None  # the SDK answers an unknown tool
+    if known is None:  # the SDK's own answer was plain text (outside tryout 41, F6)
+        return ApiError(
+            "request.invalid",
+            f"No tool {name[:100]!r}.",
+            f"Call one of the tools {', '.join(TOOLS)}.",
+            {"tools": list(TOOLS)},
+        )
     extra = sorted(set(arguments) - set(known))
     forbidden = sorted(FORBIDDEN_FIELDS & set(extra))
     if forbidden:
@@ -248,11 +253,16 @@ def build_mcp(service: Service, client: str = "mcp") -> MCPServer[Any]:
 class _TokenGate:
     """Bearer tokens on the MCP endpoint, as on the API."""
 
-    def __init__(self, app: ASGIApp, tokens: dict[str, str]) -> None:
+    def __init__(self, app: ASGIApp, tokens: dict[str, str], origins: tuple[str, ...] = ()) -> None:
         self.app = app
         self.tokens = tokens
+        self.origins = origins
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        refused = _foreign_origin(scope, self.origins) if scope["type"] == "http" else None
+        if refused is not None:  # the SDK's own refusal was plain text (outside tryout 41, F6)
+            await _send_json(send, refused.status, _mcp_error(refused))
+            return
         if scope["type"] == "http" and self.tokens:
             raw = dict(scope.get("headers") or []).get(b"authorization", b"").decode("latin-1")
             try:
@@ -267,6 +277,22 @@ class _TokenGate:
                 _CLIENT.reset(token)
             return
         await self.app(scope, receive, send)
+
+
+def _foreign_origin(scope: Scope, origins: tuple[str, ...]) -> ApiError | None:
+    """A request whose ``Origin`` is neither the server's own nor one of ``origins``, refused
+    as the API refuses it (``csrf.failed``); ``None`` for any other."""
+    headers = dict(scope.get("headers") or [])
+    origin = headers.get(b"origin", b"").decode("latin-1")
+    own = f"{scope.get('scheme', 'http')}://{headers.get(b'host', b'').decode('latin-1')}"
+    if not origin or origin in (own, *origins):
+        return None
+    return ApiError(
+        "csrf.failed",
+        f"A request from origin {origin[:100]!r} is not allowed.",
+        "Call the MCP endpoint from a program (not another site's page), or have the operator "
+        "list the origin in cors_origins.",
+    )
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any]) -> None:
@@ -293,7 +319,9 @@ def mcp_http(service: Service, host: str) -> tuple[list[BaseRoute], Any]:
             routes.append(
                 Route(
                     "/mcp",
-                    _TokenGate(route.app, service.config.tokens),
+                    _TokenGate(
+                        route.app, service.config.tokens, tuple(service.config.cors_origins)
+                    ),
                     methods=sorted(route.methods or {"GET", "POST", "DELETE"}),
                 )
             )

@@ -19,7 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from assay.connectors import PooledConnector, connect
-from assay.errors import AssayError, ConfigError, ExecutionTimeout
+from assay.errors import AssayError, ConfigError, ConnectionFailed, ExecutionTimeout
 from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
 from assay.guard import statement_change
@@ -567,7 +567,19 @@ def open_database(
     """One configured database: its connector, layer, gate policy and agent."""
     layer = load_semantic(semantic)
     policy = _policy(config, key)
-    connector = connect(url, settings)
+    try:
+        connector = connect(url, settings)
+    except ConnectionFailed as exc:
+        if "--db" not in exc.hint:
+            raise
+        # the connector's hint names the CLI's --db, which `assay serve` has not (outside
+        # tryout 41, F14): the configuration's key is what to check
+        raise ConnectionFailed(
+            f"Database {key!r}: {exc.message}",
+            hint=f"Check databases.{key}.url in the configuration (a relative path is read "
+            "beside the configuration file), or build the demo warehouse with 'assay demo'.",
+            details=exc.details,
+        ) from exc
     try:
         agent = Agent(connector, layer, settings, policy=policy)
     except BaseException:
