@@ -40,6 +40,7 @@ class FindingCode(StrEnum):
 
     CAP_FAN_OUT_IN_METRIC = "cap.fan_out_in_metric"
     CAP_INCOMPLETE = "cap.incomplete"
+    CAP_LAYER_CHECK_FAILED = "cap.layer_check_failed"
     CAP_LIMIT_CUTS_TIE = "cap.limit_cuts_tie"
     CAP_MODEL_RESOLVED_METRIC = "cap.model_resolved_metric"
     CAP_MODEL_UNAVAILABLE = "cap.model_unavailable"
@@ -136,9 +137,11 @@ class FindingCode(StrEnum):
     VETO_GARBLED_ANSWER = "veto.garbled_answer"
     VETO_GROUPS_DO_NOT_ADD_UP = "veto.groups_do_not_add_up"
     VETO_IMPOSSIBLE_VALUE = "veto.impossible_value"
+    VETO_LAYER_ANSWER_DIFFERS = "veto.layer_answer_differs"
     VETO_MISSING_TABLE = "veto.missing_table"
     VETO_NO_RESULT = "veto.no_result"
     VETO_READING_MISMATCH = "veto.reading_mismatch"
+    VETO_RESULT_UNCHECKED = "veto.result_unchecked"
     VETO_STAND_IN_IN_AGGREGATE = "veto.stand_in_in_aggregate"
     VETO_STAND_IN_RETURNED = "veto.stand_in_returned"
 

@@ -189,8 +189,9 @@ def test_sql_that_only_reads_is_not_a_refusal(client: TestClient) -> None:
 def test_sql_as_the_answer_to_a_question_is_one_sample(client: TestClient) -> None:
     # Outside tryout 14: a count of the wrong table for "How many students?" was shown at 1.00.
     # One query is one sample: no agreement to measure, so a warning at most; run as given
-    # (no question) it answers nothing and is not capped.
-    sql = "SELECT count(*) AS n FROM orders"
+    # (no question) it answers nothing and is not capped. The layer's order count leaves the
+    # cancelled orders out: a count of them all is another answer (veto.layer_answer_differs).
+    sql = "SELECT count(*) AS n FROM orders WHERE status <> 'cancelled'"
     asked = client.post("/api/sql", json={"sql": sql, "question": "How many orders?"}).json()
     assert asked["badge"] == "warn"
     assert "cap.single_sample" in asked["verdict"]["reasons"]
@@ -203,7 +204,7 @@ def test_sql_answering_another_question_is_withheld(client: TestClient) -> None:
     # Outside tryout 25: 1993's order count for "How many orders were placed in 1992?" came back
     # warned (the paper's 2.1 rule, whose question-SQL signals never lower a score), its number
     # on the page. Scored by assay-1.0, as /api/score is, the signal withholds it.
-    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023"
+    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023 AND status <> 'cancelled'"
     asked = client.post(
         "/api/sql", json={"sql": sql, "question": "How many orders were placed in 2022?"}
     ).json()
@@ -289,7 +290,7 @@ def test_verdict_and_feedback(client: TestClient, service: Service) -> None:
     # The answer to show, by the same rule as the ask's (outside tryout 36: no such field, so
     # a client had to apply the withhold rule itself).
     assert got["badge"] == "show" and got["answer"]["text"] == got["verdict"]["text"]
-    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023"
+    sql = "SELECT count(*) AS n FROM orders WHERE year(order_date) = 2023 AND status <> 'cancelled'"
     asked = {"sql": sql, "question": "How many orders were placed in 2022?"}
     withheld = client.post("/api/sql", json=asked).json()
     looked_up = client.get(f"/api/verdicts/{withheld['verdict']['id']}").json()

@@ -55,6 +55,19 @@ async def _session(config: Path) -> dict[str, Any]:
             await session.call_tool("sql", {"sql": "SELECT count(*) AS n FROM orders"})
         )
         out["refused"] = _payload(await session.call_tool("sql", {"sql": "DROP TABLE orders"}))
+        # an agent's query counting order lines for orders: the layer's own answer differs
+        # (outside tryout 41, F2: shown with a warning, 16,123 for 5,532 orders)
+        out["fanned"] = _payload(
+            await session.call_tool(
+                "sql",
+                {
+                    "sql": "SELECT count(*) FROM orders o JOIN order_lines l "
+                    "ON o.order_id = l.order_id WHERE year(o.order_date) = 2022 "
+                    "AND o.status <> 'cancelled'",
+                    "question": "number of orders in 2022",
+                },
+            )
+        )
         out["withheld"] = _payload(
             await session.call_tool("ask", {"question": "What was the latest ship date in 2023?"})
         )
@@ -92,6 +105,9 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     assert out["refused"]["result"] is None and out["refused"]["text"] is None
     assert out["refused"]["reasons"] == ["guard.forbidden_statement"]
     assert out["withheld"]["action"] == "withhold" and out["withheld"]["reasons"]
+    assert out["fanned"]["action"] == "withhold", out["fanned"]["reasons"]
+    assert "veto.layer_answer_differs" in out["fanned"]["reasons"]
+    assert out["fanned"]["result"] is None and out["fanned"]["text"] is None
     assert out["withheld"]["text"] is None and out["withheld"]["result"] is None
     assert "orders" in json.dumps(out["catalog"])
     assert "gross_revenue" in json.dumps(out["semantic"])
@@ -105,7 +121,7 @@ def test_mcp_stdio_tools(demo_paths: tuple[Path, Path], tmp_path: Path) -> None:
     ledger = Ledger(f"sqlite:///{tmp_path / 'ledger.db'}")
     try:  # the agent's answers are in the same ledger as a person's
         assert out["ask"]["verdict_id"] in ledger.ids()
-        assert ledger.counts().verdicts == 6
+        assert ledger.counts().verdicts == 7
     finally:
         ledger.close()
 

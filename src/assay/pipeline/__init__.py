@@ -8,6 +8,7 @@ result, check sample 0, agree, score, gate). ``Agent`` answers a question from a
 
 from assay.pipeline._agent import MAX_QUESTION_CHARS, Agent
 from assay.pipeline._guarded import EVIDENCE_ROWS, GuardedRun, run_sql
+from assay.pipeline._layer_answer import LayerAnswer
 from assay.pipeline._react import AgentRun, ReactAgent
 from assay.pipeline._scorer import Judge, Scorer
 from assay.pipeline._verdict import (
@@ -31,6 +32,7 @@ __all__ = [
     "Decider",
     "GuardedRun",
     "Judge",
+    "LayerAnswer",
     "ReactAgent",
     "Scorer",
     "Versioned",

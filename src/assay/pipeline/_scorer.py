@@ -131,11 +131,14 @@ class Scorer:
         stand_ins: dict[int, frozenset[Any]] | None = None,
         candidates: list[Candidate] | None = None,
         answers_question: bool = True,
+        extra: Callable[[Candidate], tuple[Finding, ...]] | None = None,
     ) -> Verdict:
         """The verdict for one record. ``candidates`` replaces the record's samples (those without
         a result are executed); ``stand_ins`` records stand-in codes for result columns. Both
         serve planted errors. ``answers_question`` false: the SQL is a query run as given, not
-        an answer to the record's question (a single sample is then not capped)."""
+        an answer to the record's question (a single sample is then not capped). ``extra``:
+        more findings on the answer shown, made once its samples ran (the service's comparison
+        with the layer's own answer, ``LayerAnswer``); scored and gated with the checks'."""
         try:
             database = self._database(record.db)
         except ConnectionFailed as exc:
@@ -205,6 +208,8 @@ class Scorer:
                     {"k": 1},
                 )
             )
+        if extra is not None:
+            findings += extra(shown)
         weights = self._weights(record, len(candidates), findings)
         agreed = agreement([c.result for c in candidates], policy=self.matching, weights=weights)
         scored = self.rule(ScoreInputs(tuple(findings), report.measures, agreed))

@@ -24,7 +24,15 @@ from assay.gate import GatePolicy, chow_threshold
 from assay.generators import SampleModel, SampleRecord
 from assay.guard import statement_change
 from assay.ledger import Ledger
-from assay.pipeline import BEHAVIOUR_RULES, GUARD_REFUSAL, Agent, Scorer, build_verdict, run_sql
+from assay.pipeline import (
+    BEHAVIOUR_RULES,
+    GUARD_REFUSAL,
+    Agent,
+    LayerAnswer,
+    Scorer,
+    build_verdict,
+    run_sql,
+)
 from assay.scoring import DEFAULT_RULE, IsotonicCalibrator
 from assay.semantic import SemanticLayer, compose_follow_up, load_semantic, on_reading_line
 from assay.service._answerers import AnswerProcesses, ReadingProcesses
@@ -376,16 +384,19 @@ class Service:
             # signals withhold a query that answers another question (the paper's 2.1 only
             # warned: outside tryout 25 saw 1993's order count shown, warned, for 1992).
             scorer = self._scorer(db, DEFAULT_RULE)
+            layer = LayerAnswer(db.agent, question, scorer.matching)
             with db.lock:
                 verdict = scorer.score(
                     record_in,
                     candidates=[Candidate(run.report.sql, (statement,), None, run.result)],
                     answers_question=bool(question),
+                    extra=layer,
                 )
             verdict = dataclasses.replace(
                 verdict,
                 provenance={
                     **verdict.provenance,
+                    **layer.provenance,
                     "db": db.key,
                     "question": question,
                     "kind": "sql",
@@ -423,12 +434,18 @@ class Service:
         out: list[dict[str, Any]] = []
         with request.queries():
             for record in parsed:
+                # A question the layer answers is compared with the layer's own answer.
+                layer = LayerAnswer(db.agent, record.question, scorer.matching)
                 with db.lock:
-                    verdict = scorer.score(record)
+                    verdict = scorer.score(record, extra=layer)
                 # A query cut by the limit is one sample's failure to the scorer, not an error.
                 request.check()
                 written = verdict.to_dict()
-                written["provenance"] = {**written["provenance"], "db": db.key}
+                written["provenance"] = {
+                    **written["provenance"],
+                    **layer.provenance,
+                    "db": db.key,
+                }
                 written["id"] = _new_id()
                 written["provenance"]["sample_id"] = record.id
                 out.append({"sample_id": record.id, "verdict": written, "badge": badge(written)})
