@@ -127,9 +127,11 @@ _OPS: dict[tuple[str, ...], str] = {
 }
 # Said of a weight only ("weight is heavier than 10"): of any other column they mean nothing.
 _WEIGHED: dict[tuple[str, ...], str] = {("heavier", "than"): ">", ("lighter", "than"): "<"}
-# A sign said of a numeric column: "a negative balance", "balance is positive" (outside
+# A sign said of a numeric column: "a negative balance", "balance is negative" (outside
 # recheck 40, N4: "customers with a negative account balance" read "negative" as a value).
-_SIGNS = {"negative": "<", "positive": ">"}
+# "positive" is left unread: of a column never below zero ("a positive rating" on a 1-5
+# scale) it means good, not above zero, and ``> 0`` would keep every row.
+_SIGNS = {"negative": "<"}
 _LONGEST = max(len(k) for k in _OPS)
 _COPULA = frozenset({"is", "are", "was", "were", "be", "of"})
 _LEAD = frozenset({"where", "whose", "with", "having", "when"})
