@@ -57,6 +57,13 @@ WRONG_AND_RIGHT = [
         "SELECT count(*) FROM lineitem WHERE l_returnflag = 'A'",
         "SELECT count(*) FROM lineitem WHERE l_returnflag = 'R'",
     ),
+    # an adverb says the status with the word after it: "partially delivered" is 'P' here
+    (
+        "partially_delivered",
+        "How many parcels were partially delivered?",
+        "SELECT count(*) FROM parcels WHERE p_status = 'L'",
+        "SELECT count(*) FROM parcels WHERE p_status = 'P'",
+    ),
     (
         "returned_in_a_month",
         "How many line items were returned in August?",

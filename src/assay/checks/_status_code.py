@@ -10,10 +10,11 @@ stored value as a word (``_asked_instead`` reads words of three letters or more)
 "delivered", "fulfilled") that is no word of the tables or columns the query reads, and that
 says a state, not an event with its time or place: its first four letters are in the column's
 name ("returned" beside ``l_returnflag``), or no preposition or number follows it ("orders
-placed in 1995" says when, not status 'P'). When such a word begins with a stored code the SQL
-never compares, while no status word begins with the code the SQL compares and the question
-does not say that code in capitals, the answer is about other rows than those asked for
-(``signal.value_swapped``). A column qualifies only when every stored value read is one
+placed in 1995" says when, not status 'P'); an adverb before it says the status with it, by
+its own initial ("partially fulfilled": 'P'; agreed25 h25_h09). When such a word begins with
+a stored code the SQL never compares, while no status word begins with the code the SQL
+compares and the question does not say that code in capitals, the answer is about other rows
+than those asked for (``signal.value_swapped``). A column qualifies only when every stored value read is one
 capital letter (two to ``MAX_CODES`` of them). Silence is never evidence of a right answer.
 """
 
@@ -37,10 +38,14 @@ _PREPOSITIONS = frozenset(
     "in on by at from to during before after between since within for via through per into "
     "across under over than as with until".split()
 )
+# words in "-ly" that say when or how much, not which status ("only returned", "early shipped")
+_NOT_MANNER = frozenset("only early daily weekly monthly quarterly yearly likely really".split())
 
 
 def _status_words(tokens: list[str], column: str, schema: frozenset[str]) -> list[str]:
-    """The question's words that say a status, lower case, in order."""
+    """The question's words that say a status, lower case, in order; a status qualified by an
+    adverb before it is said with it ("partially fulfilled": its code is the adverb's
+    initial, TPC-H's 'P', not 'F')."""
     name = column.lower()
     found = []
     for at, token in enumerate(tokens):
@@ -49,7 +54,9 @@ def _status_words(tokens: list[str], column: str, schema: frozenset[str]) -> lis
             continue
         after = tokens[at + 1].lower() if at + 1 < len(tokens) else ""
         if word[:4] in name or not (after in _PREPOSITIONS or after.isdigit()):
-            found.append(word)
+            before = tokens[at - 1].lower() if at > 0 else ""
+            manner = before.endswith("ly") and len(before) > 4 and before not in _NOT_MANNER
+            found.append(f"{before} {word}" if manner else word)
     return found
 
 
@@ -86,8 +93,8 @@ def status_instead(
     letters = ", ".join(repr(v) for v in sorted(stored))
     return finding(
         "signal.value_swapped",
-        f"The question says {word!r}, and {where} stores one-letter codes ({letters}) of which "
-        f"{word[0].upper()!r} begins that word, but the SQL compares {where} with {code!r}, a "
+        f"The question says {word!r}, and {where} stores one-letter codes ({letters}), likely "
+        f"{word[0].upper()!r} for it, but the SQL compares {where} with {code!r}, a "
         "code no word of the question says: the answer is likely about other rows than those "
         f"asked for. Check which code means {word!r} and compare {where} with it.",
         column=where,
