@@ -14,8 +14,9 @@ placed in 1995" says when, not status 'P'); an adverb before it says the status 
 its own initial ("partially fulfilled": 'P'; agreed25 h25_h09). When such a word begins with
 a stored code the SQL never compares, while no status word begins with the code the SQL
 compares and the question does not say that code in capitals, the answer is about other rows
-than those asked for (``signal.value_swapped``). A column qualifies only when every stored value read is one
-capital letter (two to ``MAX_CODES`` of them). Silence is never evidence of a right answer.
+than those asked for (``signal.value_swapped``). A column qualifies only when every stored
+value read is one capital letter (two to ``MAX_CODES`` of them). Silence is never evidence of
+a right answer.
 """
 
 from __future__ import annotations
