@@ -1140,7 +1140,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if same := _SAME_PERIOD.search(question):
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
-        dangling.append(f"{same.group(0)} (name both periods' dates)")
+        dangling.append(
+            f"{same.group(0)} (a like-for-like period is not read; name both periods' dates)"
+        )
     for dim, number, said, before in counted:
         if directions:
             n = n or number
