@@ -297,3 +297,26 @@ def test_a_did_you_mean_names_the_value_as_stored(
     layer, lexicon = layers["shop"]
     (choice,) = ask_back_choices("Gross revenue in Germny in 2023", layer, lexicon)
     assert (choice.label, choice.question) == ("Germany (DE)", "Gross revenue in Germany in 2023")
+
+
+@pytest.mark.parametrize(
+    ("domain", "question", "said", "why"),
+    [
+        # outside recheck 40, N4: "orders count in the same quarter last year" was told "I don't
+        # know what 'the same quarter (name both periods' dates)' applies to here"
+        ("insurance", "written premium in the same quarter last year", "the same quarter", "dates"),
+        ("shop", "gross revenue around March 10 2024", "around", "which dates"),
+    ],
+)
+def test_a_word_asked_back_with_its_reason_is_quoted_apart_from_it(
+    layers: dict[str, tuple[SemanticLayer, Lexicon]],
+    domain: str,
+    question: str,
+    said: str,
+    why: str,
+) -> None:
+    _, decision = _decide(layers, domain, question)
+    assert decision.behaviour == "clarify", (question, decision)
+    assert f"'{said}" in decision.message, decision.message
+    assert why in decision.message, decision.message
+    assert "dates)'" not in decision.message and "?)'" not in decision.message, decision.message

@@ -18,7 +18,8 @@ sex and the SQL never reads the column coding it: ``_code_dropped``),
 ``signal.status_dropped`` ("still open" asked, ``o_orderstatus`` coding it 'O' never read:
 ``_status_dropped``),
 ``signal.value_swapped`` (the SQL compares a column with a stored value the question never says,
-in place of the one it does say: ``_swapped``),
+in place of the one it does say, or a one-letter code other than the initial of the status
+word it says, "returned" as ``l_returnflag = 'A'``: ``_swapped``, ``_status_code``),
 ``signal.fuller_value_said`` ("regular air" asked, ``l_shipmode = 'AIR'`` compared while 'REG
 AIR' is stored: ``_fuller_value``),
 ``signal.columns_compared_backwards`` ("shipped after their commit date" as ``l_commitdate >

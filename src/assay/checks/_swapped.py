@@ -43,6 +43,7 @@ from assay.checks._dropped import (
 )
 from assay.checks._places import place_of, places_named
 from assay.checks._sql import parse_query
+from assay.checks._status_code import status_instead
 from assay.checks._values import _compared, _owner
 from assay.checks._where import finding, forms
 from assay.types import Finding
@@ -182,6 +183,8 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
     # The words of the SQL's strings, not their letters: 'men' is not carried by 'Women'
     # (outside tryout 28, w03: "the Men category" as i_category = 'Women' was shown).
     carried = {w for lit in tree.find_all(exp.Literal) if lit.is_string for w in words(lit.name)}
+    assert ctx.catalog is not None
+    schema = _read_words(tree, ctx.catalog)
     for table, column, compared in comparisons:
         place = _place_instead(ctx, table, column, compared)
         if place is not None:
@@ -190,6 +193,9 @@ def value_swapped(ctx: CheckContext) -> CheckOutcome:
         if asked is None:
             asked = _code_said_instead(ctx, table, column, compared)
         if asked is None:
+            status = status_instead(ctx, tree, table, column, compared, schema)
+            if status is not None:
+                return CheckOutcome((status,))
             continue
         where = f"{table}.{column}"
         return CheckOutcome(

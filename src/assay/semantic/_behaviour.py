@@ -664,13 +664,30 @@ def _clarify(reading: Reading, layer: SemanticLayer) -> BehaviourDecision | None
         )
     if reading.dangling:
         return BehaviourDecision(
-            "clarify",
-            "behaviour.dangling_word",
-            _none_of(reading)
-            or f"I don't know what {_quote(reading.dangling)} applies to here; name the value "
-            "or the breakdown it is about.",
+            "clarify", "behaviour.dangling_word", _none_of(reading) or _dangling(reading.dangling)
         )
     return None
+
+
+# a word asked back with its reason beside it: "the same quarter (name both periods' dates)"
+_WITH_REASON = re.compile(r"^(.+?) \((.+)\)$")
+
+
+def _dangling(dangling: tuple[str, ...]) -> str:
+    """Why the words are asked back: a word with its reason is quoted apart from the reason
+    ("I could not read 'the same quarter': name both periods' dates"; outside recheck 40 was
+    told "I don't know what 'the same quarter (name both periods' dates)' applies to here"),
+    the others as one list."""
+    reasons = [m for m in (_WITH_REASON.match(d) for d in dangling) if m is not None]
+    plain = tuple(d for d in dangling if _WITH_REASON.match(d) is None)
+    said = [f"I could not read '{m.group(1)}': {m.group(2)}" for m in reasons]
+    text = " ".join(w if w.endswith("?") else f"{w}." for w in said)
+    if plain:
+        text += (" " if text else "") + (
+            f"I don't know what {_quote(plain)} applies to here; name the value or the "
+            "breakdown it is about."
+        )
+    return text
 
 
 # "customers with no orders", "students who have no pets": rows by what they lack

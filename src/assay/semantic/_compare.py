@@ -79,7 +79,13 @@ def said(comparisons: Sequence[Comparison]) -> list[str]:
                 )
             k += 2
             continue
-        out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value} ({c.op} {c.value})")
+        sign = next((w for w in _SIGNS if w in c.words.lower().split()), None)
+        if sign is not None and c.value == "0":
+            # "a negative balance": said as asked, the bound in words (a 0 in the answer's
+            # sentence would be a number no returned cell supports)
+            out.append(f"where {c.dimension} is {sign} ({_SAID[c.op]} zero)")
+        else:
+            out.append(f"where {c.dimension} is {_SAID[c.op]} {c.value} ({c.op} {c.value})")
         k += 1
     return out
 
@@ -121,6 +127,11 @@ _OPS: dict[tuple[str, ...], str] = {
 }
 # Said of a weight only ("weight is heavier than 10"): of any other column they mean nothing.
 _WEIGHED: dict[tuple[str, ...], str] = {("heavier", "than"): ">", ("lighter", "than"): "<"}
+# A sign said of a numeric column: "a negative balance", "balance is negative" (outside
+# recheck 40, N4: "customers with a negative account balance" read "negative" as a value).
+# "positive" is left unread: of a column never below zero ("a positive rating" on a 1-5
+# scale) it means good, not above zero, and ``> 0`` would keep every row.
+_SIGNS = {"negative": "<"}
 _LONGEST = max(len(k) for k in _OPS)
 _COPULA = frozenset({"is", "are", "was", "were", "be", "of"})
 _LEAD = frozenset({"where", "whose", "with", "having", "when"})
@@ -249,6 +260,29 @@ def _bound(tokens: list[Token], canon: list[str], i: int) -> int | None:
     return None if number is None else number[1]
 
 
+def _signed(
+    canon: list[str],
+    start: int,
+    end: int,
+    layer: SemanticLayer | None,
+    kind: str,
+    dim: str,
+) -> tuple[int, int] | None:
+    """The token span of a sign said of a numeric column, before its words ("a negative
+    balance") or after them and a copula ("balance is positive"); ``None`` when there is none,
+    or the column is not one the engine types as a number."""
+    if kind == "dimension" and (layer is None or dim not in layer.numeric):
+        return None
+    if start > 0 and canon[start - 1] in _SIGNS:
+        return start - 1, end
+    i = end
+    while i < len(canon) and canon[i] in _COPULA:
+        i += 1
+    if i > end and i < len(canon) and canon[i] in _SIGNS:
+        return start, i + 1
+    return None
+
+
 def grouped_bounds_in(
     question: str,
     lexicon: Lexicon,
@@ -324,7 +358,9 @@ def comparisons_in(
     """
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
-    if not any(_op(canon, i) or canon[i] in {"between", "than"} for i in range(len(canon))):
+    if not any(
+        _op(canon, i) or canon[i] in {"between", "than", *_SIGNS} for i in range(len(canon))
+    ):
         return question, ()  # no comparison word: nothing to read (most questions)
     matches = lexicon.match_tokens(tokens, [False] * len(tokens))
     if layer is not None:  # a metric's column of the counted rows ("capacity")
@@ -341,6 +377,15 @@ def comparisons_in(
         grouped = m.start > 0 and canon[m.start - 1] in _GROUPING
         if grouped and (layer is None or dim not in layer.numeric):
             continue  # "for each ship mode between 10 and 20": the metric's, per group
+        signed = None if grouped else _signed(canon, m.start, m.end, layer, m.kind, dim)
+        if signed is not None:
+            start, end = signed
+            words = question[tokens[start].start : tokens[end - 1].end]
+            if m.kind == "column":
+                column, dim = dim, dim.replace(".", " ")
+            sign = _SIGNS[canon[start] if start < m.start else canon[end - 1]]
+            found.append((start, end, [Comparison(dim, sign, "0", words, column)]))
+            continue
         before = None if grouped else _before(tokens, canon, m.start, periods)
         if before is not None:
             # "more than 6 cylinders": the bound said before the column's words

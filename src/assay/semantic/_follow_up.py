@@ -384,6 +384,26 @@ def _asked_which(
     return {**out, "choices": choices}
 
 
+# a direction said alone ("and the fewest?"): of a ranked question, its count the other way
+_DIRECTION = re.compile(
+    r"(?:(?:what|how)\s+about\s+)?(?:the\s+)?"
+    r"(fewest|least|lowest|smallest|bottom|most|highest|largest|biggest|top)",
+    re.IGNORECASE,
+)
+_UP = frozenset({"most", "highest", "largest", "biggest", "top"})
+
+
+def _turned(cleaned: str, before: Reading) -> str:
+    """ "bottom 3" for "the fewest" after "top 3 ... by orders count": a direction said alone
+    of a question that kept a number of groups keeps that number (outside recheck 40 was asked
+    back, the composed reading "keeping the 3 lowest" being the one meant); ``cleaned`` as it
+    is otherwise. "best" and "worst" say no direction of the number: not read so."""
+    said = _DIRECTION.fullmatch(cleaned)
+    if said is None or before.ranking is None or before.ranking.n is None:
+        return cleaned
+    return f"{'top' if said.group(1).lower() in _UP else 'bottom'} {before.ranking.n}"
+
+
 def compose_follow_up(
     previous: str, fragment: str, layer: SemanticLayer, lexicon: Lexicon
 ) -> dict[str, Any]:
@@ -396,6 +416,7 @@ def compose_follow_up(
         return _replied(previous, fragment, offered, layer, lexicon)
     cleaned = _clean(fragment)
     before = read(previous, layer, lexicon)
+    cleaned = _turned(cleaned, before)
     said = _read_after(cleaned, previous, before, layer, lexicon)
     if len(before.periods) > 1 and said.periods and _changes_more(said):
         # "by category and in 2023" after "2024 compared with 2023": which compared period

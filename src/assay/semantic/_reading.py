@@ -443,7 +443,12 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
             # "which segment has the most customers": the rows' word was read as the table
             # they name (no word left unread), and is read anew as their count
             spoken = {canonical(t.text.lower()) for t in tokenize(question)}
-            entity = not before and not again.unread and not again.unknown_groups
+            # a group word asked back in both readings alike ("which nation has the most
+            # customers": 'nation', the customer's or the supplier's) is no word of the rows:
+            # it stays for ``by_reach`` to read over what the count reaches, or to ask back
+            # (outside recheck 40, N4: asked back with no measure read)
+            kept = set(again.unknown_groups) <= set(reading.unknown_groups)
+            entity = not reading.unread and not again.unread and kept
             # fail closed: taken only when the counted rows' word was read anew, and the first
             # reading said nothing of those rows (a modifier, an aggregate) the second could drop
             if again.metrics and (gone or (spoken if entity else set())) & named and not any(said):
@@ -1135,7 +1140,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     if same := _SAME_PERIOD.search(question):
         # "compared with the same period last year": like-for-like dates are not read; a
         # comparison of whole periods would answer another question.
-        dangling.append(f"{same.group(0)} (name both periods' dates)")
+        dangling.append(
+            f"{same.group(0)} (a like-for-like period is not read; name both periods' dates)"
+        )
     for dim, number, said, before in counted:
         if directions:
             n = n or number
