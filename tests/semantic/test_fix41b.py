@@ -240,5 +240,25 @@ def test_a_number_with_a_key_column_is_no_value() -> None:
     )
     reading, _ = read_and_decide("revenue of regions with 5 stores", layer)
     assert reading.comparisons == ()
-    reading, decision = read_and_decide("revenue of homes with 5 bedrooms", layer)
+    reading, _ = read_and_decide("revenue of homes with 5 bedrooms", layer)
     assert [(c.op, c.value) for c in reading.comparisons] == [(">=", "5"), ("<=", "5")]
+
+
+def test_a_number_not_read_is_asked_back_in_plain_words() -> None:
+    layer = SemanticLayer(
+        metrics=(Metric("revenue", "revenue", (), "sales", "SUM(sales.amount)"),),
+        dimensions=(Dimension("sales_store_id", "sales.store_id", ("stores", "store")),),
+        numeric=("sales_store_id",),
+    )
+    reading, decision = read_and_decide("revenue with 5 stores", layer)
+    assert decision.behaviour == "clarify" and reading.comparisons == ()
+    assert "sales_store_id" not in decision.message, decision.message
+    assert "with 5 sales store id" in decision.message, decision.message
+
+
+def test_a_bound_is_restated_in_the_columns_words(tmp_path_factory: pytest.TempPathFactory) -> None:
+    db, layer = drafted_spider("car_1", tmp_path_factory)
+    verdict = _ask(db, layer, "how many cars have more than 6 cylinders?")
+    reading = str(verdict.provenance.get("reading", ""))
+    assert "cars data Cylinders is above 6 (> 6)" in reading, reading
+    assert "cars_data_Cylinders" not in reading, reading

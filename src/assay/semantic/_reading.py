@@ -239,7 +239,15 @@ class Reading:
         misspelt = self._misspelt_groups(layer)
         for dimension, typed in misspelt.items():
             parts.append(f"where {self._named(dimension, layer)} is ... (not read: '{typed}')")
-        parts += said_of(self.comparisons)
+        named = {d.name for d in layer.dimensions}
+        parts += said_of(
+            [  # in the column's words, never its internal name (recheck 40, N3)
+                dataclasses.replace(c, dimension=spoken_dimension(c.dimension, layer))
+                if c.dimension in named
+                else c
+                for c in self.comparisons
+            ]
+        )
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
             # read against no clock: the words as written, never a date computed from them
@@ -1095,7 +1103,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif before in _HAVING:
             # "cars with 8 cylinders": a value of the dimension, which is not read as one (a
             # number is never matched to a column's values): named plainly, never guessed
-            dangling.append(f"{before} {said} {dim} ({dim} equal to {said} is not read)")
+            # said in the column's words, never its internal name (recheck 40, N3)
+            spoken = spoken_dimension(dim, layer)
+            dangling.append(f"{before} {said} {spoken} (a value of {spoken} is not read so)")
         else:  # "the two departments" with no highest or lowest: which two is not said
             dangling.append(f"{said} {dim} (the highest or the lowest?)")
     ranking = None
