@@ -208,6 +208,8 @@ def test_heaviest_car_and_oldest_dog(tmp_path_factory: pytest.TempPathFactory) -
     db, layer = drafted_spider("pets_1", tmp_path_factory)
     verdict = _ask(db, layer, "how old is the oldest dog?")
     assert _value(verdict) == _sql(db, "SELECT max(pet_age) FROM Pets WHERE PetType = 'dog'")
+    verdict = _ask(db, layer, "how old is the youngest student?")
+    assert _value(verdict) == _sql(db, "SELECT min(Age) FROM Student")
     # two tables with an age and no rows said: which one is never guessed
     assert _ask(db, layer, "how old is the oldest one?").behaviour != "answer"
 

@@ -56,6 +56,12 @@ def _holding(rows: str, candidates: list[Metric], layer: SemanticLayer) -> list[
     return [m for m in candidates if m.table in tables] if len(tables) == 1 else []
 
 
+def _phrase(metric: Metric, several: bool) -> str:
+    """The words naming ``metric`` alone: its label, or its name spoken where another metric of
+    the same extreme was a candidate (pets_1's "minimum Age" was read as the pets' too)."""
+    return metric.name.replace("_", " ") if several else metric.label
+
+
 def superlative(question: str, layer: SemanticLayer) -> tuple[str, str, str] | None:
     """The question with its superlative said as the one metric it means, that metric's name
     and the word; None where no metric, or more than one, could be meant.
@@ -82,6 +88,7 @@ def superlative(question: str, layer: SemanticLayer) -> tuple[str, str, str] | N
         table, column = extreme.group(2), extreme.group(3)
         if table == metric.table and noun in column.lower().replace("_", " ").split():
             candidates.append(metric)
+    several = len(candidates) > 1
     end = found.end(1)
     rows = found.group(2) or ""
     named = [m for m in candidates if _names_table(rows, m.table)]
@@ -95,7 +102,7 @@ def superlative(question: str, layer: SemanticLayer) -> tuple[str, str, str] | N
         candidates = _holding(rows, candidates, layer)  # "the oldest dog": a pet's age
     if len(candidates) != 1:
         return None
-    said = candidates[0].label
+    said = _phrase(candidates[0], several)
     before = question[: found.start()]
     if _WHICH.search(before):
         # "which country has the oldest singer": the country whose oldest is the oldest;
