@@ -4,8 +4,8 @@
    status F" was asked back as "F (F or F?)". One value of two dimensions is asked back by its
    dimensions;
 2. a drafted car_1: "cars with 8 cylinders" was asked back as "8 cylinders (the highest or the
-   lowest?)", a ranking nobody asked for. A number after "with" is a value of the dimension,
-   which is not read: said so. Neither is answered (fail closed); only the ask-back changed;
+   lowest?)", a ranking nobody asked for. A number after "with" is a value of the dimension
+   (read as one since recheck 40, N3: ``test_fix41b``);
 3. the MetricFlow tutorial's own kind of question, "transactions by customer country for large
    transactions", was asked which of 'Transactions' and 'transactions' to measure: a metric's
    phrase after "for <word>" names the rows measured. Answered, and compared with SQL here.
@@ -54,9 +54,13 @@ def test_a_number_with_a_dimension_is_not_asked_as_a_ranking(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
     db, layer = drafted_spider("car_1", tmp_path_factory)
-    message = _clarified(db, layer, "Average weight of cars with 8 cylinders made in 1975")
-    assert "highest or the lowest" not in message
-    assert "equal to 8 is not read" in message, message
+    # since recheck 40 (N3) the number after "with" is the column's value, read as one
+    with connect(str(db)) as connector:
+        verdict = Agent(connector, load_semantic(layer)).ask(
+            "Average weight of cars with 8 cylinders made in 1975"
+        )
+    assert verdict.behaviour == "answer", verdict.provenance.get("message")
+    assert "Cylinders is 8 (= 8)" in str(verdict.provenance.get("reading", ""))
     # "the two ... cylinders" with no direction is still asked which two
     ranked = _clarified(db, layer, "Average weight for the two cylinders")
     assert "highest or the lowest" in ranked, ranked

@@ -99,13 +99,22 @@ def test_the_highest_after_a_breakdown_is_its_one_highest_row(
     assert decide(again, layer).behaviour == "answer", composed
 
 
+def test_the_lowest_after_a_top_n_keeps_its_n_and_says_so(wrb: Path) -> None:
+    """After 'top 3 ...', 'and the lowest?' turns the direction and keeps the 3, said in the
+    question put together ('bottom 3 ...'), as outside recheck 40 read 'and the fewest?'."""
+    layer = _shop(wrb)
+    composed = compose_follow_up(
+        "top 3 countries by gross revenue in 2023", "and the lowest?", layer, Lexicon(layer)
+    )
+    assert composed["unclear"] is None, composed
+    assert composed["question"].startswith("bottom 3 countries"), composed
+
+
 @pytest.mark.parametrize(
     ("previous", "fragment"),
     [
         # no breakdown: no row to pick
         ("gross revenue in 2023", "which was the highest?"),
-        # the lowest of the three, or the bottom one of all? not said
-        ("top 3 countries by gross revenue in 2023", "and the lowest?"),
     ],
 )
 def test_the_highest_with_no_row_to_pick_is_still_asked_back(

@@ -23,12 +23,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["CODE_WORDS", "code_words"]
+__all__ = ["CODE_WORDS", "OPPOSITE", "code_words"]
 
 _SEX = {
     "f": ("female", "females", "woman", "women"),
     "m": ("male", "males", "man", "men"),
 }
+# The other sex's word, for a did-you-mean where a column reads only one ("female" where only
+# ``Is_male`` is held: "not male" is offered, never applied).
+OPPOSITE = {w: _SEX[b] for a, b in (("f", "m"), ("m", "f")) for w in _SEX[a]}
 # Words that name a code, never a misspelling of another ("female" is no typo for "male").
 CODE_WORDS = frozenset(w for words in _SEX.values() for w in words)
 _FLAGS = ({"t", "f"}, {"y", "n"})

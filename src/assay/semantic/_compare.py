@@ -237,6 +237,33 @@ def _before(
     return None
 
 
+# Words that say the rows hold a count of something ("cars with 8 cylinders", "have 4 doors")
+_HAS = frozenset({"with", "having", "has", "have"})
+_WHOLE = re.compile(r"[1-9]\d{0,3}")
+
+
+# A key column's name: "regions with 5 stores" over a numeric ``store_id`` counts stores, it
+# never keeps store 5
+_KEY = re.compile(r"key$|(?:^|_)(?:id|sk|pk|fk|no|num|number)$|[a-z]Id$|ID$", re.IGNORECASE)
+
+
+def _keyed(layer: SemanticLayer, name: str) -> bool:
+    """Whether a dimension's column is a key (or the layer's join column), never a quantity."""
+    column = next((d.column for d in layer.dimensions if d.name == name), "")
+    joined = {c.lower() for j in layer.joins for c in (j.left, j.right)}
+    return not column or column.lower() in joined or bool(_KEY.search(column.split(".")[-1]))
+
+
+def _has_count(tokens: list[Token], canon: list[str], end: int) -> bool:
+    """Whether a whole number right after "with"/"having"/"has"/"have" ends at token ``end``
+    ("with 8" of "with 8 cylinders"); a number written with a unit, a sign or a decimal point
+    is not one."""
+    if end < 2 or end > len(tokens):
+        return False
+    number = tokens[end - 1]
+    return canon[end - 2] in _HAS and bool(_WHOLE.fullmatch(number.text))
+
+
 # Words that make the dimension after them a grouping ("for each ship mode", "per country")
 _GROUPING = frozenset({"by", "per", "each", "every", "across"})
 
@@ -359,7 +386,10 @@ def comparisons_in(
     tokens = tokenize(question)
     canon = [canonical(t.text) for t in tokens]
     if not any(
-        _op(canon, i) or canon[i] in {"between", "than", *_SIGNS} for i in range(len(canon))
+        _op(canon, i)
+        or canon[i] in {"between", "than", *_SIGNS}
+        or _has_count(tokens, canon, i + 2)
+        for i in range(len(canon))
     ):
         return question, ()  # no comparison word: nothing to read (most questions)
     matches = lexicon.match_tokens(tokens, [False] * len(tokens))
@@ -387,6 +417,30 @@ def comparisons_in(
             found.append((start, end, [Comparison(dim, sign, "0", words, column)]))
             continue
         before = None if grouped else _before(tokens, canon, m.start, periods)
+        counted = (
+            m.kind == "dimension"
+            and before is None
+            and not grouped
+            and layer is not None
+            and dim in layer.numeric
+            and not _keyed(layer, dim)
+            and _has_count(tokens, canon, m.start)
+            and not _dated(tokens[m.start - 1], periods)
+        )
+        if counted:
+            # "cars with 8 cylinders": a whole number said between "with" and a numeric
+            # column's words is that column's value (= 8), never a grouping by it
+            value = tokens[m.start - 1].text
+            words = question[tokens[m.start - 2].start : tokens[m.end - 1].end]
+            span_start = m.start - 2 if canon[m.start - 2] in _LEAD else m.start - 1
+            found.append(
+                (
+                    span_start,
+                    m.end,
+                    [Comparison(dim, ">=", value, words), Comparison(dim, "<=", value, words)],
+                )
+            )
+            continue
         if before is not None:
             # "more than 6 cylinders": the bound said before the column's words
             op_start, sign, value = before

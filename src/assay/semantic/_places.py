@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["COUNTRIES", "STATES", "hinted", "place_names"]
+__all__ = ["ADJECTIVES", "COUNTRIES", "STATES", "hinted", "place_names"]
 
 # code: names (';' between names), ISO 3166-1 alpha-2, common English names and short forms.
 _COUNTRIES = """
@@ -72,6 +72,20 @@ VA Virginia|WA Washington State|WV West Virginia|WI Wisconsin|WY Wyoming|PR Puer
 """
 
 
+# The adjective of a country and its people ("french": FR), for a did-you-mean only: what such a
+# word means of a row (born there? singing in its language? a citizen?) is never assumed, so
+# the value is offered back, never applied. "English" is left out (a language, or England?).
+_ADJECTIVES = """
+AR argentine;argentinian|AT austrian|AU australian|BE belgian|BR brazilian|CA canadian|
+CH swiss|CL chilean|CN chinese|CO colombian|CZ czech|DE german|DK danish|EG egyptian|ES spanish|
+FI finnish|FR french|GB british|GR greek|HU hungarian|ID indonesian|IE irish|IL israeli|
+IN indian|IR iranian|IT italian|JP japanese|KR korean|MA moroccan|MX mexican|NG nigerian|
+NL dutch|NO norwegian|PE peruvian|PH filipino|PK pakistani|PL polish|
+PT portuguese|RO romanian|RU russian|SA saudi|SE swedish|TH thai|TR turkish|UA ukrainian|
+US american|VN vietnamese
+"""
+
+
 def _table(text: str) -> dict[str, tuple[str, ...]]:
     out: dict[str, tuple[str, ...]] = {}
     for entry in " ".join(text.split("\n")).split("|"):
@@ -82,6 +96,8 @@ def _table(text: str) -> dict[str, tuple[str, ...]]:
 
 COUNTRIES = _table(_COUNTRIES)
 STATES = _table(_STATES)
+# "french" -> FR: each adjective of one country only
+ADJECTIVES = {w: code for code, words in _table(_ADJECTIVES).items() for w in words}
 
 
 def hinted(hint: str) -> dict[str, tuple[str, ...]] | None:

@@ -40,7 +40,7 @@ from lark import UnexpectedInput
 from assay.semantic._across import grouping_notes, whole_rows
 from assay.semantic._breakdown import said_as_breakdown
 from assay.semantic._by_entity import by_entity_name
-from assay.semantic._codes import CODE_WORDS
+from assay.semantic._codes import CODE_WORDS, OPPOSITE
 from assay.semantic._compare import Comparison, comparisons_in, grouped_bounds_in
 from assay.semantic._compare import said as said_of
 from assay.semantic._counted_amount import counted_amount
@@ -53,12 +53,13 @@ from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._period_shift import written
 from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
-from assay.semantic._places import COUNTRIES, STATES
+from assay.semantic._places import ADJECTIVES, COUNTRIES, STATES
 from assay.semantic._ranked import ranked_first, ranked_total
 from assay.semantic._reach import by_reach, reached_dimensions
 from assay.semantic._resolve import Lexicon, Match, Token, canonical, tokenize
 from assay.semantic._spoken import spoken_dimension, spoken_name
 from assay.semantic._summed_rows import summed_rows
+from assay.semantic._superlative import superlative
 from assay.semantic._table_named import table_named
 from assay.semantic._untimed_year import unbounded_spans, untimed_year
 from assay.semantic._valued_count import valued_count
@@ -238,7 +239,15 @@ class Reading:
         misspelt = self._misspelt_groups(layer)
         for dimension, typed in misspelt.items():
             parts.append(f"where {self._named(dimension, layer)} is ... (not read: '{typed}')")
-        parts += said_of(self.comparisons)
+        named = {d.name for d in layer.dimensions}
+        parts += said_of(
+            [  # in the column's words, never its internal name (recheck 40, N3)
+                dataclasses.replace(c, dimension=spoken_dimension(c.dimension, layer))
+                if c.dimension in named
+                else c
+                for c in self.comparisons
+            ]
+        )
         timed = any(m.time_column for m in layer.metrics if m.name in self.metrics)
         if self.periods and layer.clock is None:
             # read against no clock: the words as written, never a date computed from them
@@ -371,7 +380,7 @@ def _read_whole(question: str, layer: SemanticLayer, lexicon: Lexicon) -> Readin
         # so at the end of a "how many X" question only; anywhere else it stays unread
         reading = read(exist.group(1) + exist.group(2), layer, lexicon)
         return dataclasses.replace(reading, question=question)
-    aged = _aged(question, layer)
+    aged = superlative(question, layer)
     if aged is not None:
         rewritten, metric, word = aged
         reading = dataclasses.replace(read(rewritten, layer, lexicon), question=question)
@@ -547,9 +556,6 @@ def _counted_by_value(reading: Reading, layer: SemanticLayer) -> Reading | None:
     return dataclasses.replace(reading, metrics=(counts[0],))
 
 
-_AGED = re.compile(
-    r"\b(youngest|oldest)\b(?:\s+([A-Za-z]+?)(?:['’]s)?\b)?(?:\s+(age)\b)?", re.IGNORECASE
-)
 _RANK_WORDS = {
     True: re.compile(r"\b(?:top|highest|largest|biggest|greatest|best|most|maximum|max)\b", re.I),
     False: re.compile(r"\b(?:bottom|lowest|smallest|least|fewest|worst|minimum|min)\b", re.I),
@@ -562,51 +568,6 @@ def _ranking_said(question: str, descending: bool) -> str:
     'top' after "Largest order totalprice in 1995", a word the user never said)."""
     found = _RANK_WORDS[descending].search(question)
     return found.group(0) if found else ("top" if descending else "bottom")
-
-
-# "which country", "what country": rows ranked by their extreme; "what is", "what was" not
-_WHICH = re.compile(r"\b(?:which|what)\b(?!\s+(?:is|was|are|were|'s)\b)", re.IGNORECASE)
-_EXTREME = re.compile(r"^\s*(min|max)\s*\(\s*([A-Za-z_]\w*)\.([A-Za-z_]\w*)\s*\)\s*$", re.I)
-
-
-def _aged(question: str, layer: SemanticLayer) -> tuple[str, str, str] | None:
-    """The question with "youngest"/"oldest" (and the rows and "age" said with it: "the
-    youngest singer's age") said as the layer's minimum/maximum of its one age column ("the
-    minimum Age"), with that metric's name and the word; None where no such metric, or more
-    than one, could be meant (two tables with an age, and the rows said name neither)."""
-    found = _AGED.search(question)
-    if found is None or len({m.group(1).lower() for m in _AGED.finditer(question)}) > 1:
-        # "ordered from the oldest to the youngest": an order, neither extreme (read as the
-        # minimum age per singer, it was shown unordered)
-        return None
-    func = "min" if found.group(1).lower() == "youngest" else "max"
-    candidates = []
-    for metric in layer.metrics:
-        extreme = _EXTREME.match(metric.expression)
-        if extreme is None or extreme.group(1).lower() != func:
-            continue
-        table, column = extreme.group(2), extreme.group(3)
-        if table == metric.table and "age" in column.lower().replace("_", " ").split():
-            candidates.append(metric)
-    end = found.end(1)
-    rows = (found.group(2) or "").lower()
-    named = [m for m in candidates if rows and rows.rstrip("s") == m.table.lower().rstrip("s")]
-    if named:
-        candidates, end = named, found.end(2)
-        if found.group(3):
-            end = found.end(3)
-    elif found.group(2) and found.group(2).lower() == "age":
-        end = found.end(2)
-    if len(candidates) != 1:
-        return None
-    said = candidates[0].label
-    if _WHICH.search(question[: found.start()]):
-        # "which country has the oldest singer": the country whose oldest is the oldest;
-        # "what is the age of the youngest singer" names no rows to rank (outside tryout 39
-        # was asked back on 'bottom', a word the reader had put there)
-        said = f"{'lowest' if func == 'min' else 'highest'} {said}"
-    rewritten = f"{question[: found.start()]}{said}{question[end:]}"
-    return rewritten, candidates[0].name, found.group(1)
 
 
 def _listed_aggregates(question: str, lexicon: Lexicon) -> str:
@@ -1149,7 +1110,9 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
         elif before in _HAVING:
             # "cars with 8 cylinders": a value of the dimension, which is not read as one (a
             # number is never matched to a column's values): named plainly, never guessed
-            dangling.append(f"{before} {said} {dim} ({dim} equal to {said} is not read)")
+            # said in the column's words, never its internal name (recheck 40, N3)
+            spoken = spoken_dimension(dim, layer)
+            dangling.append(f"{before} {said} {spoken} (a value of {spoken} is not read so)")
         else:  # "the two departments" with no highest or lowest: which two is not said
             dangling.append(f"{said} {dim} (the highest or the lowest?)")
     ranking = None
@@ -1969,6 +1932,22 @@ def _suggest(unread: list[Tag], lexicon: Lexicon, offered: Lexicon) -> list[tupl
                 continue
         for tag in run:
             word = tag.token.text
+            country = _country_of(word, offered)
+            if country is not None:  # "french singers": did you mean France? never assumed
+                out.append((word, country))
+                continue
+            other = next(
+                (
+                    w
+                    for w in OPPOSITE.get(word.lower(), ())
+                    if any(k == "value" for k, _ in offered.entries.get((canonical(w),), []))
+                ),
+                None,
+            )
+            if other is not None:
+                # "female" where only 'male' is read (``Is_male``): "not male" offered back
+                out.append((word, f"not {other}"))
+                continue
             if len(word) < 4 or _known_word(canonical(word.lower())) or word.lower() in CODE_WORDS:
                 continue  # "Count", "List": a word the reader knows is no misspelling
             if (canonical(word.lower()),) in lexicon.entries:
@@ -1988,6 +1967,23 @@ def _suggest(unread: list[Tag], lexicon: Lexicon, offered: Lexicon) -> list[tupl
             if chosen is not None and not _other_word(word.lower(), chosen):
                 out.append((word, chosen))
     return out
+
+
+def _country_of(word: str, offered: Lexicon) -> str | None:
+    """The value phrase of the country a people's adjective names ("french": 'france'), where
+    ``offered`` reads exactly one of the country's names as a value; None otherwise."""
+    code = ADJECTIVES.get(word.lower())
+    if code is None:
+        return None
+    found = []
+    for name in COUNTRIES[code]:
+        key = tuple(canonical(t.text) for t in tokenize(name))
+        values = [t.split("=", 1)[1] for k, t in offered.entries.get(key, []) if k == "value"]
+        if values:
+            # the value as stored ('France'), where it is the name as said
+            same = [v for v in values if v.casefold() == name.casefold()]
+            found.append(same[0] if len(same) == 1 else " ".join(key))
+    return found[0] if len(found) == 1 else None
 
 
 def _offered(
