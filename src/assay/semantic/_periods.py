@@ -805,9 +805,8 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
     without its year, listed or compared beside one that names its year, takes that year
     (never the clock's or the latest such month, which would compare two different years).
     Said out of order ("Dec vs Jan 2024": December 2023 or 2024?), the yearless one is dropped:
-    its words are left unread and asked back; unless that year's is clearly the nearer ("Q2
-    2023 vs Q1": Q1 2023, three months before, not Q1 2024, nine after; outside recheck 40b
-    saw it abstained on)."""
+    its words are left unread and asked back; unless it is the one right next to the other in
+    that year ("Q2 2023 vs Q1": Q1 2023, the quarter before; ``_next_in_year``)."""
     out: list[Period | None] = list(found)
     for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
         for i in order:
@@ -826,7 +825,8 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
                 if before
                 else (one.start.month < other.start.month)
             )
-            if out_of_order and not _same_year_nearer(one.start.month, other.start.month):
+            unit = 3 if one.kind == "quarter" else 1
+            if out_of_order and not _next_in_year(one.start.month, other.start.month, unit):
                 out[i] = None
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
@@ -891,18 +891,18 @@ def _ends_first(a: str, b: str, year: str) -> str:
     )
 
 
-def _same_year_nearer(month: int, other: int) -> bool:
-    """Whether a yearless month (or quarter's first month) said out of order beside ``other``
-    (a month of a named year) is nearer to it in that year than in the year next to it: "Q2
-    2023 vs Q1" is Q1 2023 (3 months before; Q1 2024 is 9 after), read; "Dec 2023 vs Jan"
-    could be January 2023 (11 months before) or 2024 (1 after), asked back.
+def _next_in_year(month: int, other: int, unit: int) -> bool:
+    """Whether a yearless month (or quarter, ``unit`` 3 months) said out of order beside
+    ``other`` (the first month of one of a named year) is the one right next to it in that
+    year: "Q2 2023 vs Q1" is Q1 2023, the quarter before (outside recheck 40b saw it abstained
+    on). Farther apart it could be either year's ("Apr 2023 vs Feb", "Dec 2023 vs Jan"):
+    asked back.
 
     Example:
-        >>> _same_year_nearer(1, 4), _same_year_nearer(1, 12), _same_year_nearer(1, 7)
+        >>> _next_in_year(1, 4, 3), _next_in_year(2, 4, 1), _next_in_year(1, 12, 1)
         (True, False, False)
     """
-    apart = abs(month - other)
-    return apart < 12 - apart
+    return abs(month - other) == unit
 
 
 _OTHER_HALF = re.compile(
