@@ -177,3 +177,18 @@ def test_a_null_value_is_said_as_not_recorded_never_as_no_value() -> None:
         definition="",
     ).text
     assert total == "Total sales in 2003 was not recorded.", total
+
+
+def test_a_verified_querys_numbers_are_written_as_quantities() -> None:
+    """fix41a: a verified query's floats were written raw ("660128.8400000001")."""
+    from assay.answer import write_answer
+    from assay.types import Result
+
+    rows = (("east", 660128.8400000001, 0.0516034), ("west", 12.5, 0.0515855))
+    result = Result(("region", "cost", "rate"), rows, 2)
+    assert write_answer(result) == (
+        "The query returned 2 rows: east, 660128.8400000001, 0.0516034; west, 12.5, 0.0515855."
+    )
+    assert write_answer(result, as_quantities=True) == (
+        "The query returned 2 rows: east, 660,128.84, 0.05160; west, 12.50, 0.05159."
+    )

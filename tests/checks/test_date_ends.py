@@ -55,3 +55,29 @@ def test_an_inclusive_end_carried_by_the_next_day_is_no_missing_literal(
 )
 def test_a_date_not_carried_is_still_missing(question: str, sql: str) -> None:
     assert MISSING in _fired(question, sql)
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        ("visits from Sept 12 to Sept 18", _range("2023-09-12", "2023-09-19")),
+        ("visits Sep 12-18 2023", _range("2023-09-12", "2023-09-19")),
+        ("number of orders from March 3 to March 9", _range("2024-03-03", "2024-03-10")),
+    ],
+    ids=["yearless-to", "dash-with-year", "recheck-40b"],
+)
+def test_the_last_day_of_a_range_of_days_in_a_month_is_carried(question: str, sql: str) -> None:
+    """ "from March 3 to March 9" as ``< '2024-03-10'`` (right) was noted as missing 9."""
+    assert MISSING not in _fired(question, sql)
+
+
+@pytest.mark.parametrize(
+    ("question", "sql"),
+    [
+        ("visits from Sept 12 to Sept 18", _range("2023-09-12", "2023-09-20")),
+        ("visits on Sept 18", "SELECT SUM(amount) FROM transactions WHERE ds < '2023-09-19'"),
+    ],
+    ids=["a-day-too-many", "single-day"],
+)
+def test_a_day_of_a_month_not_ending_a_range_is_still_missing(question: str, sql: str) -> None:
+    assert MISSING in _fired(question, sql)

@@ -114,3 +114,22 @@ def test_a_word_outside_the_metrics_name_still_caps() -> None:
     assert planner_signals((ltv,), read("total LTV pre-tax", layer)) == ()
     # 'LTV' said a second time, outside the metric's name, is read
     assert planner_signals((ltv,), read("LTV pre-tax of LTV customers", layer)) != ()
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "mean visit length in January 2017 compared with February 2017",
+        "average order value in Feb 2017 vs Mar 2017",
+    ],
+    ids=["mean-visit-length", "aov-recheck-40b"],
+)
+def test_a_signal_reading_the_metrics_own_name_is_not_listed(agent: Agent, question: str) -> None:
+    """Outside recheck 40b: "average order value ... compared with ..." was shown with "the
+    question asks for an average but the SQL has no AVG" listed under it (the metric is the
+    layer's ratio of sums): a false note, not shown."""
+    verdict = agent.ask(question)
+    assert verdict.action == "show", (verdict.action, verdict.reasons)
+    assert not [f for f in verdict.findings if f.code == "signal.aggregate_mismatch"], [
+        f.message for f in verdict.findings
+    ]

@@ -92,9 +92,9 @@ SHOP = SemanticLayer(
         (TPCH, "value of all orders in 1997", "orders_o_totalprice_total"),
         (TPCH, "total order value in 1997", "orders_o_totalprice_total"),
         (SHOP, "What is the total value of open invoices?", "invoices_inv_charge_total"),
-        (SHOP, "amount of invoices in 2023", "invoices_inv_charge_total"),
+        (SHOP, "invoice amount in 2023", "invoices_inv_charge_total"),
     ],
-    ids=["urgent-orders", "all-orders", "order-value", "open-invoices", "amount-of-invoices"],
+    ids=["urgent-orders", "all-orders", "order-value", "open-invoices", "invoice-amount"],
 )
 def test_the_value_of_counted_rows_is_their_one_money_total(
     layer: SemanticLayer, question: str, metric: str

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from decimal import Decimal
 from typing import Any
 
+from assay.answer._governed import _number as number
+from assay.answer._governed import _places_apart as places_apart
 from assay.answer._governed import format_label
 from assay.types import Result, jsonable
 
@@ -56,26 +59,42 @@ def column_grain(values: Sequence[Any]) -> str | None:
     return "year" if all(d.month == 1 for d in days) else "month"
 
 
-def write_answer(result: Result | None) -> str:
-    """One or two sentences stating the result.
+def write_answer(result: Result | None, *, as_quantities: bool = False) -> str:
+    """One or two sentences stating the result. ``as_quantities``: numbers written as the
+    planner's answers write them (``1,465,703.30``, not the float's ``1465703.299999998``;
+    outside re-check of tryout 40 read a verified query's answer so), each column's values
+    kept apart at the fewest decimals that tell them apart.
 
     Example:
         >>> write_answer(Result(("n",), ((42,),), 1))
         'The result is n = 42.'
+        >>> write_answer(Result(("m", "s"), (("x", 1465703.299999998),), 1), as_quantities=True)
+        'The result is m = x, s = 1,465,703.30.'
     """
     if result is None:
         return "No query returned a result, so there is no answer."
     count = result.row_count if result.row_count is not None else len(result.rows)
     if not result.rows:
         return "The query returned no rows."
+    places = [
+        places_apart([row[i] for row in result.rows[:MAX_LISTED]])
+        for i in range(len(result.columns))
+    ]
+
+    def cell(value: Any, column: int, grain: str | None = None) -> str:
+        if as_quantities and isinstance(value, (float, Decimal)) and not isinstance(value, bool):
+            return number(value, places[column])
+        return format_value(value, grain)
+
     if len(result.rows) == 1:
         pairs = ", ".join(
-            f"{c} = {format_value(v)}" for c, v in zip(result.columns, result.rows[0], strict=False)
+            f"{c} = {cell(v, i)}"
+            for i, (c, v) in enumerate(zip(result.columns, result.rows[0], strict=False))
         )
         return f"The result is {pairs}."
     grains = [column_grain([row[i] for row in result.rows]) for i in range(len(result.columns))]
     listed = "; ".join(
-        ", ".join(format_value(v, g) for v, g in zip(row, grains, strict=False))
+        ", ".join(cell(v, i, g) for i, (v, g) in enumerate(zip(row, grains, strict=False)))
         for row in result.rows[:MAX_LISTED]
     )
     more = " and more" if len(result.rows) > MAX_LISTED or result.truncated else ""

@@ -53,7 +53,63 @@ def end_date_carried(value: float, question: str, tree: exp.Expr) -> bool:
             continue
         if _bounded_below(tree, parts[1].isoformat()):
             return True
+    return _day_end_carried(value, question, tree)
+
+
+# "March 3 to March 9" (no year), "March 3-9 2024", "Mar 3 through 9": the day that ends a range
+# of days of a month, the month said before it
+_SEPT = _MONTH.replace("sep(?:tember)?", "sep(?:t|tember)?")  # "Sept 12" too
+_DAY_END = re.compile(
+    rf"\b{_SEPT}\s+(?:\d{{1,2}}(?:st|nd|rd|th)?\s*(?:-|\u2013|to|through|thru|until|till)\s*)?"
+    r"(?P<d>\d{1,2})(?:st|nd|rd|th)?\b(?!\s*[-/:])",
+    re.IGNORECASE,
+)
+
+
+def _day_end_carried(value: float, question: str, tree: exp.Expr) -> bool:
+    """Whether ``value`` is the day that ends a range of days said with its month ("from March
+    3 to March 9", "March 3-9 2024") and the SQL bounds the range strictly below the next day
+    of that month in some year (``< '2024-03-10'``; outside recheck 40b, "the question names
+    9" noted on a right answer).
+
+    Example:
+        >>> from sqlglot import parse_one
+        >>> sql = parse_one("SELECT 1 FROM t WHERE d >= '2024-03-03' AND d < '2024-03-10'")
+        >>> _day_end_carried(9.0, "orders from March 3 to March 9", sql)
+        True
+        >>> _day_end_carried(9.0, "orders on March 9", sql), _day_end_carried(8.0, "March 3-8", sql)
+        (False, False)
+    """
+    for match in _DAY_END.finditer(question):
+        if float(match["d"]) != value:
+            continue
+        whole = match.group(0)
+        if not (_END_WORD.search(question[: match.start()]) or re.search(r"\d\s*\S+\s*\d", whole)):
+            continue  # "on March 9": one day said, not a range's end
+        month = [m[:3] for m in _MONTHS].index(match["name"].lower()[:3]) + 1
+        for year in (2023, 2024):  # a leap year and another: February's last day either way
+            try:
+                after = dt.date(year, month, int(match["d"])) + dt.timedelta(days=1)
+            except ValueError:
+                continue
+            if _bounded_below_any_year(tree, after.strftime("-%m-%d")):
+                return True
     return False
+
+
+def _bounded_below_any_year(tree: exp.Expr, month_day: str) -> bool:
+    """Whether some comparison keeps values strictly below a date literal of any year ending
+    in ``month_day`` ("-03-10")."""
+    pattern = re.compile(rf"^\d{{4}}{re.escape(month_day)}\b")
+
+    def is_end(node: exp.Expr) -> bool:
+        while isinstance(node, (exp.Cast, exp.TryCast, exp.Paren)):
+            node = node.this
+        return isinstance(node, exp.Literal) and node.is_string and bool(pattern.match(node.this))
+
+    return any(is_end(c.expression) for c in tree.find_all(exp.LT)) or any(
+        is_end(c.this) for c in tree.find_all(exp.GT)
+    )
 
 
 def _parts(match: re.Match[str]) -> tuple[frozenset[float], dt.date] | None:

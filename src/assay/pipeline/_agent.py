@@ -15,6 +15,7 @@ fail-closed wrapping, which split across modules would be repeated in each.
 
 from __future__ import annotations
 
+import calendar
 import copy
 import dataclasses
 import datetime as dt
@@ -43,7 +44,7 @@ from assay.generators import ModelPath, plan
 from assay.guard import refusals
 from assay.pipeline._guarded import run_sql
 from assay.pipeline._metric_unmatched import metric_unmatched
-from assay.pipeline._planner_signal import planner_signals
+from assay.pipeline._planner_signal import planner_signals, without_misread
 from assay.pipeline._routing import routed
 from assay.pipeline._sampled import (
     RESULT_ONE,
@@ -708,6 +709,7 @@ class Agent:
             )
         # a check disagreeing with the one planned SQL decides (a warning at most), never
         # "also found" under a shown answer
+        all_findings = without_misread(all_findings, reading)
         all_findings += planner_signals(all_findings, reading)
         # a metric reading across a join some of its rows do not match: warned, N named
         asked = tuple(self.layer.metric(m) for m in reading.metrics) or (metric,)
@@ -779,7 +781,7 @@ class Agent:
             )
             return replace(verdict, candidate=Candidate(example.sql))
         sql = run.report.sql or example.sql
-        written = write_answer(run.result)
+        written = write_answer(run.result, as_quantities=True)
         dialect = self.connector.dialect
         partial = _trusted_partial(reading or Reading(text), sql, self.layer, dialect)
         if partial:
@@ -1041,9 +1043,45 @@ def _trusted_partial(reading: Reading, sql: str, layer: SemanticLayer, dialect: 
     if grain is None and not reading.periods:
         return ""
     try:
-        return partial_words(replace(reading, grain=grain), layer)
+        said = partial_words(replace(reading, grain=grain), layer)
     except (KeyError, ValueError):  # a metric the layer does not define: no coverage to say
         return ""
+    held = _last_bucket_held(reading, grain, layer) if said else ""
+    return f"{said}: {held}" if held else said
+
+
+def _last_bucket_held(reading: Reading, grain: str | None, layer: SemanticLayer) -> str:
+    """How much of the last month (quarter, year) a verified query's rows hold, where the
+    data ends inside it: "August 2025 holds data to the 14th only" (outside re-check of
+    tryout 40, F-3: "June 2025 to August 2025 is not over" did not say that the August figure
+    is 14 days').
+
+    Example:
+        >>> import datetime as dt
+        >>> layer = SemanticLayer(clock=dt.date(2025, 8, 14))
+        >>> _last_bucket_held(Reading("sales trend"), "month", layer)
+        'August 2025 holds data to the 14th only'
+    """
+    months = _GRAIN_MONTHS.get(grain or "")
+    last = layer.coverage[1] if layer.coverage is not None else layer.clock
+    if months is None or last is None:
+        return ""
+    start = dt.date(last.year, (last.month - 1) // months * months + 1, 1)
+    after = last + dt.timedelta(days=1)
+    if after.day == 1 and (after.month - 1) % months == 0:
+        return ""  # the data ends with the bucket: it is whole
+    if reading.periods and not any(
+        p.start <= last < p.end - dt.timedelta(days=1) for p in reading.periods
+    ):
+        return ""  # no period asked runs past the data's end
+    label = {
+        1: f"{calendar.month_name[start.month]} {start.year}",
+        3: f"Q{(start.month - 1) // 3 + 1} {start.year}",
+    }.get(months, str(start.year))
+    day = last.day
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    held = f"to the {day}{suffix}" if months == 1 else f"to {last}"
+    return f"{label} holds data {held} only"
 
 
 def _ranks_a_change(reading: Reading) -> bool:

@@ -21,6 +21,7 @@ phrase ("total LTV pre-tax": 'LTV' is the metric's label, no value to filter on)
 ``signal.aggregate_mismatch`` saying only that an average is asked and the SQL has no AVG, where
 every "average" or "mean" said is inside that phrase ("What is the average order value?": the
 layer defines the metric as a ratio of sums, which IS the average order value).
+Those signals are not listed under the answer either (``without_misread``).
 Done here, not in the scoring rule: ``agreement_first`` is the
 preregistered rule for sampled answers and is left as it is.
 """
@@ -33,7 +34,7 @@ from assay.checks import QUESTION_SIGNALS
 from assay.semantic import Reading
 from assay.types import Finding
 
-__all__ = ["planner_signals"]
+__all__ = ["planner_signals", "without_misread"]
 
 
 # question-SQL signals a layer check already decides for a planned answer (see above)
@@ -88,6 +89,24 @@ def _reads_the_metric_name(finding: Finding, reading: Reading | None) -> bool:
     return all(
         _said_in(re.compile(rf"\b{re.escape(str(w))}\b", re.IGNORECASE), reading.question, phrases)
         for w in codes + names
+    )
+
+
+def without_misread(
+    findings: tuple[Finding, ...], reading: Reading | None = None
+) -> tuple[Finding, ...]:
+    """``findings`` less the signals that read only the metric's own name the reading matched
+    (``_reads_the_metric_name``): they decide nothing, and listed under the answer they said
+    something false ("the question asks for an average but the SQL has no AVG" under the
+    Average Order Value, a ratio of sums the layer defines; outside recheck 40b).
+
+    Example:
+        >>> f = Finding("signal.column_mismatch", "signal", "m.")
+        >>> without_misread((f,)) == (f,)
+        True
+    """
+    return tuple(
+        f for f in findings if not (f.kind == "signal" and _reads_the_metric_name(f, reading))
     )
 
 

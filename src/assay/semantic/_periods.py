@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["MONTHS", "NO_CLOCK", "Period", "find_periods", "parse_period"]
+__all__ = ["MONTHS", "NO_CLOCK", "Period", "backwards_ranges", "find_periods", "parse_period"]
 
 # The stand-in 'now' for a layer without a clock (data without dates): periods are still found,
 # so the behaviour rules can abstain on them, but nothing read against it is ever applied.
@@ -286,6 +286,14 @@ class _Rules:
                 lambda m: self._month(int(m["m"]), int(m["y"])),
             ),
             (
+                # "March 3-9 2024", "Mar 3 to 9, 2024": days of one month, both ends kept
+                rf"\b{_MONTH_RE} (?P<d>[0-3]?\d)(?:st|nd|rd|th)? ?(?:-|–|to|through|thru) ?"
+                rf"(?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? (?:of )?{_YEAR_RE}\b",
+                lambda m: self._days(
+                    _year(m["year"]), _month_number(m["mon"]), int(m["d"]), int(m["d2"])
+                ),
+            ),
+            (
                 rf"\b(?P<d>[0-3]?\d)(?:st|nd|rd|th)? (?:of )?{_MONTH_RE},? ?"
                 rf"(?P<y>(?:19|20|21)\d{{2}})\b"
                 rf"|\b{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?,? "
@@ -510,6 +518,14 @@ class _Rules:
     def _date(self, year: int, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
         day = dt.date(year, month, day_of)
         return day, day + dt.timedelta(days=1), str(day)
+
+    def _days(self, year: int, month: int, first: int, last: int) -> tuple[dt.date, dt.date, str]:
+        """Days ``first`` to ``last`` of one month; said backwards ("March 9-3 2024") no range
+        (its words left unread and asked back)."""
+        start, end = dt.date(year, month, first), dt.date(year, month, last)
+        if end <= start:
+            raise _NoPeriodHere
+        return start, end + dt.timedelta(days=1), f"{start} to {end}"
 
     def _date_latest(self, month: int, day_of: int) -> tuple[dt.date, dt.date, str]:
         day = dt.date(self.clock.year, month, day_of)
@@ -789,7 +805,8 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
     without its year, listed or compared beside one that names its year, takes that year
     (never the clock's or the latest such month, which would compare two different years).
     Said out of order ("Dec vs Jan 2024": December 2023 or 2024?), the yearless one is dropped:
-    its words are left unread and asked back."""
+    its words are left unread and asked back; unless it is the one right next to the other in
+    that year ("Q2 2023 vs Q1": Q1 2023, the quarter before; ``_next_in_year``)."""
     out: list[Period | None] = list(found)
     for order in (range(len(out) - 2, -1, -1), range(1, len(out))):
         for i in order:
@@ -803,11 +820,13 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
             if other.kind not in {"month", "quarter"} or (_yearless(other) and other is found[j]):
                 continue
             before = one.span < other.span
-            if (
+            out_of_order = (
                 (one.start.month > other.start.month)
                 if before
                 else (one.start.month < other.start.month)
-            ):
+            )
+            unit = 3 if one.kind == "quarter" else 1
+            if out_of_order and not _next_in_year(one.start.month, other.start.month, unit):
                 out[i] = None
                 continue
             start = dt.date(other.start.year, one.start.month, 1)
@@ -817,6 +836,73 @@ def _share_year(found: list[Period], text: str) -> list[Period]:
                 one, start=start, end=_add_months(start, months), label=label
             )
     return [p for p in out if p is not None]
+
+
+_BACKWARDS = re.compile(
+    rf"\b(?:between|from) (?P<a>{_MONTH_RE} (?P<d>[0-3]?\d)(?:st|nd|rd|th)?),? "
+    r"(?:and|to|through|thru|until|till|-) "
+    rf"(?P<b>{_MONTH_RE.replace('mon>', 'mon2>')} (?P<d2>[0-3]?\d)(?:st|nd|rd|th)?),? "
+    rf"{_YEAR_RE}\b"
+)
+
+
+_BACKWARD_DAYS = re.compile(
+    rf"\b{_MONTH_RE} (?P<d>[0-3]?\d) ?(?:-|–) ?(?P<d2>[0-3]?\d),? (?:of )?{_YEAR_RE}\b"
+)
+
+
+def backwards_ranges(question: str) -> list[tuple[str, str]]:
+    """A range of days said with its end first ("between March 9 and March 3 2024"): its first
+    end's words, as the question says them, and why it is not read, with how to ask. A range
+    crossing a year ("from Dec 20 to Jan 5, 2024") is no such range (``_join`` reads it).
+
+    Example:
+        >>> [w for w, _ in backwards_ranges("revenue between March 9 and March 3 2024")]
+        ['March 9']
+        >>> backwards_ranges("revenue from Dec 20 to Jan 5, 2024")
+        []
+    """
+    out = []
+    for m in _BACKWARD_DAYS.finditer(question.lower()):  # "March 9-3 2024"
+        if int(m["d2"]) < int(m["d"]):
+            a = question[m.start() : m.end("d")]
+            b = f"{question[m.start('mon') : m.end('mon')]} {m['d2']}"
+            out.append((question[m.start() : m.end()], _ends_first(a, b, m["year"])))
+    for m in _BACKWARDS.finditer(question.lower()):
+        try:
+            year = _year(m["year"])
+            first = dt.date(year, _month_number(m["mon"]), int(m["d"]))
+            last = dt.date(year, _month_number(m["mon2"]), int(m["d2"]))
+            crossing = dt.date(year - 1, first.month, first.day)
+        except ValueError:
+            continue
+        if last >= first or last - crossing <= _HALF_YEAR:
+            continue
+        a, b = question[m.start("a") : m.end("a")], question[m.start("b") : m.end("b")]
+        out.append((a, _ends_first(a, b, m["year"])))
+    return out
+
+
+def _ends_first(a: str, b: str, year: str) -> str:
+    return (
+        f"The range from {a} to {b} {year} ends before it starts, so which days are meant is "
+        f"not certain. Ask with the earlier day first (for example 'between {b} and {a} "
+        f"{year}')."
+    )
+
+
+def _next_in_year(month: int, other: int, unit: int) -> bool:
+    """Whether a yearless month (or quarter, ``unit`` 3 months) said out of order beside
+    ``other`` (the first month of one of a named year) is the one right next to it in that
+    year: "Q2 2023 vs Q1" is Q1 2023, the quarter before (outside recheck 40b saw it abstained
+    on). Farther apart it could be either year's ("Apr 2023 vs Feb", "Dec 2023 vs Jan"):
+    asked back.
+
+    Example:
+        >>> _next_in_year(1, 4, 3), _next_in_year(2, 4, 1), _next_in_year(1, 12, 1)
+        (True, False, False)
+    """
+    return abs(month - other) == unit
 
 
 _OTHER_HALF = re.compile(

@@ -52,7 +52,13 @@ from assay.semantic._having import GroupCondition, group_condition_in
 from assay.semantic._model import RetiredColumn, SemanticLayer
 from assay.semantic._numeric import counted_rows, everyday_bounds, timeless
 from assay.semantic._period_shift import written
-from assay.semantic._periods import NO_CLOCK, Period, _add_months, find_periods
+from assay.semantic._periods import (
+    NO_CLOCK,
+    Period,
+    _add_months,
+    backwards_ranges,
+    find_periods,
+)
 from assay.semantic._places import ADJECTIVES, COUNTRIES, STATES
 from assay.semantic._ranked import ranked_first, ranked_total
 from assay.semantic._reach import by_reach, reached_dimensions
@@ -1159,10 +1165,14 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     unread_words += [words for words, _ in stepped]
     explained += tuple(stepped) + _kept_count(question)
     unread_words += [words for words, _ in _kept_count(question)]
+    unread_words, backwards = _backwards(question, unread_words)
+    explained += backwards
     dim_at = {p.index for k, p in parts if k == "loose" and p.kind == "DIM"}
     # a dimension said as the thing measured is a name the layer holds: no value, no typo
     spelt = [t for t in unread if t.index not in measured]
     value_like = _value_like(spelt, dim_at)
+    said_back = {w.casefold() for words, _ in backwards for w in re.findall(r"\w+", words)}
+    value_like = [v for v in value_like if v.casefold() not in said_back]
     retired = tuple(
         r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
     )
@@ -1207,6 +1217,20 @@ _ORDINAL = re.compile(
     re.IGNORECASE,
 )
 _DOWN = frozenset("lowest smallest worst least fewest bottom".split())
+
+
+def _backwards(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
+    """ "between March 9 and March 3 2024": the range's first end, left unread (``_join``),
+    asked back saying the range ends before it starts and how to ask (outside recheck 40b
+    saw 'March' abstained on as a value the layer does not list)."""
+    explained: list[tuple[str, str]] = []
+    for words, why in backwards_ranges(question):
+        parts = {w.casefold() for w in re.findall(r"\w+", words)}
+        if not parts <= {u.casefold() for u in unread}:
+            continue
+        unread = [*(u for u in unread if u.casefold() not in parts), words]
+        explained.append((words, why))
+    return unread, tuple(explained)
 
 
 def _ordinal(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
@@ -1852,6 +1876,9 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
     if yoy and len(years) == len(absolute) > 1 and years == list(range(years[0], years[-1] + 1)):
         return absolute  # "year over year for 2022 and 2023": those years, each against the last
     base = absolute[0]
+    before = _period_before(base, [p for p in periods if p.relative_previous])
+    if before is not None:
+        return [*absolute, before]
     months = 12
     start, end = _add_months(base.start, -months), _add_months(base.end, -months)
     if base.start.day != 1 or base.end.day != 1:
@@ -1861,6 +1888,42 @@ def _previous(periods: list[Period], clock: dt.date | None) -> list[Period]:
     if any((p.start, p.end) == (start, end) for p in absolute):
         return absolute  # "yoy 2023 vs 2022": the year before is already named
     return [*absolute, Period(start, end, label, "previous year")]
+
+
+# "the previous period", "the prior period", "the preceding period": the one of equal length
+# just before (never "the same period last year", which is a year earlier)
+_PERIOD_BEFORE = re.compile(r"\b(?:previous|prior|preceding) period\b")
+
+
+def _period_before(base: Period, relative: list[Period]) -> Period | None:
+    """ "net revenue between Jan 5 and Feb 2 2024 compared with the previous period": the 29
+    days just before (2023-12-07 to 2024-01-04), as BI tools read it, labelled with its dates;
+    a whole month, quarter, half or year is followed by the one before it ("Q2 2024 vs the
+    previous period": Q1 2024). It was the same range a year earlier, shown at 1.00 (outside
+    recheck 40b, F4). None where "previous period" is not what was said (a year earlier then).
+
+    Example:
+        >>> d = dt.date
+        >>> said = Period(d(2024, 1, 5), d(2024, 2, 3), "2024-01-05 to 2024-02-02", "x")
+        >>> prev = Period(d(2024, 1, 1), d(2024, 1, 1), "", "the previous period", (0, 0), True)
+        >>> p = _period_before(said, [prev])
+        >>> p.start, p.end, p.label
+        (datetime.date(2023, 12, 7), datetime.date(2024, 1, 5), '2023-12-07 to 2024-01-04')
+    """
+    if not relative or not all(_PERIOD_BEFORE.search(p.text) for p in relative):
+        return None
+    if base.open_start:
+        return None  # "before 2023": no length to step back by; a year earlier, as before
+    said = relative[0]
+    if base.start.day == 1 and base.end.day == 1:
+        months = (base.end.year - base.start.year) * 12 + base.end.month - base.start.month
+        start = _add_months(base.start, -months)
+    else:
+        start = base.start - (base.end - base.start)
+    label = written(start, base.start)
+    if label.startswith("from "):  # no month, quarter, half or year: its dates
+        label = f"{start} to {base.start - dt.timedelta(days=1)}"
+    return Period(start, base.start, label, said.text, said.span)
 
 
 def _where_a_value_is(tag: Tag, unread: set[int]) -> bool:

@@ -15,6 +15,14 @@ with the count:
 * when it has several, it is asked back with them as the choices (``behaviour.ambiguous_metric``);
 * when it has none, the word is left unread, and asked back.
 
+The same holds of a metric that adds up a quantity, not money ("the total value of units sold"
+was answered as SUM(units_sold), 248,702, where the sales amount of those rows was asked;
+outside recheck 40b, F3): the one money total of the same rows, or asked back. "Amount" is said
+of a number as often as of money ("the amount of orders" was a count on one warehouse and the
+orders' money total on another), so where a money total of the rows exists "amount of" is asked
+back with the count (or quantity) and the money total(s) as the choices; "the amount of units
+sold" with no money total of them stays the units.
+
 Unchanged where a count is asked too ("number of high value orders": the value qualifies the
 rows counted) and where another metric is said between the word and the count's phrase.
 """
@@ -46,6 +54,11 @@ __all__ = ["valued_count"]
 
 # The words that ask how much rows are worth, not how many there are
 _VALUE = frozenset({"value", "values", "amount", "amounts", "worth"})
+# "amount of orders" says the number of orders as often as their money: asked which where both
+# can be answered
+_AMOUNT = frozenset({"amount", "amounts"})
+# Name words of a column that holds a number of things ("units_sold", "l_quantity")
+_QUANTITY = UNIT_WORDS | {"unit", "quantities", "volume"}
 # How far the value word's "of" may sit before the count's phrase: "value of all the urgent
 # orders" (three words between); farther, it says something else
 _GAP = 3
@@ -73,11 +86,23 @@ def valued_count(reading: Reading, layer: SemanticLayer) -> Reading:
         counts = _rows(metric, counted=True) is not None or metric.expression.replace(
             " ", ""
         ).lower().startswith("count(")
-        said = _valued(reading, name, words) if counts else None
+        # a quantity summed ("SUM(sales.units_sold)"): the value of units sold is money, never
+        # the number of units (outside recheck 40b, F3)
+        quantity = not counts and _sums_quantity(metric)
+        said = _valued(reading, name, words) if counts or quantity else None
         if said is None:
             continue
-        match, word = said
+        match, word, phrase = said
         amounts = _amounts_of_rows(metric, layer)
+        if quantity and word in _AMOUNT:
+            continue  # "the amount of units sold", "the amount of quantity": the units
+        if phrase.startswith(word) and word in _AMOUNT and amounts and len(reading.metrics) == 1:
+            # "amount of orders": the number of orders or their money total, both said so
+            # (outside recheck 40b: a count on one warehouse, SUM(o_totalprice) on another);
+            # "order amount" is money
+            targets = tuple(sorted({name, *(m.name for m in amounts)}))
+            asked = dataclasses.replace(match, kind="ambiguous", targets=targets, phrase=phrase)
+            return dataclasses.replace(reading, metrics=(), ambiguous=(asked, *reading.ambiguous))
         if len(amounts) == 1:
             matches = tuple(
                 dataclasses.replace(m, targets=(amounts[0].name,)) if m is match else m
@@ -93,12 +118,27 @@ def valued_count(reading: Reading, layer: SemanticLayer) -> Reading:
             return dataclasses.replace(reading, metrics=(), ambiguous=(asked, *reading.ambiguous))
         else:
             # no money total of those rows, or several beside another measure: the word is
-            # asked back, never dropped
-            reading = dataclasses.replace(reading, unread=(*reading.unread, word))
+            # asked back, never dropped, saying why
+            reading = dataclasses.replace(
+                reading,
+                unread=(*reading.unread, word),
+                explained=(*reading.explained, (word, _why(phrase, metric, quantity))),
+            )
     return reading
 
 
-def _valued(reading: Reading, name: str, words: list[str]) -> tuple[Match, str] | None:
+def _why(phrase: str, metric: Metric, quantity: bool) -> str:
+    """Why a value word said of a count (or a quantity) is asked back, and how to ask."""
+    label = metric.label
+    what = "adds up a number of things, not money" if quantity else "counts them"
+    return (
+        f"'{phrase}': {label} {what}, and no money total of the same rows is defined, so "
+        f"whether you mean how many or what they are worth is not certain. Ask for "
+        f"'{label}', or name the money measure you mean (`assay semantic show` lists them)."
+    )
+
+
+def _valued(reading: Reading, name: str, words: list[str]) -> tuple[Match, str, str] | None:
     """The phrase naming the count and the value word said of it ("value of ... orders",
     "order value"), when one is."""
     spans = [m for m in reading.matches if m.kind == "metric"]
@@ -112,7 +152,7 @@ def _valued(reading: Reading, name: str, words: list[str]) -> tuple[Match, str] 
                 continue  # "number of high value orders": a count asked, of valued rows
             after = start + n
             if after < len(words) and words[after] in _VALUE:
-                return match, words[after]
+                return match, words[after], " ".join(words[start : after + 1])
             of = _value_of_before(words, start)
             if of is None:
                 continue
@@ -120,7 +160,7 @@ def _valued(reading: Reading, name: str, words: list[str]) -> tuple[Match, str] 
                 other is not match and _overlaps(other, words, range(of, start)) for other in spans
             ):
                 continue  # "value of refunds and orders": the value is the refunds'
-            return match, words[of]
+            return match, words[of], " ".join(words[of : start + n])
     return None
 
 
@@ -135,9 +175,46 @@ def _value_of_before(words: list[str], start: int) -> int | None:
 
 
 def _amounts_of_rows(metric: Metric, layer: SemanticLayer) -> list[Metric]:
-    """The metrics of the layer that add up a money column over the rows ``metric`` counts:
-    the same table and time column, and the same conditions on its rows (case aside)."""
-    return [m for m in over_same_rows(metric, layer, counted=True) if _adds_money(m.expression)]
+    """The metrics of the layer that add up a money column over the rows ``metric`` counts
+    (or whose quantity it adds up): the same table and time column, and the same conditions
+    on its rows (case aside)."""
+    if _rows(metric, counted=True) is not None:
+        same = over_same_rows(metric, layer, counted=True)
+    else:
+        rows = _rows(metric, counted=False)
+        folded = None if rows is None else frozenset(r.lower() for r in rows)
+        same = [
+            m
+            for m in layer.metrics
+            if folded is not None
+            and m.name != metric.name
+            and m.table == metric.table
+            and m.time_column == metric.time_column
+            and m.required_filters == metric.required_filters
+            and (kept := _rows(m, counted=False)) is not None
+            and frozenset(r.lower() for r in kept) == folded
+        ]
+    return [m for m in same if _adds_money(m.expression)]
+
+
+def _sums_quantity(metric: Metric) -> bool:
+    """Whether a metric is one sum of a column that says it holds a number of things, not
+    money (``units_sold``, ``l_quantity``, ``qty``: a name word that is a unit word).
+
+    Example:
+        >>> _sums_quantity(Metric("u", "units sold", (), "s", "sum(s.units_sold)"))
+        True
+        >>> _sums_quantity(Metric("r", "revenue", (), "s", "sum(s.sales_amount)"))
+        False
+    """
+    tree = _parsed(metric.expression)
+    if not isinstance(tree, exp.Sum):
+        return False
+    columns = _added(tree.this)
+    if len(columns) != 1:
+        return False
+    said = set(split_name(columns[0].name))
+    return bool(said & _QUANTITY) and not _adds_money(metric.expression)
 
 
 def _adds_money(expression: str) -> bool:
