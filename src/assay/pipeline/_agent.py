@@ -1026,7 +1026,7 @@ def _trusted_partial(reading: Reading, sql: str, layer: SemanticLayer, dialect: 
         >>> layer = SemanticLayer(clock=dt.date(2025, 8, 14))
         >>> sql = "SELECT DATE_TRUNC('month', d) AS m, SUM(x) FROM t GROUP BY 1"
         >>> _trusted_partial(Reading("sales trend"), sql, layer, "duckdb")
-        'to 2025-08-14, the last month is not over'
+        'to 2025-08-14, the last month is not over: August 2025 holds data to the 14th only'
     """
     grain = reading.grain
     if grain is None:
