@@ -259,3 +259,38 @@ def test_a_result_without_sql_that_the_layer_confirms_is_not_withheld_for_it(
     codes = out["verdict"]["reasons"]
     assert "veto.result_unchecked" not in codes and "veto.layer_answer_differs" not in codes
     assert out["badge"] in ("show", "warn"), codes
+
+
+RIGHT_WEIGHT = (
+    "SELECT sum(p.weight) FROM parcels p JOIN shipments s USING (shipment_id) "
+    "WHERE year(s.sent_on) = 2023 AND s.status <> 'void'"
+)
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "SELECT round(({sql}), 0)",
+        "SELECT round(({sql}), 1)",
+        "SELECT CAST(({sql}) AS DECIMAL(18, 2))",
+        "SELECT ({sql})::DOUBLE",
+    ],
+)
+def test_the_layers_answer_rounded_as_written_agrees(depot: Service, written: str) -> None:
+    """Outside recheck 41 (F7): round(sum(...), 2) was withheld as "300,424,704.14; this query
+    gives 300,424,704.14"."""
+    out = depot.sql(written.format(sql=RIGHT_WEIGHT), "depot", "weight sent in 2023")
+    assert "veto.layer_answer_differs" not in out["verdict"]["reasons"], out["verdict"]
+    assert out["verdict"]["provenance"]["layer_answer"]["agrees"] is True
+
+
+def test_a_wrong_answer_rounded_still_differs(depot: Service) -> None:
+    unfiltered = RIGHT_WEIGHT.replace(" AND s.status <> 'void'", "")
+    out = depot.sql(f"SELECT round(({unfiltered}), 0)", "depot", "weight sent in 2023")
+    assert out["badge"] == "withhold", out["verdict"]["reasons"]
+    assert "veto.layer_answer_differs" in out["verdict"]["reasons"]
+    # a whole number typed as one is compared exactly: an integer division is not a rounding
+    whole = depot.sql(
+        f"SELECT CAST(floor(({RIGHT_WEIGHT})) AS BIGINT)", "depot", "weight sent in 2023"
+    )
+    assert "veto.layer_answer_differs" in whole["verdict"]["reasons"], whole["verdict"]

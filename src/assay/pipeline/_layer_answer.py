@@ -9,8 +9,10 @@ question: the layer's definition was not followed (a count over a join to order 
 the lines, gross revenue without the layer's required filter, half the year, the gross
 expression for net revenue). Outside tryout 41 (F1, F2) saw such answers shown, two agreeing
 samples with the badge ``show``. The answers are compared as the scorer compares samples (the
-same matching); when they differ the answer is withheld with both numbers named, when they
-agree the provenance says so, and when the agent would not show an answer this says nothing.
+same matching, and again with the layer's numbers rounded to the places the answer writes its
+own with: a ``round(sum(...), 2)`` is the same answer); when they differ the answer is withheld
+with both numbers named, when they agree the provenance says so, and when the agent would not
+show an answer this says nothing.
 
 A result given without its SQL (samples.md allows one) is read by no check; unless the layer's
 answer confirms it, it is withheld (``veto.result_unchecked``).
@@ -24,6 +26,8 @@ layer and the agent, which the checks do not have.
 
 from __future__ import annotations
 
+import dataclasses
+import decimal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -62,6 +66,48 @@ def _said(result: Result) -> str:
     rows = "; ".join(", ".join(_value(v) for v in row) for row in result.rows[:_SAID_ROWS])
     more = f" (of {count} rows)" if count > _SAID_ROWS else ""
     return f"{rows}{more}"
+
+
+def _places(value: float) -> int:
+    """The fewest decimal places (at most 6) that hold a number as written.
+
+    Example:
+        >>> _places(300424704.0), _places(300424704.14), _places(0.125)
+        (0, 2, 3)
+    """
+    for places in range(7):
+        if round(value, places) == value:
+            return places
+    return 6
+
+
+def _rounded_as(given: Result, own: Result) -> tuple[Result, Result] | None:
+    """Both results with every fractional cell rounded to the places the given answer writes
+    its numbers with (the fewest of its non-whole-typed cells), or None when it writes none
+    (whole numbers typed as such are compared exactly: an integer division's 3 is not 3.4).
+    Outside recheck 41 (F7): ``round(sum(...), 2)`` was withheld as "300,424,704.14; this query
+    gives 300,424,704.14"."""
+
+    def fractional(value: Any) -> bool:
+        return isinstance(value, (float, decimal.Decimal)) and not isinstance(value, bool)
+
+    places = [_places(float(v)) for row in given.rows for v in row if fractional(v)]
+    if not places:
+        return None
+    keep = min(places)
+
+    step = decimal.Decimal(1).scaleb(-keep)
+
+    def half_up(value: Any) -> float:
+        # as the engines' ROUND does it (half away from zero), not Python's half to even
+        exact = decimal.Decimal(repr(float(value)))
+        return float(exact.quantize(step, rounding=decimal.ROUND_HALF_UP))
+
+    def rounded(result: Result) -> Result:
+        rows = tuple(tuple(half_up(v) if fractional(v) else v for v in row) for row in result.rows)
+        return dataclasses.replace(result, rows=rows)
+
+    return rounded(given), rounded(own)
 
 
 def _would_show(verdict: Verdict) -> bool:
@@ -141,6 +187,8 @@ class LayerAnswer:
                 "a result was cut at the row cap, so the two answers could not be compared "
                 f"whole (the layer's: {_said(own)}; this one: {_said(given)})"
             )
+        if 1 not in agreed.agreeing and (pair := _rounded_as(given, own)) is not None:
+            agreed = agreement(list(pair), policy=self.matching)  # the same, as written
         if 1 in agreed.agreeing:
             self.provenance["layer_answer"] = {"compared": True, "agrees": True, **evidence}
             return ()
