@@ -9,8 +9,9 @@ stored value as a word (``_asked_instead`` reads words of three letters or more)
 ``status_instead`` reads a status word: a word of the question ending in "-ed" ("returned",
 "delivered", "fulfilled") that is no word of the tables or columns the query reads, and that
 says a state, not an event with its time or place: its first four letters are in the column's
-name ("returned" beside ``l_returnflag``), or no preposition or number follows it ("orders
-placed in 1995" says when, not status 'P'); an adverb before it says the status with it, by
+name ("returned" beside ``l_returnflag``), or it says a last state (``_STATES``), or no
+preposition or number follows it ("orders placed in 1995" says when, not status 'P'; "orders
+fulfilled in 1995" says 'F'); an adverb before it says the status with it, by
 its own initial ("partially fulfilled": 'P'; agreed25 h25_h09). When such a word begins with
 a stored code the SQL never compares, while no status word begins with the code the SQL
 compares and the question does not say that code in capitals, the answer is about other rows
@@ -39,6 +40,14 @@ _PREPOSITIONS = frozenset(
     "in on by at from to during before after between since within for via through per into "
     "across under over than as with until".split()
 )
+# "-ed" words of an order's or a case's last state: followed by a preposition or a number they
+# still say the state ("orders fulfilled in 1995": 'F'; outside recheck 41, F4, 'O' compared
+# was shown); any other "-ed" word so followed says an event with its time or place ("orders
+# placed in 1995", "parcels dispatched in March")
+_STATES = frozenset(
+    "fulfilled returned cancelled canceled completed delivered refunded rejected approved "
+    "declined failed finished resolved settled expired suspended".split()
+)
 # words in "-ly" that say when or how much, not which status ("only returned", "early shipped")
 _NOT_MANNER = frozenset("only early daily weekly monthly quarterly yearly likely really".split())
 
@@ -54,7 +63,8 @@ def _status_words(tokens: list[str], column: str, schema: frozenset[str]) -> lis
         if len(word) < 5 or not word.isalpha() or not word.endswith("ed") or word in schema:
             continue
         after = tokens[at + 1].lower() if at + 1 < len(tokens) else ""
-        if word[:4] in name or not (after in _PREPOSITIONS or after.isdigit()):
+        event = word not in _STATES and (after in _PREPOSITIONS or after.isdigit())
+        if word[:4] in name or not event:
             before = tokens[at - 1].lower() if at > 0 else ""
             manner = before.endswith("ly") and len(before) > 4 and before not in _NOT_MANNER
             found.append(f"{before} {word}" if manner else word)
