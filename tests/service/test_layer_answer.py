@@ -53,6 +53,16 @@ metrics:
   expression: SUM(parcels.weight)
   time_column: shipments.sent_on
   required_filters: ["shipments.status <> 'void'"]
+- name: parcel_count
+  label: number of parcels
+  synonyms: [number of parcels]
+  table: parcels
+  expression: COUNT(*)
+  time_column: shipments.sent_on
+  required_filters: ["shipments.status <> 'void'"]
+  tier: PATTERN_CONFIRMED
+  confidence: 0.6
+  fact: parcels count drafted
 """
 
 
@@ -294,3 +304,26 @@ def test_a_wrong_answer_rounded_still_differs(depot: Service) -> None:
         f"SELECT CAST(floor(({RIGHT_WEIGHT})) AS BIGINT)", "depot", "weight sent in 2023"
     )
     assert "veto.layer_answer_differs" in whole["verdict"]["reasons"], whole["verdict"]
+
+
+RIGHT_PARCELS = (
+    "SELECT count(*) FROM parcels p JOIN shipments s USING (shipment_id) "
+    "WHERE year(s.sent_on) = 2023 AND s.status <> 'void'"
+)
+
+
+def test_a_layer_held_for_confirmation_is_compared_too(depot: Service) -> None:
+    """Outside recheck 41 (F3): where the layer's own answer waits for its facts to be confirmed
+    (a drafted or imported layer), nothing was compared, and ``count(*) * 2`` was shown by
+    /api/score."""
+    asked = depot.ask("number of parcels in 2023", "depot")
+    assert asked["verdict"]["action"] == "warn"
+    assert "cap.unconfirmed_fact" in asked["verdict"]["reasons"]
+    doubled = RIGHT_PARCELS.replace("count(*)", "count(*) * 2")
+    out = depot.sql(doubled, "depot", "number of parcels in 2023")
+    assert out["badge"] == "withhold", out["verdict"]["reasons"]
+    message = _finding(out["verdict"], "veto.layer_answer_differs")["message"]
+    assert "(its facts not yet confirmed)" in message, message
+    right = depot.sql(RIGHT_PARCELS, "depot", "number of parcels in 2023")
+    assert "veto.layer_answer_differs" not in right["verdict"]["reasons"]
+    assert right["verdict"]["provenance"]["layer_answer"]["agrees"] is True

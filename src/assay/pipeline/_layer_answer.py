@@ -110,13 +110,22 @@ def _rounded_as(given: Result, own: Result) -> tuple[Result, Result] | None:
     return rounded(given), rounded(own)
 
 
+_UNCONFIRMED = "cap.unconfirmed_fact"
+
+
 def _would_show(verdict: Verdict) -> bool:
-    """The agent would put its answer before a person as it is: shown, nothing capped."""
+    """The agent would put its answer before a person: shown, nothing capped, or held only for
+    its layer's facts to be confirmed (a drafted or imported layer: "confirm first"; outside
+    recheck 41, F3: on such layers the comparison never ran, and ``count(*) * 2`` for "How
+    many cars have 8 cylinders?" was shown by /api/score)."""
+    held = {f.code for f in verdict.findings if f.kind in ("veto", "cap")}
     return (
         verdict.behaviour == "answer"
-        and verdict.action == "show"
         and verdict.failure is None
-        and not any(f.kind in ("veto", "cap") for f in verdict.findings)
+        and (
+            (verdict.action == "show" and not held)
+            or (verdict.action == "warn" and held == {_UNCONFIRMED})
+        )
         and verdict.candidate is not None
         and verdict.candidate.result is not None
     )
@@ -193,11 +202,17 @@ class LayerAnswer:
             self.provenance["layer_answer"] = {"compared": True, "agrees": True, **evidence}
             return ()
         self.provenance["layer_answer"] = {"compared": True, "agrees": False, **evidence}
+        drafted = any(f.code == _UNCONFIRMED for f in verdict.findings)
+        whose = (
+            "The semantic layer (its facts not yet confirmed) answers this question itself"
+            if drafted
+            else "The semantic layer answers this question itself"
+        )
         return (
             Finding(
                 "veto.layer_answer_differs",
                 "veto",
-                f"The semantic layer answers this question itself: {text.rstrip('.')}; this "
+                f"{whose}: {text.rstrip('.')}; this "
                 f"query gives {_said(given)}. The query does not follow the layer's "
                 "definition of what was asked (a filter, a join, a period or the measure "
                 "itself), so its number is not the answer. Withheld: ask the question itself, "
