@@ -13,8 +13,10 @@ reads that those words name: the name less its table's prefix, at least four let
 by abbreviations of words said one after another, each beginning with its word's first letter
 and taking the rest of its letters in order ("account balance" spells ``c_acctbal``, "balance"
 spells ``balance``). When one of them is a number (or of unknown type) and the SQL names no
-column so named, it says so (``signal.sign_dropped``). Silence is never evidence of a right
-answer.
+column so named, it says so (``signal.sign_dropped``); when the SQL names the column but
+compares it only with numbers other than zero that the question does not say ("a negative
+balance" as ``c_acctbal < 100``; outside recheck 41, F5), it says so too. Silence is never
+evidence of a right answer.
 """
 
 from __future__ import annotations
@@ -102,6 +104,51 @@ def _own_name(column: str, prefix: str) -> str:
     return re.sub(r"[^a-z]", "", name)
 
 
+_COMPARED = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+
+
+def _number(node: exp.Expr) -> float | None:
+    """A numeric literal's value (a negated one too), else ``None``."""
+    negated = isinstance(node, exp.Neg)
+    inner = node.this if negated else node
+    if isinstance(inner, exp.Literal) and not inner.is_string:
+        try:
+            value = float(inner.name)
+        except ValueError:
+            return None
+        return -value if negated else value
+    return None
+
+
+def _numbers_said(question: str) -> set[float]:
+    """The numbers the question says in digits ("1,000" as 1000)."""
+    return {float(n.replace(",", "")) for n in re.findall(r"\d[\d,]*(?:\.\d+)?", question)}
+
+
+def _bounds(tree: exp.Expr, column: str) -> set[float]:
+    """The numbers ``column`` is compared with (=, <>, <, <=, >, >=, BETWEEN) anywhere in the
+    query. Outside recheck 41 (F5): "How many customers have a negative balance?" as
+    ``c_acctbal < 100`` was shown by /api/score; the column was read, so no check looked at
+    its bound."""
+    name = column.lower()
+
+    def is_column(node: exp.Expr) -> bool:
+        return isinstance(node, exp.Column) and node.name.lower() == name
+
+    found: set[float] = set()
+    for node in tree.find_all(*_COMPARED):
+        left, right = node.this, node.expression
+        for side, other in ((left, right), (right, left)):
+            if is_column(side) and (value := _number(other)) is not None:
+                found.add(value)
+    for between in tree.find_all(exp.Between):
+        if is_column(between.this):
+            for end in (between.args.get("low"), between.args.get("high")):
+                if end is not None and (value := _number(end)) is not None:
+                    found.add(value)
+    return found
+
+
 def sign_dropped(ctx: CheckContext) -> CheckOutcome:
     """A sign the question asks of a column of a table the SQL reads, while the SQL never names
     the column (``signal.sign_dropped``)."""
@@ -116,7 +163,32 @@ def sign_dropped(ctx: CheckContext) -> CheckOutcome:
         prefix = column_prefix([c.name for c in columns])
         for column in columns:
             own = _own_name(column.name, prefix)
-            if column.name.lower() in named or _NOT_NUMBER.search(column.type):
+            if _NOT_NUMBER.search(column.type):
+                continue
+            if column.name.lower() in named:
+                bounds = _bounds(tree, column.name)
+                # a bound at zero, or one the question says ("a positive balance above 500")
+                if not bounds or 0.0 in bounds or bounds & _numbers_said(ctx.question):
+                    continue
+                for sign, near in signs:
+                    run = spells(own, near)
+                    if run is None:
+                        continue
+                    said = ", ".join(f"{b:g}" for b in sorted(bounds))
+                    return CheckOutcome(
+                        (
+                            finding(
+                                "signal.sign_dropped",
+                                f"The question asks for a {sign} {' '.join(run)} "
+                                f"({table}.{column.name}), a bound at zero, but the SQL "
+                                f"compares {column.name} with {said} only: the answer takes "
+                                "in other rows than those asked for.",
+                                column=f"{table}.{column.name}",
+                                sign=sign,
+                                bounds=sorted(bounds),
+                            ),
+                        )
+                    )
                 continue
             for sign, near in signs:
                 run = spells(own, near)
