@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -248,3 +249,76 @@ metrics:
     assert "(listed_value): a metric filter not mapped: it names an entity" in text
     assert "(late_value): a metric filter not mapped: it names an entity" in text
     assert {"listed_value", "late_value"} <= set(result.undefined)
+
+
+_BALANCES = """
+semantic_models:
+  - name: accounts
+    node_relation: {alias: accounts}
+    defaults: {agg_time_dimension: ds}
+    primary_entity: account
+    dimensions:
+      - {name: ds, type: time, type_params: {time_granularity: day}}
+      - {name: account_type, type: categorical}
+    measures:
+      - {name: deposits, agg: sum, expr: deposit}
+      - name: first_day_balance
+        agg: sum
+        expr: balance
+        non_additive_dimension: {name: ds, window_choice: min}
+metrics:
+  - {name: deposits, type: simple, type_params: {measure: deposits}}
+  - {name: first_day_balance, type: simple, type_params: {measure: first_day_balance}}
+  - name: balance_per_deposit
+    type: ratio
+    type_params: {numerator: first_day_balance, denominator: deposits}
+"""
+
+
+def test_metricflow_non_additive_measure_is_not_summed_over_days(tmp_path: Path) -> None:
+    """Fail closed (outside recheck 41, F2): a measure with ``non_additive_dimension`` (an
+    account balance: one day's value, never a sum over days) was imported as a plain SUM and
+    answered 105,167 for a first-day balance of 51,455. Now it, and every metric built on it,
+    is listed as not mapped with the reason, and a question naming it is not answered with a
+    sum; the additive measure beside it is still imported and answered."""
+    (tmp_path / "m.yml").write_text(_BALANCES, encoding="utf-8")
+    result = import_metricflow(tmp_path / "m.yml")
+    assert [m["name"] for m in result.layer["metrics"]] == ["deposits"]
+    text = "\n".join(result.unmapped)
+    assert "measures.first_day_balance: a balance-like measure" in text
+    assert "'ds'" in text and "first" in text
+    assert "(first_day_balance): measure 'first_day_balance' was not mapped" in text
+    assert "(balance_per_deposit)" in text
+    assert {"first_day_balance", "balance_per_deposit"} <= set(result.undefined)
+
+    db = tmp_path / "b.duckdb"
+    con = duckdb.connect(str(db))
+    con.execute(
+        "CREATE TABLE accounts AS SELECT * FROM (VALUES "
+        "(1, DATE '2024-01-01', 'savings', 100, 10), (1, DATE '2024-01-02', 'savings', 120, 20), "
+        "(2, DATE '2024-01-01', 'checking', 50, 5), (2, DATE '2024-01-02', 'checking', 70, 7)) "
+        "AS t(account, ds, account_type, balance, deposit)"
+    )
+    con.close()
+    out = tmp_path / "layer.yaml"
+    runner = CliRunner()
+    imported = runner.invoke(
+        main,
+        [
+            *["semantic", "import", "--from", "metricflow", "--source", str(tmp_path / "m.yml")],
+            *["--db", str(db), "--out", str(out)],
+        ],
+    )
+    assert imported.exit_code == 0, imported.output
+    assert "first_day_balance: a balance-like measure" in imported.output
+    ask = runner.invoke(
+        main, ["ask", "--db", str(db), "--semantic", str(out), "--json", "first day balance"]
+    )
+    assert "340" not in ask.output and "150" not in ask.output  # the sum over days, the answer
+    verdict = json.loads(ask.output)
+    assert verdict["action"] == "withhold", ask.output
+    assert verdict["reasons"] == ["behaviour.undefined_concept"]
+    deposits = runner.invoke(
+        main, ["ask", "--db", str(db), "--semantic", str(out), "--json", "total deposits"]
+    )
+    assert deposits.exit_code == 0 and "42" in deposits.output, deposits.output

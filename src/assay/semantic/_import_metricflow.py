@@ -30,9 +30,10 @@ arithmetic over their aggregates (``lifetime_spend_pretax / count_lifetime_order
 as MetricFlow renders it).
 
 Everything else (other ratio and derived metrics, cumulative and conversion metrics, other
-metric filters, other expression dimensions, percentile aggregates) is listed in the report with its
-path and reason, never dropped silently. Clock and coverage come from the data (given by the
-caller).
+metric filters, other expression dimensions, percentile aggregates, measures with
+``non_additive_dimension`` such as account balances and every metric over them) is listed in
+the report with its path and reason, never dropped silently. Clock and coverage come from
+the data (given by the caller).
 """
 
 from __future__ import annotations
@@ -256,6 +257,9 @@ def import_metricflow(path: Path) -> ImportResult:
             qualified = _qualify(str(measure.get("expr") or measure["name"]), table)
             if agg not in _AGG or qualified is None:
                 unmapped.append(f"{where}.measures.{measure['name']}: aggregate {agg!r}")
+                continue
+            if measure.get("non_additive_dimension"):
+                unmapped.append(f"{where}.measures.{measure['name']}: {_non_additive(measure)}")
                 continue
             own = measure.get("agg_time_dimension")
             if own and own not in dims:
@@ -576,6 +580,26 @@ def _combined(metric: dict[str, Any], simple: dict[str, dict[str, Any]]) -> dict
     if first.get("time_column"):
         out["time_column"] = first["time_column"]
     return out
+
+
+def _non_additive(measure: dict[str, Any]) -> str:
+    """Why a measure with ``non_additive_dimension`` (an account balance: MetricFlow takes the
+    first or last date's rows, never a total over dates) is left out: Assay would sum it over
+    every date asked (outside recheck 41: a first-day balance of 51,455 answered 105,167)."""
+    spec = measure.get("non_additive_dimension") or {}
+    if not isinstance(spec, dict):
+        spec = {"name": spec}
+    dimension = str(spec.get("name") or "its date")
+    choice = str(spec.get("window_choice") or "").lower()
+    which = {"min": "first", "max": "last"}.get(choice, "one")
+    per = spec.get("window_groupings") or []
+    each = f" for each {', '.join(str(g) for g in per)}" if per else ""
+    return (
+        f"a balance-like measure (only the {which} {dimension!r} value{each} may be taken, "
+        f"never a total over {dimension!r}): Assay would add it up over every date, so it is "
+        "not imported, nor any metric built on it; a question naming it is not answered. "
+        "To ask for it, add a view holding only that date's rows and a plain measure over it"
+    )
 
 
 def _measure_name(params: dict[str, Any], key: str = "measure") -> str:
