@@ -245,3 +245,18 @@ def test_a_yearless_month_farther_off_is_still_asked_back(question: str) -> None
     """ "Dec 2023 vs Jan": January 2023 (11 months before) or 2024 (1 after)?"""
     _, decision = read_and_decide(question, DEPOT)
     assert decision.behaviour != "answer", decision
+
+
+def test_the_value_of_a_count_kept_per_row_is_not_the_count() -> None:
+    """Outside recheck 41 (F6): smg's "total value of lifetime orders" was shown as Count
+    Lifetime Orders, sum(customers.count_lifetime_orders), 61,948 orders: a count kept per row
+    and added up is a number of things, not money."""
+    layer = SemanticLayer(
+        metrics=(
+            _metric("visits_logged", "patients", "sum(patients.visit_count)", "patients.seen_on"),
+        ),
+        clock=D(2024, 11, 7),
+    )
+    _, decision = read_and_decide("total value of visits logged in 2023", layer)
+    assert decision.behaviour == "clarify", decision
+    assert "not money" in decision.message, decision.message

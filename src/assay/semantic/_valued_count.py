@@ -57,8 +57,10 @@ _VALUE = frozenset({"value", "values", "amount", "amounts", "worth"})
 # "amount of orders" says the number of orders as often as their money: asked which where both
 # can be answered
 _AMOUNT = frozenset({"amount", "amounts"})
-# Name words of a column that holds a number of things ("units_sold", "l_quantity")
-_QUANTITY = UNIT_WORDS | {"unit", "quantities", "volume"}
+# Name words of a column that holds a number of things ("units_sold", "l_quantity", a count kept
+# per row: "count_lifetime_orders", whose "total value" was shown as 61,948 orders; outside
+# recheck 41, F6)
+_QUANTITY = UNIT_WORDS | {"unit", "quantities", "volume", "count", "counts", "num"}
 # How far the value word's "of" may sit before the count's phrase: "value of all the urgent
 # orders" (three words between); farther, it says something else
 _GAP = 3
@@ -206,6 +208,8 @@ def _sums_quantity(metric: Metric) -> bool:
         True
         >>> _sums_quantity(Metric("r", "revenue", (), "s", "sum(s.sales_amount)"))
         False
+        >>> _sums_quantity(Metric("c", "orders", (), "c", "sum(c.count_lifetime_orders)"))
+        True
     """
     tree = _parsed(metric.expression)
     if not isinstance(tree, exp.Sum):
