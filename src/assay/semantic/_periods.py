@@ -28,6 +28,7 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import datetime as dt
+import itertools
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -610,29 +611,8 @@ def find_periods(
         ['Q1 2024', 'Q1 2023']
     """
     text = question.lower()
-    key = (clock, fiscal_start_month)
-    if key not in _CACHE:
-        _CACHE[key] = [(re.compile(p), fn) for p, fn in _Rules(clock, fiscal_start_month).table()]
     taken: list[tuple[int, int]] = []
-    found: list[Period] = []
-    for match in _PREVIOUS.finditer(text):
-        taken.append(match.span())
-        found.append(Period(clock, clock, "the previous year", match.group(0), match.span(), True))
-    for pattern, fn in _CACHE[key]:
-        for match in pattern.finditer(text):
-            lo, hi = match.span()
-            if any(lo < b and hi > a for a, b in taken):
-                continue
-            try:
-                start, end, label = fn(match)
-            except _NoPeriodHere:  # words that name no period here: taken, and left unread
-                taken.append((lo, hi))
-                continue
-            except (ValueError, KeyError):  # an impossible date: not a period
-                continue
-            taken.append((lo, hi))
-            found.append(Period(start, end, label, match.group(0), (lo, hi)))
-    found.sort(key=lambda p: p.span)
+    found = _said(text, clock, fiscal_start_month, taken)
     found = _preceding(_join(_other_half(_share_year(found, text), text, taken), text))
     if any(_SAYS_YEAR.search(p.text) for p in found):
         # "revenue on September 1 vs September 15, 2023": a day said without its year beside
@@ -664,6 +644,36 @@ def find_periods(
     return out
 
 
+def _said(
+    text: str, clock: dt.date, fiscal_start_month: int, taken: list[tuple[int, int]]
+) -> list[Period]:
+    """Each period the rules read in ``text``, in order, none overlapping another's words
+    (``taken`` gets their spans), before any is joined with another."""
+    key = (clock, fiscal_start_month)
+    if key not in _CACHE:
+        _CACHE[key] = [(re.compile(p), fn) for p, fn in _Rules(clock, fiscal_start_month).table()]
+    found: list[Period] = []
+    for match in _PREVIOUS.finditer(text):
+        taken.append(match.span())
+        found.append(Period(clock, clock, "the previous year", match.group(0), match.span(), True))
+    for pattern, fn in _CACHE[key]:
+        for match in pattern.finditer(text):
+            lo, hi = match.span()
+            if any(lo < b and hi > a for a, b in taken):
+                continue
+            try:
+                start, end, label = fn(match)
+            except _NoPeriodHere:  # words that name no period here: taken, and left unread
+                taken.append((lo, hi))
+                continue
+            except (ValueError, KeyError):  # an impossible date: not a period
+                continue
+            taken.append((lo, hi))
+            found.append(Period(start, end, label, match.group(0), (lo, hi)))
+    found.sort(key=lambda p: p.span)
+    return found
+
+
 # The first day of a period said with no start ("before 2023") when the data's is unknown.
 EARLIEST = dt.date(1, 1, 1)
 # "the day before yesterday", "the year before 2023", "two months before": a unit (or a
@@ -693,6 +703,21 @@ _RANGE = re.compile(r"^\s*(?:-|to|through|thru|until|till|and)\s*$")
 
 
 _HALF_YEAR = dt.timedelta(days=183)
+
+
+def _said_as_range(gap: str, lead: str, first: Period) -> bool:
+    """Whether two periods are said as the ends of one range: "between A and B", "from A to
+    B", "A through B", "Q3 2024 - Q1 2024" (a dash between whole months, quarters or years,
+    as ``_join`` reads one said forwards; "A to B" alone may compare them: "Q1 2024 to Q1
+    2023")."""
+    said = gap.strip()
+    if said == "-":
+        return first.kind is not None
+    if said == "and":
+        return lead.endswith("between")
+    if said == "to":
+        return lead.endswith("from")
+    return said in {"through", "thru", "until", "till"}
 
 
 def _join(found: list[Period], text: str) -> list[Period]:
@@ -733,6 +758,18 @@ def _join(found: list[Period], text: str) -> list[Period]:
                 ranged = None
             else:
                 prev = moved
+        if (
+            ranged
+            and prev.start >= period.end
+            and all(_SAYS_YEAR.search(p.text) for p in (prev, period))
+            and _said_as_range(gap, lead, prev)
+        ):
+            # "between 2024-03-09 and 2024-03-03", "from Q2 2024 to Q1 2024": the ends said
+            # backwards, never read as two separate periods (outside recheck 41 showed the two
+            # days); the first end is left unread, asked back (``backwards_ranges``)
+            out.pop()
+            out.append(period)
+            continue
         if ranged and _undated(period) and not _undated(prev):
             # "from September 1, 2023 to September 15": the end takes the start's year
             period = _day_after(period, prev)
@@ -880,6 +917,45 @@ def backwards_ranges(question: str) -> list[tuple[str, str]]:
             continue
         a, b = question[m.start("a") : m.end("a")], question[m.start("b") : m.end("b")]
         out.append((a, _ends_first(a, b, m["year"])))
+    return out + _dated_backwards(question)
+
+
+def _dated_backwards(question: str) -> list[tuple[str, str]]:
+    """A range whose two ends each say their year, said with its end first ("between
+    2024-03-09 and 2024-03-03", "from Q2 2024 to Q1 2024"): the first end's words and why it
+    is not read (``_join`` leaves them unread rather than read two separate periods).
+
+    Example:
+        >>> [w for w, _ in _dated_backwards("orders from 2024-03-09 to 2024-03-03")]
+        ['2024-03-09']
+        >>> _dated_backwards("orders from 2024-03-03 to 2024-03-09")
+        []
+    """
+    text = question.lower()
+    taken: list[tuple[int, int]] = []
+    found = _said(text, NO_CLOCK, 1, taken)
+    found = _other_half(_share_year(found, text), text, taken)  # as ``find_periods`` joins
+    out = []
+    for prev, period in itertools.pairwise(found):
+        gap, lead = text[prev.span[1] : period.span[0]], text[: prev.span[0]].rstrip()
+        if (
+            prev.relative_previous
+            or period.relative_previous
+            or not all(_SAYS_YEAR.search(p.text) for p in (prev, period))
+            or prev.start < period.end
+            or not _said_as_range(gap, lead, prev)
+        ):
+            continue
+        a, b = question[prev.span[0] : prev.span[1]], question[period.span[0] : period.span[1]]
+        unit = "day" if prev.end - prev.start == period.end - period.start == _ONE_DAY else "period"
+        out.append(
+            (
+                a,
+                f"The range from {a} to {b} ends before it starts, so which days are meant is "
+                f"not certain. Ask with the earlier {unit} first (for example 'between {b} and "
+                f"{a}').",
+            )
+        )
     return out
 
 

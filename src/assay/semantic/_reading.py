@@ -1171,7 +1171,7 @@ def _assemble(question: str, layer: SemanticLayer, lexicon: Lexicon, parts: list
     # a dimension said as the thing measured is a name the layer holds: no value, no typo
     spelt = [t for t in unread if t.index not in measured]
     value_like = _value_like(spelt, dim_at)
-    said_back = {w.casefold() for words, _ in backwards for w in re.findall(r"\w+", words)}
+    said_back = {w.casefold() for words, _ in backwards for w in _word_parts(words)}
     value_like = [v for v in value_like if v.casefold() not in said_back]
     retired = tuple(
         r for r in layer.retired_columns if f"{r.table}.{r.column}" in set(retired_keys)
@@ -1225,12 +1225,18 @@ def _backwards(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple
     saw 'March' abstained on as a value the layer does not list)."""
     explained: list[tuple[str, str]] = []
     for words, why in backwards_ranges(question):
-        parts = {w.casefold() for w in re.findall(r"\w+", words)}
+        parts = {w.casefold() for w in _word_parts(words)}
         if not parts <= {u.casefold() for u in unread}:
             continue
         unread = [*(u for u in unread if u.casefold() not in parts), words]
         explained.append((words, why))
     return unread, tuple(explained)
+
+
+def _word_parts(words: str) -> list[str]:
+    """The words' runs of letters and of digits, as the question's unread tokens split them
+    ("Q2 2024" is 'Q', '2', '2024'; "2024-03-09" is '2024', '03', '09')."""
+    return re.findall(r"[^\W\d_]+|\d+", words)
 
 
 def _ordinal(question: str, unread: list[str]) -> tuple[list[str], tuple[tuple[str, str], ...]]:
