@@ -4,7 +4,7 @@ bad input? -> refuse? (intent) -> read (the whole question) -> decide (behaviour
 (planner; with a model configured, K sampled SQL as agreement evidence) -> validate (guard) ->
 execute (read-only) -> verify and check -> write (every number cited) -> score -> gate.
 
-Why one module of about 1,190 lines: ``Agent`` is the one place where every stage meets, and its
+Why one module of about 1,230 lines: ``Agent`` is the one place where every stage meets, and its
 methods are the stages in the order above, each failing closed into a verdict that names its
 reason; ``begin`` / ``Rest.finish`` split them where a server must not wait on the engine. The
 stages' own work already lives in their packages (``semantic`` reads and decides, ``generators``

@@ -15,7 +15,7 @@ list), which is the reading wanted here. Tagging is a longest-phrase lookup, not
 expressions over the sentence. The grammar and the tagging live in ``_grammar``; this module
 turns the parsed parts into a ``Reading``.
 
-Why one module of about 2,000 lines: the assembly is one ordered pass (``_assemble``) whose
+Why one module of about 2,140 lines: the assembly is one ordered pass (``_assemble``) whose
 rules read each other's partial results (a dimension named as a filter's context is no grouping;
 a metric's rows named as a noun are no unread word; a period said of another word is taken off
 the metric), and each rule is a small function kept next to the others it orders with. Split
