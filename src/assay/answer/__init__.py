@@ -5,6 +5,7 @@ from assay.answer._governed import (
     Citation,
     GovernedAnswer,
     format_label,
+    format_quantity,
     spoken_name,
     write_governed,
 )
@@ -16,6 +17,7 @@ __all__ = [
     "GovernedAnswer",
     "column_grain",
     "format_label",
+    "format_quantity",
     "format_value",
     "spoken_name",
     "write_answer",

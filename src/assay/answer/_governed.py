@@ -87,6 +87,12 @@ def _number(value: Any, least: int = 2) -> str:
     return "no value" if value is None else str(value)
 
 
+def format_quantity(value: Any) -> str:
+    """A value written as the planner's answers write a quantity (``1,671,670.87``,
+    ``16,123``, ``0.0432``), for messages that name numbers beside an answer."""
+    return _number(value)
+
+
 def _small_places(number: float) -> int:
     """Decimals that keep ``_SIGNIFICANT`` significant digits of a value under 1 (0.0524: 4);
     2 for any other (money keeps its cents)."""

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from assay.agreement import MatchingPolicy, agreement
-from assay.answer import format_value
+from assay.answer import format_quantity, format_value
 from assay.pipeline._agent import Agent
 from assay.types import Candidate, Finding, Result, Verdict, jsonable
 
@@ -42,18 +42,17 @@ _SAID_ROWS = 3  # rows of a result named in a message
 
 
 def _value(value: Any) -> str:
-    """A cell as a person reads it: numbers with thousands separators, amounts to two places.
+    """A cell as a person reads it: numbers as the answers write them, anything else as a
+    value.
 
     Example:
         >>> _value(1671670.8712), _value(16123), _value(0.04321), _value("DE")
-        ('1,671,670.87', '16,123', '0.04321', 'DE')
+        ('1,671,670.87', '16,123', '0.0432', 'DE')
     """
     value = jsonable(value)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return format_value(value)
-    if isinstance(value, int) or value.is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.2f}" if abs(value) >= 1 else f"{value:.4g}"
+    return format_quantity(value)
 
 
 def _said(result: Result) -> str:
